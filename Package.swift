@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ImageGallery",
+    products: [
+        .executable(name: "image-gallery", targets: ["image-gallery"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk+-3.0",
+            providers: [.apt(["libgtk-3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed, fixed-arity wrappers for C macros and variadic functions, and the
+        // small GObject subclass that exposes the gallery's cells to AT-SPI.
+        .target(name: "CShim", dependencies: ["CGtk", "CCurl"]),
+        // Model, controller, layout, drop parsing, persistence and undo: no GTK.
+        .target(name: "GalleryCore"),
+        // The thin layer where pointers, GObject references and signal boxes live.
+        .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim"]),
+        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"]),
+        .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
+        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
+    ]
+)

@@ -1,0 +1,2 @@
+#include <gtk/gtk.h>
+#include <gtk/gtk-a11y.h>

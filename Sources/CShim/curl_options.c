@@ -1,0 +1,32 @@
+#include "cshim.h"
+
+CURLcode cshim_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode cshim_curl_setopt_ptr(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode cshim_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+CURLcode cshim_curl_setopt_write(CURL *handle,
+                                 size_t (*callback)(char *data, size_t size, size_t count, void *user)) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+
+CURLcode cshim_curl_setopt_xferinfo(CURL *handle,
+                                    int (*callback)(void *user, curl_off_t dltotal, curl_off_t dlnow,
+                                                    curl_off_t ultotal, curl_off_t ulnow)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}

@@ -1,0 +1,255 @@
+/* The gallery draws every cell itself (one widget for thousands of images), so GTK knows nothing of
+ * the cells. These small GObject types tell assistive technologies what is on screen: the canvas's
+ * accessible object has one child of role image per visible cell, with a name and on-screen extents,
+ * asked from the Swift owner through CShimCanvasCells. */
+#include "cshim.h"
+#include <gtk/gtk-a11y.h>
+
+/* ---- one visible cell ---- */
+
+typedef struct {
+    AtkObject parent;
+    GtkWidget *canvas; /* weak: the canvas owns its accessible, which owns the cells */
+    gint index;
+} CShimCellAccessible;
+
+typedef struct {
+    AtkObjectClass parent_class;
+} CShimCellAccessibleClass;
+
+static void cshim_cell_component_init(AtkComponentIface *iface);
+static void cshim_cell_image_init(AtkImageIface *iface);
+
+G_DEFINE_TYPE_WITH_CODE(CShimCellAccessible, cshim_cell_accessible, ATK_TYPE_OBJECT,
+                        G_IMPLEMENT_INTERFACE(ATK_TYPE_COMPONENT, cshim_cell_component_init)
+                        G_IMPLEMENT_INTERFACE(ATK_TYPE_IMAGE, cshim_cell_image_init))
+
+typedef struct {
+    GtkDrawingArea parent;
+    CShimCanvasCells cells;
+    gboolean has_cells;
+} CShimGalleryCanvas;
+
+typedef struct {
+    GtkDrawingAreaClass parent_class;
+} CShimGalleryCanvasClass;
+
+static GType cshim_gallery_canvas_get_type(void);
+
+static gboolean cshim_cell_rect(CShimCellAccessible *cell, GdkRectangle *rect) {
+    if (cell->canvas == NULL) return FALSE;
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)cell->canvas;
+    if (!canvas->has_cells) return FALSE;
+    gchar *name = NULL, *description = NULL;
+    gboolean ok = canvas->cells.visible_cell(canvas->cells.owner, cell->index, rect, &name, &description);
+    g_free(name);
+    g_free(description);
+    return ok;
+}
+
+static void cshim_cell_get_extents(AtkComponent *component, gint *x, gint *y, gint *width, gint *height,
+                                   AtkCoordType coord_type) {
+    CShimCellAccessible *cell = (CShimCellAccessible *)component;
+    GdkRectangle rect;
+    *x = *y = *width = *height = -1;
+    if (!cshim_cell_rect(cell, &rect)) return;
+    GdkWindow *window = gtk_widget_get_window(cell->canvas);
+    if (window == NULL) return;
+    gint origin_x = 0, origin_y = 0;
+    gdk_window_get_origin(window, &origin_x, &origin_y);
+    *x = origin_x + rect.x;
+    *y = origin_y + rect.y;
+    *width = rect.width;
+    *height = rect.height;
+    if (coord_type == ATK_XY_WINDOW) {
+        GdkWindow *toplevel = gdk_window_get_toplevel(window);
+        gint top_x = 0, top_y = 0;
+        gdk_window_get_origin(toplevel, &top_x, &top_y);
+        *x -= top_x;
+        *y -= top_y;
+    }
+}
+
+static void cshim_cell_component_init(AtkComponentIface *iface) {
+    iface->get_extents = cshim_cell_get_extents;
+}
+
+static void cshim_cell_get_image_size(AtkImage *image, gint *width, gint *height) {
+    GdkRectangle rect;
+    if (cshim_cell_rect((CShimCellAccessible *)image, &rect)) {
+        *width = rect.width;
+        *height = rect.height;
+    } else {
+        *width = *height = -1;
+    }
+}
+
+static void cshim_cell_get_image_position(AtkImage *image, gint *x, gint *y, AtkCoordType coord_type) {
+    gint width, height;
+    cshim_cell_get_extents(ATK_COMPONENT(image), x, y, &width, &height, coord_type);
+}
+
+static const gchar *cshim_cell_get_image_description(AtkImage *image) {
+    return atk_object_get_description(ATK_OBJECT(image));
+}
+
+static void cshim_cell_image_init(AtkImageIface *iface) {
+    iface->get_image_size = cshim_cell_get_image_size;
+    iface->get_image_position = cshim_cell_get_image_position;
+    iface->get_image_description = cshim_cell_get_image_description;
+}
+
+static gint cshim_cell_get_index_in_parent(AtkObject *object) {
+    return ((CShimCellAccessible *)object)->index;
+}
+
+static AtkStateSet *cshim_cell_ref_state_set(AtkObject *object) {
+    AtkStateSet *states = ATK_OBJECT_CLASS(cshim_cell_accessible_parent_class)->ref_state_set(object);
+    CShimCellAccessible *cell = (CShimCellAccessible *)object;
+    if (cell->canvas == NULL) {
+        atk_state_set_add_state(states, ATK_STATE_DEFUNCT);
+    } else {
+        atk_state_set_add_state(states, ATK_STATE_VISIBLE);
+        atk_state_set_add_state(states, ATK_STATE_SHOWING);
+        atk_state_set_add_state(states, ATK_STATE_SELECTABLE);
+    }
+    return states;
+}
+
+static void cshim_cell_accessible_class_init(CShimCellAccessibleClass *klass) {
+    AtkObjectClass *atk_class = ATK_OBJECT_CLASS(klass);
+    atk_class->get_index_in_parent = cshim_cell_get_index_in_parent;
+    atk_class->ref_state_set = cshim_cell_ref_state_set;
+}
+
+static void cshim_cell_accessible_init(CShimCellAccessible *cell) {
+    cell->index = -1;
+}
+
+/* ---- the canvas's accessible: its children are the visible cells ---- */
+
+typedef struct {
+    GtkWidgetAccessible parent;
+    GPtrArray *cells; /* CShimCellAccessible, created on demand, dropped when the cells change */
+} CShimCanvasAccessible;
+
+typedef struct {
+    GtkWidgetAccessibleClass parent_class;
+} CShimCanvasAccessibleClass;
+
+G_DEFINE_TYPE(CShimCanvasAccessible, cshim_canvas_accessible, GTK_TYPE_WIDGET_ACCESSIBLE)
+
+static GtkWidget *cshim_canvas_of(AtkObject *object) {
+    return gtk_accessible_get_widget(GTK_ACCESSIBLE(object));
+}
+
+static gint cshim_canvas_get_n_children(AtkObject *object) {
+    GtkWidget *widget = cshim_canvas_of(object);
+    if (widget == NULL) return 0;
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)widget;
+    if (!canvas->has_cells) return 0;
+    return canvas->cells.visible_cell_count(canvas->cells.owner);
+}
+
+static AtkObject *cshim_canvas_child(CShimCanvasAccessible *self, gint index) {
+    GtkWidget *widget = cshim_canvas_of(ATK_OBJECT(self));
+    if (widget == NULL || index < 0) return NULL;
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)widget;
+    if (!canvas->has_cells) return NULL;
+    if ((guint)index < self->cells->len && g_ptr_array_index(self->cells, index) != NULL)
+        return g_ptr_array_index(self->cells, index);
+
+    GdkRectangle rect;
+    gchar *name = NULL, *description = NULL;
+    if (!canvas->cells.visible_cell(canvas->cells.owner, index, &rect, &name, &description)) return NULL;
+    CShimCellAccessible *cell = g_object_new(cshim_cell_accessible_get_type(), NULL);
+    cell->canvas = widget;
+    cell->index = index;
+    AtkObject *atk = ATK_OBJECT(cell);
+    atk_object_set_role(atk, ATK_ROLE_IMAGE);
+    atk_object_set_name(atk, name != NULL ? name : "");
+    atk_object_set_description(atk, description != NULL ? description : "");
+    atk_object_set_parent(atk, ATK_OBJECT(self));
+    g_free(name);
+    g_free(description);
+    if ((guint)index >= self->cells->len) g_ptr_array_set_size(self->cells, index + 1);
+    g_ptr_array_index(self->cells, index) = cell;
+    return atk;
+}
+
+static AtkObject *cshim_canvas_ref_child(AtkObject *object, gint index) {
+    AtkObject *child = cshim_canvas_child((CShimCanvasAccessible *)object, index);
+    return child != NULL ? g_object_ref(child) : NULL;
+}
+
+static void cshim_cell_release(gpointer data) {
+    if (data == NULL) return;
+    CShimCellAccessible *cell = data;
+    cell->canvas = NULL;
+    atk_object_notify_state_change(ATK_OBJECT(cell), ATK_STATE_DEFUNCT, TRUE);
+    g_object_unref(cell);
+}
+
+static void cshim_canvas_accessible_finalize(GObject *object) {
+    g_ptr_array_unref(((CShimCanvasAccessible *)object)->cells);
+    G_OBJECT_CLASS(cshim_canvas_accessible_parent_class)->finalize(object);
+}
+
+static void cshim_canvas_accessible_initialize(AtkObject *object, gpointer data) {
+    ATK_OBJECT_CLASS(cshim_canvas_accessible_parent_class)->initialize(object, data);
+    atk_object_set_role(object, ATK_ROLE_LAYERED_PANE);
+}
+
+static void cshim_canvas_accessible_class_init(CShimCanvasAccessibleClass *klass) {
+    AtkObjectClass *atk_class = ATK_OBJECT_CLASS(klass);
+    atk_class->initialize = cshim_canvas_accessible_initialize;
+    atk_class->get_n_children = cshim_canvas_get_n_children;
+    atk_class->ref_child = cshim_canvas_ref_child;
+    G_OBJECT_CLASS(klass)->finalize = cshim_canvas_accessible_finalize;
+}
+
+static void cshim_canvas_accessible_init(CShimCanvasAccessible *self) {
+    self->cells = g_ptr_array_new_with_free_func(cshim_cell_release);
+}
+
+/* ---- the canvas widget ---- */
+
+G_DEFINE_TYPE(CShimGalleryCanvas, cshim_gallery_canvas, GTK_TYPE_DRAWING_AREA)
+
+static void cshim_gallery_canvas_class_init(CShimGalleryCanvasClass *klass) {
+    gtk_widget_class_set_accessible_type(GTK_WIDGET_CLASS(klass), cshim_canvas_accessible_get_type());
+}
+
+static void cshim_gallery_canvas_init(CShimGalleryCanvas *canvas) {
+    canvas->has_cells = FALSE;
+}
+
+GtkWidget *cshim_gallery_canvas_new(void) {
+    return g_object_new(cshim_gallery_canvas_get_type(), NULL);
+}
+
+void cshim_gallery_canvas_set_cells(GtkWidget *widget, const CShimCanvasCells *cells) {
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)widget;
+    if (cells != NULL) {
+        canvas->cells = *cells;
+        canvas->has_cells = TRUE;
+    } else {
+        canvas->has_cells = FALSE;
+    }
+    cshim_gallery_canvas_cells_changed(widget);
+}
+
+void cshim_gallery_canvas_cells_changed(GtkWidget *widget) {
+    CShimCanvasAccessible *self = (CShimCanvasAccessible *)gtk_widget_get_accessible(widget);
+    for (gint index = (gint)self->cells->len - 1; index >= 0; index--) {
+        gpointer child = g_ptr_array_index(self->cells, index);
+        if (child != NULL) g_signal_emit_by_name(self, "children-changed::remove", index, child);
+    }
+    g_ptr_array_set_size(self->cells, 0);
+    gint count = cshim_canvas_get_n_children(ATK_OBJECT(self));
+    for (gint index = 0; index < count; index++) {
+        AtkObject *child = cshim_canvas_child(self, index);
+        if (child != NULL) g_signal_emit_by_name(self, "children-changed::add", index, child);
+    }
+    g_signal_emit_by_name(self, "visible-data-changed");
+}

@@ -1,0 +1,52 @@
+#ifndef CSHIM_H
+#define CSHIM_H
+
+#include <gtk/gtk.h>
+#include <curl/curl.h>
+
+G_BEGIN_DECLS
+
+/// `g_signal_connect_data` with no flags: `g_signal_connect` is a macro Swift cannot import.
+/// `destroy` runs when the handler is disconnected or the instance finalized; it releases `data`.
+gulong cshim_signal_connect(gpointer instance, const gchar *signal, GCallback handler,
+                            gpointer data, GClosureNotify destroy);
+
+/// Emits a signal that takes no arguments and returns nothing (`g_signal_emit_by_name` is variadic).
+void cshim_signal_emit_void(gpointer instance, const gchar *signal);
+
+/// Casts used by the binding layer, where C code would use GTK_WIDGET() and friends.
+GtkWidget *cshim_widget(gpointer instance);
+
+/// `curl_easy_setopt` is variadic: one fixed-arity wrapper per argument type.
+CURLcode cshim_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode cshim_curl_setopt_ptr(CURL *handle, CURLoption option, const void *value);
+CURLcode cshim_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode cshim_curl_setopt_write(CURL *handle,
+                                 size_t (*callback)(char *data, size_t size, size_t count, void *user));
+CURLcode cshim_curl_setopt_xferinfo(CURL *handle,
+                                    int (*callback)(void *user, curl_off_t dltotal, curl_off_t dlnow,
+                                                    curl_off_t ultotal, curl_off_t ulnow));
+/// `curl_easy_getinfo` is variadic too.
+CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+/// What the gallery canvas asks its owner about the cells that are on screen, so that each can be
+/// exposed to assistive technologies as a child of role image with a name and extents.
+typedef struct {
+    /// Number of cells currently on screen.
+    gint (*visible_cell_count)(gpointer owner);
+    /// Fills the cell's rectangle in widget coordinates, its name and description (newly allocated).
+    gboolean (*visible_cell)(gpointer owner, gint index, GdkRectangle *rect, gchar **name, gchar **description);
+    gpointer owner;
+} CShimCanvasCells;
+
+/// A GtkDrawingArea whose accessible object reports one image child per visible cell.
+GtkWidget *cshim_gallery_canvas_new(void);
+/// Sets (or clears, with NULL) where the canvas asks about its cells. The struct is copied.
+void cshim_gallery_canvas_set_cells(GtkWidget *canvas, const CShimCanvasCells *cells);
+/// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
+void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
+
+G_END_DECLS
+
+#endif

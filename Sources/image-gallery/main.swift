@@ -1,0 +1,3 @@
+import ImageGalleryUI
+
+exit(ImageGalleryApplication.run(arguments: CommandLine.arguments))
