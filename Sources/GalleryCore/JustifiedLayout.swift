@@ -1,0 +1,148 @@
+/// A rectangle in layout points (the view scales to device pixels itself).
+public struct LayoutRect: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    public func contains(x px: Double, y py: Double) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
+    public func intersects(_ other: LayoutRect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
+    /// Distance from a point to the nearest edge (0 inside).
+    public func distance(x px: Double, y py: Double) -> Double {
+        let dx = max(x - px, 0, px - maxX)
+        let dy = max(y - py, 0, py - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Linear interpolation towards `other`; `t` in 0...1.
+    public func interpolated(to other: LayoutRect, t: Double) -> LayoutRect {
+        LayoutRect(x: x + (other.x - x) * t, y: y + (other.y - y) * t,
+                   width: width + (other.width - width) * t, height: height + (other.height - height) * t)
+    }
+}
+
+/// Justified rows, as in GNOME Photos: every row fills the width exactly and keeps each image's
+/// aspect ratio; the last, unfilled row keeps the target height and stays left-aligned.
+public struct JustifiedLayout: Sendable {
+    public struct Row: Sendable {
+        public var range: Range<Int>
+        public var y: Double
+        public var height: Double
+    }
+
+    public let frames: [LayoutRect]
+    public let rows: [Row]
+    public let contentHeight: Double
+    public let width: Double
+
+    /// - Parameters:
+    ///   - aspectRatios: width / height of each cell, in display order.
+    ///   - width: the available width, margins included.
+    ///   - targetRowHeight: the height a row aims for; the zoom level.
+    ///   - spacing: the gap between cells and around the edges.
+    public init(aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double) {
+        self.width = width
+        let inner = max(width - 2 * spacing, 1)
+        let target = max(targetRowHeight, 1)
+        var frames: [LayoutRect] = []
+        frames.reserveCapacity(aspectRatios.count)
+        var rows: [Row] = []
+        var y = spacing
+        var start = 0
+        while start < aspectRatios.count {
+            // Take cells until the row, at the target height, is at least as wide as the space.
+            var end = start
+            var ratioSum = 0.0
+            while end < aspectRatios.count {
+                ratioSum += aspectRatios[end]
+                end += 1
+                let gaps = Double(end - start - 1) * spacing
+                if ratioSum * target + gaps >= inner { break }
+            }
+            let gaps = Double(end - start - 1) * spacing
+            let filled = ratioSum * target + gaps >= inner
+            let height = filled ? max((inner - gaps) / ratioSum, 1) : target
+            var x = spacing
+            for index in start..<end {
+                let cellWidth = aspectRatios[index] * height
+                frames.append(LayoutRect(x: x, y: y, width: cellWidth, height: height))
+                x += cellWidth + spacing
+            }
+            rows.append(Row(range: start..<end, y: y, height: height))
+            y += height + spacing
+            start = end
+        }
+        self.frames = frames
+        self.rows = rows
+        contentHeight = rows.isEmpty ? 0 : y
+    }
+
+    /// Indices of the cells that intersect `rect`, found by binary search over the rows.
+    public func indices(intersecting rect: LayoutRect) -> Range<Int> {
+        guard !rows.isEmpty else { return 0..<0 }
+        let first = firstRow(endingAfter: rect.y)
+        var last = first
+        while last < rows.count && rows[last].y < rect.maxY { last += 1 }
+        guard first < last else { return 0..<0 }
+        return rows[first].range.lowerBound..<rows[last - 1].range.upperBound
+    }
+
+    /// The cell under a point, if any.
+    public func index(at x: Double, _ y: Double) -> Int? {
+        guard !rows.isEmpty else { return nil }
+        let row = firstRow(endingAfter: y)
+        guard row < rows.count else { return nil }
+        return rows[row].range.first { frames[$0].contains(x: x, y: y) }
+    }
+
+    /// Where a drop at a point lands, as an insertion index in 0...count: before or after the
+    /// nearest cell within `radius` (by which half of it the point is over); anywhere farther,
+    /// or past the end, is the end.
+    public func insertionIndex(x: Double, y: Double, radius: Double) -> Int {
+        guard !rows.isEmpty else { return 0 }
+        // Only the rows within the radius can hold the nearest cell.
+        let first = firstRow(endingAfter: y - radius)
+        var nearest: (index: Int, distance: Double)?
+        var row = first
+        while row < rows.count && rows[row].y <= y + radius {
+            for index in rows[row].range {
+                let distance = frames[index].distance(x: x, y: y)
+                if distance <= radius, distance < nearest?.distance ?? .infinity {
+                    nearest = (index, distance)
+                }
+            }
+            row += 1
+        }
+        guard let nearest else { return frames.count }
+        return x < frames[nearest.index].midX ? nearest.index : nearest.index + 1
+    }
+
+    /// The first row whose bottom is below `y` (rows.count if none).
+    private func firstRow(endingAfter y: Double) -> Int {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if rows[mid].y + rows[mid].height <= y { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Stable identity of an image (or of a placeholder waiting to become one).
+public struct ImageID: Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static func make() -> ImageID { ImageID(UUID().uuidString.lowercased()) }
+
+    public init(from decoder: Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+}
+
+/// An image in a gallery: where it comes from and its shape (width / height).
+public struct GalleryImage: Codable, Hashable, Sendable {
+    public var id: ImageID
+    public var url: String
+    public var aspectRatio: Double
+
+    public init(id: ImageID = .make(), url: String, aspectRatio: Double) {
+        self.id = id
+        self.url = url
+        self.aspectRatio = aspectRatio
+    }
+
+    /// The ratio used for layout: a missing or absurd value in the file shows as a square.
+    public var displayAspectRatio: Double {
+        aspectRatio.isFinite && aspectRatio > 0.01 && aspectRatio < 100 ? aspectRatio : 1
+    }
+
+    /// A short human label: the last path component of the URL, or the kind of source.
+    public var label: String { ImageSourceLabel.label(for: url) }
+}
+
+public struct Gallery: Codable, Hashable, Sendable {
+    public var id: String
+    public var name: String
+    public var images: [GalleryImage]
+
+    public init(id: String = UUID().uuidString.lowercased(), name: String, images: [GalleryImage] = []) {
+        self.id = id
+        self.name = name
+        self.images = images
+    }
+}
+
+/// Everything that is saved: the JSON document at `$XDG_DATA_HOME/image-gallery/state.json`.
+public struct GalleryState: Codable, Hashable, Sendable {
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var galleries: [Gallery]
+
+    public init(galleries: [Gallery]) {
+        version = Self.currentVersion
+        self.galleries = galleries
+    }
+
+    /// A first launch: one empty gallery.
+    public static var initial: GalleryState { GalleryState(galleries: [Gallery(name: "Gallery")]) }
+}
+
+enum ImageSourceLabel {
+    static func label(for url: String) -> String {
+        if url.hasPrefix("data:") { return "Embedded image" }
+        guard let components = URLComponents(string: url) else { return url }
+        let last = components.path.split(separator: "/").last.map(String.init) ?? ""
+        if let decoded = last.removingPercentEncoding, !decoded.isEmpty { return decoded }
+        return components.host ?? url
+    }
+}

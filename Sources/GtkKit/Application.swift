@@ -1,0 +1,77 @@
+import CGtk
+import CShim
+
+/// A GtkApplication: one instance per session; a second launch activates the first.
+public final class Application: Object {
+    public init(id: String) {
+        super.init(taking: gtk_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+    }
+
+    public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
+    public func onShutdown(_ handler: @escaping VoidHandler) { on("shutdown", handler) }
+
+    /// Runs the main loop until the last window closes; returns the exit status.
+    public func run(arguments: [String]) -> Int32 {
+        var cArguments = arguments.map { strdup($0) }
+        defer { cArguments.forEach { free($0) } }
+        return cArguments.withUnsafeMutableBufferPointer { buffer in
+            g_application_run(typed(), gint(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Adds an application action (`app.NAME`) with keyboard accelerators.
+    public func addAction(_ name: String, accelerators: [String] = [], _ handler: @escaping VoidHandler) -> Action {
+        let action = Action(name: name, handler)
+        g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
+        setAccelerators(accelerators, for: "app.\(name)")
+        return action
+    }
+
+    public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
+        var cStrings: [UnsafePointer<gchar>?] = accelerators.map { UnsafePointer(strdup($0)) }
+        cStrings.append(nil)
+        defer { cStrings.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        gtk_application_set_accels_for_action(typed(), detailedAction, cStrings)
+    }
+
+    /// Loads the app's CSS for the whole screen, above the theme.
+    public static func applyStyleSheet(_ css: String) {
+        let provider = gtk_css_provider_new()
+        defer { g_object_unref(provider) }
+        gtk_css_provider_load_from_data(provider, css, gssize(css.utf8.count), nil)
+        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(provider),
+                                                  guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
+}
+
+/// A GSimpleAction that can be enabled and disabled (undo when there is nothing to undo).
+public final class Action: Object {
+    init(name: String, _ handler: @escaping VoidHandler) {
+        super.init(taking: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
+        on("activate", handler)
+    }
+
+    public var enabled: Bool {
+        get { g_action_get_enabled(OpaquePointer(pointer)) != 0 }
+        set { g_simple_action_set_enabled(OpaquePointer(pointer), newValue ? 1 : 0) }
+    }
+}
+
+public final class ApplicationWindow: Container {
+    public init(application: Application, title: String) {
+        super.init(taking: gtk_application_window_new(application.typed()))
+        gtk_window_set_title(typed(), title)
+    }
+
+    public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(typed(), titlebar.widget) }
+    public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(typed(), width, height) }
+    public func setIconName(_ name: String) { gtk_window_set_icon_name(typed(), name) }
+    public func present() { gtk_window_present(typed()) }
+
+    /// Adds a window action (`win.NAME`).
+    public func addAction(_ name: String, _ handler: @escaping VoidHandler) -> Action {
+        let action = Action(name: name, handler)
+        g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
+        return action
+    }
+}

@@ -1,0 +1,125 @@
+import CGtk
+
+/// A cairo context borrowed for the length of a draw callback (on the GTK thread only).
+public struct CairoContext: @unchecked Sendable {
+    let cr: OpaquePointer
+
+    public func save() { cairo_save(cr) }
+    public func restore() { cairo_restore(cr) }
+    public func translate(x: Double, y: Double) { cairo_translate(cr, x, y) }
+    public func scale(_ sx: Double, _ sy: Double) { cairo_scale(cr, sx, sy) }
+
+    public func setColor(_ color: RGBA) { cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha) }
+
+    public func rectangle(x: Double, y: Double, width: Double, height: Double) {
+        cairo_rectangle(cr, x, y, width, height)
+    }
+
+    public func roundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double) {
+        let r = min(radius, width / 2, height / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + width - r, y + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, x + width - r, y + height - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, x + r, y + height - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + r, y + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    public func arc(x: Double, y: Double, radius: Double, from start: Double, to end: Double) {
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x, y, radius, start, end)
+    }
+
+    public func moveTo(x: Double, y: Double) { cairo_move_to(cr, x, y) }
+    public func lineTo(x: Double, y: Double) { cairo_line_to(cr, x, y) }
+    public func fill() { cairo_fill(cr) }
+    public func fillPreserve() { cairo_fill_preserve(cr) }
+    public func stroke() { cairo_stroke(cr) }
+    public func clip() { cairo_clip(cr) }
+    public func paint(alpha: Double = 1) { alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha) }
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(cr, width) }
+    public func setRoundCaps() { cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND) }
+
+    /// The area that needs redrawing, in user coordinates.
+    public var clipExtents: (x: Double, y: Double, width: Double, height: Double) {
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+        return (x1, y1, x2 - x1, y2 - y1)
+    }
+
+    /// Paints `surface` scaled into the rectangle, filtered well when shrinking.
+    public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1) {
+        guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_clip(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, width / surface.logicalWidth, height / surface.logicalHeight)
+        cairo_set_source_surface(cr, surface.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
+        cairo_restore(cr)
+    }
+
+    /// Draws text with Pango, centred in a box, in the widget's font.
+    public func drawText(_ text: String, widget: Widget, centerX: Double, centerY: Double, maxWidth: Double,
+                         color: RGBA, scale: Double = 1) {
+        let layout = gtk_widget_create_pango_layout(widget.widget, text)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_width(layout, gint(maxWidth / scale * Double(PANGO_SCALE)))
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        var width: gint = 0
+        var height: gint = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        cairo_save(cr)
+        cairo_translate(cr, centerX - maxWidth / 2, centerY - Double(height) * scale / 2)
+        cairo_scale(cr, scale, scale)
+        setColor(color)
+        cairo_move_to(cr, 0, 0)
+        pango_cairo_show_layout(cr, layout)
+        cairo_restore(cr)
+    }
+
+    /// Draws a themed icon centred at a point.
+    public func drawIcon(named name: String, widget: Widget, centerX: Double, centerY: Double, size: Int, color: RGBA) {
+        let theme = gtk_icon_theme_get_default()
+        let scale = gint(widget.scaleFactor)
+        guard let info = gtk_icon_theme_lookup_icon_for_scale(theme, name, gint(size), scale,
+                                                             GTK_ICON_LOOKUP_FORCE_SYMBOLIC) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        var gdkColor = GdkRGBA(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+        guard let pixbuf = gtk_icon_info_load_symbolic(info, &gdkColor, nil, nil, nil, nil, nil) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        cairo_save(cr)
+        cairo_translate(cr, centerX - Double(size) / 2, centerY - Double(size) / 2)
+        cairo_scale(cr, 1 / Double(scale), 1 / Double(scale))
+        gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}
+
+/// An image surface, immutable once made, so it can be handed from a decoding thread to the GUI.
+public final class CairoSurface: @unchecked Sendable {
+    let surface: OpaquePointer
+    /// Size in layout points (pixels divided by the device scale).
+    public let logicalWidth: Double
+    public let logicalHeight: Double
+
+    init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double) {
+        self.surface = surface
+        self.logicalWidth = logicalWidth
+        self.logicalHeight = logicalHeight
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// Bytes held in memory, for the cache's budget.
+    public var byteCount: Int {
+        Int(cairo_image_surface_get_stride(surface)) * Int(cairo_image_surface_get_height(surface))
+    }
+
+    public var pixelWidth: Int { Int(cairo_image_surface_get_width(surface)) }
+    public var pixelHeight: Int { Int(cairo_image_surface_get_height(surface)) }
+}

@@ -1,0 +1,124 @@
+import CGtk
+import CShim
+
+public struct Modifiers: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let shift = Modifiers(rawValue: GDK_SHIFT_MASK.rawValue)
+    public static let control = Modifiers(rawValue: GDK_CONTROL_MASK.rawValue)
+    public static let alt = Modifiers(rawValue: GDK_MOD1_MASK.rawValue)
+
+    init(state: guint) { rawValue = state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue) }
+}
+
+/// A button press or release, copied out of the GdkEvent (which only lives during the callback)
+/// except for `event`, kept to start a drag from this press (on the GTK thread only).
+public struct ButtonEvent: @unchecked Sendable {
+    public let x: Double
+    public let y: Double
+    public let button: UInt32
+    public let modifiers: Modifiers
+    public let isDoubleClick: Bool
+    public let time: UInt32
+    let event: UnsafeMutablePointer<GdkEventButton>
+}
+
+public struct MotionEvent: Sendable {
+    public let x: Double
+    public let y: Double
+    public let modifiers: Modifiers
+    public let buttonHeld: Bool
+}
+
+public struct KeyEvent: Sendable {
+    public let keyName: String
+    public let modifiers: Modifiers
+}
+
+public struct ScrollEvent: Sendable {
+    public enum Direction: Sendable { case up, down, smooth(dy: Double), other }
+    public let direction: Direction
+    public let modifiers: Modifiers
+}
+
+/// Events a widget receives; handlers return true when they consumed the event.
+public extension Widget {
+    func onDraw(_ handler: @escaping @MainActor (CairoContext) -> Void) {
+        typealias Handler = @MainActor (CairoContext) -> Void
+        let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cr, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            guard let cr else { return 0 }
+            let context = CairoContext(cr: cr)
+            onMain { box.handler(context) }
+            return 0
+        }
+        connect(pointer, "draw", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+
+    func onButtonPress(_ handler: @escaping @MainActor (ButtonEvent) -> Bool) { connectButton("button-press-event", handler) }
+    func onButtonRelease(_ handler: @escaping @MainActor (ButtonEvent) -> Bool) { connectButton("button-release-event", handler) }
+
+    private func connectButton(_ signal: String, _ handler: @escaping @MainActor (ButtonEvent) -> Bool) {
+        typealias Handler = @MainActor (ButtonEvent) -> Bool
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean = { _, event, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            guard let event else { return 0 }
+            let value = event.pointee
+            let button = ButtonEvent(x: value.x, y: value.y, button: value.button, modifiers: Modifiers(state: value.state),
+                                     isDoubleClick: value.type == GDK_2BUTTON_PRESS, time: value.time, event: event)
+            return onMain { box.handler(button) } ? 1 : 0
+        }
+        connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+
+    func onMotion(_ handler: @escaping @MainActor (MotionEvent) -> Bool) {
+        typealias Handler = @MainActor (MotionEvent) -> Bool
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean = { _, event, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            guard let value = event?.pointee else { return 0 }
+            let motion = MotionEvent(x: value.x, y: value.y, modifiers: Modifiers(state: value.state),
+                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0)
+            return onMain { box.handler(motion) } ? 1 : 0
+        }
+        connect(pointer, "motion-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+
+    func onKeyPress(_ handler: @escaping @MainActor (KeyEvent) -> Bool) {
+        typealias Handler = @MainActor (KeyEvent) -> Bool
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = { _, event, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            guard let value = event?.pointee, let name = gdk_keyval_name(value.keyval) else { return 0 }
+            let key = KeyEvent(keyName: String(cString: name), modifiers: Modifiers(state: value.state))
+            return onMain { box.handler(key) } ? 1 : 0
+        }
+        connect(pointer, "key-press-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+
+    func onScroll(_ handler: @escaping @MainActor (ScrollEvent) -> Bool) {
+        typealias Handler = @MainActor (ScrollEvent) -> Bool
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventScroll>?, gpointer?) -> gboolean = { _, event, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            guard let value = event?.pointee else { return 0 }
+            let direction: ScrollEvent.Direction = switch value.direction {
+            case GDK_SCROLL_UP: .up
+            case GDK_SCROLL_DOWN: .down
+            case GDK_SCROLL_SMOOTH: .smooth(dy: value.delta_y)
+            default: .other
+            }
+            let scroll = ScrollEvent(direction: direction, modifiers: Modifiers(state: value.state))
+            return onMain { box.handler(scroll) } ? 1 : 0
+        }
+        connect(pointer, "scroll-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+}
+
+/// Which events a drawing widget wants; GTK delivers only those asked for.
+public extension Widget {
+    func enablePointerAndKeyEvents() {
+        addEvents(GdkEventMask(GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
+                               | GDK_POINTER_MOTION_MASK.rawValue | GDK_KEY_PRESS_MASK.rawValue
+                               | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
+        canFocus = true
+    }
+}

@@ -1,0 +1,58 @@
+import CGtk
+import CShim
+
+/// Holds a Swift closure for a C callback. It is passed retained as the callback's user data and
+/// released by the destroy notify GLib calls when the handler goes away.
+final class CallbackBox<Handler>: @unchecked Sendable {
+    let handler: Handler
+    init(_ handler: Handler) { self.handler = handler }
+
+    var retainedPointer: gpointer { Unmanaged.passRetained(self).toOpaque() }
+
+    static func from(userData: gpointer?) -> CallbackBox<Handler> {
+        Unmanaged<CallbackBox<Handler>>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// The `GClosureNotify` that releases the box.
+    static var releaseNotify: GClosureNotify {
+        { userData, _ in
+            guard let userData else { return }
+            Unmanaged<AnyObject>.fromOpaque(userData).release()
+        }
+    }
+
+    /// The `GDestroyNotify` that releases the box.
+    static var destroyNotify: GDestroyNotify {
+        { userData in
+            guard let userData else { return }
+            Unmanaged<AnyObject>.fromOpaque(userData).release()
+        }
+    }
+}
+
+/// Connects a handler whose C signature is `trampoline`'s; the closure box is released by its destroy notify.
+@discardableResult
+func connect<Handler>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
+    let box = CallbackBox(handler)
+    return cshim_signal_connect(instance, signal, trampoline, box.retainedPointer, CallbackBox<Handler>.releaseNotify)
+}
+
+/// GTK calls every handler on the main thread, which is the main actor's.
+@inline(__always)
+func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
+    MainActor.assumeIsolated { body() }
+}
+
+public typealias VoidHandler = @MainActor () -> Void
+
+public extension Object {
+    /// A signal with no arguments besides the instance (`clicked`, `activate`, `value-changed`, …).
+    @discardableResult
+    func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        return connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+    }
+}

@@ -1,0 +1,157 @@
+import CGtk
+import CShim
+
+public enum Align {
+    case fill, start, end, center
+
+    var gtk: GtkAlign {
+        switch self {
+        case .fill: GTK_ALIGN_FILL
+        case .start: GTK_ALIGN_START
+        case .end: GTK_ALIGN_END
+        case .center: GTK_ALIGN_CENTER
+        }
+    }
+}
+
+/// A GtkWidget. Subclasses add what their widget type offers; all share the common API here.
+open class Widget: Object {
+    public var widget: UnsafeMutablePointer<GtkWidget> { typed() }
+
+    public func show() { gtk_widget_show(widget) }
+    public func showAll() { gtk_widget_show_all(widget) }
+    public func hide() { gtk_widget_hide(widget) }
+    public func queueDraw() { gtk_widget_queue_draw(widget) }
+    public func queueResize() { gtk_widget_queue_resize(widget) }
+    public func grabFocus() { gtk_widget_grab_focus(widget) }
+
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
+    public var canFocus: Bool {
+        get { gtk_widget_get_can_focus(widget) != 0 }
+        set { gtk_widget_set_can_focus(widget, newValue ? 1 : 0) }
+    }
+
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
+    public var sensitive: Bool {
+        get { gtk_widget_get_sensitive(widget) != 0 }
+        set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
+    }
+
+    public func setExpand(horizontal: Bool, vertical: Bool) {
+        gtk_widget_set_hexpand(widget, horizontal ? 1 : 0)
+        gtk_widget_set_vexpand(widget, vertical ? 1 : 0)
+    }
+
+    public func setAlign(horizontal: Align, vertical: Align) {
+        gtk_widget_set_halign(widget, horizontal.gtk)
+        gtk_widget_set_valign(widget, vertical.gtk)
+    }
+
+    public func setMargins(top: Int32, bottom: Int32, start: Int32, end: Int32) {
+        gtk_widget_set_margin_top(widget, top)
+        gtk_widget_set_margin_bottom(widget, bottom)
+        gtk_widget_set_margin_start(widget, start)
+        gtk_widget_set_margin_end(widget, end)
+    }
+
+    public func setSizeRequest(width: Int32, height: Int32) {
+        gtk_widget_set_size_request(widget, width, height)
+    }
+
+    public var tooltip: String? {
+        get { gtk_widget_get_tooltip_text(widget).map { text in defer { g_free(text) }; return String(cString: text) } }
+        set { gtk_widget_set_tooltip_text(widget, newValue) }
+    }
+
+    public func addStyleClass(_ name: String) { gtk_style_context_add_class(gtk_widget_get_style_context(widget), name) }
+    public func removeStyleClass(_ name: String) { gtk_style_context_remove_class(gtk_widget_get_style_context(widget), name) }
+
+    public func setStyleClass(_ name: String, _ enabled: Bool) {
+        enabled ? addStyleClass(name) : removeStyleClass(name)
+    }
+
+    /// The name assistive technologies read.
+    public var accessibleName: String {
+        get { String(cString: atk_object_get_name(gtk_widget_get_accessible(widget))) }
+        set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue) }
+    }
+
+    public var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(widget)) }
+    public var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(widget)) }
+    public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(widget)) }
+
+    /// Translates a point from this widget's coordinates to `other`'s.
+    public func translate(x: Double, y: Double, to other: Widget) -> (x: Double, y: Double)? {
+        var outX: gint = 0
+        var outY: gint = 0
+        guard gtk_widget_translate_coordinates(widget, other.widget, gint(x.rounded()), gint(y.rounded()), &outX, &outY) != 0
+        else { return nil }
+        return (Double(outX), Double(outY))
+    }
+
+    /// The foreground colour the theme gives this widget (follows the dark variant).
+    public var themeForeground: RGBA {
+        var color = GdkRGBA()
+        let context = gtk_widget_get_style_context(widget)
+        gtk_style_context_get_color(context, gtk_style_context_get_state(context), &color)
+        return RGBA(color)
+    }
+
+    /// A named colour from the theme (`theme_selected_bg_color`, …), if the theme defines it.
+    public func themeColor(_ name: String) -> RGBA? {
+        var color = GdkRGBA()
+        guard gtk_style_context_lookup_color(gtk_widget_get_style_context(widget), name, &color) != 0 else { return nil }
+        return RGBA(color)
+    }
+
+    public func addEvents(_ mask: GdkEventMask) { gtk_widget_add_events(widget, gint(mask.rawValue)) }
+
+    public func onSizeAllocate(_ handler: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
+        typealias Handler = @MainActor (Int, Int) -> Void
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkAllocation>?, gpointer?) -> Void = { _, allocation, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            let width = Int(allocation?.pointee.width ?? 0)
+            let height = Int(allocation?.pointee.height ?? 0)
+            onMain { box.handler(width, height) }
+        }
+        connect(pointer, "size-allocate", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+    }
+
+    /// A frame-clock driven callback (animations): return false to stop. `time` is in microseconds.
+    @discardableResult
+    public func addTickCallback(_ handler: @escaping @MainActor (_ frameTime: Int) -> Bool) -> UInt32 {
+        typealias Handler = @MainActor (Int) -> Bool
+        let box = CallbackBox<Handler>(handler)
+        return gtk_widget_add_tick_callback(widget, { _, clock, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            let time = gdk_frame_clock_get_frame_time(clock)
+            return onMain { box.handler(time) } ? gboolean(G_SOURCE_CONTINUE) : gboolean(G_SOURCE_REMOVE)
+        }, box.retainedPointer, CallbackBox<Handler>.destroyNotify)
+    }
+
+    public func removeTickCallback(_ id: UInt32) { gtk_widget_remove_tick_callback(widget, guint(id)) }
+}
+
+/// A colour with alpha, in 0...1.
+public struct RGBA: Sendable, Equatable {
+    public var red, green, blue, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    init(_ color: GdkRGBA) { self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha) }
+
+    public func withAlpha(_ alpha: Double) -> RGBA { RGBA(red: red, green: green, blue: blue, alpha: alpha) }
+
+    /// Whether text in this colour is light, i.e. the theme is dark.
+    public var isLight: Bool { 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 }
+}

@@ -1,0 +1,158 @@
+import CGtk
+import CShim
+
+open class Container: Widget {
+    public func add(_ child: Widget) { gtk_container_add(typed(), child.widget) }
+    public func remove(_ child: Widget) { gtk_container_remove(typed(), child.widget) }
+}
+
+public enum Orientation {
+    case horizontal, vertical
+    var gtk: GtkOrientation { self == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL }
+}
+
+public final class Box: Container {
+    public init(_ orientation: Orientation, spacing: Int32 = 0) {
+        super.init(taking: gtk_box_new(orientation.gtk, spacing))
+    }
+
+    public func append(_ child: Widget, expand: Bool = false) {
+        gtk_box_pack_start(typed(), child.widget, expand ? 1 : 0, expand ? 1 : 0, 0)
+    }
+
+    public func appendAtEnd(_ child: Widget) {
+        gtk_box_pack_end(typed(), child.widget, 0, 0, 0)
+    }
+}
+
+public final class Label: Widget {
+    public init(_ text: String = "") {
+        super.init(taking: gtk_label_new(text))
+    }
+
+    public var text: String {
+        get { String(cString: gtk_label_get_text(typed())) }
+        set { gtk_label_set_text(typed(), newValue) }
+    }
+
+    public func setWrap(_ wrap: Bool, maxWidthChars: Int32 = -1) {
+        gtk_label_set_line_wrap(typed(), wrap ? 1 : 0)
+        gtk_label_set_max_width_chars(typed(), maxWidthChars)
+        gtk_label_set_justify(typed(), GTK_JUSTIFY_CENTER)
+    }
+
+    public func setEllipsizeEnd() { gtk_label_set_ellipsize(typed(), PANGO_ELLIPSIZE_END) }
+
+    public func setXAlign(_ value: Float) { gtk_label_set_xalign(typed(), value) }
+}
+
+public final class Image: Widget {
+    public init(iconName: String, pixelSize: Int32) {
+        super.init(taking: gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        gtk_image_set_pixel_size(typed(), pixelSize)
+    }
+}
+
+public final class Button: Widget {
+    public init(label: String) {
+        super.init(taking: gtk_button_new_with_mnemonic(label))
+    }
+
+    public init(iconName: String, tooltip: String) {
+        super.init(taking: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        self.tooltip = tooltip
+        accessibleName = tooltip
+    }
+
+    public var label: String {
+        get { gtk_button_get_label(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_button_set_label(typed(), newValue) }
+    }
+
+    /// Binds the button to a window or application action (`win.undo`).
+    public func setAction(_ detailedName: String) {
+        gtk_actionable_set_detailed_action_name(OpaquePointer(pointer), detailedName)
+    }
+
+    public func onClicked(_ handler: @escaping VoidHandler) { on("clicked", handler) }
+}
+
+public final class Overlay: Container {
+    public init() { super.init(taking: gtk_overlay_new()) }
+
+    public func addOverlay(_ child: Widget) { gtk_overlay_add_overlay(typed(), child.widget) }
+
+    /// Lets pointer events fall through the overlay child to what is below it.
+    public func setPassThrough(_ child: Widget, _ passThrough: Bool) {
+        gtk_overlay_set_overlay_pass_through(typed(), child.widget, passThrough ? 1 : 0)
+    }
+}
+
+public final class Stack: Container {
+    public init() {
+        super.init(taking: gtk_stack_new())
+        gtk_stack_set_transition_type(typed(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+    }
+
+    public func add(_ child: Widget, name: String) { gtk_stack_add_named(typed(), child.widget, name) }
+
+    public var visibleChildName: String {
+        get { gtk_stack_get_visible_child_name(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_stack_set_visible_child_name(typed(), newValue) }
+    }
+}
+
+public final class Revealer: Container {
+    public init(transitionMilliseconds: UInt32 = 200) {
+        super.init(taking: gtk_revealer_new())
+        gtk_revealer_set_transition_type(typed(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
+        gtk_revealer_set_transition_duration(typed(), transitionMilliseconds)
+    }
+
+    public var revealed: Bool {
+        get { gtk_revealer_get_reveal_child(typed()) != 0 }
+        set { gtk_revealer_set_reveal_child(typed(), newValue ? 1 : 0) }
+    }
+}
+
+/// A scrolled window with the vertical adjustment exposed for autoscroll and visible-range queries.
+public final class ScrolledWindow: Container {
+    public init() {
+        super.init(taking: gtk_scrolled_window_new(nil, nil))
+        gtk_scrolled_window_set_policy(typed(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    }
+
+    private var adjustment: UnsafeMutablePointer<GtkAdjustment> { gtk_scrolled_window_get_vadjustment(typed()) }
+
+    public var scrollOffset: Double {
+        get { gtk_adjustment_get_value(adjustment) }
+        set {
+            let upper = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+            gtk_adjustment_set_value(adjustment, min(max(newValue, 0), max(upper, 0)))
+        }
+    }
+
+    public var pageSize: Double { gtk_adjustment_get_page_size(adjustment) }
+
+    public func onScrolled(_ handler: @escaping VoidHandler) {
+        let adjustmentObject = Object(taking: UnsafeMutableRawPointer(adjustment))
+        adjustmentObject.on("value-changed", handler)
+        adjustmentObject.on("changed", handler)
+    }
+}
+
+public final class HeaderBar: Container {
+    public init(title: String) {
+        super.init(taking: gtk_header_bar_new())
+        gtk_header_bar_set_title(typed(), title)
+        gtk_header_bar_set_show_close_button(typed(), 1)
+    }
+
+    public var subtitle: String? {
+        get { gtk_header_bar_get_subtitle(typed()).map { String(cString: $0) } }
+        set { gtk_header_bar_set_subtitle(typed(), newValue) }
+    }
+
+    public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }
+    public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(typed(), child.widget) }
+}
