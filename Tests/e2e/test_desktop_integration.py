@@ -13,7 +13,7 @@ date. If the executable was not built, the tests that need it FAIL; nothing
 here is skipped.
 
 Debian packages used: meson, ninja-build, desktop-file-utils, appstream,
-libgtk-3-bin (gtk-update-icon-cache), python3-gi, gir1.2-gtk-3.0,
+gtk-update-icon-cache, python3-gi, gir1.2-gtk-3.0,
 librsvg2-common (the SVG loader of gdk-pixbuf), xvfb, xauth, python3-pytest.
 """
 
