@@ -123,3 +123,18 @@ public final class CairoSurface: @unchecked Sendable {
     public var pixelWidth: Int { Int(cairo_image_surface_get_width(surface)) }
     public var pixelHeight: Int { Int(cairo_image_surface_get_height(surface)) }
 }
+
+public extension CairoSurface {
+    /// Draws into a new image surface of `width`×`height` points at `scale` (drag images).
+    static func render(width: Double, height: Double, scale: Int, _ body: (CairoContext) -> Void) -> CairoSurface {
+        let pixelWidth = Int32((width * Double(scale)).rounded(.up))
+        let pixelHeight = Int32((height * Double(scale)).rounded(.up))
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, max(pixelWidth, 1), max(pixelHeight, 1))!
+        let cr = cairo_create(surface)!
+        cairo_scale(cr, Double(scale), Double(scale))
+        body(CairoContext(cr: cr))
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        return CairoSurface(taking: surface, logicalWidth: width, logicalHeight: height)
+    }
+}

@@ -155,3 +155,11 @@ public struct RGBA: Sendable, Equatable {
     /// Whether text in this colour is light, i.e. the theme is dark.
     public var isLight: Bool { 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 }
 }
+
+public extension Widget {
+    /// Paints the widget's CSS background (a drawing area does not on its own).
+    func renderBackground(_ context: CairoContext) {
+        gtk_render_background(gtk_widget_get_style_context(widget), context.cr, 0, 0,
+                              Double(allocatedWidth), Double(allocatedHeight))
+    }
+}

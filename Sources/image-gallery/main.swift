@@ -1,3 +1,4 @@
+import Foundation
 import ImageGalleryUI
 
 exit(ImageGalleryApplication.run(arguments: CommandLine.arguments))

@@ -1,0 +1,30 @@
+import GalleryCore
+import GtkKit
+
+/// Target names the gallery's drags carry.
+enum GalleryDragTarget {
+    /// The ids of the dragged cells; offered only inside this application.
+    static let cells = "application/x-image-gallery-cells"
+
+    /// What a drag out of the gallery offers: the cells to ourselves, the URLs to everyone else.
+    @MainActor static let sourceTargets = TargetList([
+        (cells, true),
+        ("text/uri-list", false),
+        ("text/plain;charset=utf-8", false),
+        ("UTF8_STRING", false),
+        ("text/plain", false),
+    ])
+
+    /// What the gallery accepts: its own cells, and everything browsers and file managers hand over.
+    @MainActor static let destinationTargets = TargetList([(cells, true)] + [
+        "text/uri-list", "text/x-moz-url", "_NETSCAPE_URL", "text/html", "text/plain;charset=utf-8", "UTF8_STRING",
+        "text/plain", "STRING", "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp",
+        "image/svg+xml", "application/octet-stream",
+    ].map { ($0, false) })
+}
+
+/// The gallery's own drag: which cells, in display order.
+struct ReorderDrag {
+    let ids: [ImageID]
+    let context: DragContext
+}

@@ -1,0 +1,258 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Dragging cells: the drag source (snapshot image, dimmed cells), the drop destination (room
+/// opening at the insertion point, edge autoscroll) and the move on drop.
+extension GalleryView {
+    func installDragAndDrop() {
+        canvas.makeDropDestination(targets: GalleryDragTarget.destinationTargets, actions: [.copy, .move])
+        canvas.onDragBegin { [weak self] context in self?.dragBegan(context) }
+        canvas.onDragDataGet { [weak self] _, data in self?.provideDragData(data) }
+        canvas.onDragEnd { [weak self] _ in self?.dragEnded() }
+        canvas.onDragMotion { [weak self] context, x, y, time in self?.dragMoved(context, x: x, y: y, time: time) ?? false }
+        canvas.onDragLeave { [weak self] _, _ in self?.dragLeft() }
+        canvas.onDragDrop { [weak self] context, x, y, time in self?.dropped(context, x: x, y: y, time: time) ?? false }
+        canvas.onDragDataReceived { [weak self] context, x, y, data, time in
+            self?.receivedDropData(context, x: x, y: y, data: data, time: time)
+        }
+    }
+
+    // MARK: Source
+
+    func beginReorderDrag(from press: PendingPress) {
+        let ids = controller.ordered(controller.selection)
+        guard !ids.isEmpty else { return }
+        guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
+                                             from: press.event, x: press.x, y: press.y) else { return }
+        reorderDrag = ReorderDrag(ids: ids, context: context)
+        dimmed = Set(ids)
+        setDragIcon(context, grabbedID: press.id, pointer: (press.x, press.y))
+    }
+
+    private func dragBegan(_ context: DragContext) {
+        // GTK sets its default icon while starting the drag; replace it with the snapshot.
+        guard let drag = reorderDrag, drag.context == context, let press = lastDragIcon else { return }
+        context.setIcon(press.surface, hotX: press.hotX, hotY: press.hotY)
+    }
+
+    /// The drag image: a snapshot of the grabbed cell; several cells show as a stack with a count.
+    private func setDragIcon(_ context: DragContext, grabbedID: ImageID, pointer: (x: Double, y: Double)) {
+        guard let grabbedIndex = index(of: grabbedID) else { return }
+        let frame = displayedFrame(ofCellAt: grabbedIndex)
+        let count = reorderDrag?.ids.count ?? 1
+        // Big cells are shrunk so the drag image does not hide the drop point.
+        let shrink = min(1, 220 / max(frame.width, frame.height))
+        let width = frame.width * shrink
+        let height = frame.height * shrink
+        let stackOffset = count > 1 ? 8.0 : 0
+        let margin = 12.0
+        let surface = CairoSurface.render(width: width + stackOffset * 2 + margin * 2,
+                                          height: height + stackOffset * 2 + margin * 2, scale: canvas.scaleFactor) { cr in
+            let palette = Palette(widget: canvas)
+            let layers = min(count, 3)
+            for layer in stride(from: layers - 1, through: 1, by: -1) {
+                let offset = Double(layer) * stackOffset / 2
+                cr.roundedRectangle(x: margin + stackOffset - offset + offset * 2, y: margin + stackOffset - offset * 2 + offset,
+                                    width: width, height: height, radius: Self.cornerRadius)
+                cr.setColor(palette.tile.withAlpha(0.9))
+                cr.fillPreserve()
+                cr.setColor(palette.foreground.withAlpha(0.25))
+                cr.setLineWidth(1)
+                cr.stroke()
+            }
+            let x = margin + (count > 1 ? 0 : 0)
+            let y = margin + stackOffset * 2
+            cr.save()
+            cr.roundedRectangle(x: x, y: y, width: width, height: height, radius: Self.cornerRadius)
+            cr.clip()
+            if case .ready(let image) = loader.peekState(of: grabbedID) {
+                cr.draw(image, x: x, y: y, width: width, height: height, alpha: 0.92)
+            } else {
+                cr.setColor(palette.tile)
+                cr.paint()
+            }
+            cr.restore()
+            if count > 1 {
+                let badgeX = x + width
+                let badgeY = y
+                cr.arc(x: badgeX, y: badgeY, radius: 12, from: 0, to: 2 * Double.pi)
+                cr.setColor(palette.accent)
+                cr.fill()
+                cr.drawText("\(count)", widget: canvas, centerX: badgeX, centerY: badgeY, maxWidth: 24,
+                            color: RGBA(red: 1, green: 1, blue: 1))
+            }
+        }
+        let hotX = margin + (pointer.x - frame.x) * shrink
+        let hotY = margin + stackOffset * 2 + (pointer.y - frame.y) * shrink
+        lastDragIcon = (surface, hotX, hotY)
+        context.setIcon(surface, hotX: hotX, hotY: hotY)
+    }
+
+    private func provideDragData(_ data: SelectionData) {
+        guard let drag = reorderDrag else { return }
+        let urls = drag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image?.url } }
+        switch data.target {
+        case GalleryDragTarget.cells:
+            data.set(Array(drag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
+        case "text/uri-list":
+            data.setURIs(urls)
+        default:
+            data.setText(urls.joined(separator: "\n"))
+        }
+    }
+
+    /// The drag is over: dropped, cancelled, or failed. Anything not moved returns to its place.
+    private func dragEnded() {
+        reorderDrag = nil
+        lastDragIcon = nil
+        dimmed = []
+        gap = nil
+        stopAutoscroll()
+    }
+
+    // MARK: Destination
+
+    /// Whether a drag over the gallery is the gallery's own.
+    private func isOwnDrag(_ context: DragContext) -> Bool {
+        guard let drag = reorderDrag else { return false }
+        return drag.context == context
+    }
+
+    private func dragMoved(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
+        leavePending = false
+        lastPointerX = x
+        if isOwnDrag(context) {
+            let ids = reorderDrag?.ids ?? []
+            let ratio = min(ids.compactMap { id in index(of: id).map { controller.cells[$0].aspectRatio } }.reduce(0, +), 4)
+            openRoom(atX: x, y: y, aspectRatio: max(ratio, 0.5))
+            context.status(.move, time: time)
+        } else if context.startedInThisApp {
+            // Another part of this app (a cell drag that began elsewhere): not ours to take.
+            context.status([], time: time)
+            return true
+        } else if DropPayload.mayContainImage(offered: context.offeredTargets) {
+            openRoom(atX: x, y: y, aspectRatio: 1)
+            context.status(.copy, time: time)
+        } else {
+            gap = nil
+            context.status([], time: time)
+        }
+        updateAutoscroll(pointerY: y)
+        return true
+    }
+
+    private func dragLeft() {
+        // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
+        leavePending = true
+        stopAutoscroll()
+        MainContext.post { [weak self] in
+            guard let self, leavePending else { return }
+            leavePending = false
+            gap = nil
+        }
+    }
+
+    private func dropped(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
+        leavePending = false
+        stopAutoscroll()
+        let insertion = gap?.index ?? insertionIndex(atX: x, y: y)
+        if isOwnDrag(context), let drag = reorderDrag {
+            let moving = Set(drag.ids)
+            let target = controller.cells[..<min(insertion, controller.cells.count)].filter { !moving.contains($0.id) }.count
+            gap = nil
+            dimmed = []
+            let moved = controller.move(drag.ids, toInsertionIndex: target)
+            context.finish(success: true, time: time)
+            if moved { onMoved(drag.ids.count) }
+            return true
+        }
+        gap = nil
+        guard !context.startedInThisApp, DropPayload.mayContainImage(offered: context.offeredTargets) else {
+            context.finish(success: false, time: time)
+            return true
+        }
+        beginExternalDrop(context, insertionIndex: insertion, time: time)
+        return true
+    }
+
+    // MARK: Room at the insertion point
+
+    /// Opens room where a drop at (x, y) would land.
+    private func openRoom(atX x: Double, y: Double, aspectRatio: Double) {
+        let index = insertionIndex(atX: x, y: y)
+        if gap?.index != index || gap?.aspectRatio != aspectRatio { gap = (index, aspectRatio) }
+    }
+
+    /// The insertion index (in the full list of cells) for a pointer position, judged against what
+    /// is on screen: over a cell, before or after it by halves; over the open room, where it is;
+    /// elsewhere, the nearest cell within a row's height, or the end.
+    func insertionIndex(atX x: Double, y: Double) -> Int {
+        if let index = cellIndex(atX: x, y: y) {
+            let frame = targetFrame(ofCellAt: index)
+            return x < frame.midX ? index : index + 1
+        }
+        if let gap, let slot = layout.index(at: x, y), !slotOfCell.contains(slot) { return gap.index }
+        let slotInsertion = layout.insertionIndex(x: x, y: y, radius: rowHeight)
+        // Slots before the insertion point that are cells (not the room) count.
+        return slotOfCell.prefix { $0 < slotInsertion }.count
+    }
+
+    // MARK: Autoscroll
+
+    /// Near the top or bottom edge the view scrolls, faster the closer the pointer is.
+    private func updateAutoscroll(pointerY: Double) {
+        let edge = 64.0
+        let visible = visibleRect
+        let fromTop = pointerY - visible.y
+        let fromBottom = visible.maxY - pointerY
+        var speed = 0.0
+        if fromTop < edge { speed = -pow((edge - max(fromTop, 0)) / edge, 2) * 1400 }
+        if fromBottom < edge { speed = pow((edge - max(fromBottom, 0)) / edge, 2) * 1400 }
+        guard speed != 0 else {
+            stopAutoscroll()
+            return
+        }
+        if autoscroll == nil {
+            autoscroll = Autoscroll(pointerOffsetInView: fromTop, speed: speed)
+            autoscroll?.tick = canvas.addTickCallback { [weak self] now in self?.autoscrollStep(now) ?? false }
+        } else {
+            autoscroll?.speed = speed
+            autoscroll?.pointerOffsetInView = fromTop
+        }
+    }
+
+    private func autoscrollStep(_ now: Int) -> Bool {
+        guard var state = autoscroll else { return false }
+        let elapsed = state.lastTime.map { Double(now - $0) / 1_000_000 } ?? 0
+        state.lastTime = now
+        autoscroll = state
+        let before = scroller.scrollOffset
+        scroller.scrollOffset = before + state.speed * min(elapsed, 0.05)
+        if scroller.scrollOffset != before, let gap {
+            // The content moved under a still pointer: the room follows the pointer.
+            let y = scroller.scrollOffset + state.pointerOffsetInView
+            openRoom(atX: lastPointerX, y: y, aspectRatio: gap.aspectRatio)
+        }
+        return true
+    }
+
+    func stopAutoscroll() {
+        if let tick = autoscroll?.tick { canvas.removeTickCallback(tick) }
+        autoscroll = nil
+    }
+}
+
+/// Edge autoscroll while a drag hovers near the top or bottom.
+struct Autoscroll {
+    var pointerOffsetInView: Double
+    /// Points per second; negative scrolls up.
+    var speed: Double
+    var tick: UInt32?
+    var lastTime: Int?
+
+    init(pointerOffsetInView: Double, speed: Double) {
+        self.pointerOffsetInView = pointerOffsetInView
+        self.speed = speed
+    }
+}

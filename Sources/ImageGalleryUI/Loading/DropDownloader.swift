@@ -1,0 +1,121 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Brings dropped images in: downloads (with progress) or reads them on workers, checks that they
+/// decode, caches the bytes, and turns each placeholder into its image wherever it stands by then.
+/// When the URL fails but the drag carried the bytes, those are used.
+@MainActor
+final class DropDownloader {
+    private let controller: GalleryController
+    private let loader: ImageLoader
+    private let importsDirectory: URL
+    private let queue = OperationQueue()
+    var onFailure: (String) -> Void = { _ in }
+
+    init(controller: GalleryController, loader: ImageLoader, importsDirectory: URL) {
+        self.controller = controller
+        self.loader = loader
+        self.importsDirectory = importsDirectory
+        queue.maxConcurrentOperationCount = 6
+        queue.name = "drop downloads"
+    }
+
+    /// Starts every image; the first fills `placeholder`, the others get placeholders right after it.
+    func start(_ images: [DroppedImage], placeholder: ImageID) {
+        var placeholders = [placeholder]
+        for image in images.dropFirst() {
+            let after = (controller.index(of: placeholders.last!) ?? controller.cells.count) + 1
+            placeholders.append(controller.insertPlaceholder(at: after, label: Self.label(for: image)))
+        }
+        for (image, id) in zip(images, placeholders) { fetch(image, into: id) }
+    }
+
+    private static func label(for image: DroppedImage) -> String {
+        image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? "image"
+    }
+
+    private func fetch(_ image: DroppedImage, into placeholder: ImageID) {
+        let source = loader.bytesSource
+        let importsDirectory = importsDirectory
+        let label = Self.label(for: image)
+        let scale = 2
+        queue.addOperation {
+            let throttle = ProgressThrottle()
+            let fetched: Result<Data, LoadFailure> = image.url.map { url in
+                source.bytes(for: url) { received, expected in
+                    guard let expected, expected > 0 else { return true }
+                    let fraction = Double(received) / Double(expected)
+                    if throttle.shouldReport(fraction) {
+                        MainContext.post { [weak self] in self?.controller.updatePlaceholder(placeholder, progress: fraction) }
+                    }
+                    return true
+                }
+            } ?? .failure(LoadFailure(description: "no address"))
+
+            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure>
+            switch fetched {
+            case .success(let data):
+                outcome = Self.decode(data, url: image.url!, scale: scale)
+            case .failure(let failure):
+                outcome = .failure(failure)
+            }
+            // The address failed, but the drag carried the image itself.
+            if case .failure = outcome, let bytes = image.fallbackBytes,
+               case .success(let decoded) = ImageDecoder.decode(bytes, fit: (1024, 1024), scale: scale) {
+                if let url = image.url, url.hasPrefix("http") {
+                    source.store(bytes, for: url)
+                    outcome = .success((url, decoded))
+                } else if let file = Self.keep(bytes, mimeType: image.mimeType, in: importsDirectory) {
+                    outcome = .success((file.absoluteString, decoded))
+                }
+            }
+            let result = outcome
+            MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) }
+        }
+    }
+
+    nonisolated private static func decode(_ data: Data, url: String, scale: Int) -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
+        switch ImageDecoder.decode(data, fit: (1024, 1024), scale: scale) {
+        case .success(let decoded): .success((url, decoded))
+        case .failure(let error): .failure(LoadFailure(description: error.description))
+        }
+    }
+
+    /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
+    nonisolated private static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
+        let ext = mimeType.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
+        let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: file.path) { try bytes.write(to: file, options: .atomic) }
+            return file
+        } catch {
+            return nil
+        }
+    }
+
+    private func finish(_ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>) {
+        switch result {
+        case .success(let (url, decoded)):
+            let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
+            loader.insert(decoded, for: placeholder)
+            controller.fulfillPlaceholder(placeholder, with: GalleryImage(id: placeholder, url: url, aspectRatio: ratio))
+        case .failure(let failure):
+            controller.discardPlaceholder(placeholder)
+            onFailure("Couldn’t add “\(label)”: \(failure.description)")
+        }
+    }
+}
+
+/// Lets through whole-percent steps only, so progress does not flood the GUI thread. Used by the
+/// one thread that runs a transfer.
+private final class ProgressThrottle: @unchecked Sendable {
+    private var last = -1.0
+
+    func shouldReport(_ fraction: Double) -> Bool {
+        guard fraction - last >= 0.01 || (fraction >= 1 && last < 1) else { return false }
+        last = fraction
+        return true
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Why an image could not be shown, in words short enough for a cell or a toast.
+struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    let description: String
+}
+
+/// Gets an image's bytes from wherever its URL points: the disk cache or the network for
+/// http(s), the file system for file://, the URL itself for data:. Runs on worker threads.
+final class ImageBytesSource: Sendable {
+    let cacheDirectory: URL
+
+    init(cacheDirectory: URL) {
+        self.cacheDirectory = cacheDirectory
+    }
+
+    func cacheFile(for url: String) -> URL {
+        cacheDirectory.appendingPathComponent(Checksum.sha256(url))
+    }
+
+    func isCached(_ url: String) -> Bool {
+        FileManager.default.fileExists(atPath: cacheFile(for: url).path)
+    }
+
+    /// - Parameter progress: bytes received and expected (if known); return false to stop.
+    func bytes(for url: String, progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true })
+        -> Result<Data, LoadFailure> {
+        if url.hasPrefix("data:") {
+            guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: "invalid data: URI")) }
+            return .success(decoded.data)
+        }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
+            return .failure(LoadFailure(description: "not a valid address"))
+        }
+        switch scheme {
+        case "file":
+            guard let data = FileManager.default.contents(atPath: parsed.path) else {
+                return .failure(LoadFailure(description: "file not found"))
+            }
+            return .success(data)
+        case "http", "https":
+            let cached = cacheFile(for: url)
+            if let data = FileManager.default.contents(atPath: cached.path) { return .success(data) }
+            switch HTTPClient.download(url, progress: progress) {
+            case .success(let response):
+                store(response.body, for: url)
+                return .success(response.body)
+            case .failure(let error):
+                return .failure(LoadFailure(description: error.description))
+            }
+        default:
+            return .failure(LoadFailure(description: "\(scheme): addresses are not supported"))
+        }
+    }
+
+    /// Keeps bytes for `url` so the next launch needs no network (also bytes a drag carried).
+    func store(_ data: Data, for url: String) {
+        guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
+        do {
+            try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+            try data.write(to: cacheFile(for: url), options: .atomic)
+        } catch {
+            // A cache that cannot be written only costs a download next time.
+        }
+    }
+
+    func removeCached(_ url: String) {
+        try? FileManager.default.removeItem(at: cacheFile(for: url))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Turns gallery images into paintable surfaces: bytes fetched on an I/O pool, decoded at the
+/// size they are shown on a CPU pool, the newest requests (what is on screen now) first. Decoded
+/// surfaces are kept within a memory budget, least recently painted dropped first. GTK thread API.
+@MainActor
+final class ImageLoader {
+    enum State {
+        case ready(CairoSurface)
+        case loading
+        case failed(String)
+    }
+
+    /// A decoded image arrived or failed: the view repaints that cell.
+    var onUpdate: (ImageID) -> Void = { _ in }
+    /// An image's true shape, known once decoded.
+    var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
+
+    let bytesSource: ImageBytesSource
+    private let fetchQueue = OperationQueue()
+    private let decodeQueue = OperationQueue()
+
+    private struct Entry {
+        var surface: CairoSurface
+        /// The file's own width: decoding again cannot get sharper than this.
+        var originalWidth: Int
+        var lastUse: UInt64
+    }
+
+    private var surfaces: [ImageID: Entry] = [:]
+    private var failures: [ImageID: String] = [:]
+    private var inFlight: [ImageID: (operation: Operation, width: Int)] = [:]
+    private var useCounter: UInt64 = 0
+    private var usedBytes = 0
+    let byteBudget: Int
+
+    init(bytesSource: ImageBytesSource, byteBudget: Int = 384 * 1024 * 1024) {
+        self.bytesSource = bytesSource
+        self.byteBudget = byteBudget
+        fetchQueue.maxConcurrentOperationCount = 6
+        fetchQueue.name = "image fetch"
+        decodeQueue.maxConcurrentOperationCount = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        decodeQueue.name = "image decode"
+    }
+
+    /// What to paint for `image` in a cell of `pixelWidth`×`pixelHeight` device pixels; starts
+    /// loading it (or a sharper version) when needed.
+    func state(for image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) -> State {
+        if let failure = failures[image.id] { return .failed(failure) }
+        useCounter += 1
+        if var entry = surfaces[image.id] {
+            entry.lastUse = useCounter
+            surfaces[image.id] = entry
+            // Zoomed in well past the decoded size: fetch a sharper one, keep painting this meanwhile.
+            if entry.surface.pixelWidth < pixelWidth * 3 / 4, entry.surface.pixelWidth < entry.originalWidth,
+               inFlight[image.id] == nil {
+                load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+            }
+            return .ready(entry.surface)
+        }
+        if inFlight[image.id] == nil {
+            load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+        }
+        return .loading
+    }
+
+    func failure(of id: ImageID) -> String? { failures[id] }
+
+    /// The state without starting any work (for names read by assistive technologies).
+    func peekState(of id: ImageID) -> State {
+        if let failure = failures[id] { return .failed(failure) }
+        if let entry = surfaces[id] { return .ready(entry.surface) }
+        return .loading
+    }
+
+    /// Forgets a failure so the next paint tries again (Retry).
+    func retry(_ id: ImageID) {
+        failures[id] = nil
+        onUpdate(id)
+    }
+
+    /// Stops queued work for images no longer on screen; started work finishes and is kept.
+    func keepOnly(_ visible: Set<ImageID>) {
+        for (id, work) in inFlight where !visible.contains(id) && !work.operation.isExecuting {
+            work.operation.cancel()
+            inFlight[id] = nil
+        }
+    }
+
+    /// Puts already decoded pixels in the cache (a placeholder that just finished).
+    func insert(_ decoded: DecodedImage, for id: ImageID) {
+        failures[id] = nil
+        remember(decoded, for: id)
+    }
+
+    private func load(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) {
+        let source = bytesSource
+        let url = image.url
+        let id = image.id
+        let decodeQueue = decodeQueue
+        let fetch = BlockOperation()
+        fetch.addExecutionBlock { [weak fetch] in
+            guard let fetch, !fetch.isCancelled else { return }
+            let result = source.bytes(for: url)
+            switch result {
+            case .failure(let failure):
+                MainContext.post { [weak self] in self?.finish(id, .failure(failure)) }
+            case .success(let data):
+                let decode = BlockOperation {
+                    let decoded = ImageDecoder.decode(data, fit: (pixelWidth, pixelHeight), scale: scale)
+                        .mapError { LoadFailure(description: $0.description) }
+                    MainContext.post { [weak self] in self?.finish(id, decoded) }
+                }
+                decode.queuePriority = fetch.queuePriority
+                decodeQueue.addOperation(decode)
+            }
+        }
+        // Newer requests are what the user looks at now.
+        fetch.queuePriority = .high
+        for (_, work) in inFlight where !work.operation.isExecuting { work.operation.queuePriority = .normal }
+        inFlight[id] = (fetch, pixelWidth)
+        fetchQueue.addOperation(fetch)
+    }
+
+    private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>) {
+        inFlight[id] = nil
+        switch result {
+        case .success(let decoded):
+            remember(decoded, for: id)
+            if decoded.originalWidth > 0, decoded.originalHeight > 0 {
+                onAspectRatio(id, Double(decoded.originalWidth) / Double(decoded.originalHeight))
+            }
+        case .failure(let failure):
+            failures[id] = failure.description
+        }
+        onUpdate(id)
+    }
+
+    private func remember(_ decoded: DecodedImage, for id: ImageID) {
+        useCounter += 1
+        if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
+        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth, lastUse: useCounter)
+        usedBytes += decoded.surface.byteCount
+        evictIfNeeded()
+    }
+
+    /// Drops the least recently painted surfaces until within budget.
+    private func evictIfNeeded() {
+        guard usedBytes > byteBudget else { return }
+        let oldestFirst = surfaces.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (id, entry) in oldestFirst where usedBytes > byteBudget * 3 / 4 {
+            surfaces[id] = nil
+            usedBytes -= entry.surface.byteCount
+        }
+    }
+
+    /// Forgets a deleted image's pixels (its cached file stays while undo can bring it back).
+    func forget(_ id: ImageID) {
+        if let entry = surfaces.removeValue(forKey: id) { usedBytes -= entry.surface.byteCount }
+        failures[id] = nil
+        if let work = inFlight.removeValue(forKey: id) { work.operation.cancel() }
+    }
+}

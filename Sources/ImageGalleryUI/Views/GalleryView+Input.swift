@@ -1,0 +1,167 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Pointer and keyboard input: selection, focus, zoom, keyboard reordering.
+extension GalleryView {
+    func installPointerHandlers() {
+        canvas.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
+        canvas.onButtonRelease { [weak self] event in self?.buttonReleased(event) ?? false }
+        canvas.onMotion { [weak self] event in self?.pointerMoved(event) ?? false }
+        canvas.onScroll { [weak self] event in
+            guard let self, event.modifiers.contains(.control) else { return false }
+            switch event.direction {
+            case .up: zoom(by: 1.15)
+            case .down: zoom(by: 1 / 1.15)
+            case .smooth(let dy) where dy != 0: zoom(by: pow(1.15, -dy))
+            default: return false
+            }
+            return true
+        }
+    }
+
+    private func buttonPressed(_ event: ButtonEvent) -> Bool {
+        guard event.button == 1, !event.isDoubleClick else { return false }
+        canvas.grabFocus()
+        guard let index = cellIndex(atX: event.x, y: event.y) else {
+            pendingPress = nil
+            if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { controller.clearSelection() }
+            return true
+        }
+        let id = controller.cells[index].id
+        let wasSelected = controller.selection.contains(id)
+        if event.modifiers.contains(.shift) {
+            controller.select(id, mode: .extend)
+        } else if event.modifiers.contains(.control) {
+            controller.select(id, mode: .toggle)
+        } else if !wasSelected {
+            controller.select(id, mode: .replace)
+        }
+        setFocus(id, scrollTo: false)
+        pendingPress = PendingPress(id: id, x: event.x, y: event.y, event: event,
+                                    narrowOnRelease: wasSelected && event.modifiers.isEmpty)
+        return true
+    }
+
+    private func buttonReleased(_ event: ButtonEvent) -> Bool {
+        guard event.button == 1, let press = pendingPress else { return false }
+        pendingPress = nil
+        // A plain click on a selected cell (that did not become a drag) selects just it.
+        if press.narrowOnRelease { controller.select(press.id, mode: .replace) }
+        return true
+    }
+
+    private func pointerMoved(_ event: MotionEvent) -> Bool {
+        guard let press = pendingPress, event.buttonHeld else { return false }
+        guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, event.y)) else { return true }
+        pendingPress = nil
+        if !controller.selection.contains(press.id) { controller.select(press.id, mode: .replace) }
+        beginReorderDrag(from: press)
+        return true
+    }
+
+    // MARK: Keyboard
+
+    func installKeyHandlers() {
+        canvas.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
+    }
+
+    private func keyPressed(_ key: KeyEvent) -> Bool {
+        let moveModifier = key.modifiers.contains(.alt) || key.modifiers.isSuperset(of: [.control, .shift])
+        switch key.keyName {
+        case "Left", "Right", "Up", "Down":
+            if moveModifier {
+                moveSelection(key.keyName)
+            } else {
+                moveFocus(key.keyName, extend: key.modifiers.contains(.shift))
+            }
+            return true
+        case "Home", "End":
+            guard !controller.cells.isEmpty else { return true }
+            let id = controller.cells[key.keyName == "Home" ? 0 : controller.cells.count - 1].id
+            controller.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
+            setFocus(id)
+            return true
+        case "space":
+            if let focusedID { controller.select(focusedID, mode: .toggle) }
+            return true
+        case "a" where key.modifiers.contains(.control):
+            controller.selectAll()
+            return true
+        case "Escape":
+            controller.clearSelection()
+            return true
+        case "Delete", "KP_Delete":
+            deleteSelection()
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The cell the keyboard acts on: the focus, else the first selected, else the first.
+    private var keyboardAnchor: Int? {
+        if let focusedID, let index = index(of: focusedID) { return index }
+        if let first = controller.ordered(controller.selection).first { return index(of: first) }
+        return controller.cells.isEmpty ? nil : 0
+    }
+
+    private func moveFocus(_ direction: String, extend: Bool) {
+        guard let current = keyboardAnchor else { return }
+        let target = neighbour(of: current, direction)
+        let id = controller.cells[target].id
+        controller.select(id, mode: extend ? .extend : .replace)
+        setFocus(id)
+    }
+
+    /// The cell left, right, above or below (nearest horizontally in the next row).
+    private func neighbour(of index: Int, _ direction: String) -> Int {
+        switch direction {
+        case "Left": return max(index - 1, 0)
+        case "Right": return min(index + 1, controller.cells.count - 1)
+        default:
+            let frame = targetFrame(ofCellAt: index)
+            let y = direction == "Up" ? frame.y - Self.spacing - 1 : frame.maxY + Self.spacing + 1
+            guard y > 0, y < layout.contentHeight else { return index }
+            let candidates = cellIndices(intersecting: LayoutRect(x: 0, y: y, width: laidOutWidthForInput, height: 1))
+            return candidates.min { abs(targetFrame(ofCellAt: $0).midX - frame.midX) < abs(targetFrame(ofCellAt: $1).midX - frame.midX) } ?? index
+        }
+    }
+
+    private var laidOutWidthForInput: Double { Double(canvas.allocatedWidth) }
+
+    /// Alt+arrows (or Ctrl+Shift+arrows) move the selected cells one step, as a drag would.
+    private func moveSelection(_ direction: String) {
+        var ids = controller.ordered(controller.selection)
+        if ids.isEmpty, let focusedID { ids = [focusedID] }
+        guard let first = ids.first, let firstIndex = index(of: first) else { return }
+        let moving = Set(ids)
+        let before = controller.cells[..<firstIndex].filter { !moving.contains($0.id) }.count
+        let target: Int
+        switch direction {
+        case "Left": target = before - 1
+        case "Right": target = before + 1
+        default:
+            let neighbourIndex = neighbour(of: firstIndex, direction)
+            target = controller.cells[..<neighbourIndex].filter { !moving.contains($0.id) }.count
+        }
+        guard target >= 0 else { return }
+        if controller.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
+    }
+
+    func deleteSelection() {
+        let ids = controller.ordered(controller.selection)
+        guard !ids.isEmpty else { return }
+        onDeleteRequested(ids)
+    }
+}
+
+/// A press on a cell that may become a drag.
+struct PendingPress {
+    let id: ImageID
+    let x: Double
+    let y: Double
+    let event: ButtonEvent
+    /// Clicking an already selected cell narrows the selection on release, unless it was dragged.
+    let narrowOnRelease: Bool
+}

@@ -1,0 +1,339 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// The gallery: one canvas that lays out every cell in justified rows and paints only those on
+/// screen. Input becomes controller calls; the controller's changes become repaints.
+@MainActor
+final class GalleryView {
+    static let spacing = 8.0
+    static let zoomRange = 80.0...520.0
+
+    let scroller = ScrolledWindow()
+    let canvas = GalleryCanvas()
+    let controller: GalleryController
+    let loader: ImageLoader
+
+    /// The height a row aims for; Ctrl+scroll and Ctrl+plus/minus change it.
+    private(set) var rowHeight = 220.0
+    private(set) var layout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
+    /// Which layout slot each cell occupies (slots include the gap opened for a drag).
+    private(set) var slotOfCell: [Int] = []
+    private var cellIndexByID: [ImageID: Int] = [:]
+    private var laidOutWidth = 0.0
+
+    /// Room opened at an insertion point while something is dragged over the gallery.
+    var gap: (index: Int, aspectRatio: Double)? {
+        didSet { if gap?.index != oldValue?.index || gap?.aspectRatio != oldValue?.aspectRatio { relayout(animated: true) } }
+    }
+    /// Cells being dragged out of their place: painted dimmed.
+    var dimmed: Set<ImageID> = [] { didSet { canvas.queueDraw() } }
+    /// The keyboard focus among the cells.
+    private(set) var focusedID: ImageID?
+    /// A press on a cell that becomes a drag once the pointer passes the threshold.
+    var pendingPress: PendingPress?
+    /// The gallery's own drag in progress, if any.
+    var reorderDrag: ReorderDrag?
+    var autoscroll: Autoscroll?
+    /// The snapshot shown under the pointer, kept to set it again when GTK starts the drag.
+    var lastDragIcon: (surface: CairoSurface, hotX: Double, hotY: Double)?
+    var lastPointerX = 0.0
+    /// Drops from other applications whose data is still arriving.
+    var pendingDrops: [PendingDrop] = []
+    /// Drops that arrived: the window downloads them into their placeholders.
+    var onExternalDrop: (_ images: [DroppedImage], _ placeholder: ImageID) -> Void = { _, _ in }
+    /// A drop that held nothing usable: the window says so.
+    var onDropRefused: (String) -> Void = { _ in }
+    /// A drag left the gallery: the room it opened closes unless a drop follows at once.
+    var leavePending = false
+    /// Delete key: the window removes them and offers Undo.
+    var onDeleteRequested: ([ImageID]) -> Void = { _ in }
+    /// A reorder by dragging finished: the window offers Undo.
+    var onMoved: (Int) -> Void = { _ in }
+
+    private let animator = FrameAnimator()
+    private var spinnerTick: UInt32?
+    private var accessibleSignature: [String] = []
+    private var accessibilityRefreshQueued = false
+
+    init(controller: GalleryController, loader: ImageLoader) {
+        self.controller = controller
+        self.loader = loader
+        canvas.addStyleClass("gallery-canvas")
+        canvas.accessibleName = "Gallery"
+        canvas.enablePointerAndKeyEvents()
+        canvas.setExpand(horizontal: true, vertical: true)
+        scroller.add(canvas)
+        scroller.setExpand(horizontal: true, vertical: true)
+
+        canvas.onDraw { [weak self] context in self?.draw(context) }
+        canvas.onSizeAllocate { [weak self] width, _ in self?.widthChanged(Double(width)) }
+        scroller.onScrolled { [weak self] in self?.visibleAreaChanged() }
+        canvas.setAccessibleCells { [weak self] in self?.accessibleCells() ?? [] }
+        loader.onUpdate = { [weak self] id in self?.imageUpdated(id) }
+        installPointerHandlers()
+        installKeyHandlers()
+        installDragAndDrop()
+    }
+
+    // MARK: Layout
+
+    private func widthChanged(_ width: Double) {
+        guard abs(width - laidOutWidth) >= 1 else { return }
+        relayout(animated: false)
+    }
+
+    /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
+    func relayout(animated: Bool) {
+        let previous = animated ? currentFrames() : [:]
+        var ratios: [Double] = []
+        ratios.reserveCapacity(controller.cells.count + 1)
+        var slots: [Int] = []
+        slots.reserveCapacity(controller.cells.count)
+        cellIndexByID.removeAll(keepingCapacity: true)
+        for (index, cell) in controller.cells.enumerated() {
+            if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
+            slots.append(ratios.count)
+            ratios.append(displayAspectRatio(of: cell))
+            cellIndexByID[cell.id] = index
+        }
+        if let gap, gap.index >= controller.cells.count { ratios.append(gap.aspectRatio) }
+        laidOutWidth = Double(canvas.allocatedWidth)
+        layout = JustifiedLayout(aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+        slotOfCell = slots
+        let height = Int32(layout.contentHeight.rounded(.up))
+        canvas.setSizeRequest(width: -1, height: height)
+        if animated && !previous.isEmpty {
+            animator.start(from: previous, on: canvas)
+        }
+        canvas.queueDraw()
+        scheduleAccessibilityRefresh()
+    }
+
+    /// Images that failed show as squares; the rest at their own ratio.
+    private func displayAspectRatio(of cell: GalleryCell) -> Double {
+        if loader.failure(of: cell.id) != nil { return 1 }
+        return cell.aspectRatio
+    }
+
+    var isAnimatingLayout: Bool { animator.isAnimating }
+
+    /// The layout frame of the cell at `index`.
+    func targetFrame(ofCellAt index: Int) -> LayoutRect { layout.frames[slotOfCell[index]] }
+
+    /// Where the cell is drawn now (mid-animation, between its old and new place).
+    func displayedFrame(ofCellAt index: Int) -> LayoutRect {
+        let target = targetFrame(ofCellAt: index)
+        return animator.frame(for: controller.cells[index].id, target: target)
+    }
+
+    private func currentFrames() -> [ImageID: LayoutRect] {
+        guard slotOfCell.count == controller.cells.count || !cellIndexByID.isEmpty else { return [:] }
+        var frames: [ImageID: LayoutRect] = [:]
+        for (id, index) in cellIndexByID where index < slotOfCell.count {
+            frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
+        }
+        return frames
+    }
+
+    /// The part of the canvas inside the scrolled window's view.
+    var visibleRect: LayoutRect {
+        LayoutRect(x: 0, y: scroller.scrollOffset, width: laidOutWidth, height: scroller.pageSize)
+    }
+
+    /// Cell indices whose frames intersect `rect`.
+    func cellIndices(intersecting rect: LayoutRect) -> [Int] {
+        let slots = layout.indices(intersecting: rect)
+        guard !slots.isEmpty else { return [] }
+        // Slots map to cells in order; the gap slot maps to none.
+        let lower = firstCell(atOrAfterSlot: slots.lowerBound)
+        let upper = firstCell(atOrAfterSlot: slots.upperBound)
+        return Array(lower..<upper)
+    }
+
+    private func firstCell(atOrAfterSlot slot: Int) -> Int {
+        var low = 0
+        var high = slotOfCell.count
+        while low < high {
+            let mid = (low + high) / 2
+            if slotOfCell[mid] < slot { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The cell under a canvas point.
+    func cellIndex(atX x: Double, y: Double) -> Int? {
+        guard let slot = layout.index(at: x, y) else { return nil }
+        let index = firstCell(atOrAfterSlot: slot)
+        return index < slotOfCell.count && slotOfCell[index] == slot ? index : nil
+    }
+
+    private func visibleAreaChanged() {
+        loader.keepOnly(Set(cellIndices(intersecting: visibleRect).map { controller.cells[$0].id }))
+        scheduleAccessibilityRefresh()
+    }
+
+    // MARK: Zoom
+
+    func zoom(by factor: Double) {
+        let newHeight = min(max(rowHeight * factor, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        guard newHeight != rowHeight else { return }
+        // Keep the first visible cell in view across the change.
+        let anchor = cellIndices(intersecting: visibleRect).first
+        rowHeight = newHeight
+        relayout(animated: false)
+        if let anchor { scroller.scrollOffset = targetFrame(ofCellAt: anchor).y - Self.spacing }
+    }
+
+    // MARK: Changes from the model
+
+    func modelChanged(_ change: GalleryController.Change) {
+        switch change {
+        case .cells:
+            if let focusedID, cellIndexByID[focusedID] == nil { self.focusedID = nil }
+            relayout(animated: true)
+        case .selection:
+            canvas.queueDraw()
+            scheduleAccessibilityRefresh()
+        case .progress:
+            canvas.queueDraw()
+            scheduleAccessibilityRefresh()
+        }
+    }
+
+    private func imageUpdated(_ id: ImageID) {
+        guard let index = cellIndexByID[id] else { return }
+        // A failure turns the cell square; everything else only repaints.
+        if loader.failure(of: id) != nil && abs(layout.frames[slotOfCell[index]].width - layout.frames[slotOfCell[index]].height) > 0.5 {
+            relayout(animated: true)
+        } else {
+            canvas.queueDraw()
+            scheduleAccessibilityRefresh()
+        }
+    }
+
+    // MARK: Keyboard focus
+
+    func setFocus(_ id: ImageID?, scrollTo: Bool = true) {
+        focusedID = id
+        if scrollTo, let id, let index = cellIndexByID[id] { scrollToCell(at: index) }
+        canvas.queueDraw()
+    }
+
+    func scrollToCell(at index: Int) {
+        let frame = targetFrame(ofCellAt: index)
+        let visible = visibleRect
+        if frame.y < visible.y {
+            scroller.scrollOffset = frame.y - Self.spacing
+        } else if frame.maxY > visible.maxY {
+            scroller.scrollOffset = frame.maxY + Self.spacing - visible.height
+        }
+    }
+
+    func index(of id: ImageID) -> Int? { cellIndexByID[id] }
+
+    // MARK: Spinner animation
+
+    /// Keeps a frame-clock tick running while loading cells are on screen, for the spinners.
+    func ensureSpinnerTicking() {
+        guard spinnerTick == nil else { return }
+        spinnerTick = canvas.addTickCallback { [weak self] _ in
+            guard let self else { return false }
+            let loadingVisible = cellIndices(intersecting: visibleRect).contains { index in
+                let cell = self.controller.cells[index]
+                guard let image = cell.image else { return true }
+                if case .loading = self.loader.peekState(of: image.id) { return true }
+                return false
+            }
+            if loadingVisible {
+                canvas.queueDraw()
+            } else {
+                spinnerTick = nil
+            }
+            return loadingVisible
+        }
+    }
+
+    // MARK: Accessibility
+
+    private func scheduleAccessibilityRefresh() {
+        guard !accessibilityRefreshQueued else { return }
+        accessibilityRefreshQueued = true
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            accessibilityRefreshQueued = false
+            let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
+            if signature != accessibleSignature {
+                accessibleSignature = signature
+                canvas.accessibleCellsChanged()
+            }
+        }
+    }
+
+    /// The cells on screen, in reading order, as assistive technologies see them.
+    private func accessibleCells() -> [AccessibleCell] {
+        let visible = visibleRect
+        return cellIndices(intersecting: visible).map { index in
+            let cell = controller.cells[index]
+            let frame = targetFrame(ofCellAt: index)
+            let name: String
+            let description: String
+            switch cell.content {
+            case .image(let image):
+                description = image.url
+                if let failure = loader.failure(of: image.id) {
+                    name = "\(image.label), error: \(failure)"
+                } else if case .loading = loader.peekState(of: image.id) {
+                    name = "\(image.label), loading"
+                } else {
+                    name = image.label
+                }
+            case .placeholder(let label, let progress):
+                description = label
+                name = progress.map { "Downloading \(label), \(Int(($0 * 100).rounded()))%" } ?? "Downloading \(label)"
+            }
+            let selected = controller.selection.contains(cell.id) ? ", selected" : ""
+            return AccessibleCell(x: Int(frame.x.rounded()), y: Int(frame.y.rounded()),
+                                  width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
+                                  name: name + selected, description: description)
+        }
+    }
+}
+
+/// Slides cells from their old frames to their new ones, driven by the frame clock.
+@MainActor
+final class FrameAnimator {
+    static let duration = 0.22
+
+    private var from: [ImageID: LayoutRect] = [:]
+    private var startTime = 0
+    private var progress = 1.0
+    private var tick: UInt32?
+
+    func start(from frames: [ImageID: LayoutRect], on widget: Widget) {
+        from = frames
+        startTime = MainContext.monotonicMicroseconds
+        progress = 0
+        guard tick == nil else { return }
+        tick = widget.addTickCallback { [weak self, weak widget] now in
+            guard let self else { return false }
+            progress = min(Double(now - startTime) / 1_000_000 / Self.duration, 1)
+            widget?.queueDraw()
+            if progress >= 1 {
+                from = [:]
+                tick = nil
+                return false
+            }
+            return true
+        }
+    }
+
+    var isAnimating: Bool { progress < 1 }
+
+    func frame(for id: ImageID, target: LayoutRect) -> LayoutRect {
+        guard progress < 1, let start = from[id] else { return target }
+        // Ease out (cubic): quick start, gentle landing.
+        let t = 1 - pow(1 - progress, 3)
+        return start.interpolated(to: target, t: t)
+    }
+}
