@@ -1,0 +1,169 @@
+import Foundation
+
+// Drop-payload parsing: X11 selection target name + raw bytes -> candidate image sources.
+//
+// Pure and GTK-free. What Firefox and Chromium actually send is described in
+// shared/notes/browser-drags.md; the tests in DropPayloadTests.swift replay those bytes.
+//
+// Flow in the app:
+//   drag-motion:        DropPayload.mayContainImage(offered:)  (only target names are visible)
+//   drop:               request each of DropPayload.targetsToRequest(offered:)
+//   all data received:  DropPayload.images(received:)  -> [DroppedImage], in drop order
+//   per image:          download `url` (then `alternateURLs`); on failure use `fallbackBytes`.
+
+/// One place an image can be obtained from.
+public enum ImageSource: Hashable, Sendable {
+    /// An absolute http or https URL (search-engine wrappers already unwrapped).
+    case remote(URL)
+    /// A local `file://` URL (empty host or `localhost`).
+    case file(URL)
+    /// A `data:` URI whose media type is an image and whose payload decodes.
+    case dataURI(String)
+    /// The image bytes themselves, with the media type recognised from the content.
+    case bytes(Data, mimeType: String)
+
+    /// The URL as text (`remote`, `file`, `dataURI`); nil for `bytes`.
+    public var urlString: String? {
+        switch self {
+        case .remote(let url), .file(let url): return url.absoluteString
+        case .dataURI(let uri): return uri
+        case .bytes: return nil
+        }
+    }
+}
+
+/// One image of a drop, with everything the drag offered for it.
+public struct DroppedImage: Hashable, Sendable {
+    /// The URL to fetch and to record: http(s) or file, or a `data:` URI when the image has no other address;
+    /// nil when the drag carried only bytes.
+    public var url: String?
+    /// Other URLs of the same image, to try in order when `url` fails (e.g. the `src` when `url` is the
+    /// largest `srcset` candidate, or a search result's thumbnail when `url` is the unwrapped original).
+    public var alternateURLs: [String]
+    /// Image bytes the drag itself carried (an `image/*` or `application/octet-stream` target), to use when
+    /// fetching fails.
+    public var fallbackBytes: Data?
+    /// Media type of `fallbackBytes`, recognised from the content where possible; nil without bytes.
+    public var mimeType: String?
+
+    public init(url: String?, alternateURLs: [String] = [], fallbackBytes: Data? = nil, mimeType: String? = nil) {
+        self.url = url
+        self.alternateURLs = alternateURLs
+        self.fallbackBytes = fallbackBytes
+        self.mimeType = mimeType
+    }
+}
+
+public enum DropPayload {
+
+    // MARK: Targets
+
+    /// Every offered target this parser understands, best first: URL targets (`text/uri-list`,
+    /// `text/x-moz-url`, `_NETSCAPE_URL`, `text/html`, plain-text targets), then raw-bytes targets
+    /// (`application/octet-stream`, `image/png`, `image/webp`, `image/avif`, `image/jpeg`, `image/gif`, other `image/*`).
+    /// Names are returned exactly as offered (they are X atom names to request).
+    public static func preferredTargets(offered: [String]) -> [String] {
+        var seen = Set<String>()
+        var ranked: [(rank: Int, index: Int, name: String)] = []
+        for (index, name) in offered.enumerated() {
+            let key = normalizedTarget(name)
+            guard let rank = TargetKind(key).rank, seen.insert(key).inserted else { continue }
+            ranked.append((rank, index, name))
+        }
+        return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.name)
+    }
+
+    /// The few targets to request on drop, in this order: the best URL target (the best plain-text target when
+    /// no URL-list target is offered), `text/html` when offered (it holds the `<img>` when the URL is a link's page or
+    /// a search-engine thumbnail), and the best raw-bytes target (the fallback when the download fails).
+    public static func targetsToRequest(offered: [String]) -> [String] {
+        let ranked = preferredTargets(offered: offered)
+        let kinds = ranked.map { TargetKind(normalizedTarget($0)) }
+        var result: [String] = []
+        if let i = kinds.firstIndex(where: \.isURLList) ?? kinds.firstIndex(where: \.isText) {
+            result.append(ranked[i])
+        }
+        if let i = kinds.firstIndex(where: \.isHTML) { result.append(ranked[i]) }
+        if let i = kinds.firstIndex(where: \.isBytes) { result.append(ranked[i]) }
+        return result
+    }
+
+    /// Whether a drag offering these targets can carry an image, judged from target names alone (while
+    /// hovering the data is not visible): true when a URL-list, `text/html`, `image/*` or
+    /// `application/octet-stream` target is offered; false for plain-text-only drags and unknown targets.
+    public static func mayContainImage(offered: [String]) -> Bool {
+        offered.contains { kind in
+            let k = TargetKind(normalizedTarget(kind))
+            return k.isURLList || k.isHTML || k.isBytes
+        }
+    }
+
+    /// For a drag that `mayContainImage` refuses but that offers plain text (e.g. a URL dragged out of a
+    /// terminal): the text target an app may request during drag-motion and feed to `sources` to decide.
+    /// nil when the drag already may contain an image, or offers no text.
+    public static func textTargetToPeek(offered: [String]) -> String? {
+        guard !mayContainImage(offered: offered) else { return nil }
+        return preferredTargets(offered: offered).first { TargetKind(normalizedTarget($0)).isText }
+    }
+
+    // MARK: Parsing one target
+
+    /// The image sources one target's data holds, best first, one per image, duplicates removed.
+    /// Unknown targets, empty, malformed or non-image data give []. Never traps.
+    /// `baseURL` resolves relative `<img src>` in `text/html` (a `<base href>` in the HTML also does);
+    /// without one, relative URLs are ignored.
+    public static func sources(target: String, data: [UInt8], baseURL: URL? = nil) -> [ImageSource] {
+        candidates(kind: TargetKind(normalizedTarget(target)), data: data[...], baseURL: baseURL)
+            .compactMap(\.sources.first)
+    }
+
+    /// `sources(target:data:baseURL:)` for `Data`.
+    public static func sources(target: String, data: Data, baseURL: URL? = nil) -> [ImageSource] {
+        sources(target: target, data: [UInt8](data), baseURL: baseURL)
+    }
+
+    // MARK: Combining several targets
+
+    /// Combines the data received for several targets of one drop (target name -> bytes) into the
+    /// distinct images dropped, in order. The best URL target gives the images; `text/html` replaces a
+    /// link's page URL by the `<img>` inside it, upgrades to the largest `srcset` candidate, and is used
+    /// alone when no URL target came; the bytes target becomes `fallbackBytes` when the drop is a single image
+    /// (alone, it is the image). Empty when nothing usable was received.
+    public static func images(received: [String: [UInt8]], baseURL: URL? = nil) -> [DroppedImage] {
+        combine(received: received, baseURL: baseURL)
+    }
+
+    /// `images(received:baseURL:)` for `Data`.
+    public static func images(received: [String: Data], baseURL: URL? = nil) -> [DroppedImage] {
+        combine(received: received.mapValues { [UInt8]($0) }, baseURL: baseURL)
+    }
+
+    // MARK: Helpers
+
+    /// Classifies one URL string (e.g. pasted text or an `<img src>`): absolute http(s) → `.remote`
+    /// (search-engine wrapper unwrapped), `file://` → `.file`, image `data:` → `.dataURI`; relative
+    /// references only with `baseURL`; anything else (javascript:, about:, ftp:, garbage) → nil.
+    public static func imageSource(fromURLString string: String, baseURL: URL? = nil) -> ImageSource? {
+        URLClassifier.classify(string, baseURL: baseURL)?.source
+    }
+
+    /// The image URL inside a search-engine result link (`imgurl=` Google `/imgres`, `mediaurl=` Bing,
+    /// `img_url=` Yandex; percent-decoded once, or twice when still encoded), repeatedly; `url` itself otherwise.
+    /// `imgrefurl` and generic `url=`/`q=` redirects are not unwrapped: they lead to pages, not images.
+    public static func unwrapSearchEngineURL(_ url: URL) -> URL {
+        URLClassifier.unwrap(url).url
+    }
+
+    /// Decodes a `data:` URI with an `image/*` media type (base64 or percent-encoded payload).
+    /// nil for other media types, an empty or malformed payload, or content that contradicts a known image type.
+    /// `mimeType` is recognised from the content when possible, else the declared one (lowercased, no parameters).
+    public static func decodeDataURI(_ uri: String) -> (mimeType: String, data: Data)? {
+        DataURI.decode(uri)
+    }
+
+    /// The image media type recognised from the first bytes (PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, AVIF,
+    /// HEIF, JPEG XL, SVG); nil when not recognised.
+    public static func sniffImageType(_ bytes: [UInt8]) -> String? {
+        ImageSniffer.mimeType(bytes[...])
+    }
+}
