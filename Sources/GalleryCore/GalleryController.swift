@@ -103,9 +103,20 @@ public final class GalleryController {
         var reordered = cells.filter { !moving.contains($0.id) }
         reordered.insert(contentsOf: original.map { cells[$0.0] }, at: destination)
         guard reordered.map(\.id) != cells.map(\.id) else { return false }
+        // The history counts positions among images only, so that placeholders coming and going
+        // before an undo or redo do not shift where the images land; placeholders are not recorded.
+        let movedImages = original.filter { !cells[$0.0].isPlaceholder }
+        let originalImageIndices = movedImages.map { imageIndex(ofCell: $0.0) }
+        let imagesBefore = cells.compactMap(\.image)
         cells = reordered
-        history.record(.move(ids: original.map(\.1), originalIndices: original.map(\.0), destination: destination),
-                       name: original.count == 1 ? "Move Image" : "Move \(original.count) Images")
+        guard cells.compactMap(\.image) != imagesBefore, let first = movedImages.first,
+              let firstIndex = index(of: first.1) else {
+            onChange(.cells)  // only placeholders moved: nothing to save or undo
+            return true
+        }
+        history.record(.move(ids: movedImages.map(\.1), originalIndices: originalImageIndices,
+                             destination: imageIndex(ofCell: firstIndex)),
+                       name: movedImages.count == 1 ? "Move Image" : "Move \(movedImages.count) Images")
         commit()
         return true
     }
@@ -115,9 +126,9 @@ public final class GalleryController {
     public func remove(_ ids: Set<ImageID>) -> [GalleryCell] {
         let removed = cells.enumerated().filter { ids.contains($0.element.id) }
         guard !removed.isEmpty else { return [] }
+        let images = removed.compactMap { entry in entry.element.image.map { (imageIndex(ofCell: entry.offset), $0) } }
         cells.removeAll { ids.contains($0.id) }
         selection.subtract(ids)
-        let images = removed.compactMap { entry in entry.element.image.map { (entry.offset, $0) } }
         if !images.isEmpty {
             history.record(.remove(images.map { IndexedImage(index: $0.0, image: $0.1) }),
                            name: images.count == 1 ? "Delete Image" : "Delete \(images.count) Images")
@@ -150,7 +161,7 @@ public final class GalleryController {
         var image = image
         image.id = id
         cells[index] = GalleryCell(id: id, content: .image(image))
-        history.record(.insert([IndexedImage(index: index, image: image)]), name: "Add Image")
+        history.record(.insert([IndexedImage(index: imageIndex(ofCell: index), image: image)]), name: "Add Image")
         commit()
     }
 
@@ -191,24 +202,43 @@ public final class GalleryController {
             let moving = Set(ids)
             let moved = ids.compactMap { id in cells.first { $0.id == id } }
             cells.removeAll { moving.contains($0.id) }
-            cells.insert(contentsOf: moved, at: min(destination, cells.count))
+            cells.insert(contentsOf: moved, at: cellIndex(forImageIndex: destination))
         case .restoreMove(let ids, let originalIndices):
             let moving = Set(ids)
-            let moved = ids.compactMap { id in cells.first { $0.id == id } }
+            // Pair before dropping ids that are gone, so the rest keep their own indices.
+            let moved = zip(ids, originalIndices).compactMap { id, index in
+                cells.first { $0.id == id }.map { ($0, index) }
+            }
             cells.removeAll { moving.contains($0.id) }
-            for (cell, index) in zip(moved, originalIndices) {
-                cells.insert(cell, at: min(index, cells.count))
+            for (cell, index) in moved.sorted(by: { $0.1 < $1.1 }) {
+                cells.insert(cell, at: cellIndex(forImageIndex: index))
             }
         case .insert(let entries):
             for entry in entries.sorted(by: { $0.index < $1.index }) where index(of: entry.image.id) == nil {
                 cells.insert(GalleryCell(id: entry.image.id, content: .image(entry.image)),
-                             at: min(entry.index, cells.count))
+                             at: cellIndex(forImageIndex: entry.index))
             }
         case .remove(let entries):
             let ids = Set(entries.map(\.image.id))
             cells.removeAll { ids.contains($0.id) }
             selection.subtract(ids)
         }
+    }
+
+    /// How many images (not placeholders) come before the cell at `cellIndex`.
+    private func imageIndex(ofCell cellIndex: Int) -> Int {
+        cells[..<cellIndex].lazy.filter { !$0.isPlaceholder }.count
+    }
+
+    /// Where an image must go in `cells` to be image number `imageIndex`: just before the image
+    /// now at that position, or at the end.
+    private func cellIndex(forImageIndex imageIndex: Int) -> Int {
+        var seen = 0
+        for (index, cell) in cells.enumerated() where !cell.isPlaceholder {
+            if seen >= imageIndex { return index }
+            seen += 1
+        }
+        return cells.count
     }
 
     /// Publishes a change of the saved cells: the state follows them, views redraw, the file is written.

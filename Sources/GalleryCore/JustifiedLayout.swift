@@ -117,7 +117,10 @@ public struct JustifiedLayout: Sendable {
     /// nearest cell within `radius` (by which half of it the point is over); anywhere farther,
     /// or past the end, is the end.
     public func insertionIndex(x: Double, y: Double, radius: Double) -> Int {
-        guard !rows.isEmpty else { return 0 }
+        guard !rows.isEmpty, let lastRow = rows.last, let lastFrame = frames.last else { return 0 }
+        // Past the end: below the last row, or beside it after its last cell (where the nearest
+        // cell could otherwise be one in the row above).
+        if y >= lastRow.y + lastRow.height || (y >= lastRow.y && x >= lastFrame.maxX) { return frames.count }
         // Only the rows within the radius can hold the nearest cell.
         let first = firstRow(endingAfter: y - radius)
         var nearest: (index: Int, distance: Double)?

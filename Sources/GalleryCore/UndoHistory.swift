@@ -5,7 +5,7 @@ public struct IndexedImage: Hashable, Sendable {
 }
 
 /// One undoable change of a gallery, described by ids so that it stays meaningful while
-/// placeholders come and go around it.
+/// placeholders come and go around it. Indices count images only, never placeholders.
 public enum GalleryEdit: Hashable, Sendable {
     /// `ids` (in order) were at `originalIndices` and now start at `destination`.
     case move(ids: [ImageID], originalIndices: [Int], destination: Int)
