@@ -41,6 +41,10 @@ public final class DragContext: Object, Equatable, @unchecked Sendable {
     /// True when the drag started in a widget of this application.
     public var startedInThisApp: Bool { gtk_drag_get_source_widget(context) != nil }
 
+    /// True when the drag started in `widget` (source and destination see different contexts
+    /// of one drag, so this is how a destination recognises its own application's drags).
+    public func started(in widget: Widget) -> Bool { gtk_drag_get_source_widget(context) == widget.widget }
+
     /// Tells the source what a drop here would do; an empty set refuses it.
     public func status(_ action: DragActions, time: UInt32) {
         gdk_drag_status(context, action.gdk, guint32(time))
@@ -122,10 +126,11 @@ public extension Widget {
         gtk_drag_dest_set_target_list(widget, targets.list)
     }
 
-    /// Starts a drag from this widget, e.g. once the pointer passed the drag threshold.
-    func beginDrag(targets: TargetList, actions: DragActions, from press: ButtonEvent, x: Double, y: Double) -> DragContext? {
-        let context = gtk_drag_begin_with_coordinates(widget, targets.list, actions.gdk, gint(press.button),
-                                                      UnsafeMutableRawPointer(press.event).assumingMemoryBound(to: GdkEvent.self),
+    /// Starts a drag with the primary button from this widget, from the motion that passed the
+    /// drag threshold; (x, y) is where the press began.
+    func beginDrag(targets: TargetList, actions: DragActions, triggeredBy motion: MotionEvent, x: Double, y: Double) -> DragContext? {
+        let context = gtk_drag_begin_with_coordinates(widget, targets.list, actions.gdk, 1,
+                                                      UnsafeMutableRawPointer(motion.event).assumingMemoryBound(to: GdkEvent.self),
                                                       gint(x), gint(y))
         return context.map(DragContext.init)
     }

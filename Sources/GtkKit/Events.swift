@@ -12,23 +12,23 @@ public struct Modifiers: OptionSet, Sendable {
     init(state: guint) { rawValue = state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue) }
 }
 
-/// A button press or release, copied out of the GdkEvent (which only lives during the callback)
-/// except for `event`, kept to start a drag from this press (on the GTK thread only).
-public struct ButtonEvent: @unchecked Sendable {
+/// A button press or release, copied out of the GdkEvent (which only lives during the callback).
+public struct ButtonEvent: Sendable {
     public let x: Double
     public let y: Double
     public let button: UInt32
     public let modifiers: Modifiers
     public let isDoubleClick: Bool
     public let time: UInt32
-    let event: UnsafeMutablePointer<GdkEventButton>
 }
 
-public struct MotionEvent: Sendable {
+/// Pointer motion. `event` is valid only during the callback: a drag started from this motion uses it.
+public struct MotionEvent: @unchecked Sendable {
     public let x: Double
     public let y: Double
     public let modifiers: Modifiers
     public let buttonHeld: Bool
+    let event: UnsafeMutablePointer<GdkEventMotion>
 }
 
 public struct KeyEvent: Sendable {
@@ -66,7 +66,7 @@ public extension Widget {
             guard let event else { return 0 }
             let value = event.pointee
             let button = ButtonEvent(x: value.x, y: value.y, button: value.button, modifiers: Modifiers(state: value.state),
-                                     isDoubleClick: value.type == GDK_2BUTTON_PRESS, time: value.time, event: event)
+                                     isDoubleClick: value.type == GDK_2BUTTON_PRESS, time: value.time)
             return onMain { box.handler(button) } ? 1 : 0
         }
         connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
@@ -76,9 +76,10 @@ public extension Widget {
         typealias Handler = @MainActor (MotionEvent) -> Bool
         let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventMotion>?, gpointer?) -> gboolean = { _, event, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
-            guard let value = event?.pointee else { return 0 }
+            guard let event else { return 0 }
+            let value = event.pointee
             let motion = MotionEvent(x: value.x, y: value.y, modifiers: Modifiers(state: value.state),
-                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0)
+                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0, event: event)
             return onMain { box.handler(motion) } ? 1 : 0
         }
         connect(pointer, "motion-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)

@@ -10,6 +10,8 @@ final class MainWindow {
     let gallery: GalleryView
     let trash = TrashZone()
     let toast = Toast()
+    let flights = FlightLayer()
+    private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
     private let undoAction: Action
     private let redoAction: Action
@@ -61,7 +63,10 @@ final class MainWindow {
         galleryArea.add(gallery.scroller)
         galleryArea.addOverlay(emptyState.root)
         galleryArea.setPassThrough(emptyState.root, true)
+        // In the gallery area, so a toast never hides the trash zone below it.
+        galleryArea.addOverlay(toast.root)
         galleryArea.setExpand(horizontal: true, vertical: true)
+        gallery.installDragAndDrop(dropArea: galleryArea)
 
         let column = Box(.vertical)
         column.append(galleryArea, expand: true)
@@ -69,8 +74,11 @@ final class MainWindow {
 
         let content = Overlay()
         content.add(column)
-        content.addOverlay(toast.root)
+        content.addOverlay(flights.area)
+        content.setPassThrough(flights.area, true)
         window.add(content)
+        trashTarget = TrashDropTarget(trash: trash, gallery: gallery)
+        trashTarget?.onDrop = { [weak self] ids, icon, x, y in self?.trashDropped(ids, icon: icon, x: x, y: y) }
 
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
         gallery.onMoved = { [weak self] count in
@@ -88,6 +96,7 @@ final class MainWindow {
         }
         updateChrome()
         window.showAll()
+        flights.area.isVisible = false
         updateChrome()
         gallery.canvas.grabFocus()
     }
@@ -101,8 +110,46 @@ final class MainWindow {
         redoButton.tooltip = controller.history.redoName.map { "Redo \($0)" } ?? "Redo"
     }
 
-    /// Removes images (Delete key, trash drop) and offers Undo.
+    /// Delete key: each visible selected cell flies from its place into the trash.
     func delete(_ ids: [ImageID]) {
+        for id in ids {
+            guard let index = gallery.index(of: id) else { continue }
+            let frame = gallery.displayedFrame(ofCellAt: index)
+            guard frame.intersects(gallery.visibleRect),
+                  let origin = gallery.canvas.translate(x: frame.x, y: frame.y, to: flights.area) else { continue }
+            fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
+        }
+        remove(ids)
+    }
+
+    /// A drop on the trash: the dragged image flies from where it was released; with several,
+    /// each follows a moment after the one before.
+    private func trashDropped(_ ids: [ImageID], icon: DragIcon?, x: Double, y: Double) {
+        if let pointer = trash.root.translate(x: x, y: y, to: flights.area) {
+            let released = icon?.imageFrame(pointerX: pointer.x, pointerY: pointer.y)
+                ?? LayoutRect(x: pointer.x - 40, y: pointer.y - 40, width: 80, height: 80)
+            for (order, id) in ids.enumerated() {
+                let ratio = gallery.index(of: id).map { controller.cells[$0].aspectRatio } ?? 1
+                let height = released.height
+                let width = min(height * ratio, released.width * 2)
+                let start = LayoutRect(x: released.x + Double(order) * 6, y: released.y - Double(order) * 6,
+                                       width: width, height: height)
+                fly(id, from: start, delay: Double(order) * 0.05)
+            }
+        }
+        remove(ids)
+    }
+
+    private func fly(_ id: ImageID, from start: LayoutRect, delay: Double = 0) {
+        guard let target = trash.icon.translate(x: 0, y: 0, to: flights.area) else { return }
+        let iconRect = LayoutRect(x: target.x, y: target.y, width: Double(trash.icon.allocatedWidth),
+                                  height: Double(trash.icon.allocatedHeight))
+        flights.launch(gallery.snapshot(of: id, width: start.width, height: start.height),
+                       path: FlightPath(from: start, into: iconRect), delay: delay)
+    }
+
+    /// Removes images and offers Undo.
+    private func remove(_ ids: [ImageID]) {
         let removed = controller.remove(Set(ids)).filter { !$0.isPlaceholder }
         guard !removed.isEmpty else { return }
         let message = removed.count == 1 ? "Image moved to trash" : "\(removed.count) images moved to trash"

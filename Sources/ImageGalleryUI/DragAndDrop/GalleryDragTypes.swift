@@ -26,5 +26,4 @@ enum GalleryDragTarget {
 /// The gallery's own drag: which cells, in display order.
 struct ReorderDrag {
     let ids: [ImageID]
-    let context: DragContext
 }

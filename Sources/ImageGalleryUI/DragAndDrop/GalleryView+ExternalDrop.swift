@@ -25,7 +25,7 @@ extension GalleryView {
         for target in targets { context.requestData(target, for: canvas, time: time) }
     }
 
-    func receivedDropData(_ context: DragContext, x: Double, y: Double, data: SelectionData, time: UInt32) {
+    func receivedDropData(_ context: DragContext, data: SelectionData, time: UInt32) {
         guard let position = pendingDrops.firstIndex(where: { $0.context == context }) else { return }
         let target = data.target
         pendingDrops[position].awaiting.remove(target)

@@ -5,35 +5,45 @@ import GtkKit
 /// Dragging cells: the drag source (snapshot image, dimmed cells), the drop destination (room
 /// opening at the insertion point, edge autoscroll) and the move on drop.
 extension GalleryView {
-    func installDragAndDrop() {
-        canvas.makeDropDestination(targets: GalleryDragTarget.destinationTargets, actions: [.copy, .move])
+    /// The canvas is the drag source. Drops are taken by `area`, the container that holds the
+    /// canvas and whatever lies over it (the empty state): GTK 3 looks for a drop site from the
+    /// topmost widget under the pointer upwards, so the site must be above every overlay.
+    func installDragAndDrop(dropArea area: Widget) {
         canvas.onDragBegin { [weak self] context in self?.dragBegan(context) }
         canvas.onDragDataGet { [weak self] _, data in self?.provideDragData(data) }
         canvas.onDragEnd { [weak self] _ in self?.dragEnded() }
-        canvas.onDragMotion { [weak self] context, x, y, time in self?.dragMoved(context, x: x, y: y, time: time) ?? false }
-        canvas.onDragLeave { [weak self] _, _ in self?.dragLeft() }
-        canvas.onDragDrop { [weak self] context, x, y, time in self?.dropped(context, x: x, y: y, time: time) ?? false }
-        canvas.onDragDataReceived { [weak self] context, x, y, data, time in
-            self?.receivedDropData(context, x: x, y: y, data: data, time: time)
+        dropArea = area
+        area.makeDropDestination(targets: GalleryDragTarget.destinationTargets, actions: [.copy, .move])
+        area.onDragMotion { [weak self] context, x, y, time in
+            guard let self, let point = dropArea?.translate(x: x, y: y, to: canvas) else { return false }
+            return dragMoved(context, x: point.x, y: point.y, time: time)
+        }
+        area.onDragLeave { [weak self] _, _ in self?.dragLeft() }
+        area.onDragDrop { [weak self] context, x, y, time in
+            guard let self, let point = dropArea?.translate(x: x, y: y, to: canvas) else { return false }
+            return dropped(context, x: point.x, y: point.y, time: time)
+        }
+        area.onDragDataReceived { [weak self] context, _, _, data, time in
+            self?.receivedDropData(context, data: data, time: time)
         }
     }
 
     // MARK: Source
 
-    func beginReorderDrag(from press: PendingPress) {
+    func beginReorderDrag(from press: PendingPress, motion: MotionEvent) {
         let ids = controller.ordered(controller.selection)
         guard !ids.isEmpty else { return }
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             from: press.event, x: press.x, y: press.y) else { return }
-        reorderDrag = ReorderDrag(ids: ids, context: context)
+                                             triggeredBy: motion, x: press.x, y: press.y) else { return }
+        reorderDrag = ReorderDrag(ids: ids)
         dimmed = Set(ids)
         setDragIcon(context, grabbedID: press.id, pointer: (press.x, press.y))
     }
 
     private func dragBegan(_ context: DragContext) {
         // GTK sets its default icon while starting the drag; replace it with the snapshot.
-        guard let drag = reorderDrag, drag.context == context, let press = lastDragIcon else { return }
-        context.setIcon(press.surface, hotX: press.hotX, hotY: press.hotY)
+        guard reorderDrag != nil, let icon = dragIcon else { return }
+        context.setIcon(icon.surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
     /// The drag image: a snapshot of the grabbed cell; several cells show as a stack with a count.
@@ -61,7 +71,7 @@ extension GalleryView {
                 cr.setLineWidth(1)
                 cr.stroke()
             }
-            let x = margin + (count > 1 ? 0 : 0)
+            let x = margin
             let y = margin + stackOffset * 2
             cr.save()
             cr.roundedRectangle(x: x, y: y, width: width, height: height, radius: Self.cornerRadius)
@@ -83,10 +93,12 @@ extension GalleryView {
                             color: RGBA(red: 1, green: 1, blue: 1))
             }
         }
-        let hotX = margin + (pointer.x - frame.x) * shrink
-        let hotY = margin + stackOffset * 2 + (pointer.y - frame.y) * shrink
-        lastDragIcon = (surface, hotX, hotY)
-        context.setIcon(surface, hotX: hotX, hotY: hotY)
+        let icon = DragIcon(surface: surface,
+                            hotX: margin + (pointer.x - frame.x) * shrink,
+                            hotY: margin + stackOffset * 2 + (pointer.y - frame.y) * shrink,
+                            imageRect: LayoutRect(x: margin, y: margin + stackOffset * 2, width: width, height: height))
+        dragIcon = icon
+        context.setIcon(surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
     private func provideDragData(_ data: SelectionData) {
@@ -105,7 +117,7 @@ extension GalleryView {
     /// The drag is over: dropped, cancelled, or failed. Anything not moved returns to its place.
     private func dragEnded() {
         reorderDrag = nil
-        lastDragIcon = nil
+        dragIcon = nil
         dimmed = []
         gap = nil
         stopAutoscroll()
@@ -113,10 +125,9 @@ extension GalleryView {
 
     // MARK: Destination
 
-    /// Whether a drag over the gallery is the gallery's own.
-    private func isOwnDrag(_ context: DragContext) -> Bool {
-        guard let drag = reorderDrag else { return false }
-        return drag.context == context
+    /// Whether a drag (as a destination sees it) is the gallery's own.
+    func isOwnDrag(_ context: DragContext) -> Bool {
+        reorderDrag != nil && context.started(in: canvas)
     }
 
     private func dragMoved(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
@@ -226,7 +237,10 @@ extension GalleryView {
         guard var state = autoscroll else { return false }
         let elapsed = state.lastTime.map { Double(now - $0) / 1_000_000 } ?? 0
         state.lastTime = now
+        state.startTime = state.startTime ?? now
         autoscroll = state
+        // Passing through the edge (on the way to the trash) does not scroll; resting there does.
+        guard Double(now - state.startTime!) / 1_000_000 >= Autoscroll.dwell else { return true }
         let before = scroller.scrollOffset
         scroller.scrollOffset = before + state.speed * min(elapsed, 0.05)
         if scroller.scrollOffset != before, let gap {
@@ -243,6 +257,19 @@ extension GalleryView {
     }
 }
 
+/// The image under the pointer during a drag, and where in it the pointer and the cell's image are.
+struct DragIcon {
+    let surface: CairoSurface
+    let hotX: Double
+    let hotY: Double
+    let imageRect: LayoutRect
+
+    /// Where the cell's image is on screen when the pointer is at (x, y).
+    func imageFrame(pointerX x: Double, pointerY y: Double) -> LayoutRect {
+        LayoutRect(x: x - hotX + imageRect.x, y: y - hotY + imageRect.y, width: imageRect.width, height: imageRect.height)
+    }
+}
+
 /// Edge autoscroll while a drag hovers near the top or bottom.
 struct Autoscroll {
     var pointerOffsetInView: Double
@@ -250,6 +277,9 @@ struct Autoscroll {
     var speed: Double
     var tick: UInt32?
     var lastTime: Int?
+    var startTime: Int?
+    /// Seconds the pointer rests in the edge zone before scrolling starts.
+    static let dwell = 0.25
 
     init(pointerOffsetInView: Double, speed: Double) {
         self.pointerOffsetInView = pointerOffsetInView

@@ -163,3 +163,14 @@ struct Palette {
         tile = foreground.withAlpha(0.08)
     }
 }
+
+extension GalleryView {
+    /// What a cell looks like, for an image flying into the trash: its pixels, or a plain tile.
+    func snapshot(of id: ImageID, width: Double, height: Double) -> CairoSurface {
+        if case .ready(let surface) = loader.peekState(of: id) { return surface }
+        return CairoSurface.render(width: max(width, 1), height: max(height, 1), scale: canvas.scaleFactor) { cr in
+            cr.setColor(Palette(widget: canvas).tile.withAlpha(0.5))
+            cr.paint()
+        }
+    }
+}

@@ -38,7 +38,7 @@ extension GalleryView {
             controller.select(id, mode: .replace)
         }
         setFocus(id, scrollTo: false)
-        pendingPress = PendingPress(id: id, x: event.x, y: event.y, event: event,
+        pendingPress = PendingPress(id: id, x: event.x, y: event.y,
                                     narrowOnRelease: wasSelected && event.modifiers.isEmpty)
         return true
     }
@@ -56,7 +56,7 @@ extension GalleryView {
         guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, event.y)) else { return true }
         pendingPress = nil
         if !controller.selection.contains(press.id) { controller.select(press.id, mode: .replace) }
-        beginReorderDrag(from: press)
+        beginReorderDrag(from: press, motion: event)
         return true
     }
 
@@ -161,7 +161,6 @@ struct PendingPress {
     let id: ImageID
     let x: Double
     let y: Double
-    let event: ButtonEvent
     /// Clicking an already selected cell narrows the selection on release, unless it was dragged.
     let narrowOnRelease: Bool
 }

@@ -32,11 +32,13 @@ final class GalleryView {
     private(set) var focusedID: ImageID?
     /// A press on a cell that becomes a drag once the pointer passes the threshold.
     var pendingPress: PendingPress?
+    /// The container that takes drops for the gallery (see `installDragAndDrop`).
+    var dropArea: Widget?
     /// The gallery's own drag in progress, if any.
     var reorderDrag: ReorderDrag?
     var autoscroll: Autoscroll?
     /// The snapshot shown under the pointer, kept to set it again when GTK starts the drag.
-    var lastDragIcon: (surface: CairoSurface, hotX: Double, hotY: Double)?
+    var dragIcon: DragIcon?
     var lastPointerX = 0.0
     /// Drops from other applications whose data is still arriving.
     var pendingDrops: [PendingDrop] = []
@@ -73,7 +75,6 @@ final class GalleryView {
         loader.onUpdate = { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
-        installDragAndDrop()
     }
 
     // MARK: Layout
