@@ -81,6 +81,10 @@ open class Widget: Object {
         set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue) }
     }
 
+    /// Whether a compositor draws this widget's screen: without one, transparent pixels of
+    /// override-redirect windows (drag images) show as garbage, so they must be opaque.
+    public var isComposited: Bool { gdk_screen_is_composited(gtk_widget_get_screen(widget)) != 0 }
+
     public var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(widget)) }
     public var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(widget)) }
     public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(widget)) }

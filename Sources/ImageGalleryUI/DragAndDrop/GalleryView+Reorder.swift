@@ -56,10 +56,15 @@ extension GalleryView {
         let width = frame.width * shrink
         let height = frame.height * shrink
         let stackOffset = count > 1 ? 8.0 : 0
-        let margin = 12.0
+        let composited = canvas.isComposited
+        let margin = composited ? 12.0 : 0
         let surface = CairoSurface.render(width: width + stackOffset * 2 + margin * 2,
                                           height: height + stackOffset * 2 + margin * 2, scale: canvas.scaleFactor) { cr in
             let palette = Palette(widget: canvas)
+            if !composited {
+                cr.setColor(palette.background)
+                cr.paint()
+            }
             let layers = min(count, 3)
             for layer in stride(from: layers - 1, through: 1, by: -1) {
                 let offset = Double(layer) * stackOffset / 2
@@ -134,9 +139,10 @@ extension GalleryView {
         leavePending = false
         lastPointerX = x
         if isOwnDrag(context) {
-            let ids = reorderDrag?.ids ?? []
-            let ratio = min(ids.compactMap { id in index(of: id).map { controller.cells[$0].aspectRatio } }.reduce(0, +), 4)
-            openRoom(atX: x, y: y, aspectRatio: max(ratio, 0.5))
+            let first = reorderDrag?.ids.first.flatMap { index(of: $0) }
+            let ratio = first.map { controller.cells[$0].aspectRatio } ?? 1
+            // Room enough to see where it lands, narrow enough not to reflow the whole gallery.
+            openRoom(atX: x, y: y, aspectRatio: min(max(ratio, 0.5), 1))
             context.status(.move, time: time)
         } else if context.startedInThisApp {
             // Another part of this app (a cell drag that began elsewhere): not ours to take.
@@ -195,18 +201,11 @@ extension GalleryView {
         if gap?.index != index || gap?.aspectRatio != aspectRatio { gap = (index, aspectRatio) }
     }
 
-    /// The insertion index (in the full list of cells) for a pointer position, judged against what
-    /// is on screen: over a cell, before or after it by halves; over the open room, where it is;
-    /// elsewhere, the nearest cell within a row's height, or the end.
+    /// The insertion index (in the full list of cells) for a pointer position, aimed at the
+    /// cells as they rest (without the open room): over a cell, before or after it by halves;
+    /// elsewhere, beside the nearest cell within a row's height; past the end, the end.
     func insertionIndex(atX x: Double, y: Double) -> Int {
-        if let index = cellIndex(atX: x, y: y) {
-            let frame = targetFrame(ofCellAt: index)
-            return x < frame.midX ? index : index + 1
-        }
-        if let gap, let slot = layout.index(at: x, y), !slotOfCell.contains(slot) { return gap.index }
-        let slotInsertion = layout.insertionIndex(x: x, y: y, radius: rowHeight)
-        // Slots before the insertion point that are cells (not the room) count.
-        return slotOfCell.prefix { $0 < slotInsertion }.count
+        restingLayout.insertionIndex(x: x, y: y, radius: rowHeight)
     }
 
     // MARK: Autoscroll

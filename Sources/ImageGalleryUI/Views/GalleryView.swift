@@ -17,6 +17,9 @@ final class GalleryView {
     /// The height a row aims for; Ctrl+scroll and Ctrl+plus/minus change it.
     private(set) var rowHeight = 220.0
     private(set) var layout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
+    /// The same cells without the room a drag opens: drops are aimed against it, so opening the
+    /// room does not move the target under a still pointer.
+    private(set) var restingLayout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
     /// Which layout slot each cell occupies (slots include the gap opened for a drag).
     private(set) var slotOfCell: [Int] = []
     private var cellIndexByID: [ImageID: Int] = [:]
@@ -101,6 +104,12 @@ final class GalleryView {
         if let gap, gap.index >= controller.cells.count { ratios.append(gap.aspectRatio) }
         laidOutWidth = Double(canvas.allocatedWidth)
         layout = JustifiedLayout(aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+        if gap == nil {
+            restingLayout = layout
+        } else if restingLayout.frames.count != controller.cells.count || restingLayout.width != laidOutWidth {
+            restingLayout = JustifiedLayout(aspectRatios: controller.cells.map(displayAspectRatio), width: laidOutWidth,
+                                            targetRowHeight: rowHeight, spacing: Self.spacing)
+        }
         slotOfCell = slots
         let height = Int32(layout.contentHeight.rounded(.up))
         canvas.setSizeRequest(width: -1, height: height)
