@@ -16,13 +16,14 @@ struct PendingDrop {
 extension GalleryView {
     func beginExternalDrop(_ context: DragContext, insertionIndex: Int, time: UInt32) {
         let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
-        guard !targets.isEmpty else {
+        guard !targets.isEmpty, let dropArea else {
             context.finish(success: false, time: time)
             return
         }
         let placeholder = controller.insertPlaceholder(at: insertionIndex, label: "image")
         pendingDrops.append(PendingDrop(context: context, placeholder: placeholder, awaiting: Set(targets), time: time))
-        for target in targets { context.requestData(target, for: canvas, time: time) }
+        // The answers arrive as drag-data-received on the widget that asks: the drop area.
+        for target in targets { context.requestData(target, for: dropArea, time: time) }
     }
 
     func receivedDropData(_ context: DragContext, data: SelectionData, time: UInt32) {
