@@ -48,7 +48,12 @@ public final class Application: Object {
 public final class Action: Object {
     init(name: String, _ handler: @escaping VoidHandler) {
         super.init(taking: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
-        on("activate", handler)
+        // "activate" passes the action's parameter (a GVariant, NULL here) before the user data.
+        let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        connect(pointer, "activate", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
     }
 
     public var enabled: Bool {

@@ -49,8 +49,14 @@ public final class ImageGalleryApplication {
         }
 
         let controller = GalleryController(state: state)
-        let loader = ImageLoader(bytesSource: ImageBytesSource(
-            cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true)))
+        let bytesSource = ImageBytesSource(cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true))
+        let loader = ImageLoader(bytesSource: bytesSource)
+        // Images deleted in an earlier session can no longer be undone: their downloads go.
+        let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
+        let launch = Date()
+        if case .loaded = loaded {
+            DispatchQueue.global(qos: .utility).async { bytesSource.pruneCache(keeping: referenced, writtenBefore: launch) }
+        }
         let window = MainWindow(application: application, controller: controller, loader: loader,
                                 importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
                                     .appendingPathComponent("imported", isDirectory: true))

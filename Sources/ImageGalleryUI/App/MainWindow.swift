@@ -52,6 +52,7 @@ final class MainWindow {
         header.packEnd(zoom)
         window.setTitlebar(header)
 
+        _ = application.addAction("paste", accelerators: ["<Control>v"]) { [weak self] in self?.paste() }
         _ = application.addAction("zoom-in", accelerators: ["<Control>plus", "<Control>equal", "<Control>KP_Add"]) { [weak gallery] in
             gallery?.zoom(by: 1.2)
         }
@@ -157,4 +158,35 @@ final class MainWindow {
     }
 
     func present() { window.present() }
+
+    /// Ctrl+V: an image, or an image address, from the clipboard lands at the end, as a drop there would.
+    private func paste() {
+        Clipboard.requestTargets { [weak self] offered in
+            let wanted = DropPayload.targetsToRequest(offered: offered)
+            guard !wanted.isEmpty else {
+                self?.toast.show("Nothing to paste: the clipboard holds no image or image address")
+                return
+            }
+            var received: [String: [UInt8]] = [:]
+            var remaining = wanted.count
+            for target in wanted {
+                Clipboard.requestContents(target) { [weak self] bytes in
+                    if let bytes, !bytes.isEmpty { received[target] = bytes }
+                    remaining -= 1
+                    if remaining == 0 { self?.pasted(received) }
+                }
+            }
+        }
+    }
+
+    private func pasted(_ received: [String: [UInt8]]) {
+        let images = DropPayload.images(received: received)
+        guard !images.isEmpty else {
+            toast.show("Nothing to paste: the clipboard holds no image or image address")
+            return
+        }
+        let placeholder = controller.insertPlaceholder(at: controller.cells.count, label: "image")
+        gallery.scrollToCell(at: controller.cells.count - 1)
+        downloader.start(images, placeholder: placeholder)
+    }
 }

@@ -42,23 +42,32 @@ final class DropDownloader {
         let scale = 2
         queue.addOperation {
             let throttle = ProgressThrottle()
-            let fetched: Result<Data, LoadFailure> = image.url.map { url in
-                source.bytes(for: url) { received, expected in
-                    guard let expected, expected > 0 else { return true }
-                    let fraction = Double(received) / Double(expected)
-                    if throttle.shouldReport(fraction) {
-                        MainContext.post { [weak self] in self?.controller.updatePlaceholder(placeholder, progress: fraction) }
-                    }
-                    return true
+            let progress: @Sendable (Int64, Int64?) -> Bool = { received, expected in
+                guard let expected, expected > 0 else { return true }
+                let fraction = Double(received) / Double(expected)
+                if throttle.shouldReport(fraction) {
+                    MainContext.post { [weak self] in self?.controller.updatePlaceholder(placeholder, progress: fraction) }
                 }
-            } ?? .failure(LoadFailure(description: "no address"))
-
-            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure>
-            switch fetched {
-            case .success(let data):
-                outcome = Self.decode(data, url: image.url!, scale: scale)
-            case .failure(let failure):
-                outcome = .failure(failure)
+                return true
+            }
+            // The dragged address first, then other addresses of the same image (a srcset's
+            // original, the thumbnail behind a search result); the first failure is the one told.
+            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure> = .failure(LoadFailure(description: "no address"))
+            for (attempt, url) in ([image.url].compactMap { $0 } + image.alternateURLs).enumerated() {
+                let fetched = source.bytes(for: url, progress: progress)
+                var result = fetched.flatMap { Self.decode($0, url: url, scale: scale) }
+                if case .success(let (_, decoded)) = result, url.hasPrefix("data:"), case .success(let bytes) = fetched,
+                   let file = Self.keep(bytes, mimeType: nil, in: importsDirectory) {
+                    // An embedded image is kept as a file: the state file stays small.
+                    result = .success((file.absoluteString, decoded))
+                }
+                if case .success = result {
+                    outcome = result
+                    break
+                }
+                // Whatever the server sent instead of an image is not worth keeping.
+                source.removeCached(url)
+                if attempt == 0 { outcome = result }
             }
             // The address failed, but the drag carried the image itself.
             if case .failure = outcome, let bytes = image.fallbackBytes,
@@ -75,7 +84,8 @@ final class DropDownloader {
         }
     }
 
-    nonisolated private static func decode(_ data: Data, url: String, scale: Int) -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
+    nonisolated private static func decode(_ data: Data, url: String, scale: Int)
+        -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
         switch ImageDecoder.decode(data, fit: (1024, 1024), scale: scale) {
         case .success(let decoded): .success((url, decoded))
         case .failure(let error): .failure(LoadFailure(description: error.description))
@@ -84,7 +94,8 @@ final class DropDownloader {
 
     /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
     nonisolated private static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
-        let ext = mimeType.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
+        let type = mimeType ?? DropPayload.sniffImageType(Array(bytes.prefix(64)))
+        let ext = type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
         let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -69,4 +69,15 @@ final class ImageBytesSource: Sendable {
     func removeCached(_ url: String) {
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
+
+    /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
+    /// undone yet; files written since `launch` (this session's drops) stay.
+    func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
+        let keep = Set(urls.map(Checksum.sha256))
+        let files = (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files where !keep.contains(file.lastPathComponent) {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantFuture
+            if modified < launch { try? FileManager.default.removeItem(at: file) }
+        }
+    }
 }
