@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim"]),
         .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
+        // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
+        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
     ]
 )

@@ -12,6 +12,8 @@ packages=(
     # end-to-end: X server, real pointer, screenshots, accessibility, D-Bus
     xvfb xauth xdotool x11-utils imagemagick at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-3.0
     dbus dbus-x11 python3-pytest python3-pil
+    # real browsers to drag images from
+    firefox-esr chromium
     # desktop integration
     meson ninja-build desktop-file-utils appstream gtk-update-icon-cache
 )

@@ -106,16 +106,16 @@ public final class GalleryController {
         // The history counts positions among images only, so that placeholders coming and going
         // before an undo or redo do not shift where the images land; placeholders are not recorded.
         let movedImages = original.filter { !cells[$0.0].isPlaceholder }
-        let originalImageIndices = movedImages.map { imageIndex(ofCell: $0.0) }
-        let imagesBefore = cells.compactMap(\.image)
+        let originalImageIndices = imageIndices(ofCells: movedImages.map(\.0))
+        let imagesBefore = imageIDs
         cells = reordered
-        guard cells.compactMap(\.image) != imagesBefore, let first = movedImages.first,
+        guard imageIDs != imagesBefore, let first = movedImages.first,
               let firstIndex = index(of: first.1) else {
             onChange(.cells)  // only placeholders moved: nothing to save or undo
             return true
         }
         history.record(.move(ids: movedImages.map(\.1), originalIndices: originalImageIndices,
-                             destination: imageIndex(ofCell: firstIndex)),
+                             destination: imageIndices(ofCells: [firstIndex])[0]),
                        name: movedImages.count == 1 ? "Move Image" : "Move \(movedImages.count) Images")
         commit()
         return true
@@ -126,7 +126,8 @@ public final class GalleryController {
     public func remove(_ ids: Set<ImageID>) -> [GalleryCell] {
         let removed = cells.enumerated().filter { ids.contains($0.element.id) }
         guard !removed.isEmpty else { return [] }
-        let images = removed.compactMap { entry in entry.element.image.map { (imageIndex(ofCell: entry.offset), $0) } }
+        let removedImages = removed.filter { !$0.element.isPlaceholder }
+        let images = zip(imageIndices(ofCells: removedImages.map(\.offset)), removedImages.compactMap(\.element.image)).map { ($0, $1) }
         cells.removeAll { ids.contains($0.id) }
         selection.subtract(ids)
         if !images.isEmpty {
@@ -161,7 +162,7 @@ public final class GalleryController {
         var image = image
         image.id = id
         cells[index] = GalleryCell(id: id, content: .image(image))
-        history.record(.insert([IndexedImage(index: imageIndex(ofCell: index), image: image)]), name: "Add Image")
+        history.record(.insert([IndexedImage(index: imageIndices(ofCells: [index])[0], image: image)]), name: "Add Image")
         commit()
     }
 
@@ -200,24 +201,20 @@ public final class GalleryController {
         switch edit {
         case .move(let ids, _, let destination):
             let moving = Set(ids)
-            let moved = ids.compactMap { id in cells.first { $0.id == id } }
+            let byID = Dictionary(cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             cells.removeAll { moving.contains($0.id) }
-            cells.insert(contentsOf: moved, at: cellIndex(forImageIndex: destination))
+            cells.insert(contentsOf: ids.compactMap { byID[$0] }, at: cellIndex(forImageIndex: destination))
         case .restoreMove(let ids, let originalIndices):
             let moving = Set(ids)
+            let byID = Dictionary(cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Pair before dropping ids that are gone, so the rest keep their own indices.
-            let moved = zip(ids, originalIndices).compactMap { id, index in
-                cells.first { $0.id == id }.map { ($0, index) }
-            }
-            cells.removeAll { moving.contains($0.id) }
-            for (cell, index) in moved.sorted(by: { $0.1 < $1.1 }) {
-                cells.insert(cell, at: cellIndex(forImageIndex: index))
-            }
+            let moved = zip(ids, originalIndices).compactMap { id, index in byID[id].map { (index, $0) } }
+            cells = Self.merge(moved, into: cells.filter { !moving.contains($0.id) })
         case .insert(let entries):
-            for entry in entries.sorted(by: { $0.index < $1.index }) where index(of: entry.image.id) == nil {
-                cells.insert(GalleryCell(id: entry.image.id, content: .image(entry.image)),
-                             at: cellIndex(forImageIndex: entry.index))
-            }
+            let present = Set(cells.map(\.id))
+            let missing = entries.filter { !present.contains($0.image.id) }
+                .map { ($0.index, GalleryCell(id: $0.image.id, content: .image($0.image))) }
+            cells = Self.merge(missing, into: cells)
         case .remove(let entries):
             let ids = Set(entries.map(\.image.id))
             cells.removeAll { ids.contains($0.id) }
@@ -225,9 +222,23 @@ public final class GalleryController {
         }
     }
 
-    /// How many images (not placeholders) come before the cell at `cellIndex`.
-    private func imageIndex(ofCell cellIndex: Int) -> Int {
-        cells[..<cellIndex].lazy.filter { !$0.isPlaceholder }.count
+    /// The ids of the images (not placeholders), in order: what the saved order is made of.
+    private var imageIDs: [ImageID] { cells.lazy.filter { !$0.isPlaceholder }.map(\.id) }
+
+    /// For cells at ascending `cellIndices`, how many images (not placeholders) come before each; one pass.
+    private func imageIndices(ofCells cellIndices: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(cellIndices.count)
+        var images = 0
+        var next = 0
+        for (index, cell) in cells.enumerated() where next < cellIndices.count {
+            if index == cellIndices[next] {
+                result.append(images)
+                next += 1
+            }
+            if !cell.isPlaceholder { images += 1 }
+        }
+        return result
     }
 
     /// Where an image must go in `cells` to be image number `imageIndex`: just before the image
@@ -239,6 +250,29 @@ public final class GalleryController {
             seen += 1
         }
         return cells.count
+    }
+
+    /// Puts each cell where it becomes image number `imageIndex` of the result, in one pass: the
+    /// same as inserting them one by one in ascending order, without the quadratic cost.
+    static func merge(_ items: [(imageIndex: Int, cell: GalleryCell)], into base: [GalleryCell]) -> [GalleryCell] {
+        let pending = items.sorted { $0.imageIndex < $1.imageIndex }
+        var result: [GalleryCell] = []
+        result.reserveCapacity(base.count + pending.count)
+        var next = 0
+        var images = 0
+        for cell in base {
+            if !cell.isPlaceholder {
+                while next < pending.count && pending[next].imageIndex <= images {
+                    result.append(pending[next].cell)
+                    images += 1
+                    next += 1
+                }
+                images += 1
+            }
+            result.append(cell)
+        }
+        result.append(contentsOf: pending[next...].map(\.cell))
+        return result
     }
 
     /// Publishes a change of the saved cells: the state follows them, views redraw, the file is written.

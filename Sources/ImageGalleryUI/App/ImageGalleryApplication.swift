@@ -28,7 +28,13 @@ public final class ImageGalleryApplication {
             window.present()
             return
         }
-        if let css = Self.styleSheet() { Application.applyStyleSheet(css) }
+        if let data = Self.dataDirectory() {
+            if let css = try? String(contentsOf: data.appendingPathComponent("style.css"), encoding: .utf8) {
+                Application.applyStyleSheet(css)
+            }
+            // Uninstalled (a development build): the app icon comes from the source tree.
+            IconTheme.appendSearchPath(data.appendingPathComponent("icons").path)
+        }
         let directories = XDGDirectories()
         let store = StateStore(fileURL: StateStore.defaultFileURL())
         let loaded = store.load()
@@ -85,15 +91,16 @@ public final class ImageGalleryApplication {
         exit(0)
     }
 
-    /// The stylesheet: installed beside the binary's prefix, or in the source tree for a development build.
-    private static func styleSheet() -> String? {
+    /// The app's data: installed as `<prefix>/share/image-gallery` beside the binary's prefix, or
+    /// the source tree's `data/` for a development build.
+    private static func dataDirectory() -> URL? {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var candidates = [executable.deletingLastPathComponent().appendingPathComponent("../share/image-gallery/style.css")]
+        var candidates = [executable.deletingLastPathComponent().appendingPathComponent("../share/image-gallery")]
         var directory = executable.deletingLastPathComponent()
         for _ in 0..<6 {
-            candidates.append(directory.appendingPathComponent("data/style.css"))
+            candidates.append(directory.appendingPathComponent("data"))
             directory = directory.deletingLastPathComponent()
         }
-        return candidates.lazy.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.first
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("style.css").path) }
     }
 }

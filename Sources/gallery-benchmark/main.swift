@@ -1,0 +1,78 @@
+// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count]`.
+// The numbers in the issues' closing notes come from this.
+import Foundation
+import GalleryCore
+
+let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+var generator = SystemRandomNumberGenerator()
+let ratios = (0..<count).map { _ in Double.random(in: 0.4...2.5, using: &generator) }
+let images = ratios.enumerated().map { index, ratio in
+    GalleryImage(id: ImageID("image-\(index)"), url: "https://images.example.org/photos/\(index).jpg", aspectRatio: ratio)
+}
+
+/// Runs `body` `repetitions` times and prints the median time per run.
+func measure(_ name: String, repetitions: Int = 15, _ body: () -> Void) {
+    var samples: [Duration] = []
+    let clock = ContinuousClock()
+    for _ in 0..<repetitions { samples.append(clock.measure(body)) }
+    samples.sort()
+    let median = samples[samples.count / 2]
+    let microseconds = Double(median.components.seconds) * 1e6 + Double(median.components.attoseconds) / 1e12
+    print(String(format: "%-58@ %12.1f µs", name as NSString, microseconds))
+}
+
+print("\(count) images")
+var layout = JustifiedLayout(aspectRatios: ratios, width: 1200, targetRowHeight: 220, spacing: 8)
+measure("layout: justified rows for every image (resize, zoom)") {
+    layout = JustifiedLayout(aspectRatios: ratios, width: 1200, targetRowHeight: 220, spacing: 8)
+}
+measure("layout: cells in 1,000 viewports (scrolling)") {
+    var total = 0
+    for step in 0..<1000 {
+        let y = layout.contentHeight * Double(step) / 1000
+        total += layout.indices(intersecting: LayoutRect(x: 0, y: y, width: 1200, height: 800)).count
+    }
+    precondition(total > 0)
+}
+measure("layout: drop insertion index for 1,000 pointer positions") {
+    var total = 0
+    for step in 0..<1000 {
+        total += layout.insertionIndex(x: Double(step % 1200), y: layout.contentHeight * Double(step) / 1000, radius: 220)
+    }
+    precondition(total > 0)
+}
+
+let state = GalleryState(galleries: [Gallery(name: "Gallery", images: images)])
+let controller = GalleryController(state: state)
+let sparse = stride(from: 0, to: count, by: max(count / 100, 1)).map { images[$0].id }
+measure("controller: move 100 scattered images, then undo") {
+    controller.move(sparse, toInsertionIndex: count / 2)
+    controller.undo()
+}
+measure("controller: delete 100 scattered images, then undo") {
+    controller.remove(Set(sparse))
+    controller.undo()
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-benchmark-\(getpid())")
+let store = StateStore(fileURL: directory.appendingPathComponent("state.json"))
+measure("state: atomic save (encode, write, fsync, rename)", repetitions: 7) {
+    try! store.save(state)
+}
+let size = (try? FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.size] as? Int) ?? 0
+measure("state: load and decode (\(size / 1024) KiB)", repetitions: 7) {
+    guard case .loaded = store.load() else { fatalError("state did not load") }
+}
+try? FileManager.default.removeItem(at: directory)
+
+let firefoxHTML = Array("""
+<meta http-equiv="content-type" content="text/html; charset=utf-8"><img id="i" src="http://127.0.0.1:8765/cat.png" alt="cat">
+""".utf8)
+let chromiumMozURL = Array("http://127.0.0.1:8765/cat.png\n".utf16.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] })
+measure("drop: parse a Firefox and a Chromium drop, 1,000 times") {
+    var found = 0
+    for _ in 0..<1000 {
+        found += DropPayload.images(received: ["text/html": firefoxHTML, "text/x-moz-url": chromiumMozURL]).count
+    }
+    precondition(found > 0)
+}
