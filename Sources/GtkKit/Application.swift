@@ -4,7 +4,7 @@ import CShim
 /// A GtkApplication: one instance per session; a second launch activates the first.
 public final class Application: Object {
     public init(id: String) {
-        super.init(taking: gtk_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+        super.init(owning: gtk_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
     }
 
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
@@ -47,7 +47,7 @@ public final class Application: Object {
 /// A GSimpleAction that can be enabled and disabled (undo when there is nothing to undo).
 public final class Action: Object {
     init(name: String, _ handler: @escaping VoidHandler) {
-        super.init(taking: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
+        super.init(owning: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
         // "activate" passes the action's parameter (a GVariant, NULL here) before the user data.
         let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, _, userData in
             let box = CallbackBox<VoidHandler>.from(userData: userData)
@@ -64,7 +64,7 @@ public final class Action: Object {
 
 public final class ApplicationWindow: Container {
     public init(application: Application, title: String) {
-        super.init(taking: gtk_application_window_new(application.typed()))
+        super.init(owning: gtk_application_window_new(application.typed()))
         gtk_window_set_title(typed(), title)
     }
 

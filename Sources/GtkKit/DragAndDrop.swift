@@ -15,7 +15,7 @@ public struct DragActions: OptionSet, Sendable {
 
 /// A drag in progress (GdkDragContext), as a source or a destination sees it. GTK thread only.
 public final class DragContext: Object, Equatable, @unchecked Sendable {
-    init(_ context: OpaquePointer) { super.init(taking: UnsafeMutableRawPointer(context)) }
+    init(_ context: OpaquePointer) { super.init(borrowing: UnsafeMutableRawPointer(context)) }
 
     var context: OpaquePointer { OpaquePointer(pointer) }
 

@@ -24,7 +24,7 @@ public final class GalleryCanvas: Widget {
     private var providerBox: CallbackBox<CellProvider>?
 
     public init() {
-        super.init(taking: cshim_gallery_canvas_new())
+        super.init(owning: cshim_gallery_canvas_new())
     }
 
     deinit { cshim_gallery_canvas_set_cells(widget, nil) }

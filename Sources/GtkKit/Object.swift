@@ -1,11 +1,18 @@
 import CGtk
 import CShim
 
-/// A strong reference to a GObject: `ref` (sinking a floating reference) in `init`, `unref` in `deinit`.
+/// A strong reference to a GObject, released in `deinit`.
 open class Object {
     public let pointer: gpointer
 
-    public init(taking pointer: gpointer) {
+    /// Takes over the reference a constructor returned (sinking it if it is floating).
+    public init(owning pointer: gpointer) {
+        self.pointer = pointer
+        if g_object_is_floating(pointer) != 0 { g_object_ref_sink(pointer) }
+    }
+
+    /// Adds a reference to an object someone else owns (a signal's argument).
+    public init(borrowing pointer: gpointer) {
         self.pointer = pointer
         g_object_ref_sink(pointer)
     }

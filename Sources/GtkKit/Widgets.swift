@@ -13,7 +13,7 @@ public enum Orientation {
 
 public final class Box: Container {
     public init(_ orientation: Orientation, spacing: Int32 = 0) {
-        super.init(taking: gtk_box_new(orientation.gtk, spacing))
+        super.init(owning: gtk_box_new(orientation.gtk, spacing))
     }
 
     public func append(_ child: Widget, expand: Bool = false) {
@@ -27,7 +27,7 @@ public final class Box: Container {
 
 public final class Label: Widget {
     public init(_ text: String = "") {
-        super.init(taking: gtk_label_new(text))
+        super.init(owning: gtk_label_new(text))
     }
 
     public var text: String {
@@ -48,18 +48,18 @@ public final class Label: Widget {
 
 public final class Image: Widget {
     public init(iconName: String, pixelSize: Int32) {
-        super.init(taking: gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        super.init(owning: gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
         gtk_image_set_pixel_size(typed(), pixelSize)
     }
 }
 
 public final class Button: Widget {
     public init(label: String) {
-        super.init(taking: gtk_button_new_with_mnemonic(label))
+        super.init(owning: gtk_button_new_with_mnemonic(label))
     }
 
     public init(iconName: String, tooltip: String) {
-        super.init(taking: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        super.init(owning: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
         self.tooltip = tooltip
         accessibleName = tooltip
     }
@@ -78,7 +78,7 @@ public final class Button: Widget {
 }
 
 public final class Overlay: Container {
-    public init() { super.init(taking: gtk_overlay_new()) }
+    public init() { super.init(owning: gtk_overlay_new()) }
 
     public func addOverlay(_ child: Widget) { gtk_overlay_add_overlay(typed(), child.widget) }
 
@@ -90,7 +90,7 @@ public final class Overlay: Container {
 
 public final class Stack: Container {
     public init() {
-        super.init(taking: gtk_stack_new())
+        super.init(owning: gtk_stack_new())
         gtk_stack_set_transition_type(typed(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
     }
 
@@ -104,7 +104,7 @@ public final class Stack: Container {
 
 public final class Revealer: Container {
     public init(transitionMilliseconds: UInt32 = 200) {
-        super.init(taking: gtk_revealer_new())
+        super.init(owning: gtk_revealer_new())
         gtk_revealer_set_transition_type(typed(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
         gtk_revealer_set_transition_duration(typed(), transitionMilliseconds)
     }
@@ -118,7 +118,7 @@ public final class Revealer: Container {
 /// A scrolled window with the vertical adjustment exposed for autoscroll and visible-range queries.
 public final class ScrolledWindow: Container {
     public init() {
-        super.init(taking: gtk_scrolled_window_new(nil, nil))
+        super.init(owning: gtk_scrolled_window_new(nil, nil))
         gtk_scrolled_window_set_policy(typed(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
 
@@ -135,7 +135,7 @@ public final class ScrolledWindow: Container {
     public var pageSize: Double { gtk_adjustment_get_page_size(adjustment) }
 
     public func onScrolled(_ handler: @escaping VoidHandler) {
-        let adjustmentObject = Object(taking: UnsafeMutableRawPointer(adjustment))
+        let adjustmentObject = Object(borrowing: UnsafeMutableRawPointer(adjustment))
         adjustmentObject.on("value-changed", handler)
         adjustmentObject.on("changed", handler)
     }
@@ -143,7 +143,7 @@ public final class ScrolledWindow: Container {
 
 public final class HeaderBar: Container {
     public init(title: String) {
-        super.init(taking: gtk_header_bar_new())
+        super.init(owning: gtk_header_bar_new())
         gtk_header_bar_set_title(typed(), title)
         gtk_header_bar_set_show_close_button(typed(), 1)
     }

@@ -49,8 +49,16 @@ final class MainWindow {
         zoom.addStyleClass("linked")
         zoom.append(zoomOut)
         zoom.append(zoomIn)
+        let help = Builder(xml: HelpAndMenu.xml)
+        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: help, menuID: "primary-menu"))
         header.packEnd(zoom)
         window.setTitlebar(header)
+        _ = application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak window] in
+            guard let window else { return }
+            // A new builder each time: the window is destroyed when closed.
+            Builder(xml: HelpAndMenu.xml).presentShortcutsWindow("shortcuts", over: window)
+        }
+        _ = application.addAction("select-all") { [weak controller] in controller?.selectAll() }
 
         _ = application.addAction("paste", accelerators: ["<Control>v"]) { [weak self] in self?.paste() }
         _ = application.addAction("zoom-in", accelerators: ["<Control>plus", "<Control>equal", "<Control>KP_Add"]) { [weak gallery] in
@@ -87,7 +95,7 @@ final class MainWindow {
                 controller?.undo()
             }
         }
-        gallery.onExternalDrop = { [weak downloader] images, placeholder in downloader?.start(images, placeholder: placeholder) }
+        gallery.onExternalDrop = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
         gallery.onDropRefused = { [weak self] message in self?.toast.show(message) }
         downloader.onFailure = { [weak self] message in self?.toast.show(message) }
         controller.onChange = { [weak self] change in
@@ -187,6 +195,11 @@ final class MainWindow {
         }
         let placeholder = controller.insertPlaceholder(at: controller.cells.count, label: "image")
         gallery.scrollToCell(at: controller.cells.count - 1)
+        startDownloads(images, placeholder: placeholder)
+    }
+
+    private func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
+        downloader.scaleFactor = gallery.canvas.scaleFactor
         downloader.start(images, placeholder: placeholder)
     }
 }

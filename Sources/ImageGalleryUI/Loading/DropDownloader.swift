@@ -12,6 +12,8 @@ final class DropDownloader {
     private let importsDirectory: URL
     private let queue = OperationQueue()
     var onFailure: (String) -> Void = { _ in }
+    /// The display's scale factor: dropped images are decoded for it.
+    var scaleFactor = 1
 
     init(controller: GalleryController, loader: ImageLoader, importsDirectory: URL) {
         self.controller = controller
@@ -39,7 +41,7 @@ final class DropDownloader {
         let source = loader.bytesSource
         let importsDirectory = importsDirectory
         let label = Self.label(for: image)
-        let scale = 2
+        let scale = scaleFactor
         queue.addOperation {
             let throttle = ProgressThrottle()
             let progress: @Sendable (Int64, Int64?) -> Bool = { received, expected in

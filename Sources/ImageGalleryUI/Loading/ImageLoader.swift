@@ -75,10 +75,9 @@ final class ImageLoader {
         return .loading
     }
 
-    /// Forgets a failure so the next paint tries again (Retry).
+    /// Forgets a failure, and whatever was cached for it, so the next paint tries again.
     func retry(_ id: ImageID) {
         failures[id] = nil
-        onUpdate(id)
     }
 
     /// Stops queued work for images no longer on screen; started work finishes and is kept.
@@ -111,6 +110,8 @@ final class ImageLoader {
                 let decode = BlockOperation {
                     let decoded = ImageDecoder.decode(data, fit: (pixelWidth, pixelHeight), scale: scale)
                         .mapError { LoadFailure(description: $0.description) }
+                    // What the server sent was no image: do not keep it for next time.
+                    if case .failure = decoded { source.removeCached(url) }
                     MainContext.post { [weak self] in self?.finish(id, decoded) }
                 }
                 decode.queuePriority = fetch.queuePriority

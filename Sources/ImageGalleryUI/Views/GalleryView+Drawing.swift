@@ -59,6 +59,10 @@ extension GalleryView {
                                  centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.55 * alpha))
                 context.drawText(reason, widget: canvas, centerX: frame.midX, centerY: frame.midY + 22,
                                  maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7 * alpha))
+                if frame.height >= 120 {
+                    context.drawText("Double-click to retry", widget: canvas, centerX: frame.midX, centerY: frame.midY + 42,
+                                     maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85)
+                }
             }
         case .placeholder(_, let progress):
             drawTile(frame, context: context, palette: palette, alpha: alpha)

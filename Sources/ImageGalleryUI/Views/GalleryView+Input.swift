@@ -21,7 +21,11 @@ extension GalleryView {
     }
 
     private func buttonPressed(_ event: ButtonEvent) -> Bool {
-        guard event.button == 1, !event.isDoubleClick else { return false }
+        guard event.button == 1 else { return false }
+        if event.isDoubleClick {
+            if let index = cellIndex(atX: event.x, y: event.y) { activate(controller.cells[index].id) }
+            return true
+        }
         canvas.grabFocus()
         guard let index = cellIndex(atX: event.x, y: event.y) else {
             pendingPress = nil
@@ -81,6 +85,9 @@ extension GalleryView {
             let id = controller.cells[key.keyName == "Home" ? 0 : controller.cells.count - 1].id
             controller.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
             setFocus(id)
+            return true
+        case "Return", "KP_Enter":
+            if let focusedID { activate(focusedID) }
             return true
         case "space":
             if let focusedID { controller.select(focusedID, mode: .toggle) }
@@ -147,6 +154,13 @@ extension GalleryView {
         }
         guard target >= 0 else { return }
         if controller.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
+    }
+
+    /// Double-click or Enter on a cell that could not be loaded tries it again.
+    private func activate(_ id: ImageID) {
+        guard loader.failure(of: id) != nil else { return }
+        loader.retry(id)
+        relayout(animated: true)
     }
 
     func deleteSelection() {
