@@ -130,6 +130,24 @@ def dominant_colour(image, box, fraction=0.5):
     return colour, count / float(region.width * region.height)
 
 
+def colour_bbox(image, box, colour, tol=30, margin=12):
+    """The bounding box (x, y, width, height), in screen coordinates, of the pixels close to colour within box grown
+    by margin on every side; None when there are none. Tells how big the drawn image really is."""
+    x, y, w, h = box
+    left, top = max(0, int(x - margin)), max(0, int(y - margin))
+    right, bottom = min(image.width, int(x + w + margin)), min(image.height, int(y + h + margin))
+    region = image.convert("RGB").crop((left, top, right, bottom))
+    lo = tuple(max(0, c - tol) for c in colour[:3])
+    hi = tuple(min(255, c + tol) for c in colour[:3])
+    bands = [b.point(lambda v, a=a, z=z: 255 if a <= v <= z else 0) for b, a, z in zip(region.split(), lo, hi)]
+    from PIL import ImageChops
+    mask = ImageChops.multiply(ImageChops.multiply(bands[0], bands[1]), bands[2])
+    found = mask.getbbox()
+    if found is None:
+        return None
+    return (left + found[0], top + found[1], found[2] - found[0], found[3] - found[1])
+
+
 def average_colour(image, box, fraction=0.5):
     """The mean RGB colour of the centre part of box (see dominant_colour)."""
     x, y, w, h = box
@@ -527,6 +545,11 @@ class Desktop:
         image = Image.open(io.BytesIO(out.stdout)).convert("RGB")
         if path:
             image.save(path)
+        keep = os.environ.get("E2E_SAVE_SCREENSHOTS")  # a folder: every screenshot is kept there, numbered
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            self._shots = getattr(self, "_shots", 0) + 1
+            image.save(os.path.join(keep, "shot-%04d.png" % self._shots))
         return image
 
     def pixel(self, x, y, image=None):
@@ -1192,8 +1215,20 @@ class App:
     def resize(self, width, height, x=0, y=0):
         """Moves and resizes the window (no WM on Xvfb: plain X requests)."""
         wid = self.window_id()
-        self.desktop.xdotool("windowmove", "--sync", wid, x, y)
-        self.desktop.xdotool("windowsize", "--sync", wid, width, height)
+        self.desktop.xdotool("windowmove", wid, x, y)
+        self.desktop.xdotool("windowsize", wid, width, height)
+        want = (x, y, width, height)
+        got = []
+
+        def done():
+            got[:] = [_safe(self.window_extents)]
+            return got[0] == want
+
+        try:
+            wait_until(done, 10, 0.1, "the window at %r" % (want,))
+        except HarnessError:
+            pass  # the app may refuse a size (a minimum, say); the caller sees the result
+        return got[0] if got else None
 
     # --- screen and input, delegated to the desktop ---
     def screenshot(self, path=None):

@@ -79,6 +79,14 @@ def test_dominant_colour_reads_the_centre_of_a_box():
     assert colour == (255, 255, 255) and 0.6 < share < 0.75
 
 
+def test_colour_bbox_finds_the_drawn_extent():
+    image = Image.new("RGB", (200, 100), (255, 255, 255))
+    image.paste((10, 200, 30), (40, 10, 100, 50))     # 60x40 at (40, 10)
+    assert harness.colour_bbox(image, (45, 15, 10, 10), (12, 198, 33), tol=5, margin=100) == (40, 10, 60, 40)
+    assert harness.colour_bbox(image, (45, 15, 10, 10), (12, 198, 33), tol=5, margin=0) == (45, 15, 10, 10)
+    assert harness.colour_bbox(image, (150, 60, 20, 20), (12, 198, 33), margin=5) is None
+
+
 def test_colour_close():
     assert colour_close((10, 10, 10), (40, 40, 40), 30)
     assert not colour_close((10, 10, 10), (41, 10, 10), 30)

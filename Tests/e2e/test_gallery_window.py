@@ -1,0 +1,193 @@
+"""Issue 2, end to end: the gallery window shows, lays out, caches and keeps images, on the real app.
+
+A state of 12 images served on 127.0.0.1 (distinct colours and aspect ratios, one a JPEG), one file:// image, one
+data: image and one URL that 404s. The cells are found over AT-SPI; a screenshot proves what each one shows."""
+import glob
+import json
+import os
+
+import harness
+from harness import DISTINCT_IMAGES, colour_close, dominant_colour
+
+ASPECT_TOLERANCE = 0.03
+COLOUR_TOLERANCE = 30
+
+
+def build_gallery(http_server, tmp_path):
+    """Serves the images and returns (state, expected) with expected: url -> (colour or None, aspect, kind)."""
+    expected = {}
+    images = []
+    for name, w, h, rgb, fmt in DISTINCT_IMAGES:
+        served = http_server.add_image(name, w, h, rgb, fmt)
+        expected[served.url] = (rgb, w / h, "http")
+        images.append(served.url)
+    name, w, h, rgb, fmt = harness.FILE_IMAGE
+    path = tmp_path / "local images" / (name + ".png")
+    path.parent.mkdir()
+    path.write_bytes(harness.png_bytes(w, h, rgb))
+    file_url = harness.file_url(str(path))
+    expected[file_url] = (rgb, w / h, "file")
+    images.insert(3, file_url)
+    name, w, h, rgb, fmt = harness.DATA_IMAGE
+    data_url = harness.data_url(harness.png_bytes(w, h, rgb))
+    expected[data_url] = (rgb, w / h, "data")
+    images.insert(8, data_url)
+    missing = http_server.url("/missing.png")
+    expected[missing] = (None, 1.0, "404")
+    images.insert(6, missing)
+    state = {"version": 1, "galleries": [{
+        "id": "9b2f3c4e-0000-4000-8000-000000000001", "name": "Gallery",
+        "images": [{"id": "9b2f3c4e-0000-4000-8000-%012d" % (i + 100), "url": url,
+                    # the 404 one says 1.5: what it was when it loaded; its error cell must be square anyway
+                    "aspectRatio": 1.5 if expected[url][2] == "404" else round(expected[url][1], 6)}
+                   for i, url in enumerate(images)]}]}
+    return state, expected
+
+
+def inside(box, outer):
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    return x >= ox and y >= oy and x + w <= ox + ow and y + h <= oy + oh
+
+
+def survey(app, urls, expectations, max_scrolls=25):
+    """Every cell of the gallery, scrolling down when they do not all fit:
+    {url: (Cell, dominant colour of its centre, that colour's share, bounding box of the expected colour)}, with
+    expectations: {url: colour}. Checks on the way that every visible cell is one of `urls`. Only cells wholly
+    inside the gallery's extents are measured."""
+    seen = {}
+    gallery_box = app.gallery().extents()
+    assert gallery_box[2] > 0 and gallery_box[3] > 0, "the Gallery has no on-screen extents: %r" % (gallery_box,)
+    for _ in range(max_scrolls):
+        cells = app.wait_settled(timeout=60)
+        strangers = [c for c in cells if c.url not in urls]
+        assert not strangers, "cells whose description is not a URL of the state:\n" + harness.format_cells(strangers)
+        shot = app.screenshot()
+        for cell in cells:
+            if cell.url not in seen and cell.width > 0 and cell.height > 0 and inside(cell.box, gallery_box):
+                colour, share = dominant_colour(shot, cell.box)
+                expected_colour = expectations.get(cell.url)
+                drawn = harness.colour_bbox(shot, cell.box, expected_colour, COLOUR_TOLERANCE) \
+                    if expected_colour else None
+                seen[cell.url] = (cell, colour, share, drawn)
+        if set(urls) <= set(seen):
+            break
+        before = [c.box for c in cells]
+        app.desktop.scroll(gallery_box[0] + gallery_box[2] // 2, gallery_box[1] + gallery_box[3] // 2, clicks=3)
+        moved = harness._safe(lambda: app.wait_cells(lambda cs: [c.box for c in cs] != before, timeout=5))
+        if moved is None:
+            break  # the end of the gallery
+    missing = [u for u in urls if u not in seen]
+    assert not missing, "these images never appeared as a cell wholly inside the gallery:\n  %s\nlast cells: %s" % (
+        "\n  ".join(harness._short(u) for u in missing), harness.format_cells(app.cells()))
+    return seen
+
+
+def check_cells(seen, expected, when):
+    """Each loaded cell has its image's aspect ratio and colour; the 404 one is a square error cell."""
+    problems = []
+    image_colours = [c for c, _, _ in expected.values() if c is not None]
+    for url, (colour, aspect, kind) in expected.items():
+        cell, centre, share, drawn = seen[url]
+        if kind == "404":
+            if "error" not in cell.name.lower():
+                problems.append("the 404 cell's name does not say error: %s" % cell)
+            if any(colour_close(centre, c, COLOUR_TOLERANCE) for c in image_colours):
+                problems.append("the 404 cell's centre shows an image colour %r: %s" % (centre, cell))
+            if abs(cell.aspect - 1.0) > ASPECT_TOLERANCE:
+                problems.append("the 404 error cell is not square (%.3f): %s" % (cell.aspect, cell))
+            continue
+        if cell.error is not None or not cell.settled:
+            problems.append("%s image not loaded: %s" % (kind, cell))
+            continue
+        if abs(cell.aspect / aspect - 1) > ASPECT_TOLERANCE:
+            problems.append("%s image at aspect %.3f instead of %.3f: %s" % (kind, cell.aspect, aspect, cell))
+        if not colour_close(centre, colour, COLOUR_TOLERANCE) or share < 0.8:
+            problems.append("%s image shows %r (%.0f%% of its centre) instead of %r: %s"
+                            % (kind, centre, share * 100, colour, cell))
+            continue
+        # the drawn image fills its cell (not letterboxed or drawn small), and so has the image's aspect ratio
+        if drawn is None or drawn[2] < 0.9 * cell.width or drawn[3] < 0.9 * cell.height \
+                or drawn[2] > cell.width + 4 or drawn[3] > cell.height + 4:
+            problems.append("%s image drawn over %r, not filling its cell: %s" % (kind, drawn, cell))
+        elif abs((drawn[2] / drawn[3]) / aspect - 1) > ASPECT_TOLERANCE:
+            problems.append("%s image drawn at aspect %.3f (%r) instead of %.3f: %s"
+                            % (kind, drawn[2] / drawn[3], drawn, aspect, cell))
+    assert not problems, "%s:\n  %s" % (when, "\n  ".join(problems))
+
+
+def image_routes(http_server):
+    return [image.path for image in http_server.images.values()]
+
+
+def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make_app, http_server, tmp_path,
+                                                                             desktop):
+    state, expected = build_gallery(http_server, tmp_path)
+    urls = [i["url"] for i in state["galleries"][0]["images"]]
+    colours = {url: colour for url, (colour, _, _) in expected.items() if colour}
+    app = make_app(state)
+    app.start()
+    original = app.state_bytes()
+
+    # the window, its title, and the trash zone
+    assert app.frame().name == "Image Gallery"
+    titles = [title for _, title in desktop.top_level_windows()]
+    assert "Image Gallery" in titles, "no X window titled 'Image Gallery' among %r" % titles
+    trash = app.find_by_name("Trash")
+    assert trash is not None, "no accessible object named 'Trash':\n" + app.dump_tree()
+    assert trash.has_state("SHOWING"), "the Trash zone is not showing"
+    tx, ty, tw, th = trash.extents()
+    assert tw > 0 and th > 0, "the Trash zone has no size"
+
+    # first launch: everything downloaded, decoded, laid out
+    app.resize(1260, 1000)
+    seen = survey(app, urls, colours)
+    check_cells(seen, expected, "first launch")
+    for route in image_routes(http_server):
+        assert http_server.hits(route) >= 1, "%s was never requested" % route
+    assert app.state_bytes() == original, "viewing the gallery changed state.json"
+    app.stop()
+    assert app.state_bytes() == original, "quitting changed state.json"
+    assert app.cache_files(), "nothing was cached in %s" % app.cache_dir
+
+    # second launch, the server still up: the served images come from the cache, not the network
+    http_server.clear_log()
+    app.start()
+    app.resize(1260, 1000)
+    check_cells(survey(app, urls, colours), expected, "second launch (server up)")
+    fetched = [r.path for r in http_server.requests() if r.route in image_routes(http_server)]
+    assert not fetched, "cached images were downloaded again: %r" % fetched
+    app.stop()
+
+    # third launch, the server gone: still every image
+    http_server.stop()
+    app.start()
+    app.resize(1260, 1000)
+    check_cells(survey(app, urls, colours), expected, "third launch (server stopped)")
+    app.stop()
+    assert app.state_bytes() == original, "state.json changed across launches"
+    assert json.loads(app.state_bytes()) == state
+
+
+def test_empty_gallery_invites_dragging_from_a_browser(make_app):
+    app = make_app(None)
+    app.start()
+    hint = app.wait_for_object("browser", contains=True, ignore_case=True, timeout=30)
+    assert hint.has_state("SHOWING"), "the empty-state text is not showing: %r" % hint
+    assert app.gallery() is not None, "no Gallery:\n" + app.dump_tree()
+    cells = app.wait_cells(lambda cs: True, timeout=10)
+    assert cells == [], "an empty gallery has cells:\n" + harness.format_cells(cells)
+
+
+def test_corrupt_state_is_kept_aside_and_reported(make_app):
+    original = b'{not json'
+    app = make_app(state_raw=original)
+    app.start()
+    message = app.wait_for_object("could not be read", contains=True, ignore_case=True, timeout=30)
+    assert message.has_state("SHOWING"), "the message is not showing: %r" % message
+    aside = glob.glob(os.path.join(app.state_dir, "state.json.corrupt-*"))
+    assert len(aside) == 1, "expected one state.json.corrupt-* in %s: %r" % (app.state_dir, os.listdir(app.state_dir))
+    with open(aside[0], "rb") as f:
+        assert f.read() == original, "the corrupt file was not kept byte for byte"
+    assert app.running
+    assert app.cells() == [], "a gallery read from a corrupt file shows cells"
