@@ -905,8 +905,8 @@ class Cell:
 
     @property
     def settled(self):
-        """Neither loading nor a download placeholder."""
-        return not self.loading and not self.placeholder
+        """Neither loading nor a download placeholder, and laid out (a size on screen)."""
+        return not self.loading and not self.placeholder and self.width > 0 and self.height > 0
 
     def __str__(self):
         return "#%d %r url=%s at (%d,%d %dx%d)" % (self.index, self.name, _short(self.description), self.x,
@@ -1140,26 +1140,43 @@ class App:
         self._gallery = self.find_by_name("Gallery", ROLE.LAYERED_PANE)
         return self._gallery
 
-    def cells(self):
-        """The visible cells, fresh from the app: [Cell] in child order."""
+    def _read_cells(self):
+        gallery = self.gallery()
+        if gallery is None:
+            raise HarnessError("no LAYERED_PANE named 'Gallery' in the app; tree:\n%s" % self.dump_tree())
+        cells = []
+        for i, child in enumerate(gallery.children()):
+            x, y, w, h = child.extents()
+            cells.append(Cell(i, child.name or "", child.description or "", x, y, w, h, child.role_name))
+        return cells
+
+    def cells(self, stable=True, attempts=10):
+        """The visible cells, fresh from the app: [Cell] in child order.
+
+        The app's cell objects stand for "the i-th visible cell", so a relayout between reading a cell's name and
+        its extents can mix two cells, or give -1 extents. With stable=True (default) the cells are read twice in a
+        row until both reads agree and every cell has a size (at most `attempts` times; then the last read is
+        returned as it is). stable=False reads once (for sampling during an animation or a drag)."""
         self._check_alive()
-        last_error = None
-        for _ in range(5):
-            gallery = self.gallery()
-            if gallery is None:
-                raise HarnessError("no LAYERED_PANE named 'Gallery' in the app; tree:\n%s" % self.dump_tree())
+        last, last_error = None, None
+        for _ in range(attempts if stable else 1):
             try:
-                cells = []
-                for i, child in enumerate(gallery.children()):
-                    x, y, w, h = child.extents()
-                    cells.append(Cell(i, child.name or "", child.description or "", x, y, w, h,
-                                      child.role_name))
-                return cells
-            except Exception as e:  # a child went away while reading: read again
+                first = self._read_cells()
+                if not stable:
+                    return first
+                second = self._read_cells()
+            except A11yError as e:  # an object went away while reading: read again
                 last_error = e
                 self._gallery = None
-                time.sleep(0.1)
-        raise HarnessError("could not read the gallery's cells: %r" % last_error)
+                time.sleep(0.05)
+                continue
+            last = second
+            if first == second and all(c.width > 0 and c.height > 0 for c in second):
+                return second
+            time.sleep(0.05)
+        if last is None:
+            raise HarnessError("could not read the gallery's cells: %s" % last_error)
+        return last
 
     def wait_cells(self, predicate, timeout=45, interval=0.25, what="cells"):
         """Polls cells() until predicate(cells) is true; returns those cells. Fails with the last cells."""

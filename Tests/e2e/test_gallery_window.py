@@ -191,3 +191,70 @@ def test_corrupt_state_is_kept_aside_and_reported(make_app):
         assert f.read() == original, "the corrupt file was not kept byte for byte"
     assert app.running
     assert app.cells() == [], "a gallery read from a corrupt file shows cells"
+
+
+def simple_state(urls_and_aspects):
+    return {"version": 1, "galleries": [{"id": "g1", "name": "Gallery", "images": [
+        {"id": "i%d" % i, "url": url, "aspectRatio": aspect} for i, (url, aspect) in enumerate(urls_and_aspects)]}]}
+
+
+def test_a_loading_cell_keeps_its_place_and_shape_until_the_image_arrives(make_app, http_server):
+    slow = http_server.add_image("slow", 400, 200, (220, 20, 20))
+    quick = http_server.add_image("quick", 200, 200, (20, 30, 220))
+    slow_url = slow.slow_url(6)
+    app = make_app(simple_state([(slow_url, 2.0), (quick.url, 1.0)]))
+    app.start()
+    cells = app.wait_cells(lambda cs: len(cs) == 2 and cs[0].loading, timeout=20,
+                           what="the slow image's cell to say it is loading")
+    assert [c.url for c in cells] == [slow_url, quick.url]
+    assert abs(cells[0].aspect / 2.0 - 1) <= ASPECT_TOLERANCE, "a loading cell not at the recorded aspect: %s" % cells[0]
+    shot = app.screenshot()
+    centre, _ = dominant_colour(shot, cells[0].box)
+    assert not colour_close(centre, slow.rgb, COLOUR_TOLERANCE), "the image shows before it has arrived"
+    assert http_server.hits(slow.path.replace("/img/", "/slow/")) == 1
+    cells = app.wait_cells(lambda cs: len(cs) == 2 and all(c.settled and c.error is None for c in cs), timeout=40,
+                           what="the slow image to arrive")
+    shot = app.screenshot()
+    assert colour_close(dominant_colour(shot, cells[0].box)[0], slow.rgb, COLOUR_TOLERANCE)
+    assert colour_close(dominant_colour(shot, cells[1].box)[0], quick.rgb, COLOUR_TOLERANCE)
+
+
+def rows_of(cells):
+    rows = {}
+    for cell in cells:
+        rows.setdefault(cell.y, []).append(cell)
+    return [sorted(r, key=lambda c: c.x) for _, r in sorted(rows.items())]
+
+
+def test_rows_fill_the_width_and_reflow_on_resize(make_app, http_server):
+    served = [http_server.add_image(name, w, h, rgb, fmt) for name, w, h, rgb, fmt in DISTINCT_IMAGES]
+    app = make_app(simple_state([(s.url, round(s.aspect, 6)) for s in served]))
+    app.start()
+    aspects = {s.url: s.aspect for s in served}
+
+    def check_layout(width):
+        app.resize(width, 1000)
+        box = []
+
+        def laid_out(cs):
+            box[:] = app.gallery().extents()
+            return cs and all(c.settled for c in cs) and box[2] < width \
+                and max(c.x + c.width for c in cs) <= box[0] + box[2]
+
+        cells = app.wait_cells(laid_out, timeout=30, what="cells inside a gallery narrower than %d px" % width)
+        gallery = box
+        right = gallery[0] + gallery[2]
+        for cell in cells:
+            assert abs(cell.aspect / aspects[cell.url] - 1) <= ASPECT_TOLERANCE, "aspect lost at width %d: %s" % (
+                width, cell)
+            assert gallery[0] <= cell.x and cell.x + cell.width <= right, "cell outside the gallery: %s" % cell
+        rows = rows_of(cells)
+        for row in rows[:-1]:  # every full row reaches the right edge (the last one may be short)
+            end = row[-1].x + row[-1].width
+            assert end >= right - 48, "a row ends at %d, far from the gallery's right edge %d:\n%s" % (
+                end, right, harness.format_cells(row))
+        return rows
+
+    wide = check_layout(1260)
+    narrow = check_layout(640)
+    assert len(narrow) > len(wide), "no reflow: %d rows at 1260 px, %d at 640 px" % (len(wide), len(narrow))
