@@ -890,14 +890,25 @@ class Cell:
         return self.name.split(", ")[0]
 
     @property
+    def states(self):
+        """The status words after the label: e.g. ["loading"], ["selected"], ["error: HTTP 404"]."""
+        return self.name.split(", ")[1:]
+
+    @property
     def loading(self):
-        return self.name.endswith(", loading")
+        return "loading" in self.states
+
+    @property
+    def selected(self):
+        return "selected" in self.states
 
     @property
     def error(self):
         """The reason after ', error: ', or None."""
-        m = re.search(r", error: (.*)$", self.name)
-        return m.group(1) if m else None
+        for part in self.states:
+            if part.startswith("error: "):
+                return part[len("error: "):]
+        return None
 
     @property
     def placeholder(self):

@@ -87,6 +87,16 @@ def test_colour_bbox_finds_the_drawn_extent():
     assert harness.colour_bbox(image, (150, 60, 20, 20), (12, 198, 33), margin=5) is None
 
 
+def test_cell_name_parsing():
+    cell = harness.Cell(0, "cat.png, error: HTTP 404, selected", "http://x/cat.png", 1, 2, 30, 20)
+    assert (cell.label, cell.error, cell.selected, cell.loading, cell.url) == ("cat.png", "HTTP 404", True, False,
+                                                                                "http://x/cat.png")
+    assert cell.center == (16, 12) and cell.aspect == 1.5 and cell.settled
+    assert harness.Cell(0, "cat.png, loading", "u", 0, 0, 10, 10).loading
+    assert not harness.Cell(0, "Downloading cat.png", "u", 0, 0, 10, 10).settled
+    assert not harness.Cell(0, "cat.png", "u", -1, -1, -1, -1).settled
+
+
 def test_colour_close():
     assert colour_close((10, 10, 10), (40, 40, 40), 30)
     assert not colour_close((10, 10, 10), (41, 10, 10), 30)
