@@ -36,7 +36,7 @@ final class ImageLoader {
     private var usedBytes = 0
     let byteBudget: Int
 
-    init(bytesSource: ImageBytesSource, byteBudget: Int = 384 * 1024 * 1024) {
+    init(bytesSource: ImageBytesSource, byteBudget: Int = 192 * 1024 * 1024) {
         self.bytesSource = bytesSource
         self.byteBudget = byteBudget
         fetchQueue.maxConcurrentOperationCount = 6

@@ -86,6 +86,10 @@ extension GalleryView {
             controller.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
             setFocus(id)
             return true
+        case "Page_Up", "Page_Down":
+            let page = visibleRect.height * 0.9
+            scroller.scrollOffset += key.keyName == "Page_Up" ? -page : page
+            return true
         case "Return", "KP_Enter":
             if let focusedID { activate(focusedID) }
             return true

@@ -23,6 +23,8 @@ final class GalleryView {
     /// Which layout slot each cell occupies (slots include the gap opened for a drag).
     private(set) var slotOfCell: [Int] = []
     private var cellIndexByID: [ImageID: Int] = [:]
+    /// The cells as last laid out (the model may have changed since).
+    private var laidOutIDs: [ImageID] = []
     private var laidOutWidth = 0.0
 
     /// Room opened at an insertion point while something is dragged over the gallery.
@@ -84,7 +86,8 @@ final class GalleryView {
 
     private func widthChanged(_ width: Double) {
         guard abs(width - laidOutWidth) >= 1 else { return }
-        relayout(animated: false)
+        // GTK ignores size requests made while it allocates sizes: lay out again right after.
+        MainContext.post { [weak self] in self?.relayout(animated: false) }
     }
 
     /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
@@ -111,6 +114,7 @@ final class GalleryView {
                                             targetRowHeight: rowHeight, spacing: Self.spacing)
         }
         slotOfCell = slots
+        laidOutIDs = controller.cells.map(\.id)
         let height = Int32(layout.contentHeight.rounded(.up))
         canvas.setSizeRequest(width: -1, height: height)
         if animated && !previous.isEmpty {
@@ -137,10 +141,13 @@ final class GalleryView {
         return animator.frame(for: controller.cells[index].id, target: target)
     }
 
+    /// Where the cells near the screen are drawn now: only they can be seen sliding.
     private func currentFrames() -> [ImageID: LayoutRect] {
-        guard slotOfCell.count == controller.cells.count || !cellIndexByID.isEmpty else { return [:] }
+        let visible = visibleRect
+        let near = LayoutRect(x: 0, y: visible.y - visible.height, width: visible.width, height: visible.height * 3)
         var frames: [ImageID: LayoutRect] = [:]
-        for (id, index) in cellIndexByID where index < slotOfCell.count {
+        for index in cellIndices(intersecting: near) where index < laidOutIDs.count {
+            let id = laidOutIDs[index]
             frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
         }
         return frames
