@@ -156,6 +156,14 @@ public final class GalleryController {
         onChange(.progress(id))
     }
 
+    /// Names a placeholder once what it waits for is known (the drop's data arrived).
+    public func relabelPlaceholder(_ id: ImageID, label: String) {
+        guard let index = index(of: id), case .placeholder(let old, let progress) = cells[index].content,
+              old != label else { return }
+        cells[index].content = .placeholder(label: label, progress: progress)
+        onChange(.progress(id))
+    }
+
     /// The image arrived: it takes the placeholder's place as it is now.
     public func fulfillPlaceholder(_ id: ImageID, with image: GalleryImage) {
         guard let index = index(of: id), cells[index].isPlaceholder else { return }

@@ -649,3 +649,16 @@ private final class Fixture {
         #expect(GalleryCell(id: ImageID("a"), content: .image(image("a", ratio: 2.5))).aspectRatio == 2.5)
     }
 }
+
+@Suite struct PlaceholderLabelTests {
+    @Test func relabelNamesThePlaceholderWithoutSavingIt() throws {
+        let controller = GalleryController(state: GalleryState(galleries: [Gallery(name: "G")]))
+        var saves = 0
+        controller.onSave = { _ in saves += 1 }
+        let id = controller.insertPlaceholder(at: 0, label: "image")
+        controller.relabelPlaceholder(id, label: "cat.png")
+        #expect(controller.cells.first?.content == .placeholder(label: "cat.png", progress: nil))
+        #expect(saves == 0)
+        #expect(controller.state.galleries[0].images.isEmpty)
+    }
+}

@@ -25,6 +25,7 @@ final class DropDownloader {
 
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after it.
     func start(_ images: [DroppedImage], placeholder: ImageID) {
+        if let first = images.first { controller.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
         for image in images.dropFirst() {
             let after = (controller.index(of: placeholders.last!) ?? controller.cells.count) + 1
