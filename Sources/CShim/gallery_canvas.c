@@ -11,6 +11,7 @@ typedef struct {
     AtkObject parent;
     GtkWidget *canvas; /* weak: the canvas owns its accessible, which owns the cells */
     gint index;
+    gchar *key;        /* which image this is, whatever its place now */
 } CShimCellAccessible;
 
 typedef struct {
@@ -39,12 +40,8 @@ static GType cshim_gallery_canvas_get_type(void);
 static gboolean cshim_cell_rect(CShimCellAccessible *cell, GdkRectangle *rect) {
     if (cell->canvas == NULL) return FALSE;
     CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)cell->canvas;
-    if (!canvas->has_cells) return FALSE;
-    gchar *name = NULL, *description = NULL;
-    gboolean ok = canvas->cells.visible_cell(canvas->cells.owner, cell->index, rect, &name, &description);
-    g_free(name);
-    g_free(description);
-    return ok;
+    if (!canvas->has_cells || cell->key == NULL) return FALSE;
+    return canvas->cells.cell_rect(canvas->cells.owner, cell->key, rect);
 }
 
 static void cshim_cell_get_extents(AtkComponent *component, gint *x, gint *y, gint *width, gint *height,
@@ -116,7 +113,13 @@ static AtkStateSet *cshim_cell_ref_state_set(AtkObject *object) {
     return states;
 }
 
+static void cshim_cell_accessible_finalize(GObject *object) {
+    g_free(((CShimCellAccessible *)object)->key);
+    G_OBJECT_CLASS(cshim_cell_accessible_parent_class)->finalize(object);
+}
+
 static void cshim_cell_accessible_class_init(CShimCellAccessibleClass *klass) {
+    G_OBJECT_CLASS(klass)->finalize = cshim_cell_accessible_finalize;
     AtkObjectClass *atk_class = ATK_OBJECT_CLASS(klass);
     atk_class->get_index_in_parent = cshim_cell_get_index_in_parent;
     atk_class->ref_state_set = cshim_cell_ref_state_set;
@@ -124,6 +127,7 @@ static void cshim_cell_accessible_class_init(CShimCellAccessibleClass *klass) {
 
 static void cshim_cell_accessible_init(CShimCellAccessible *cell) {
     cell->index = -1;
+    cell->key = NULL;
 }
 
 /* ---- the canvas's accessible: its children are the visible cells ---- */
@@ -160,11 +164,12 @@ static AtkObject *cshim_canvas_child(CShimCanvasAccessible *self, gint index) {
         return g_ptr_array_index(self->cells, index);
 
     GdkRectangle rect;
-    gchar *name = NULL, *description = NULL;
-    if (!canvas->cells.visible_cell(canvas->cells.owner, index, &rect, &name, &description)) return NULL;
+    gchar *name = NULL, *description = NULL, *key = NULL;
+    if (!canvas->cells.visible_cell(canvas->cells.owner, index, &rect, &name, &description, &key)) return NULL;
     CShimCellAccessible *cell = g_object_new(cshim_cell_accessible_get_type(), NULL);
     cell->canvas = widget;
     cell->index = index;
+    cell->key = key;
     AtkObject *atk = ATK_OBJECT(cell);
     atk_object_set_role(atk, ATK_ROLE_IMAGE);
     atk_object_set_name(atk, name != NULL ? name : "");

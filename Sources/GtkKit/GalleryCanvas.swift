@@ -7,8 +7,11 @@ public struct AccessibleCell: Sendable {
     public var x, y, width, height: Int
     public var name: String
     public var description: String
+    /// Identifies the cell for good (its image's id).
+    public var key: String
 
-    public init(x: Int, y: Int, width: Int, height: Int, name: String, description: String) {
+    public init(x: Int, y: Int, width: Int, height: Int, name: String, description: String, key: String) {
+        self.key = key
         self.x = x
         self.y = y
         self.width = width
@@ -21,7 +24,18 @@ public struct AccessibleCell: Sendable {
 /// The drawing area the gallery paints its cells into, exposing each visible cell over AT-SPI.
 public final class GalleryCanvas: Widget {
     public typealias CellProvider = @MainActor () -> [AccessibleCell]
-    private var providerBox: CallbackBox<CellProvider>?
+    public typealias FrameProvider = @MainActor (String) -> (x: Int, y: Int, width: Int, height: Int)?
+
+    private final class Providers: Sendable {
+        let cells: CellProvider
+        let frame: FrameProvider
+        init(cells: @escaping CellProvider, frame: @escaping FrameProvider) {
+            self.cells = cells
+            self.frame = frame
+        }
+    }
+
+    private var providers: Providers?
 
     public init() {
         super.init(owning: cshim_gallery_canvas_new())
@@ -29,27 +43,38 @@ public final class GalleryCanvas: Widget {
 
     deinit { cshim_gallery_canvas_set_cells(widget, nil) }
 
-    /// `provider` lists the cells on screen in reading order; it is asked whenever a tool looks.
-    public func setAccessibleCells(_ provider: @escaping CellProvider) {
-        let box = CallbackBox(provider)
-        providerBox = box
-        var cells = CShimCanvasCells(
+    /// `cells` lists the cells on screen in reading order; `frame` finds a cell's current rectangle
+    /// by its key. Both are asked whenever a tool looks. The providers live as long as the canvas
+    /// wrapper, which clears them from the widget in `deinit`.
+    public func setAccessibleCells(_ cells: @escaping CellProvider, frame: @escaping FrameProvider) {
+        let providers = Providers(cells: cells, frame: frame)
+        self.providers = providers
+        var table = CShimCanvasCells(
             visible_cell_count: { owner in
-                let box = CallbackBox<CellProvider>.from(userData: owner)
-                return gint(onMain { box.handler().count })
+                let providers = Unmanaged<Providers>.fromOpaque(owner!).takeUnretainedValue()
+                return gint(onMain { providers.cells().count })
             },
-            visible_cell: { owner, index, rect, name, description in
-                let box = CallbackBox<CellProvider>.from(userData: owner)
-                let cells = onMain { box.handler() }
+            visible_cell: { owner, index, rect, name, description, key in
+                let providers = Unmanaged<Providers>.fromOpaque(owner!).takeUnretainedValue()
+                let cells = onMain { providers.cells() }
                 guard index >= 0, Int(index) < cells.count, let rect else { return 0 }
                 let cell = cells[Int(index)]
                 rect.pointee = GdkRectangle(x: gint(cell.x), y: gint(cell.y), width: gint(cell.width), height: gint(cell.height))
                 name?.pointee = g_strdup(cell.name)
                 description?.pointee = g_strdup(cell.description)
+                key?.pointee = g_strdup(cell.key)
                 return 1
             },
-            owner: Unmanaged.passUnretained(box).toOpaque())
-        cshim_gallery_canvas_set_cells(widget, &cells)
+            cell_rect: { owner, key, rect in
+                let providers = Unmanaged<Providers>.fromOpaque(owner!).takeUnretainedValue()
+                guard let key, let rect else { return 0 }
+                let name = String(cString: key)
+                guard let frame = onMain({ providers.frame(name) }) else { return 0 }
+                rect.pointee = GdkRectangle(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
+                return 1
+            },
+            owner: Unmanaged.passUnretained(providers).toOpaque())
+        cshim_gallery_canvas_set_cells(widget, &table)
     }
 
     /// Call when the set of visible cells or their names changed.

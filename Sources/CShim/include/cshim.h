@@ -35,8 +35,13 @@ CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **val
 typedef struct {
     /// Number of cells currently on screen.
     gint (*visible_cell_count)(gpointer owner);
-    /// Fills the cell's rectangle in widget coordinates, its name and description (newly allocated).
-    gboolean (*visible_cell)(gpointer owner, gint index, GdkRectangle *rect, gchar **name, gchar **description);
+    /// Fills the cell's rectangle in widget coordinates, its name, description and a key that
+    /// identifies it for good (all strings newly allocated).
+    gboolean (*visible_cell)(gpointer owner, gint index, GdkRectangle *rect, gchar **name, gchar **description,
+                             gchar **key);
+    /// The current rectangle of the cell with `key`: an accessible keeps meaning its own image while
+    /// the gallery scrolls or reorders under it.
+    gboolean (*cell_rect)(gpointer owner, const gchar *key, GdkRectangle *rect);
     gpointer owner;
 } CShimCanvasCells;
 

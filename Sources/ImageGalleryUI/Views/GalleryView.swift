@@ -76,7 +76,8 @@ final class GalleryView {
         canvas.onDraw { [weak self] context in self?.draw(context) }
         canvas.onSizeAllocate { [weak self] width, _ in self?.widthChanged(Double(width)) }
         scroller.onScrolled { [weak self] in self?.visibleAreaChanged() }
-        canvas.setAccessibleCells { [weak self] in self?.accessibleCells() ?? [] }
+        canvas.setAccessibleCells({ [weak self] in self?.accessibleCells() ?? [] },
+                                  frame: { [weak self] key in self?.accessibleFrame(ofKey: key) })
         loader.onUpdate = { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
@@ -312,8 +313,15 @@ final class GalleryView {
             let selected = controller.selection.contains(cell.id) ? ", selected" : ""
             return AccessibleCell(x: Int(frame.x.rounded()), y: Int(frame.y.rounded()),
                                   width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
-                                  name: name + selected, description: description)
+                                  name: name + selected, description: description, key: cell.id.rawValue)
         }
+    }
+
+    /// Where the cell with this key (an image id) is now, if it is still in the gallery.
+    private func accessibleFrame(ofKey key: String) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let index = cellIndexByID[ImageID(key)] else { return nil }
+        let frame = targetFrame(ofCellAt: index)
+        return (Int(frame.x.rounded()), Int(frame.y.rounded()), Int(frame.width.rounded()), Int(frame.height.rounded()))
     }
 }
 
