@@ -333,7 +333,7 @@ struct DropPayloadMalformedTests {
 
     @Test(arguments: allTargets)
     func randomBytesGiveNothing(target: String) {
-        var rng = PayloadNoise(seed: 0x6A11E27)
+        var rng = SplitMix64(seed: 0x6A11E27)
         for length in [1, 2, 3, 7, 64, 1000, 65_536] {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             #expect(DropPayload.sources(target: target, data: bytes) == [], "length \(length)")
@@ -486,18 +486,5 @@ struct DropPayloadSniffTests {
         #expect(DropPayload.sniffImageType(utf8("<?xml version=\"1.0\"?><html><svg/></html>")) == nil)
         #expect(DropPayload.sniffImageType(utf8("RIFF\u{0}\u{0}\u{0}\u{0}WAVE")) == nil)
         #expect(DropPayload.sniffImageType([]) == nil)
-    }
-}
-
-/// A small deterministic generator, so the random-bytes tests are the same on every run.
-private struct PayloadNoise {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,21 +1,6 @@
 import Testing
 @testable import GalleryCore
 
-/// A tiny deterministic generator (SplitMix64) so "random" cases are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func randomRatios(count: Int, seed: UInt64) -> [Double] {
     var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in Double.random(in: 0.3...3.5, using: &generator) }
