@@ -70,9 +70,9 @@ extension GalleryView {
                 let offset = Double(layer) * stackOffset / 2
                 cr.roundedRectangle(x: margin + stackOffset - offset + offset * 2, y: margin + stackOffset - offset * 2 + offset,
                                     width: width, height: height, radius: Self.cornerRadius)
-                cr.setColor(palette.tile.withAlpha(0.9))
+                cr.setColor(palette.background)
                 cr.fillPreserve()
-                cr.setColor(palette.foreground.withAlpha(0.25))
+                cr.setColor(palette.foreground.withAlpha(0.35))
                 cr.setLineWidth(1)
                 cr.stroke()
             }
@@ -89,8 +89,8 @@ extension GalleryView {
             }
             cr.restore()
             if count > 1 {
-                let badgeX = x + width
-                let badgeY = y
+                let badgeX = x + width - 2
+                let badgeY = y + 2
                 cr.arc(x: badgeX, y: badgeY, radius: 12, from: 0, to: 2 * Double.pi)
                 cr.setColor(palette.accent)
                 cr.fill()
