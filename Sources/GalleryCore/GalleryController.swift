@@ -49,8 +49,6 @@ public final class GalleryController {
         cells = self.state.galleries[0].images.map { GalleryCell(id: $0.id, content: .image($0)) }
     }
 
-    public var shownGallery: Gallery { state.galleries[0] }
-
     public func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
 
     /// The given ids in display order, those that exist.

@@ -8,7 +8,6 @@ public struct DragActions: OptionSet, Sendable {
 
     public static let copy = DragActions(rawValue: GDK_ACTION_COPY.rawValue)
     public static let move = DragActions(rawValue: GDK_ACTION_MOVE.rawValue)
-    public static let link = DragActions(rawValue: GDK_ACTION_LINK.rawValue)
 
     var gdk: GdkDragAction { GdkDragAction(rawValue) }
 }
@@ -35,8 +34,6 @@ public final class DragContext: Object, Equatable, @unchecked Sendable {
         }
         return names
     }
-
-    public var offeredActions: DragActions { DragActions(rawValue: gdk_drag_context_get_actions(context).rawValue) }
 
     /// True when the drag started in a widget of this application.
     public var startedInThisApp: Bool { gtk_drag_get_source_widget(context) != nil }

@@ -26,17 +26,6 @@ public enum MainContext {
         }, box.retainedPointer, CallbackBox<Work>.destroyNotify)
     }
 
-    /// Calls `work` every `milliseconds` while it returns true.
-    @discardableResult
-    public static func every(milliseconds: UInt32, _ work: @escaping @MainActor () -> Bool) -> UInt32 {
-        typealias Repeating = @MainActor () -> Bool
-        let box = CallbackBox<Repeating>(work)
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userData in
-            let box = CallbackBox<Repeating>.from(userData: userData)
-            return onMain { box.handler() } ? gboolean(G_SOURCE_CONTINUE) : gboolean(G_SOURCE_REMOVE)
-        }, box.retainedPointer, CallbackBox<Repeating>.destroyNotify)
-    }
-
     public static func cancel(_ source: UInt32) {
         if source != 0 { g_source_remove(source) }
     }

@@ -18,11 +18,9 @@ public enum Align {
 open class Widget: Object {
     public var widget: UnsafeMutablePointer<GtkWidget> { typed() }
 
-    public func show() { gtk_widget_show(widget) }
     public func showAll() { gtk_widget_show_all(widget) }
     public func hide() { gtk_widget_hide(widget) }
     public func queueDraw() { gtk_widget_queue_draw(widget) }
-    public func queueResize() { gtk_widget_queue_resize(widget) }
     public func grabFocus() { gtk_widget_grab_focus(widget) }
 
     public var isVisible: Bool {
@@ -37,11 +35,6 @@ open class Widget: Object {
 
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 
-    public var sensitive: Bool {
-        get { gtk_widget_get_sensitive(widget) != 0 }
-        set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
-    }
-
     public func setExpand(horizontal: Bool, vertical: Bool) {
         gtk_widget_set_hexpand(widget, horizontal ? 1 : 0)
         gtk_widget_set_vexpand(widget, vertical ? 1 : 0)
@@ -50,13 +43,6 @@ open class Widget: Object {
     public func setAlign(horizontal: Align, vertical: Align) {
         gtk_widget_set_halign(widget, horizontal.gtk)
         gtk_widget_set_valign(widget, vertical.gtk)
-    }
-
-    public func setMargins(top: Int32, bottom: Int32, start: Int32, end: Int32) {
-        gtk_widget_set_margin_top(widget, top)
-        gtk_widget_set_margin_bottom(widget, bottom)
-        gtk_widget_set_margin_start(widget, start)
-        gtk_widget_set_margin_end(widget, end)
     }
 
     public func setSizeRequest(width: Int32, height: Int32) {

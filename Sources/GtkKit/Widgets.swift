@@ -19,10 +19,6 @@ public final class Box: Container {
     public func append(_ child: Widget, expand: Bool = false) {
         gtk_box_pack_start(typed(), child.widget, expand ? 1 : 0, expand ? 1 : 0, 0)
     }
-
-    public func appendAtEnd(_ child: Widget) {
-        gtk_box_pack_end(typed(), child.widget, 0, 0, 0)
-    }
 }
 
 public final class Label: Widget {
@@ -40,8 +36,6 @@ public final class Label: Widget {
         gtk_label_set_max_width_chars(typed(), maxWidthChars)
         gtk_label_set_justify(typed(), GTK_JUSTIFY_CENTER)
     }
-
-    public func setEllipsizeEnd() { gtk_label_set_ellipsize(typed(), PANGO_ELLIPSIZE_END) }
 
     public func setXAlign(_ value: Float) { gtk_label_set_xalign(typed(), value) }
 }
@@ -85,20 +79,6 @@ public final class Overlay: Container {
     /// Lets pointer events fall through the overlay child to what is below it.
     public func setPassThrough(_ child: Widget, _ passThrough: Bool) {
         gtk_overlay_set_overlay_pass_through(typed(), child.widget, passThrough ? 1 : 0)
-    }
-}
-
-public final class Stack: Container {
-    public init() {
-        super.init(owning: gtk_stack_new())
-        gtk_stack_set_transition_type(typed(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-    }
-
-    public func add(_ child: Widget, name: String) { gtk_stack_add_named(typed(), child.widget, name) }
-
-    public var visibleChildName: String {
-        get { gtk_stack_get_visible_child_name(typed()).map { String(cString: $0) } ?? "" }
-        set { gtk_stack_set_visible_child_name(typed(), newValue) }
     }
 }
 
@@ -146,11 +126,6 @@ public final class HeaderBar: Container {
         super.init(owning: gtk_header_bar_new())
         gtk_header_bar_set_title(typed(), title)
         gtk_header_bar_set_show_close_button(typed(), 1)
-    }
-
-    public var subtitle: String? {
-        get { gtk_header_bar_get_subtitle(typed()).map { String(cString: $0) } }
-        set { gtk_header_bar_set_subtitle(typed(), newValue) }
     }
 
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }

@@ -53,7 +53,7 @@ private final class Fixture {
         let f = Fixture(count: 3, extraGallery: true)
         #expect(f.order == ["i0", "i1", "i2"])
         #expect(f.controller.cells.allSatisfy { !$0.isPlaceholder })
-        #expect(f.controller.shownGallery.id == "shown")
+        #expect(f.controller.state.galleries[0].id == "shown")
         #expect(f.controller.selection.isEmpty)
         #expect(!f.controller.history.canUndo)
         #expect(!f.controller.history.canRedo)

@@ -20,10 +20,6 @@ final class ImageBytesSource: Sendable {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
-    func isCached(_ url: String) -> Bool {
-        FileManager.default.fileExists(atPath: cacheFile(for: url).path)
-    }
-
     /// - Parameter progress: bytes received and expected (if known); return false to stop.
     func bytes(for url: String, progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true })
         -> Result<Data, LoadFailure> {

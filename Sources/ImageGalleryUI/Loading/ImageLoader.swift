@@ -156,11 +156,4 @@ final class ImageLoader {
             usedBytes -= entry.surface.byteCount
         }
     }
-
-    /// Forgets a deleted image's pixels (its cached file stays while undo can bring it back).
-    func forget(_ id: ImageID) {
-        if let entry = surfaces.removeValue(forKey: id) { usedBytes -= entry.surface.byteCount }
-        failures[id] = nil
-        if let work = inFlight.removeValue(forKey: id) { work.operation.cancel() }
-    }
 }
