@@ -74,6 +74,9 @@ enum ImageSourceLabel {
         if url.hasPrefix("data:") { return "Embedded image" }
         guard let components = URLComponents(string: url) else { return url }
         let last = components.path.split(separator: "/").last.map(String.init) ?? ""
+        // Pasted or dropped bytes are kept under their SHA-256: that name means nothing to a person.
+        let stem = last.split(separator: ".").first ?? ""
+        if stem.count == 64, stem.allSatisfy(\.isHexDigit) { return "Imported image" }
         if let decoded = last.removingPercentEncoding, !decoded.isEmpty { return decoded }
         return components.host ?? url
     }

@@ -662,3 +662,16 @@ private final class Fixture {
         #expect(controller.state.galleries[0].images.isEmpty)
     }
 }
+
+@Suite struct ImageLabelTests {
+    @Test func labelIsTheFileName() {
+        #expect(GalleryImage(url: "https://example.org/photos/cat%20one.png", aspectRatio: 1).label == "cat one.png")
+        #expect(GalleryImage(url: "data:image/png;base64,AAAA", aspectRatio: 1).label == "Embedded image")
+    }
+
+    @Test func importedBytesAreNotLabelledByTheirHash() {
+        let hash = String(repeating: "ab12", count: 16)
+        #expect(GalleryImage(url: "file:///home/u/.local/share/image-gallery/imported/\(hash).png", aspectRatio: 1).label
+                == "Imported image")
+    }
+}

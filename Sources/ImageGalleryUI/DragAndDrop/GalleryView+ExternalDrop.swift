@@ -43,10 +43,12 @@ extension GalleryView {
         onExternalDrop(images, drop.placeholder)
     }
 
-    /// Names what was dropped when it held no image.
+    /// Names what was dropped when it held no image: its text, without markup.
     private static func describeRefusal(_ received: [String: [UInt8]]) -> String {
         if received.isEmpty { return "The drop could not be added: the other application sent no data" }
-        let text = received.values.compactMap { String(bytes: $0.prefix(200), encoding: .utf8) }.first?
+        let text = received.values.compactMap { String(bytes: $0.prefix(400), encoding: .utf8) }.first?
+            .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
             .trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
         if let text, !text.isEmpty {
             let shown = text.count > 60 ? String(text.prefix(57)) + "…" : text
