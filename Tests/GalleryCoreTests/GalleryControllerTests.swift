@@ -675,3 +675,20 @@ private final class Fixture {
                 == "Imported image")
     }
 }
+
+@Suite struct UndoSerialTests {
+    @Test func eachStepHasItsOwnSerialAndUndoExposesThePreviousOne() throws {
+        let images = (0..<3).map { GalleryImage(id: ImageID("s\($0)"), url: "https://e.org/\($0).png", aspectRatio: 1) }
+        let controller = GalleryController(state: GalleryState(galleries: [Gallery(name: "G", images: images)]))
+        #expect(controller.history.latestSerial == nil)
+        controller.move([ImageID("s0")], toInsertionIndex: 2)
+        let first = try #require(controller.history.latestSerial)
+        controller.move([ImageID("s1")], toInsertionIndex: 2)
+        let second = try #require(controller.history.latestSerial)
+        #expect(first != second)
+        controller.undo()
+        #expect(controller.history.latestSerial == first)
+        controller.redo()
+        #expect(controller.history.latestSerial == second)
+    }
+}

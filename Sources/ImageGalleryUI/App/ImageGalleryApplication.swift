@@ -69,7 +69,7 @@ public final class ImageGalleryApplication {
         self.window = window
         if canSave {
             let saver = BackgroundStateSaver(store: store) { [weak window] message in
-                MainContext.post { window?.toast.show("Your gallery could not be saved: \(message)", seconds: nil) }
+                MainContext.post { window?.say("Your gallery could not be saved: \(message)", seconds: nil) }
             }
             self.saver = saver
             controller.onSave = { saver.save($0) }
@@ -80,7 +80,7 @@ public final class ImageGalleryApplication {
                   image.displayAspectRatio != image.aspectRatio else { return }
             controller.correctAspectRatio(of: id, to: ratio)
         }
-        if let problem { window.toast.show(problem, seconds: nil) }
+        if let problem { window.say(problem, seconds: nil) }
         window.present()
     }
 

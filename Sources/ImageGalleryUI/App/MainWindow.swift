@@ -19,6 +19,8 @@ final class MainWindow {
     private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: "Redo")
 
     private let downloader: DropDownloader
+    /// The undo step the toast offers, while it shows.
+    private var undoOffered: Int?
 
     init(application: Application, controller: GalleryController, loader: ImageLoader, importsDirectory: URL) {
         self.controller = controller
@@ -90,24 +92,44 @@ final class MainWindow {
         trashTarget?.onDrop = { [weak self] ids, icon, x, y in self?.trashDropped(ids, icon: icon, x: x, y: y) }
 
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
-        gallery.onMoved = { [weak self] count in
-            self?.toast.show(count == 1 ? "Image moved" : "\(count) images moved", actionLabel: "_Undo") { [weak controller] in
-                controller?.undo()
-            }
-        }
+        gallery.onMoved = { [weak self] count in self?.offerUndo(count == 1 ? "Image moved" : "\(count) images moved") }
         gallery.onExternalDrop = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
-        gallery.onDropRefused = { [weak self] message in self?.toast.show(message) }
-        downloader.onFailure = { [weak self] message in self?.toast.show(message) }
+        gallery.onDropRefused = { [weak self] message in self?.say(message) }
+        downloader.onFailure = { [weak self] message in self?.say(message) }
         controller.onChange = { [weak self] change in
             guard let self else { return }
             gallery.modelChanged(change)
-            if change == .cells { updateChrome() }
+            if change == .cells {
+                updateChrome()
+                // The toast offers to undo one step: once that is no longer the latest, it goes.
+                if let offered = undoOffered, offered != controller.history.latestSerial {
+                    undoOffered = nil
+                    toast.dismiss()
+                }
+            }
         }
         updateChrome()
         window.showAll()
         flights.area.isVisible = false
         updateChrome()
         gallery.canvas.grabFocus()
+    }
+
+    /// Tells the user something in the toast; `seconds: nil` keeps it until dismissed.
+    func say(_ message: String, seconds: UInt32? = 6) {
+        undoOffered = nil
+        toast.show(message, seconds: seconds)
+    }
+
+    /// A toast that undoes the step just taken, and only that step.
+    private func offerUndo(_ message: String) {
+        guard let serial = controller.history.latestSerial else { return }
+        undoOffered = serial
+        toast.show(message, actionLabel: "_Undo") { [weak self] in
+            guard let self, controller.history.latestSerial == serial else { return }
+            undoOffered = nil
+            controller.undo()
+        }
     }
 
     /// Empty state and undo/redo availability follow the model.
@@ -161,8 +183,7 @@ final class MainWindow {
     private func remove(_ ids: [ImageID]) {
         let removed = controller.remove(Set(ids)).filter { !$0.isPlaceholder }
         guard !removed.isEmpty else { return }
-        let message = removed.count == 1 ? "Image moved to trash" : "\(removed.count) images moved to trash"
-        toast.show(message, actionLabel: "_Undo") { [weak controller] in controller?.undo() }
+        offerUndo(removed.count == 1 ? "Image moved to trash" : "\(removed.count) images moved to trash")
     }
 
     func present() { window.present() }
@@ -172,7 +193,7 @@ final class MainWindow {
         Clipboard.requestTargets { [weak self] offered in
             let wanted = DropPayload.targetsToRequest(offered: offered)
             guard !wanted.isEmpty else {
-                self?.toast.show("Nothing to paste: the clipboard holds no image or image address")
+                self?.say("Nothing to paste: the clipboard holds no image or image address")
                 return
             }
             var received: [String: [UInt8]] = [:]
@@ -190,7 +211,7 @@ final class MainWindow {
     private func pasted(_ received: [String: [UInt8]]) {
         let images = DropPayload.images(received: received)
         guard !images.isEmpty else {
-            toast.show("Nothing to paste: the clipboard holds no image or image address")
+            say("Nothing to paste: the clipboard holds no image or image address")
             return
         }
         let placeholder = controller.insertPlaceholder(at: controller.cells.count, label: "image")
