@@ -6,10 +6,11 @@ enum GalleryDragTarget {
     /// The ids of the dragged cells; offered only inside this application.
     static let cells = "application/x-image-gallery-cells"
 
-    /// What a drag out of the gallery offers: the cells to ourselves, the URLs to everyone else.
+    /// What a drag out of the gallery offers: the cells to ourselves, files and URLs to everyone else.
     @MainActor static let sourceTargets = TargetList([
         (cells, true),
         ("text/uri-list", false),
+        ("text/x-moz-url", false),
         ("text/plain;charset=utf-8", false),
         ("UTF8_STRING", false),
         ("text/plain", false),

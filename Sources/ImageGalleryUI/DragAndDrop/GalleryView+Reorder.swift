@@ -106,16 +106,24 @@ extension GalleryView {
         context.setIcon(surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
+    /// What a drop target gets: our own cells; local files for file managers and chat apps
+    /// (text/uri-list); the web addresses for browsers (text/x-moz-url) and text fields.
     private func provideDragData(_ data: SelectionData) {
         guard let drag = reorderDrag else { return }
-        let urls = drag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image?.url } }
+        let images = drag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image } }
         switch data.target {
         case GalleryDragTarget.cells:
             data.set(Array(drag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
         case "text/uri-list":
-            data.setURIs(urls)
+            data.setURIs(images.map { image in
+                loader.bytesSource.shareableFile(for: image.url, label: image.label)?.absoluteString ?? image.url
+            })
+        case "text/x-moz-url":
+            // UTF-16, a URL line and a title line per image, as browsers expect.
+            let text = images.map { "\($0.url)\n\($0.label)" }.joined(separator: "\n")
+            data.set(text.utf16.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] }, as: "text/x-moz-url")
         default:
-            data.setText(urls.joined(separator: "\n"))
+            data.setText(images.map(\.url).joined(separator: "\n"))
         }
     }
 

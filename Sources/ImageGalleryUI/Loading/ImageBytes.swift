@@ -66,6 +66,35 @@ final class ImageBytesSource: Sendable {
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
 
+    /// A file other applications can take for the image at `url` (a file manager copies it, a chat
+    /// app uploads it): the file itself for file://, else a link to the cached download under a
+    /// readable name with the right extension. nil when there is no local copy yet.
+    /// Cheap (a hard link), so it may run while GTK asks for drag data.
+    func shareableFile(for url: String, label: String) -> URL? {
+        guard let parsed = URL(string: url) else { return nil }
+        if parsed.isFileURL { return parsed }
+        let cached = cacheFile(for: url)
+        guard let handle = FileHandle(forReadingAtPath: cached.path) else { return nil }
+        let head = handle.readData(ofLength: 64)
+        try? handle.close()
+        var name = label.replacingOccurrences(of: "/", with: "_")
+        if let type = DropPayload.sniffImageType(Array(head)), let ext = type.split(separator: "/").last,
+           !name.lowercased().hasSuffix(".\(ext)"), !(ext == "jpeg" && name.lowercased().hasSuffix(".jpg")) {
+            name += ".\(ext)"
+        }
+        let folder = cacheDirectory.appendingPathComponent("drag-out", isDirectory: true)
+            .appendingPathComponent(String(cached.lastPathComponent.prefix(16)), isDirectory: true)
+        let file = folder.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if link(cached.path, file.path) != 0 { try FileManager.default.copyItem(at: cached, to: file) }
+            return file
+        } catch {
+            return nil
+        }
+    }
+
     /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
     /// undone yet; files written since `launch` (this session's drops) stay.
     func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
