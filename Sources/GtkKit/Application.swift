@@ -19,6 +19,9 @@ public final class Application: Object {
         }
     }
 
+    /// Ends the main loop; `shutdown` handlers run first.
+    public func quit() { g_application_quit(typed()) }
+
     /// Adds an application action (`app.NAME`) with keyboard accelerators.
     public func addAction(_ name: String, accelerators: [String] = [], _ handler: @escaping VoidHandler) -> Action {
         let action = Action(name: name, handler)
@@ -64,7 +67,8 @@ public final class Action: Object {
 
 public final class ApplicationWindow: Container {
     public init(application: Application, title: String) {
-        super.init(owning: gtk_application_window_new(application.typed()))
+        // GTK owns its toplevels (they are never floating): this wrapper holds a reference of its own.
+        super.init(borrowing: gtk_application_window_new(application.typed()))
         gtk_window_set_title(typed(), title)
     }
 

@@ -20,7 +20,7 @@ public final class ImageGalleryApplication {
     private init() {
         application.onActivate { [weak self] in self?.activate() }
         application.onShutdown { [weak self] in self?.saver?.flush() }
-        _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
+        _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
     }
 
     private func activate() {
@@ -82,13 +82,6 @@ public final class ImageGalleryApplication {
         }
         if let problem { window.say(problem, seconds: nil) }
         window.present()
-    }
-
-    private func quit() {
-        saver?.flush()
-        window?.window.hide()
-        window = nil
-        exit(0)
     }
 
     /// The app's data: installed as `<prefix>/share/image-gallery` beside the binary's prefix, or

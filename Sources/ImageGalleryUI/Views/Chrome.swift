@@ -79,10 +79,10 @@ final class Toast {
         label.text = message
         self.action = action
         actionButton.label = actionLabel ?? ""
-        actionButton.isVisible = actionLabel != nil
         MainContext.cancel(hideTimer)
         hideTimer = 0
         root.showAll()
+        // After showAll, which would show it even without an action.
         actionButton.isVisible = actionLabel != nil
         root.revealed = true
         if let seconds {
@@ -99,6 +99,4 @@ final class Toast {
         root.revealed = false
         action = nil
     }
-
-    var message: String { label.text }
 }
