@@ -59,6 +59,8 @@ final class GalleryView {
     var onMoved: (Int) -> Void = { _ in }
 
     private let animator = FrameAnimator()
+    private var pinch: PinchGesture?
+    private var rowHeightAtPinchStart = 220.0
     private var spinnerTick: UInt32?
     private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
@@ -81,6 +83,13 @@ final class GalleryView {
         loader.onUpdate = { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
+        let pinch = PinchGesture(on: canvas)
+        pinch.onBegin { [weak self] in self.map { $0.rowHeightAtPinchStart = $0.rowHeight } }
+        pinch.onScaleChanged { [weak self] scale in
+            guard let self else { return }
+            zoom(by: rowHeightAtPinchStart * scale / rowHeight)
+        }
+        self.pinch = pinch
     }
 
     // MARK: Layout
