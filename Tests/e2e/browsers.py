@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 
+import harness
 from harness import HarnessError, ImageServer, ServedImage, encoded_image, wait_until
 
 
@@ -423,26 +424,25 @@ class Chromium(Browser):
 # The drag
 # ------------------------------------------------------------------------------------------------------------
 
+def start_browser_drag(desktop, from_xy, towards, button=1):
+    """Presses on a page element and moves the way a person does, slowly enough that the browser starts a drag
+    (several small motions with pauses); `towards` gives the direction. The button stays pressed."""
+    fx, fy = (int(v) for v in from_xy)
+    desktop.move_to(fx, fy)
+    time.sleep(0.3)
+    desktop.xdotool("mousedown", button)
+    time.sleep(0.3)
+    desktop.nudge((fx, fy), towards, harness.Desktop.BROWSER_NUDGES, 0.06)
+    time.sleep(0.4)
+
+
 def browser_drag(desktop, from_xy, to_xy, steps=40, step_delay=0.04, hover=1.0, button=1):
     """Drags from from_xy (on the page) to to_xy (in the gallery) the way a person would, slowly enough for a
     browser: press, pause, a few small motions with pauses (the page decides on a drag after several motion
     events), the way over in `steps` motions, small motions at the target for `hover` seconds (so the target's
     XdndPosition answers arrive and the drop is accepted), release."""
-    fx, fy = (int(v) for v in from_xy)
     tx, ty = (int(v) for v in to_xy)
-    desktop.move_to(fx, fy)
-    time.sleep(0.3)
-    desktop.xdotool("mousedown", button)
-    time.sleep(0.3)
-    dx, dy = tx - fx, ty - fy
-    length = max(1.0, (dx * dx + dy * dy) ** 0.5)
-    ux, uy = dx / length, dy / length
-    chain = []
-    for d in (1, 2, 3, 5, 7, 10, 13, 16, 20, 25, 30):
-        chain += ["mousemove", round(fx + ux * d), round(fy + uy * d), "sleep", 0.06]
-    desktop.xdotool(*chain)
-    desktop.pointer = (round(fx + ux * 30), round(fy + uy * 30))
-    time.sleep(0.4)
+    start_browser_drag(desktop, from_xy, (tx, ty), button)
     desktop.move(tx, ty, steps=steps, step_delay=step_delay)
     end = time.monotonic() + hover
     wiggle = [(1, 0), (0, 1), (-1, 0), (0, -1)]

@@ -496,25 +496,6 @@ def hover(desktop, x, y, seconds, step=0.08):
     desktop.pointer = (int(x), int(y))
 
 
-def start_browser_drag(desktop, from_xy, towards):
-    """Presses on a page element and moves the way a person does, slowly enough that the browser starts a drag
-    (several small motions with pauses); `towards` gives the direction. The button stays pressed."""
-    fx, fy = (int(v) for v in from_xy)
-    dx, dy = towards[0] - fx, towards[1] - fy
-    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
-    ux, uy = dx / length, dy / length
-    desktop.move_to(fx, fy)
-    time.sleep(0.3)
-    desktop.xdotool("mousedown", 1)
-    time.sleep(0.3)
-    chain = []
-    for d in (1, 2, 3, 5, 7, 10, 13, 16, 20, 25, 30):
-        chain += ["mousemove", round(fx + ux * d), round(fy + uy * d), "sleep", 0.06]
-    desktop.xdotool(*chain)
-    desktop.pointer = (round(fx + ux * 30), round(fy + uy * 30))
-    time.sleep(0.4)
-
-
 def toast_undo_button(app):
     """The toast's showing Undo button (not the header bar's), or None."""
     frame_top = app.gallery().parent().extents()[1]

@@ -270,14 +270,7 @@ class DragSource:
         result = None
         try:
             time.sleep(0.1)
-            dx, dy = tx - fx, ty - fy
-            length = max(1.0, (dx * dx + dy * dy) ** 0.5)
-            ux, uy = dx / length, dy / length
-            chain = []
-            for d in (2, 4, 6, 9, 12, 16, 20):
-                chain += ["mousemove", round(fx + ux * d), round(fy + uy * d), "sleep", 0.03]
-            desktop.xdotool(*chain)
-            desktop.pointer = (round(fx + ux * 20), round(fy + uy * 20))
+            desktop.nudge((fx, fy), (tx, ty))
             time.sleep(0.15)
             desktop.move(tx, ty, steps=steps, step_delay=step_delay)
             desktop.xdotool("mousemove", tx + 1, ty, "sleep", 0.05, "mousemove", tx, ty + 1, "sleep", 0.05,

@@ -592,6 +592,23 @@ class Desktop:
     def release(self, button=1):
         self.xdotool("mouseup", button)
 
+    # The first small moves of a drag, in px from the press: GTK starts a drag past its threshold (8 px by
+    # default); browsers decide only after several slower motions.
+    GTK_NUDGES = (2, 4, 6, 9, 12, 16, 20)
+    BROWSER_NUDGES = (1, 2, 3, 5, 7, 10, 13, 16, 20, 25, 30)
+
+    def nudge(self, from_xy, towards, distances=GTK_NUDGES, pause=0.03):
+        """With the button held at from_xy: small moves in the direction of `towards`, past the drag threshold."""
+        fx, fy = from_xy
+        dx, dy = towards[0] - fx, towards[1] - fy
+        length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        ux, uy = dx / length, dy / length
+        chain = []
+        for d in distances:
+            chain += ["mousemove", round(fx + ux * d), round(fy + uy * d), "sleep", pause]
+        self.xdotool(*chain)
+        self.pointer = (round(fx + ux * distances[-1]), round(fy + uy * distances[-1]))
+
     def drag(self, from_xy, to_xy, steps=30, step_delay=0.03, hold_at_end=0.3, button=1):
         """A real XDND drag: press at from_xy, a few small moves past GTK's drag threshold, then `steps` moves to
         to_xy, a short wiggle there (so the target gets XdndPosition and answers), hold, release."""
@@ -599,14 +616,7 @@ class Desktop:
         tx, ty = to_xy
         self.press(fx, fy, button)
         time.sleep(0.1)
-        dx, dy = tx - fx, ty - fy
-        length = max(1.0, (dx * dx + dy * dy) ** 0.5)
-        ux, uy = dx / length, dy / length
-        chain = []
-        for d in (2, 4, 6, 9, 12, 16, 20):  # past the drag threshold (8 px by default) in small steps
-            chain += ["mousemove", round(fx + ux * d), round(fy + uy * d), "sleep", 0.03]
-        self.xdotool(*chain)
-        self.pointer = (round(fx + ux * 20), round(fy + uy * 20))
+        self.nudge((fx, fy), (tx, ty))
         time.sleep(0.15)
         self.move(tx, ty, steps=steps, step_delay=step_delay)
         self.xdotool("mousemove", tx + 1, ty, "sleep", 0.05, "mousemove", tx, ty + 1, "sleep", 0.05,

@@ -360,7 +360,6 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
     # then the first, at its placeholder's place (index 3)
     final = [red.url, yellow.url, green.url, first_url, blue.url, second_url, magenta.url]
     settle_order(app, final, timeout=20, what="the first image to land at index 3")
-    assert time.monotonic() - dropped_first >= 9, "the first image arrived sooner than the server sent it"
     wait_saved(app, final)
     check_on_screen(app, [(url, image.rgb, image.aspect) for image, url in
                           zip([red, yellow, green, first, blue, second, magenta], final)], "final order")

@@ -348,7 +348,8 @@ def test_an_image_dragged_from_firefox_is_refused_by_the_trash(make_app, http_se
     gallery opens room, so the drag is live and seen), then over the trash (no highlight, a "not allowed"
     cursor), dropped there: nothing changes."""
     import browsers
-    from drag_helpers import hover, start_browser_drag
+    from browsers import start_browser_drag
+    from drag_helpers import hover
 
     app, _ = launch_gallery(make_app, http_server)
     sky = http_server.add_image("sky", 220, 160, (90, 170, 250))
