@@ -328,7 +328,6 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
     # second drop: between blue and yellow (blue is now at index 3)
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(second_url)))
     drop(app, src, before(cells[4]))
-    dropped_second = time.monotonic()
     cells = app.wait_cells(lambda cs: len(cs) == 7 and cs[2].placeholder and cs[4].placeholder, timeout=5,
                            what="the second placeholder at index 4")
     assert [c.url for c in cells if not c.placeholder] == [red.url, green.url, blue.url, yellow.url, magenta.url]
@@ -339,9 +338,6 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
     app.key("alt+Left alt+Left alt+Left alt+Left")
     moved = app.wait_cells(lambda cs: len(cs) == 7 and [c.url for c in cs][:3] == [red.url, yellow.url, green.url],
                            timeout=5, what="yellow moved to index 1")
-    assert time.monotonic() - dropped_second < 3.5, \
-        "the reorder took too long: the second image may have landed before it (%.1fs)" % (
-            time.monotonic() - dropped_second)
     assert moved[3].placeholder and moved[5].placeholder, \
         "the placeholders did not move with the cells:\n" + harness.format_cells(moved)
     assert "first-teal" in moved[3].name and "second-pink" in moved[5].name, harness.format_cells(moved)
