@@ -509,3 +509,18 @@ def toast_undo_button(app):
 def click_node(desktop, node):
     x, y, w, h = node.extents()
     desktop.click(x + w // 2, y + h // 2)
+
+
+def assert_toast_undo_spent(app, desktop, expected, action):
+    """After Ctrl+Z undid the step a toast announced: the toast is gone, or its Undo does nothing, so the
+    state stays `expected` (a toast's Undo must never take back another, earlier step)."""
+    time.sleep(0.5)
+    undo = toast_undo_button(app)
+    if undo is None:
+        return
+    shown = toast_text(app)
+    click_node(desktop, undo)
+    time.sleep(0.8)
+    assert saved_names(app) == expected, (
+        "the toast %r still offered Undo after %s, and clicking it undid an earlier step: state.json went "
+        "from %s to %s" % (shown, action, expected, saved_names(app)))

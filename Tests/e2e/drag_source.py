@@ -263,26 +263,8 @@ class DragSource:
         drag threshold, `steps` moves, a wiggle at the end), then `hover` seconds there. while_hovering(), if
         given, runs before the release (the drag still on); its result is returned. The button is always
         released, also when while_hovering fails."""
-        desktop = self.desktop
-        fx, fy = self.center
-        tx, ty = to_xy
-        desktop.press(fx, fy)
-        result = None
-        try:
-            time.sleep(0.1)
-            desktop.nudge((fx, fy), (tx, ty))
-            time.sleep(0.15)
-            desktop.move(tx, ty, steps=steps, step_delay=step_delay)
-            desktop.xdotool("mousemove", tx + 1, ty, "sleep", 0.05, "mousemove", tx, ty + 1, "sleep", 0.05,
-                            "mousemove", tx, ty)
-            desktop.pointer = (tx, ty)
-            time.sleep(hover)
-            if while_hovering is not None:
-                result = while_hovering()
-        finally:
-            if release:
-                desktop.release()
-        return result
+        return self.desktop.drag(self.center, to_xy, steps=steps, step_delay=step_delay, hold_at_end=hover,
+                                 while_hovering=while_hovering, release=release)
 
 
 if __name__ == "__main__":

@@ -609,22 +609,32 @@ class Desktop:
         self.xdotool(*chain)
         self.pointer = (round(fx + ux * distances[-1]), round(fy + uy * distances[-1]))
 
-    def drag(self, from_xy, to_xy, steps=30, step_delay=0.03, hold_at_end=0.3, button=1):
+    def drag(self, from_xy, to_xy, steps=30, step_delay=0.03, hold_at_end=0.3, button=1, while_hovering=None,
+             release=True):
         """A real XDND drag: press at from_xy, a few small moves past GTK's drag threshold, then `steps` moves to
-        to_xy, a short wiggle there (so the target gets XdndPosition and answers), hold, release."""
+        to_xy, a short wiggle there (so the target gets XdndPosition and answers), hold, release.
+        while_hovering(), if given, runs before the release (the drag still on); its result is returned. The
+        button is released (unless release=False), also when while_hovering fails."""
         fx, fy = from_xy
         tx, ty = to_xy
         self.press(fx, fy, button)
-        time.sleep(0.1)
-        self.nudge((fx, fy), (tx, ty))
-        time.sleep(0.15)
-        self.move(tx, ty, steps=steps, step_delay=step_delay)
-        self.xdotool("mousemove", tx + 1, ty, "sleep", 0.05, "mousemove", tx, ty + 1, "sleep", 0.05,
-                     "mousemove", tx, ty)
-        self.pointer = (tx, ty)
-        if hold_at_end:
-            time.sleep(hold_at_end)
-        self.release(button)
+        result = None
+        try:
+            time.sleep(0.1)
+            self.nudge((fx, fy), (tx, ty))
+            time.sleep(0.15)
+            self.move(tx, ty, steps=steps, step_delay=step_delay)
+            self.xdotool("mousemove", tx + 1, ty, "sleep", 0.05, "mousemove", tx, ty + 1, "sleep", 0.05,
+                         "mousemove", tx, ty)
+            self.pointer = (tx, ty)
+            if hold_at_end:
+                time.sleep(hold_at_end)
+            if while_hovering is not None:
+                result = while_hovering()
+        finally:
+            if release:
+                self.release(button)
+        return result
 
     def click(self, x, y, button=1, modifiers=None):
         self.move_to(x, y)
