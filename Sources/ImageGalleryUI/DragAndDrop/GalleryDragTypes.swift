@@ -24,6 +24,24 @@ enum GalleryDragTarget {
     ].map { ($0, false) })
 }
 
+/// What the gallery's drag and drop keeps between GTK's drag events.
+struct DragState {
+    /// A press on a cell that becomes a drag once the pointer passes the threshold.
+    var pendingPress: PendingPress?
+    /// The container that takes drops for the gallery (see `installDragAndDrop`).
+    var dropArea: Widget?
+    /// The gallery's own drag in progress, if any.
+    var reorderDrag: ReorderDrag?
+    var autoscroll: Autoscroll?
+    /// The snapshot shown under the pointer, kept to set it again when GTK starts the drag.
+    var dragIcon: DragIcon?
+    var lastPointerX = 0.0
+    /// Drops from other applications whose data is still arriving.
+    var pendingDrops: [PendingDrop] = []
+    /// A drag left the gallery: the room it opened closes unless a drop follows at once.
+    var leavePending = false
+}
+
 /// The gallery's own drag: which cells, in display order.
 struct ReorderDrag {
     let ids: [ImageID]

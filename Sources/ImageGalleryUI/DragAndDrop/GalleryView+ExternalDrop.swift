@@ -16,23 +16,23 @@ struct PendingDrop {
 extension GalleryView {
     func beginExternalDrop(_ context: DragContext, insertionIndex: Int, time: UInt32) {
         let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
-        guard !targets.isEmpty, let dropArea else {
+        guard !targets.isEmpty, let dropArea = drag.dropArea else {
             context.finish(success: false, time: time)
             return
         }
         let placeholder = controller.insertPlaceholder(at: insertionIndex, label: "image")
-        pendingDrops.append(PendingDrop(context: context, placeholder: placeholder, awaiting: Set(targets), time: time))
+        drag.pendingDrops.append(PendingDrop(context: context, placeholder: placeholder, awaiting: Set(targets), time: time))
         // The answers arrive as drag-data-received on the widget that asks: the drop area.
         for target in targets { context.requestData(target, for: dropArea, time: time) }
     }
 
     func receivedDropData(_ context: DragContext, data: SelectionData, time: UInt32) {
-        guard let position = pendingDrops.firstIndex(where: { $0.context == context }) else { return }
+        guard let position = drag.pendingDrops.firstIndex(where: { $0.context == context }) else { return }
         let target = data.target
-        pendingDrops[position].awaiting.remove(target)
-        if let bytes = data.bytes, !bytes.isEmpty { pendingDrops[position].received[target] = bytes }
-        guard pendingDrops[position].awaiting.isEmpty else { return }
-        let drop = pendingDrops.remove(at: position)
+        drag.pendingDrops[position].awaiting.remove(target)
+        if let bytes = data.bytes, !bytes.isEmpty { drag.pendingDrops[position].received[target] = bytes }
+        guard drag.pendingDrops[position].awaiting.isEmpty else { return }
+        let drop = drag.pendingDrops.remove(at: position)
         let images = DropPayload.images(received: drop.received)
         drop.context.finish(success: !images.isEmpty, time: drop.time)
         guard !images.isEmpty else {

@@ -12,15 +12,15 @@ extension GalleryView {
         canvas.onDragBegin { [weak self] context in self?.dragBegan(context) }
         canvas.onDragDataGet { [weak self] _, data in self?.provideDragData(data) }
         canvas.onDragEnd { [weak self] _ in self?.dragEnded() }
-        dropArea = area
+        drag.dropArea = area
         area.makeDropDestination(targets: GalleryDragTarget.destinationTargets, actions: [.copy, .move])
         area.onDragMotion { [weak self] context, x, y, time in
-            guard let self, let point = dropArea?.translate(x: x, y: y, to: canvas) else { return false }
+            guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
             return dragMoved(context, x: point.x, y: point.y, time: time)
         }
         area.onDragLeave { [weak self] _, _ in self?.dragLeft() }
         area.onDragDrop { [weak self] context, x, y, time in
-            guard let self, let point = dropArea?.translate(x: x, y: y, to: canvas) else { return false }
+            guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
             return dropped(context, x: point.x, y: point.y, time: time)
         }
         area.onDragDataReceived { [weak self] context, _, _, data, time in
@@ -35,14 +35,14 @@ extension GalleryView {
         guard !ids.isEmpty else { return }
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
                                              triggeredBy: motion, x: press.x, y: press.y) else { return }
-        reorderDrag = ReorderDrag(ids: ids)
+        drag.reorderDrag = ReorderDrag(ids: ids)
         dimmed = Set(ids)
         setDragIcon(context, grabbedID: press.id, pointer: (press.x, press.y))
     }
 
     private func dragBegan(_ context: DragContext) {
         // GTK sets its default icon while starting the drag; replace it with the snapshot.
-        guard reorderDrag != nil, let icon = dragIcon else { return }
+        guard drag.reorderDrag != nil, let icon = drag.dragIcon else { return }
         context.setIcon(icon.surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
@@ -50,7 +50,7 @@ extension GalleryView {
     private func setDragIcon(_ context: DragContext, grabbedID: ImageID, pointer: (x: Double, y: Double)) {
         guard let grabbedIndex = index(of: grabbedID) else { return }
         let frame = displayedFrame(ofCellAt: grabbedIndex)
-        let count = reorderDrag?.ids.count ?? 1
+        let count = drag.reorderDrag?.ids.count ?? 1
         // Big cells are shrunk so the drag image does not hide the drop point.
         let shrink = min(1, 220 / max(frame.width, frame.height))
         let width = frame.width * shrink
@@ -102,18 +102,18 @@ extension GalleryView {
                             hotX: margin + (pointer.x - frame.x) * shrink,
                             hotY: margin + stackOffset * 2 + (pointer.y - frame.y) * shrink,
                             imageRect: LayoutRect(x: margin, y: margin + stackOffset * 2, width: width, height: height))
-        dragIcon = icon
+        drag.dragIcon = icon
         context.setIcon(surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
     /// What a drop target gets: our own cells; local files for file managers and chat apps
     /// (text/uri-list); the web addresses for browsers (text/x-moz-url) and text fields.
     private func provideDragData(_ data: SelectionData) {
-        guard let drag = reorderDrag else { return }
-        let images = drag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image } }
+        guard let ownDrag = drag.reorderDrag else { return }
+        let images = ownDrag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image } }
         switch data.target {
         case GalleryDragTarget.cells:
-            data.set(Array(drag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
+            data.set(Array(ownDrag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
         case "text/uri-list":
             data.setURIs(images.map { image in
                 loader.bytesSource.shareableFile(for: image.url, label: image.label)?.absoluteString ?? image.url
@@ -129,8 +129,8 @@ extension GalleryView {
 
     /// The drag is over: dropped, cancelled, or failed. Anything not moved returns to its place.
     private func dragEnded() {
-        reorderDrag = nil
-        dragIcon = nil
+        drag.reorderDrag = nil
+        drag.dragIcon = nil
         dimmed = []
         gap = nil
         stopAutoscroll()
@@ -140,14 +140,14 @@ extension GalleryView {
 
     /// Whether a drag (as a destination sees it) is the gallery's own.
     func isOwnDrag(_ context: DragContext) -> Bool {
-        reorderDrag != nil && context.started(in: canvas)
+        drag.reorderDrag != nil && context.started(in: canvas)
     }
 
     private func dragMoved(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
-        leavePending = false
-        lastPointerX = x
+        drag.leavePending = false
+        drag.lastPointerX = x
         if isOwnDrag(context) {
-            let first = reorderDrag?.ids.first.flatMap { index(of: $0) }
+            let first = drag.reorderDrag?.ids.first.flatMap { index(of: $0) }
             let ratio = first.map { controller.cells[$0].aspectRatio } ?? 1
             // Room enough to see where it lands, narrow enough not to reflow the whole gallery.
             openRoom(atX: x, y: y, aspectRatio: min(max(ratio, 0.5), 1))
@@ -169,27 +169,27 @@ extension GalleryView {
 
     private func dragLeft() {
         // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
-        leavePending = true
+        drag.leavePending = true
         stopAutoscroll()
         MainContext.post { [weak self] in
-            guard let self, leavePending else { return }
-            leavePending = false
+            guard let self, drag.leavePending else { return }
+            drag.leavePending = false
             gap = nil
         }
     }
 
     private func dropped(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
-        leavePending = false
+        drag.leavePending = false
         stopAutoscroll()
         let insertion = gap?.index ?? insertionIndex(atX: x, y: y)
-        if isOwnDrag(context), let drag = reorderDrag {
-            let moving = Set(drag.ids)
+        if isOwnDrag(context), let ownDrag = drag.reorderDrag {
+            let moving = Set(ownDrag.ids)
             let target = controller.cells[..<min(insertion, controller.cells.count)].filter { !moving.contains($0.id) }.count
             gap = nil
             dimmed = []
-            let moved = controller.move(drag.ids, toInsertionIndex: target)
+            let moved = controller.move(ownDrag.ids, toInsertionIndex: target)
             context.finish(success: true, time: time)
-            if moved { onMoved(drag.ids.count) }
+            if moved { onMoved(ownDrag.ids.count) }
             return true
         }
         gap = nil
@@ -231,21 +231,21 @@ extension GalleryView {
             stopAutoscroll()
             return
         }
-        if autoscroll == nil {
-            autoscroll = Autoscroll(pointerOffsetInView: fromTop, speed: speed)
-            autoscroll?.tick = canvas.addTickCallback { [weak self] now in self?.autoscrollStep(now) ?? false }
+        if drag.autoscroll == nil {
+            drag.autoscroll = Autoscroll(pointerOffsetInView: fromTop, speed: speed)
+            drag.autoscroll?.tick = canvas.addTickCallback { [weak self] now in self?.autoscrollStep(now) ?? false }
         } else {
-            autoscroll?.speed = speed
-            autoscroll?.pointerOffsetInView = fromTop
+            drag.autoscroll?.speed = speed
+            drag.autoscroll?.pointerOffsetInView = fromTop
         }
     }
 
     private func autoscrollStep(_ now: Int) -> Bool {
-        guard var state = autoscroll else { return false }
+        guard var state = drag.autoscroll else { return false }
         let elapsed = state.lastTime.map { Double(now - $0) / 1_000_000 } ?? 0
         state.lastTime = now
         state.startTime = state.startTime ?? now
-        autoscroll = state
+        drag.autoscroll = state
         // Passing through the edge (on the way to the trash) does not scroll; resting there does.
         guard Double(now - state.startTime!) / 1_000_000 >= Autoscroll.dwell else { return true }
         let before = scroller.scrollOffset
@@ -253,14 +253,14 @@ extension GalleryView {
         if scroller.scrollOffset != before, let gap {
             // The content moved under a still pointer: the room follows the pointer.
             let y = scroller.scrollOffset + state.pointerOffsetInView
-            openRoom(atX: lastPointerX, y: y, aspectRatio: gap.aspectRatio)
+            openRoom(atX: drag.lastPointerX, y: y, aspectRatio: gap.aspectRatio)
         }
         return true
     }
 
     func stopAutoscroll() {
-        if let tick = autoscroll?.tick { canvas.removeTickCallback(tick) }
-        autoscroll = nil
+        if let tick = drag.autoscroll?.tick { canvas.removeTickCallback(tick) }
+        drag.autoscroll = nil
     }
 }
 

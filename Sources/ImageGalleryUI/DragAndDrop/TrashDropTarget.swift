@@ -26,13 +26,13 @@ final class TrashDropTarget {
         trash.root.onDragDrop { [weak self] context, x, y, time in
             guard let self else { return false }
             self.trash.highlighted = false
-            guard self.gallery.isOwnDrag(context), let drag = self.gallery.reorderDrag else {
+            guard self.gallery.isOwnDrag(context), let ownDrag = self.gallery.drag.reorderDrag else {
                 context.finish(success: false, time: time)
                 return true
             }
-            let icon = self.gallery.dragIcon
+            let icon = self.gallery.drag.dragIcon
             context.finish(success: true, time: time)
-            self.onDrop(drag.ids, icon, x, y)
+            self.onDrop(ownDrag.ids, icon, x, y)
             return true
         }
     }

@@ -28,7 +28,7 @@ extension GalleryView {
         }
         canvas.grabFocus()
         guard let index = cellIndex(atX: event.x, y: event.y) else {
-            pendingPress = nil
+            drag.pendingPress = nil
             if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { controller.clearSelection() }
             return true
         }
@@ -42,23 +42,23 @@ extension GalleryView {
             controller.select(id, mode: .replace)
         }
         setFocus(id, scrollTo: false)
-        pendingPress = PendingPress(id: id, x: event.x, y: event.y,
+        drag.pendingPress = PendingPress(id: id, x: event.x, y: event.y,
                                     narrowOnRelease: wasSelected && event.modifiers.isEmpty)
         return true
     }
 
     private func buttonReleased(_ event: ButtonEvent) -> Bool {
-        guard event.button == 1, let press = pendingPress else { return false }
-        pendingPress = nil
+        guard event.button == 1, let press = drag.pendingPress else { return false }
+        drag.pendingPress = nil
         // A plain click on a selected cell (that did not become a drag) selects just it.
         if press.narrowOnRelease { controller.select(press.id, mode: .replace) }
         return true
     }
 
     private func pointerMoved(_ event: MotionEvent) -> Bool {
-        guard let press = pendingPress, event.buttonHeld else { return false }
+        guard let press = drag.pendingPress, event.buttonHeld else { return false }
         guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, event.y)) else { return true }
-        pendingPress = nil
+        drag.pendingPress = nil
         if !controller.selection.contains(press.id) { controller.select(press.id, mode: .replace) }
         beginReorderDrag(from: press, motion: event)
         return true

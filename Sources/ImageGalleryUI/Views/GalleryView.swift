@@ -35,24 +35,12 @@ final class GalleryView {
     var dimmed: Set<ImageID> = [] { didSet { canvas.queueDraw() } }
     /// The keyboard focus among the cells.
     private(set) var focusedID: ImageID?
-    /// A press on a cell that becomes a drag once the pointer passes the threshold.
-    var pendingPress: PendingPress?
-    /// The container that takes drops for the gallery (see `installDragAndDrop`).
-    var dropArea: Widget?
-    /// The gallery's own drag in progress, if any.
-    var reorderDrag: ReorderDrag?
-    var autoscroll: Autoscroll?
-    /// The snapshot shown under the pointer, kept to set it again when GTK starts the drag.
-    var dragIcon: DragIcon?
-    var lastPointerX = 0.0
-    /// Drops from other applications whose data is still arriving.
-    var pendingDrops: [PendingDrop] = []
+    /// Everything drag and drop keeps between events (see DragAndDrop/).
+    var drag = DragState()
     /// Drops that arrived: the window downloads them into their placeholders.
     var onExternalDrop: (_ images: [DroppedImage], _ placeholder: ImageID) -> Void = { _, _ in }
     /// A drop that held nothing usable: the window says so.
     var onDropRefused: (String) -> Void = { _ in }
-    /// A drag left the gallery: the room it opened closes unless a drop follows at once.
-    var leavePending = false
     /// Delete key: the window removes them and offers Undo.
     var onDeleteRequested: ([ImageID]) -> Void = { _ in }
     /// A reorder by dragging finished: the window offers Undo.
