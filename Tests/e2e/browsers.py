@@ -24,7 +24,7 @@ import tempfile
 import time
 
 import harness
-from harness import HarnessError, ImageServer, ServedImage, encoded_image, wait_until
+from harness import HarnessError, ImageServer, wait_until
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -44,11 +44,8 @@ class DragSourceServer(ImageServer):
         super().__init__()
 
     def add_hotlink_image(self, name, width, height, rgb, fmt="png"):
-        ext = "jpg" if fmt == "jpeg" else fmt
-        path = "/hot/%s.%s" % (name, ext)
-        image = ServedImage(name, width, height, tuple(rgb), fmt, encoded_image(width, height, rgb, fmt), path,
-                            self.url(path))
-        self.hotlinked[path] = image
+        image = self.make_image("hot", name, width, height, rgb, fmt)
+        self.hotlinked[image.path] = image
         return image
 
     def add_page(self, path, html):

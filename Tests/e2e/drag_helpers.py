@@ -445,6 +445,13 @@ def extra_images(count):
     return specs
 
 
+def launch_long_gallery(make_app, http_server):
+    """A gallery of 40 images, much taller than its window. Returns (app, {name: rgb}, names in order)."""
+    specs = list(harness.DISTINCT_IMAGES) + extra_images(28)
+    app, colours = launch_gallery(make_app, http_server, specs)
+    return app, colours, [s[0] for s in specs]
+
+
 def launch_gallery(make_app, http_server, specs=None, settle=True):
     """Serves specs (default: harness.DISTINCT_IMAGES), starts the app on a state listing them in that order and
     waits until the visible cells are loaded. Returns (app, {name: rgb})."""

@@ -279,13 +279,17 @@ class ImageServer:
             path = "/" + path
         return "http://127.0.0.1:%d%s" % (self.port, path)
 
+    def make_image(self, folder, name, width, height, rgb, fmt="png"):
+        """A solid-colour ServedImage at /<folder>/<name>.<ext> on this server (not yet registered)."""
+        ext = "jpg" if fmt == "jpeg" else fmt
+        path = "/%s/%s.%s" % (folder, name, ext)
+        return ServedImage(name, width, height, tuple(rgb), fmt, encoded_image(width, height, rgb, fmt), path,
+                           self.url(path))
+
     def add_image(self, name, width, height, rgb, fmt="png"):
         """Registers a solid-colour image served at /img/<name>.<ext>; returns its ServedImage."""
-        ext = "jpg" if fmt == "jpeg" else fmt
-        path = "/img/%s.%s" % (name, ext)
-        image = ServedImage(name, width, height, tuple(rgb), fmt, encoded_image(width, height, rgb, fmt), path,
-                            self.url(path))
-        self.images[path] = image
+        image = self.make_image("img", name, width, height, rgb, fmt)
+        self.images[image.path] = image
         return image
 
     def add_file(self, path, data, content_type="application/octet-stream", status=200, headers=None):

@@ -10,7 +10,7 @@ import time
 
 import harness
 from drag_helpers import (PointerDrag, assert_toast_undo_spent, by_name, cell_names, check_colours, click,
-                          click_node, drag, extra_images, launch_gallery, moved, rows_of, saved_names,
+                          click_node, drag, launch_long_gallery, launch_gallery, moved, rows_of, saved_names,
                           screen_problems, toast_text, visible_parts, toast_undo_button, wait_cursor,
                           wait_order, wait_saved, wait_selected, wait_toast)
 
@@ -275,9 +275,7 @@ def test_drop_in_the_gap_between_rows_and_in_the_margin(make_app, http_server, d
 
 
 def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(make_app, http_server, desktop):
-    specs = list(harness.DISTINCT_IMAGES) + extra_images(28)
-    names = [s[0] for s in specs]
-    app, colours = launch_gallery(make_app, http_server, specs)
+    app, colours, names = launch_long_gallery(make_app, http_server)
     gallery = app.gallery()
     view = gallery.parent().extents()  # the viewport
     start_box = gallery.extents()

@@ -476,10 +476,8 @@ def test_everything_selected_to_the_trash_leaves_the_empty_gallery_and_undo_rest
 
 
 def test_on_the_way_to_the_trash_a_long_gallery_does_not_scroll(make_app, http_server, desktop):
-    from drag_helpers import extra_images
-    specs = list(harness.DISTINCT_IMAGES) + extra_images(28)
-    names = [s[0] for s in specs]
-    app, colours = launch_gallery(make_app, http_server, specs)
+    from drag_helpers import launch_long_gallery
+    app, colours, names = launch_long_gallery(make_app, http_server)
     gallery = app.gallery()
     view = gallery.parent().extents()
     assert gallery.extents()[3] > view[3] + 600, "the gallery is not much taller than its view"
