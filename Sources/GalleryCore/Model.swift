@@ -59,10 +59,16 @@ public struct GalleryState: Codable, Hashable, Sendable {
 
     public var version: Int
     public var galleries: [Gallery]
+    /// The gallery the last active window showed; absent in files written before several galleries.
+    public var shownGalleryID: String?
+    /// Whether windows show the galleries sidebar (F9); absent means shown.
+    public var sidebarVisible: Bool?
 
-    public init(galleries: [Gallery]) {
+    public init(galleries: [Gallery], shownGalleryID: String? = nil, sidebarVisible: Bool? = nil) {
         version = Self.currentVersion
         self.galleries = galleries
+        self.shownGalleryID = shownGalleryID
+        self.sidebarVisible = sidebarVisible
     }
 
     /// A first launch: one empty gallery.
