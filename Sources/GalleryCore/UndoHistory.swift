@@ -2,9 +2,14 @@
 public struct IndexedImage: Hashable, Sendable {
     public var index: Int
     public var image: GalleryImage
+
+    public init(index: Int, image: GalleryImage) {
+        self.index = index
+        self.image = image
+    }
 }
 
-/// One undoable change of a gallery, described by ids so that it stays meaningful while
+/// One undoable change of a gallery's images, described by ids so that it stays meaningful while
 /// placeholders come and go around it. Indices count images only, never placeholders.
 public enum GalleryEdit: Hashable, Sendable {
     /// `ids` (in order) were at `originalIndices` and now start at `destination`.
@@ -26,10 +31,44 @@ public enum GalleryEdit: Hashable, Sendable {
     }
 }
 
+/// One undoable change of the library: of one gallery's images, of the list of galleries, or
+/// several taken as one step (a move between galleries removes from one and inserts into another).
+public indirect enum LibraryEdit: Hashable, Sendable {
+    case images(galleryID: String, GalleryEdit)
+    /// `gallery` (with its images) now stands at `index` of the list.
+    case createGallery(Gallery, index: Int)
+    case deleteGallery(Gallery, index: Int)
+    case renameGallery(id: String, from: String, to: String)
+    case moveGallery(id: String, from: Int, to: Int)
+    case group([LibraryEdit])
+
+    public var inverse: LibraryEdit {
+        switch self {
+        case .images(let galleryID, let edit): .images(galleryID: galleryID, edit.inverse)
+        case .createGallery(let gallery, let index): .deleteGallery(gallery, index: index)
+        case .deleteGallery(let gallery, let index): .createGallery(gallery, index: index)
+        case .renameGallery(let id, let from, let to): .renameGallery(id: id, from: to, to: from)
+        case .moveGallery(let id, let from, let to): .moveGallery(id: id, from: to, to: from)
+        case .group(let edits): .group(edits.reversed().map(\.inverse))
+        }
+    }
+
+    /// The galleries this edit changes, the one a window should show first.
+    public var galleryIDs: [String] {
+        switch self {
+        case .images(let galleryID, _): [galleryID]
+        case .createGallery(let gallery, _), .deleteGallery(let gallery, _): [gallery.id]
+        case .renameGallery(let id, _, _), .moveGallery(let id, _, _): [id]
+        case .group(let edits):
+            edits.flatMap(\.galleryIDs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        }
+    }
+}
+
 /// Undo and redo stacks of named edits; a new edit clears the redo stack.
 public final class UndoHistory {
     public struct Entry: Sendable {
-        public var edit: GalleryEdit
+        public var edit: LibraryEdit
         public var name: String
         /// Identifies this step for good, so an offer to undo it (a toast) can tell it is still the latest.
         public var serial: Int
@@ -49,22 +88,28 @@ public final class UndoHistory {
     public var latestSerial: Int? { undoStack.last?.serial }
     public var redoName: String? { redoStack.last?.name }
 
-    func record(_ edit: GalleryEdit, name: String) {
+    func record(_ edit: LibraryEdit, name: String) {
         undoStack.append(Entry(edit: edit, name: name, serial: nextSerial))
         nextSerial += 1
         if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
         redoStack.removeAll()
     }
 
-    func popUndo() -> GalleryEdit? {
+    func popUndo() -> LibraryEdit? {
         guard let entry = undoStack.popLast() else { return nil }
         redoStack.append(entry)
         return entry.edit
     }
 
-    func popRedo() -> GalleryEdit? {
+    func popRedo() -> LibraryEdit? {
         guard let entry = redoStack.popLast() else { return nil }
         undoStack.append(entry)
         return entry.edit
+    }
+
+    /// Forgets every step (the document was replaced by one merged from elsewhere).
+    func clear() {
+        undoStack.removeAll()
+        redoStack.removeAll()
     }
 }

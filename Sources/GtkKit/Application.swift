@@ -49,8 +49,10 @@ public final class Application: Object {
 
 /// A GSimpleAction that can be enabled and disabled (undo when there is nothing to undo).
 public final class Action: Object {
-    init(name: String, _ handler: @escaping VoidHandler) {
-        super.init(owning: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
+    override init(owning pointer: gpointer) { super.init(owning: pointer) }
+
+    convenience init(name: String, _ handler: @escaping VoidHandler) {
+        self.init(owning: UnsafeMutableRawPointer(g_simple_action_new(name, nil)))
         // "activate" passes the action's parameter (a GVariant, NULL here) before the user data.
         let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, _, userData in
             let box = CallbackBox<VoidHandler>.from(userData: userData)
@@ -70,6 +72,25 @@ public final class ApplicationWindow: Container {
         // GTK owns its toplevels (they are never floating): this wrapper holds a reference of its own.
         super.init(borrowing: gtk_application_window_new(application.typed()))
         gtk_window_set_title(typed(), title)
+    }
+
+    public var title: String {
+        get { gtk_window_get_title(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_window_set_title(typed(), newValue) }
+    }
+
+    /// Whether this is the window the user works in (it has the keyboard).
+    public var isActive: Bool { gtk_window_is_active(typed()) != 0 }
+
+    /// The window became active, or stopped being active.
+    public func onActiveChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
+        typealias Handler = @MainActor (Bool) -> Void
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { window, _, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            let active = gtk_window_is_active(window?.assumingMemoryBound(to: GtkWindow.self)) != 0
+            onMain { box.handler(active) }
+        }
+        connect(pointer, "notify::is-active", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
 
     public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(typed(), titlebar.widget) }

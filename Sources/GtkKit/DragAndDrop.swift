@@ -35,6 +35,9 @@ public final class DragContext: Object, Equatable, @unchecked Sendable {
         return names
     }
 
+    /// What the source allows: copy and move, or copy alone while Ctrl is held.
+    public var actions: DragActions { DragActions(rawValue: gdk_drag_context_get_actions(context).rawValue) }
+
     /// True when the drag started in a widget of this application.
     public var startedInThisApp: Bool { gtk_drag_get_source_widget(context) != nil }
 
@@ -130,6 +133,22 @@ public extension Widget {
                                                       UnsafeMutableRawPointer(motion.event).assumingMemoryBound(to: GdkEvent.self),
                                                       gint(x), gint(y))
         return context.map(DragContext.init)
+    }
+
+    /// Lets the primary button drag this widget, offering `targets` (a list row).
+    func makeDragSource(targets: TargetList, actions: DragActions) {
+        gtk_drag_source_set(widget, GDK_BUTTON1_MASK, nil, 0, actions.gdk)
+        gtk_drag_source_set_target_list(widget, targets.list)
+    }
+
+    /// Draws the widget as it looks now into an image surface (a drag image of a row).
+    func snapshotSurface() -> CairoSurface? {
+        let width = Double(allocatedWidth)
+        let height = Double(allocatedHeight)
+        guard width > 0, height > 0 else { return nil }
+        return CairoSurface.render(width: width, height: height, scale: scaleFactor) { context in
+            gtk_widget_draw(widget, context.cr)
+        }
     }
 
     /// Whether the pointer moved far enough from a press to start a drag.

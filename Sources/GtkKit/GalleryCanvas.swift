@@ -77,6 +77,13 @@ public final class GalleryCanvas: Widget {
         cshim_gallery_canvas_set_cells(widget, &table)
     }
 
+    /// Stops answering assistive technologies about cells (the window is closing): nothing may ask
+    /// the owner once its widgets are gone.
+    public func clearAccessibleCells() {
+        cshim_gallery_canvas_set_cells(widget, nil)
+        providers = nil
+    }
+
     /// Call when the set of visible cells or their names changed.
     public func accessibleCellsChanged() { cshim_gallery_canvas_cells_changed(widget) }
 }

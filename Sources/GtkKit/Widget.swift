@@ -18,6 +18,38 @@ public enum Align {
 open class Widget: Object {
     public var widget: UnsafeMutablePointer<GtkWidget> { typed() }
 
+    /// Idle sources `post` added that have not run yet: removed if the widget is destroyed first.
+    private var pendingIdles: Set<UInt32> = []
+    private var removesIdlesOnDestroy = false
+
+    /// Runs `work` on the main loop soon, unless the widget is destroyed before: a callback that
+    /// reads a widget must not outlive it (a window closed while a refresh was queued).
+    @MainActor public func post(_ work: @escaping @MainActor () -> Void) {
+        if !removesIdlesOnDestroy {
+            removesIdlesOnDestroy = true
+            onDestroy { [weak self] in
+                guard let self else { return }
+                for source in pendingIdles { g_source_remove(guint(source)) }
+                pendingIdles = []
+            }
+        }
+        let source = PendingSource()
+        let run: VoidHandler = { [weak self] in
+            self?.pendingIdles.remove(source.id)
+            work()
+        }
+        let box = CallbackBox<VoidHandler>(run)
+        source.id = UInt32(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+            return gboolean(G_SOURCE_REMOVE)
+        }, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify))
+        pendingIdles.insert(source.id)
+    }
+
+    /// The widget is being destroyed (its window closed): drop what refers to it.
+    public func onDestroy(_ handler: @escaping VoidHandler) { on("destroy", handler) }
+
     public func showAll() { gtk_widget_show_all(widget) }
     public func hide() { gtk_widget_hide(widget) }
     public func queueDraw() { gtk_widget_queue_draw(widget) }
@@ -152,4 +184,9 @@ public extension Widget {
         gtk_render_background(gtk_widget_get_style_context(widget), context.cr, 0, 0,
                               Double(allocatedWidth), Double(allocatedHeight))
     }
+}
+
+/// The id of an idle source, known once it is added, read when it runs.
+private final class PendingSource: @unchecked Sendable {
+    var id: UInt32 = 0
 }

@@ -102,19 +102,22 @@ public final class ScrolledWindow: Container {
         gtk_scrolled_window_set_policy(typed(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
 
-    private var adjustment: UnsafeMutablePointer<GtkAdjustment> { gtk_scrolled_window_get_vadjustment(typed()) }
+    /// nil once the scrolled window is destroyed: its scrollbar, which holds the adjustment, is gone.
+    private var adjustment: UnsafeMutablePointer<GtkAdjustment>? { gtk_scrolled_window_get_vadjustment(typed()) }
 
     public var scrollOffset: Double {
-        get { gtk_adjustment_get_value(adjustment) }
+        get { adjustment.map { gtk_adjustment_get_value($0) } ?? 0 }
         set {
+            guard let adjustment else { return }
             let upper = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
             gtk_adjustment_set_value(adjustment, min(max(newValue, 0), max(upper, 0)))
         }
     }
 
-    public var pageSize: Double { gtk_adjustment_get_page_size(adjustment) }
+    public var pageSize: Double { adjustment.map { gtk_adjustment_get_page_size($0) } ?? 0 }
 
     public func onScrolled(_ handler: @escaping VoidHandler) {
+        guard let adjustment else { return }
         let adjustmentObject = Object(borrowing: UnsafeMutableRawPointer(adjustment))
         adjustmentObject.on("value-changed", handler)
         adjustmentObject.on("changed", handler)
@@ -126,6 +129,11 @@ public final class HeaderBar: Container {
         super.init(owning: gtk_header_bar_new())
         gtk_header_bar_set_title(typed(), title)
         gtk_header_bar_set_show_close_button(typed(), 1)
+    }
+
+    public var title: String {
+        get { gtk_header_bar_get_title(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_header_bar_set_title(typed(), newValue) }
     }
 
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }

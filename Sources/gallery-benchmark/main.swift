@@ -43,15 +43,21 @@ measure("layout: drop insertion index for 1,000 pointer positions") {
 }
 
 let state = GalleryState(galleries: [Gallery(name: "Gallery", images: images)])
-let controller = GalleryController(state: state)
+let library = GalleryLibrary(state: GalleryState(galleries: state.galleries + [Gallery(name: "Other")]))
+let shown = library.galleries[0].id
+let other = library.galleries[1].id
 let sparse = stride(from: 0, to: count, by: max(count / 100, 1)).map { images[$0].id }
-measure("controller: move 100 scattered images, then undo") {
-    controller.move(sparse, toInsertionIndex: count / 2)
-    controller.undo()
+measure("library: move 100 scattered images, then undo") {
+    library.move(sparse, in: shown, toInsertionIndex: count / 2)
+    library.undo()
 }
-measure("controller: delete 100 scattered images, then undo") {
-    controller.remove(Set(sparse))
-    controller.undo()
+measure("library: delete 100 scattered images, then undo") {
+    library.remove(Set(sparse), from: shown)
+    library.undo()
+}
+measure("library: move 100 scattered images to another gallery, then undo") {
+    library.transfer(sparse, from: shown, to: other, copy: false)
+    library.undo()
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-benchmark-\(getpid())")

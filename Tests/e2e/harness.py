@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_BINARY = os.path.join(REPO_ROOT, ".build", "debug", "image-gallery")
 APP_ID = "io.github.imagegallery.ImageGallery"
+# Windows are titled "<gallery name> — Image Gallery": they are found by process, and this suffix.
 WINDOW_TITLE = "Image Gallery"
 
 
@@ -1118,13 +1119,16 @@ class App:
                 return app
         return None
 
-    def frame(self):
-        """The top-level frame named "Image Gallery", or None."""
+    def frames(self):
+        """This process's top-level frames whose title ends with "Image Gallery", oldest first."""
         app = self.accessible_app()
-        for child in (_safe(app.children, []) or []) if app else []:
-            if _safe(lambda: child.role) == ROLE.FRAME and _safe(lambda: child.name) == WINDOW_TITLE:
-                return child
-        return None
+        return [child for child in ((_safe(app.children, []) or []) if app else [])
+                if _safe(lambda: child.role) == ROLE.FRAME and (_safe(lambda: child.name) or "").endswith(WINDOW_TITLE)]
+
+    def frame(self):
+        """The app's first window frame ("<gallery> — Image Gallery"), or None."""
+        frames = self.frames()
+        return frames[0] if frames else None
 
     def _frame_ready(self):
         self._check_alive()
@@ -1254,11 +1258,18 @@ class App:
         return frame.extents()
 
     # --- X window ---
+    def window_ids(self):
+        """The app's visible X windows titled "… Image Gallery", in the order X lists them."""
+        try:
+            return self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
+                                        "%s$" % re.escape(WINDOW_TITLE)).split()
+        except HarnessError:
+            return []  # xdotool exits 1 when it finds nothing
+
     def window_id(self):
-        ids = self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
-                                   "^%s$" % re.escape(WINDOW_TITLE)).split()
+        ids = self.window_ids()
         if not ids:
-            raise HarnessError("no visible X window titled %r for pid %d" % (WINDOW_TITLE, self.proc.pid))
+            raise HarnessError("no visible X window titled '… %s' for pid %d" % (WINDOW_TITLE, self.proc.pid))
         return ids[0]
 
     def focus(self):

@@ -130,9 +130,9 @@ def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make
     original = app.state_bytes()
 
     # the window, its title, and the trash zone
-    assert app.frame().name == "Image Gallery"
+    assert app.frame().name == "Gallery — Image Gallery"
     titles = [title for _, title in desktop.top_level_windows()]
-    assert "Image Gallery" in titles, "no X window titled 'Image Gallery' among %r" % titles
+    assert "Gallery — Image Gallery" in titles, "no X window titled 'Gallery — Image Gallery' among %r" % titles
     trash = app.find_by_name("Trash")
     assert trash is not None, "no accessible object named 'Trash':\n" + app.dump_tree()
     assert trash.has_state("SHOWING"), "the Trash zone is not showing"

@@ -2,14 +2,21 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// Starts the GtkApplication, loads the saved galleries and builds the window on activation.
+/// Starts the GtkApplication, loads the galleries once for the whole app (the library), and opens
+/// windows on it: each window holds its own session. App-wide actions (`app.`) live here.
 @MainActor
 public final class ImageGalleryApplication {
     static let id = "io.github.imagegallery.ImageGallery"
 
     private let application = Application(id: ImageGalleryApplication.id)
-    private var window: MainWindow?
+    private var services: AppServices?
+    private var windows: [MainWindow] = []
+    /// The window the user used last: app-wide actions (new gallery, undo) act through it.
+    private var lastActiveWindow: MainWindow?
     private var saver: BackgroundStateSaver?
+    private var undoAction: Action?
+    private var redoAction: Action?
+    private var historyObservation: LibraryObservation?
 
     public static func run(arguments: [String]) -> Int32 {
         HTTPClient.globalInit()
@@ -21,10 +28,25 @@ public final class ImageGalleryApplication {
         application.onActivate { [weak self] in self?.activate() }
         application.onShutdown { [weak self] in self?.saver?.flush() }
         _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        undoAction = application.addAction("undo", accelerators: ["<Control>z"]) { [weak self] in self?.undo() }
+        redoAction = application.addAction("redo", accelerators: ["<Control><Shift>z", "<Control>y"]) { [weak self] in
+            self?.redo()
+        }
+        _ = application.addAction("new-window", accelerators: ["<Control><Shift>n"]) { [weak self] in
+            self?.openWindow(showing: self?.lastActiveWindow?.session.galleryID)
+        }
+        _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
+        // Window actions (`win.`): GTK routes each key to the focused window's own action.
+        application.setAccelerators(["<Control>v"], for: "win.paste")
+        application.setAccelerators(["<Control>plus", "<Control>equal", "<Control>KP_Add"], for: "win.zoom-in")
+        application.setAccelerators(["<Control>minus", "<Control>KP_Subtract"], for: "win.zoom-out")
+        application.setAccelerators(["F9"], for: "win.show-sidebar")
+        application.setAccelerators(["F2"], for: "win.rename")
+        application.setAccelerators(["<Control>question"], for: "win.shortcuts")
     }
 
     private func activate() {
-        if let window {
+        if let window = lastActiveWindow ?? windows.last {
             window.present()
             return
         }
@@ -35,6 +57,12 @@ public final class ImageGalleryApplication {
             // Uninstalled (a development build): the app icon comes from the source tree.
             IconTheme.appendSearchPath(data.appendingPathComponent("icons").path)
         }
+        let services = services ?? startServices()
+        openWindow(showing: services.library.initialGalleryID)
+    }
+
+    /// Loads the document and starts what every window shares.
+    private func startServices() -> AppServices {
         let directories = XDGDirectories()
         let store = StateStore(fileURL: StateStore.defaultFileURL())
         let loaded = store.load()
@@ -54,7 +82,7 @@ public final class ImageGalleryApplication {
             }
         }
 
-        let controller = GalleryController(state: state)
+        let library = GalleryLibrary(state: state)
         let bytesSource = ImageBytesSource(cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true))
         let loader = ImageLoader(bytesSource: bytesSource)
         // Images deleted in an earlier session can no longer be undone: their downloads go.
@@ -63,25 +91,80 @@ public final class ImageGalleryApplication {
         if case .loaded = loaded {
             DispatchQueue.global(qos: .utility).async { bytesSource.pruneCache(keeping: referenced, writtenBefore: launch) }
         }
-        let window = MainWindow(application: application, controller: controller, loader: loader,
-                                importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
-                                    .appendingPathComponent("imported", isDirectory: true))
-        self.window = window
+        let downloader = DropDownloader(library: library, loader: loader,
+                                        importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
+                                            .appendingPathComponent("imported", isDirectory: true))
+        downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         if canSave {
-            let saver = BackgroundStateSaver(store: store) { [weak window] message in
-                MainContext.post { window?.say("Your gallery could not be saved: \(message)", seconds: nil) }
+            let saver = BackgroundStateSaver(store: store) { [weak self] message in
+                MainContext.post { self?.say("Your gallery could not be saved: \(message)", about: nil, seconds: nil) }
             }
             self.saver = saver
-            controller.onSave = { saver.save($0) }
+            library.onSave = { saver.save($0) }
         }
-        loader.onAspectRatio = { [weak controller] id, ratio in
+        loader.onAspectRatio = { [weak library] id, ratio in
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
-            guard let controller, let index = controller.index(of: id), let image = controller.cells[index].image,
+            guard let library, let (galleryID, index) = library.location(of: id),
+                  let image = library.cells(of: galleryID)[index].image,
                   image.displayAspectRatio != image.aspectRatio else { return }
-            controller.correctAspectRatio(of: id, to: ratio)
+            library.correctAspectRatio(of: id, to: ratio)
         }
-        if let problem { window.say(problem, seconds: nil) }
+        historyObservation = library.observe { [weak self] change in
+            if change == .history { self?.updateHistoryActions() }
+        }
+        let services = AppServices(application: application, library: library, loader: loader, downloader: downloader,
+                                   cellDrags: CellDrags())
+        self.services = services
+        updateHistoryActions()
+        if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
+        return services
+    }
+
+    // MARK: Windows
+
+    @discardableResult
+    private func openWindow(showing galleryID: String?) -> MainWindow? {
+        guard let services else { return nil }
+        let window = MainWindow(services: services, galleryID: galleryID)
+        windows.append(window)
+        lastActiveWindow = window
+        window.onActivated = { [weak self] window in
+            self?.lastActiveWindow = window
+            services.library.noteShownGallery(window.session.galleryID)
+        }
+        window.onClosed = { [weak self] window in
+            guard let self else { return }
+            windows.removeAll { $0 === window }
+            if lastActiveWindow === window { lastActiveWindow = windows.last }
+        }
         window.present()
+        return window
+    }
+
+    private func newGallery() {
+        guard let services, let window = lastActiveWindow ?? windows.last else { return }
+        window.showNewGallery(services.library.createGallery())
+    }
+
+    private func undo() {
+        if let window = lastActiveWindow { window.undo() } else { services?.library.undo() }
+    }
+
+    private func redo() {
+        if let window = lastActiveWindow { window.redo() } else { services?.library.redo() }
+    }
+
+    private func updateHistoryActions() {
+        guard let history = services?.library.history else { return }
+        undoAction?.enabled = history.canUndo
+        redoAction?.enabled = history.canRedo
+    }
+
+    /// Tells the user in the window that shows `galleryID` (the active one when several, or none do).
+    private func say(_ message: String, about galleryID: String?, seconds: UInt32? = 6) {
+        let showing = windows.filter { $0.session.galleryID == galleryID }
+        let window = showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
+        window?.say(message, seconds: seconds)
     }
 
     /// The app's data: installed as `<prefix>/share/image-gallery` beside the binary's prefix, or

@@ -2,73 +2,59 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// The window: header bar, the gallery (or its empty state), the trash zone and the toast.
+/// What every window shares: the document and what serves it.
+@MainActor
+struct AppServices {
+    let application: Application
+    let library: GalleryLibrary
+    let loader: ImageLoader
+    let downloader: DropDownloader
+    let cellDrags: CellDrags
+}
+
+/// One window: the header bar, the galleries sidebar, the gallery it shows (or its empty state),
+/// the trash zone and the toast. It holds its session; the document is the app's.
 @MainActor
 final class MainWindow {
     let window: ApplicationWindow
-    let controller: GalleryController
+    let session: GallerySession
     let gallery: GalleryView
+    let sidebar: Sidebar
     let trash = TrashZone()
     let toast = Toast()
     let flights = FlightLayer()
+    private let services: AppServices
+    private var library: GalleryLibrary { services.library }
+    private let header = HeaderBar(title: "Image Gallery")
+    private let paned = Paned(.horizontal)
+    private let sidebarDrops: SidebarDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
-    private let undoAction: Action
-    private let redoAction: Action
     private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: "Undo")
     private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: "Redo")
-
-    private let downloader: DropDownloader
+    private var sidebarAction: Action?
+    private var deleteGalleryAction: Action?
+    private var galleryMenu: Popover?
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
 
-    init(application: Application, controller: GalleryController, loader: ImageLoader, importsDirectory: URL) {
-        self.controller = controller
-        window = ApplicationWindow(application: application, title: "Image Gallery")
-        window.setDefaultSize(width: 1024, height: 760)
+    /// The window is gone (closed, or the app quits).
+    var onClosed: (MainWindow) -> Void = { _ in }
+    /// The window became the active one.
+    var onActivated: (MainWindow) -> Void = { _ in }
+
+    init(services: AppServices, galleryID: String?) {
+        self.services = services
+        session = GallerySession(library: services.library, galleryID: galleryID)
+        window = ApplicationWindow(application: services.application, title: "Image Gallery")
+        window.setDefaultSize(width: 1180, height: 760)
         window.setIconName(ImageGalleryApplication.id)
-        gallery = GalleryView(controller: controller, loader: loader)
-        downloader = DropDownloader(controller: controller, loader: loader, importsDirectory: importsDirectory)
+        gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
+        sidebar = Sidebar(session: session)
+        sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags)
 
-        undoAction = application.addAction("undo", accelerators: ["<Control>z"]) { [weak controller] in controller?.undo() }
-        redoAction = application.addAction("redo", accelerators: ["<Control><Shift>z", "<Control>y"]) { [weak controller] in
-            controller?.redo()
-        }
-
-        let header = HeaderBar(title: "Image Gallery")
-        undoButton.setAction("app.undo")
-        redoButton.setAction("app.redo")
-        let history = Box(.horizontal)
-        history.addStyleClass("linked")
-        history.append(undoButton)
-        history.append(redoButton)
-        header.packStart(history)
-        let zoomIn = Button(iconName: "zoom-in-symbolic", tooltip: "Larger Images")
-        let zoomOut = Button(iconName: "zoom-out-symbolic", tooltip: "Smaller Images")
-        zoomIn.setAction("app.zoom-in")
-        zoomOut.setAction("app.zoom-out")
-        let zoom = Box(.horizontal)
-        zoom.addStyleClass("linked")
-        zoom.append(zoomOut)
-        zoom.append(zoomIn)
-        let help = Builder(xml: HelpAndMenu.xml)
-        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: help, menuID: "primary-menu"))
-        header.packEnd(zoom)
-        window.setTitlebar(header)
-        _ = application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak window] in
-            guard let window else { return }
-            // A new builder each time: the window is destroyed when closed.
-            Builder(xml: HelpAndMenu.xml).presentShortcutsWindow("shortcuts", over: window)
-        }
-        _ = application.addAction("select-all") { [weak controller] in controller?.selectAll() }
-
-        _ = application.addAction("paste", accelerators: ["<Control>v"]) { [weak self] in self?.paste() }
-        _ = application.addAction("zoom-in", accelerators: ["<Control>plus", "<Control>equal", "<Control>KP_Add"]) { [weak gallery] in
-            gallery?.zoom(by: 1.2)
-        }
-        _ = application.addAction("zoom-out", accelerators: ["<Control>minus", "<Control>KP_Subtract"]) { [weak gallery] in
-            gallery?.zoom(by: 1 / 1.2)
-        }
+        buildHeader()
+        addActions()
 
         let galleryArea = Overlay()
         galleryArea.add(gallery.scroller)
@@ -83,37 +69,176 @@ final class MainWindow {
         column.append(galleryArea, expand: true)
         column.append(trash.root)
 
+        sidebar.root.setSizeRequest(width: 200, height: -1)
+        paned.pack1(sidebar.root, resize: false, shrink: false)
+        paned.pack2(column, resize: true, shrink: false)
+        paned.position = 240
+
         let content = Overlay()
-        content.add(column)
+        content.add(paned)
         content.addOverlay(flights.area)
         content.setPassThrough(flights.area, true)
         window.add(content)
-        trashTarget = TrashDropTarget(trash: trash, gallery: gallery)
-        trashTarget?.onDrop = { [weak self] ids, icon, x, y in self?.trashDropped(ids, icon: icon, x: x, y: y) }
+        trashTarget = TrashDropTarget(trash: trash, cellDrags: services.cellDrags)
+        trashTarget?.onDrop = { [weak self] drag, x, y in self?.trashDropped(drag, x: x, y: y) }
 
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
-        gallery.onMoved = { [weak self] count in self?.offerUndo(count == 1 ? "Image moved" : "\(count) images moved") }
-        gallery.onExternalDrop = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
-        gallery.onDropRefused = { [weak self] message in self?.say(message) }
-        downloader.onFailure = { [weak self] message in self?.say(message) }
-        controller.onChange = { [weak self] change in
-            guard let self else { return }
-            gallery.modelChanged(change)
-            if change == .cells {
-                updateChrome()
-                // The toast offers to undo one step: once that is no longer the latest, it goes.
-                if let offered = undoOffered, offered != controller.history.latestSerial {
-                    undoOffered = nil
-                    toast.dismiss()
-                }
-            }
+        gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
+        for drops in [gallery.externalDrops, sidebarDrops.externalDrops] {
+            drops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
+            drops.onRefused = { [weak self] message in self?.say(message) }
         }
-        updateChrome()
+        sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
+        sidebar.onDeleteRequested = { [weak self] galleryID in self?.deleteGallery(galleryID) }
+        sidebar.onMenuRequested = { [weak self] galleryID, x, y in self?.showGalleryMenu(galleryID, x: x, y: y) }
+        session.onChange = { [weak self] change in self?.sessionChanged(change) }
+
+        window.onActiveChanged { [weak self] active in
+            guard let self, active else { return }
+            onActivated(self)
+        }
+        window.onDestroy { [weak self] in self?.closed() }
+
         window.showAll()
         flights.area.isVisible = false
+        sidebar.root.isVisible = library.sidebarVisible
         updateChrome()
         gallery.canvas.grabFocus()
     }
+
+    private func buildHeader() {
+        let sidebarButton = ToggleButton(iconName: "sidebar-show-symbolic", tooltip: "Show Galleries")
+        sidebarButton.setAction("win.show-sidebar")
+        header.packStart(sidebarButton)
+        undoButton.setAction("app.undo")
+        redoButton.setAction("app.redo")
+        let history = Box(.horizontal)
+        history.addStyleClass("linked")
+        history.append(undoButton)
+        history.append(redoButton)
+        header.packStart(history)
+        let zoomIn = Button(iconName: "zoom-in-symbolic", tooltip: "Larger Images")
+        let zoomOut = Button(iconName: "zoom-out-symbolic", tooltip: "Smaller Images")
+        zoomIn.setAction("win.zoom-in")
+        zoomOut.setAction("win.zoom-out")
+        let zoom = Box(.horizontal)
+        zoom.addStyleClass("linked")
+        zoom.append(zoomOut)
+        zoom.append(zoomIn)
+        let help = Builder(xml: HelpAndMenu.xml)
+        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: help, menuID: "primary-menu"))
+        header.packEnd(zoom)
+        window.setTitlebar(header)
+    }
+
+    /// Actions that concern this window alone (`win.`); their keys are the app's (see ImageGalleryApplication).
+    private func addActions() {
+        _ = window.addAction("shortcuts") { [weak self] in
+            guard let self else { return }
+            // A new builder each time: the window is destroyed when closed.
+            Builder(xml: HelpAndMenu.xml).presentShortcutsWindow("shortcuts", over: window)
+        }
+        _ = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
+        _ = window.addAction("paste") { [weak self] in self?.paste() }
+        _ = window.addAction("zoom-in") { [weak self] in self?.gallery.zoom(by: 1.2) }
+        _ = window.addAction("zoom-out") { [weak self] in self?.gallery.zoom(by: 1 / 1.2) }
+        sidebarAction = window.addToggleAction("show-sidebar", state: library.sidebarVisible) { [weak self] visible in
+            self?.setSidebarVisible(visible)
+        }
+        _ = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
+        _ = window.addAction("rename-gallery", parameter: String.self) { [weak self] id in self?.renameGallery(id) }
+        deleteGalleryAction = window.addAction("delete-gallery", parameter: String.self) { [weak self] id in
+            self?.deleteGallery(id)
+        }
+    }
+
+    func present() { window.present() }
+
+    // MARK: Following the session
+
+    private func sessionChanged(_ change: GallerySession.Change) {
+        gallery.sessionChanged(change)
+        switch change {
+        case .cells, .history:
+            updateChrome()
+            // The toast offers to undo one step: once that is no longer the latest, it goes.
+            if let offered = undoOffered, offered != library.history.latestSerial {
+                undoOffered = nil
+                toast.dismiss()
+            }
+        case .shownGallery:
+            sidebar.followShownGallery()
+            updateChrome()
+            if window.isActive { library.noteShownGallery(session.galleryID) }
+        case .galleries:
+            updateChrome()
+        case .selection, .progress:
+            break
+        }
+    }
+
+    /// Title, empty state and the actions' availability follow the document.
+    func updateChrome() {
+        let name = session.gallery.name
+        header.title = name
+        window.title = "\(name) — Image Gallery"
+        emptyState.root.isVisible = session.cells.isEmpty
+        let history = library.history
+        undoButton.tooltip = history.undoName.map { "Undo \($0)" } ?? "Undo"
+        redoButton.tooltip = history.redoName.map { "Redo \($0)" } ?? "Redo"
+        deleteGalleryAction?.enabled = library.canDeleteGallery
+    }
+
+    private func setSidebarVisible(_ visible: Bool) {
+        sidebar.root.isVisible = visible
+        sidebarAction?.state = visible
+        library.sidebarVisible = visible
+        if !visible && sidebar.root.hasFocus { gallery.canvas.grabFocus() }
+    }
+
+    // MARK: Galleries
+
+    /// Shows a new gallery with its name ready to be typed over (Ctrl+N, the sidebar's +).
+    func showNewGallery(_ galleryID: String) {
+        if !sidebar.root.isVisible { setSidebarVisible(true) }
+        session.show(galleryID)
+        sidebar.beginRename(galleryID)
+    }
+
+    /// F2, a double-click on a row, or the row's menu; nil renames the shown gallery.
+    private func renameGallery(_ galleryID: String?) {
+        if !sidebar.root.isVisible { setSidebarVisible(true) }
+        sidebar.beginRename(galleryID ?? session.galleryID)
+    }
+
+    private func deleteGallery(_ galleryID: String) {
+        guard let name = library.gallery(galleryID)?.name, library.deleteGallery(galleryID) else { return }
+        offerUndo("Gallery “\(name)” deleted")
+    }
+
+    private func showGalleryMenu(_ galleryID: String, x: Double, y: Double) {
+        let menu = MenuModel()
+        menu.append(label: "_Rename…", action: "win.rename-gallery", target: galleryID)
+        menu.append(label: "_Delete", action: "win.delete-gallery", target: galleryID)
+        let popover = Popover(menu: menu, relativeTo: sidebar.list)
+        popover.pointTo(x: x, y: y)
+        popover.popup()
+        galleryMenu = popover
+    }
+
+    // MARK: Undo
+
+    /// Undoes the latest step of the app; this window shows the gallery it touched.
+    func undo() { show(library.undo()) }
+
+    func redo() { show(library.redo()) }
+
+    private func show(_ touched: [String]) {
+        guard let first = touched.first, !touched.contains(session.galleryID) else { return }
+        session.show(first)
+    }
+
+    // MARK: Telling the user
 
     /// Tells the user something in the toast; `seconds: nil` keeps it until dismissed.
     func say(_ message: String, seconds: UInt32? = 6) {
@@ -123,23 +248,16 @@ final class MainWindow {
 
     /// A toast that undoes the step just taken, and only that step.
     private func offerUndo(_ message: String) {
-        guard let serial = controller.history.latestSerial else { return }
+        guard let serial = library.history.latestSerial else { return }
         undoOffered = serial
         toast.show(message, actionLabel: "_Undo") { [weak self] in
-            guard let self, controller.history.latestSerial == serial else { return }
+            guard let self, library.history.latestSerial == serial else { return }
             undoOffered = nil
-            controller.undo()
+            undo()
         }
     }
 
-    /// Empty state and undo/redo availability follow the model.
-    func updateChrome() {
-        emptyState.root.isVisible = controller.cells.isEmpty
-        undoAction.enabled = controller.history.canUndo
-        redoAction.enabled = controller.history.canRedo
-        undoButton.tooltip = controller.history.undoName.map { "Undo \($0)" } ?? "Undo"
-        redoButton.tooltip = controller.history.redoName.map { "Redo \($0)" } ?? "Redo"
-    }
+    // MARK: Trash
 
     /// Delete key: each visible selected cell flies from its place into the trash.
     func delete(_ ids: [ImageID]) {
@@ -150,17 +268,18 @@ final class MainWindow {
                   let origin = gallery.canvas.translate(x: frame.x, y: frame.y, to: flights.area) else { continue }
             fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
         }
-        remove(ids)
+        remove(ids, from: session.galleryID)
     }
 
-    /// A drop on the trash: the dragged image flies from where it was released; with several,
-    /// each follows a moment after the one before.
-    private func trashDropped(_ ids: [ImageID], icon: DragIcon?, x: Double, y: Double) {
+    /// A drop on the trash, from this window or another: the dragged image flies from where it was
+    /// released; with several, each follows a moment after the one before.
+    private func trashDropped(_ drag: CellDrags.Drag, x: Double, y: Double) {
         if let pointer = trash.root.translate(x: x, y: y, to: flights.area) {
-            let released = icon?.imageFrame(pointerX: pointer.x, pointerY: pointer.y)
+            let released = drag.icon?.imageFrame(pointerX: pointer.x, pointerY: pointer.y)
                 ?? LayoutRect(x: pointer.x - 40, y: pointer.y - 40, width: 80, height: 80)
-            for (order, id) in ids.enumerated() {
-                let ratio = gallery.index(of: id).map { controller.cells[$0].aspectRatio } ?? 1
+            let cells = library.cells(of: drag.galleryID)
+            for (order, id) in drag.ids.enumerated() {
+                let ratio = cells.first { $0.id == id }?.aspectRatio ?? 1
                 let height = released.height
                 let width = min(height * ratio, released.width * 2)
                 let start = LayoutRect(x: released.x + Double(order) * 6, y: released.y - Double(order) * 6,
@@ -168,7 +287,7 @@ final class MainWindow {
                 fly(id, from: start, delay: Double(order) * 0.05)
             }
         }
-        remove(ids)
+        remove(drag.ids, from: drag.galleryID)
     }
 
     private func fly(_ id: ImageID, from start: LayoutRect, delay: Double = 0) {
@@ -180,13 +299,13 @@ final class MainWindow {
     }
 
     /// Removes images and offers Undo.
-    private func remove(_ ids: [ImageID]) {
-        let removed = controller.remove(Set(ids)).filter { !$0.isPlaceholder }
+    private func remove(_ ids: [ImageID], from galleryID: String) {
+        let removed = library.remove(Set(ids), from: galleryID).filter { !$0.isPlaceholder }
         guard !removed.isEmpty else { return }
         offerUndo(removed.count == 1 ? "Image moved to trash" : "\(removed.count) images moved to trash")
     }
 
-    func present() { window.present() }
+    // MARK: Adding
 
     /// Ctrl+V: an image, or an image address, from the clipboard lands at the end, as a drop there would.
     private func paste() {
@@ -214,13 +333,24 @@ final class MainWindow {
             say("Nothing to paste: the clipboard holds no image or image address")
             return
         }
-        let placeholder = controller.insertPlaceholder(at: controller.cells.count, label: "image")
-        gallery.scrollToCell(at: controller.cells.count - 1)
+        let end = session.cells.count
+        guard let placeholder = session.insertPlaceholder(at: end, label: "image") else { return }
+        gallery.scrollToCell(at: end)
         startDownloads(images, placeholder: placeholder)
     }
 
     private func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
-        downloader.scaleFactor = gallery.canvas.scaleFactor
-        downloader.start(images, placeholder: placeholder)
+        services.downloader.scaleFactor = gallery.canvas.scaleFactor
+        services.downloader.start(images, placeholder: placeholder)
+    }
+
+    // MARK: Closing
+
+    private func closed() {
+        galleryMenu = nil
+        gallery.detach()
+        sidebar.detach()
+        session.close()
+        onClosed(self)
     }
 }

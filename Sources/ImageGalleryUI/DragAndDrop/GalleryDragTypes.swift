@@ -16,12 +16,21 @@ enum GalleryDragTarget {
         ("text/plain", false),
     ])
 
-    /// What the gallery accepts: its own cells, and everything browsers and file managers hand over.
-    @MainActor static let destinationTargets = TargetList([(cells, true)] + [
+    /// A gallery's row in the sidebar, dragged to reorder the galleries; only inside this application.
+    static let galleryRow = "application/x-image-gallery-gallery"
+
+    /// What browsers and file managers hand over that may hold an image.
+    static let externalTargets = [
         "text/uri-list", "text/x-moz-url", "_NETSCAPE_URL", "text/html", "text/plain;charset=utf-8", "UTF8_STRING",
         "text/plain", "STRING", "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp",
         "image/svg+xml", "application/octet-stream",
-    ].map { ($0, false) })
+    ]
+
+    /// What the gallery accepts: the app's cells, and everything browsers and file managers hand over.
+    @MainActor static let destinationTargets = TargetList([(cells, true)] + externalTargets.map { ($0, false) })
+
+    /// What a sidebar row accepts: cells, another row, and images from other applications.
+    @MainActor static let sidebarTargets = TargetList([(cells, true), (galleryRow, true)] + externalTargets.map { ($0, false) })
 }
 
 /// What the gallery's drag and drop keeps between GTK's drag events.
@@ -30,19 +39,8 @@ struct DragState {
     var pendingPress: PendingPress?
     /// The container that takes drops for the gallery (see `installDragAndDrop`).
     var dropArea: Widget?
-    /// The gallery's own drag in progress, if any.
-    var reorderDrag: ReorderDrag?
     var autoscroll: Autoscroll?
-    /// The snapshot shown under the pointer, kept to set it again when GTK starts the drag.
-    var dragIcon: DragIcon?
     var lastPointerX = 0.0
-    /// Drops from other applications whose data is still arriving.
-    var pendingDrops: [PendingDrop] = []
     /// A drag left the gallery: the room it opened closes unless a drop follows at once.
     var leavePending = false
-}
-
-/// The gallery's own drag: which cells, in display order.
-struct ReorderDrag {
-    let ids: [ImageID]
 }

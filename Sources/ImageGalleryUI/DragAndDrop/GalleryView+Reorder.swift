@@ -23,26 +23,29 @@ extension GalleryView {
             guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
             return dropped(context, x: point.x, y: point.y, time: time)
         }
-        area.onDragDataReceived { [weak self] context, _, _, data, time in
-            self?.receivedDropData(context, data: data, time: time)
+        area.onDragDataReceived { [weak self] context, _, _, data, _ in
+            self?.externalDrops.received(context, data: data)
         }
     }
 
     // MARK: Source
 
     func beginReorderDrag(from press: PendingPress, motion: MotionEvent) {
-        let ids = controller.ordered(controller.selection)
+        let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
+        cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             triggeredBy: motion, x: press.x, y: press.y) else { return }
-        drag.reorderDrag = ReorderDrag(ids: ids)
+                                             triggeredBy: motion, x: press.x, y: press.y) else {
+            cellDrags.end(from: canvas)
+            return
+        }
         dimmed = Set(ids)
         setDragIcon(context, grabbedID: press.id, pointer: (press.x, press.y))
     }
 
     private func dragBegan(_ context: DragContext) {
         // GTK sets its default icon while starting the drag; replace it with the snapshot.
-        guard drag.reorderDrag != nil, let icon = drag.dragIcon else { return }
+        guard let icon = ownDrag?.icon else { return }
         context.setIcon(icon.surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
@@ -50,7 +53,7 @@ extension GalleryView {
     private func setDragIcon(_ context: DragContext, grabbedID: ImageID, pointer: (x: Double, y: Double)) {
         guard let grabbedIndex = index(of: grabbedID) else { return }
         let frame = displayedFrame(ofCellAt: grabbedIndex)
-        let count = drag.reorderDrag?.ids.count ?? 1
+        let count = ownDrag?.ids.count ?? 1
         // Big cells are shrunk so the drag image does not hide the drop point.
         let shrink = min(1, 220 / max(frame.width, frame.height))
         let width = frame.width * shrink
@@ -102,15 +105,15 @@ extension GalleryView {
                             hotX: margin + (pointer.x - frame.x) * shrink,
                             hotY: margin + stackOffset * 2 + (pointer.y - frame.y) * shrink,
                             imageRect: LayoutRect(x: margin, y: margin + stackOffset * 2, width: width, height: height))
-        drag.dragIcon = icon
+        cellDrags.setIcon(icon)
         context.setIcon(surface, hotX: icon.hotX, hotY: icon.hotY)
     }
 
     /// What a drop target gets: our own cells; local files for file managers and chat apps
     /// (text/uri-list); the web addresses for browsers (text/x-moz-url) and text fields.
     private func provideDragData(_ data: SelectionData) {
-        guard let ownDrag = drag.reorderDrag else { return }
-        let images = ownDrag.ids.compactMap { id in index(of: id).flatMap { controller.cells[$0].image } }
+        guard let ownDrag else { return }
+        let images = ownDrag.ids.compactMap { id in index(of: id).flatMap { laidOutCells[$0].image } }
         switch data.target {
         case GalleryDragTarget.cells:
             data.set(Array(ownDrag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
@@ -129,8 +132,7 @@ extension GalleryView {
 
     /// The drag is over: dropped, cancelled, or failed. Anything not moved returns to its place.
     private func dragEnded() {
-        drag.reorderDrag = nil
-        drag.dragIcon = nil
+        cellDrags.end(from: canvas)
         dimmed = []
         gap = nil
         stopAutoscroll()
@@ -138,25 +140,26 @@ extension GalleryView {
 
     // MARK: Destination
 
-    /// Whether a drag (as a destination sees it) is the gallery's own.
-    func isOwnDrag(_ context: DragContext) -> Bool {
-        drag.reorderDrag != nil && context.started(in: canvas)
+    /// The cell drag this canvas started, while it lasts.
+    var ownDrag: CellDrags.Drag? {
+        guard let current = cellDrags.current, current.source.widget == canvas.widget else { return nil }
+        return current
     }
 
     private func dragMoved(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
         drag.leavePending = false
         drag.lastPointerX = x
-        if isOwnDrag(context) {
-            let first = drag.reorderDrag?.ids.first.flatMap { index(of: $0) }
-            let ratio = first.map { controller.cells[$0].aspectRatio } ?? 1
+        if let cells = cellDrags.drag(for: context) {
+            let cellsHere = cells.galleryID == session.galleryID
+            let first = cells.ids.first.flatMap { id in session.library.cells(of: cells.galleryID).first { $0.id == id } }
             // Room enough to see where it lands, narrow enough not to reflow the whole gallery.
-            openRoom(atX: x, y: y, aspectRatio: min(max(ratio, 0.5), 1))
-            context.status(.move, time: time)
+            openRoom(atX: x, y: y, aspectRatio: min(max(first?.aspectRatio ?? 1, 0.5), 1))
+            context.status(!cellsHere && CellDrags.isCopy(context) ? .copy : .move, time: time)
         } else if context.startedInThisApp {
-            // Another part of this app (a cell drag that began elsewhere): not ours to take.
+            // Another part of this app (a sidebar row): not a drop for the gallery.
+            gap = nil
             context.status([], time: time)
-            return true
-        } else if DropPayload.mayContainImage(offered: context.offeredTargets) {
+        } else if ExternalDrops.mayContainImage(context) {
             openRoom(atX: x, y: y, aspectRatio: 1)
             context.status(.copy, time: time)
         } else {
@@ -171,7 +174,7 @@ extension GalleryView {
         // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
         drag.leavePending = true
         stopAutoscroll()
-        MainContext.post { [weak self] in
+        canvas.post { [weak self] in
             guard let self, drag.leavePending else { return }
             drag.leavePending = false
             gap = nil
@@ -182,23 +185,43 @@ extension GalleryView {
         drag.leavePending = false
         stopAutoscroll()
         let insertion = gap?.index ?? insertionIndex(atX: x, y: y)
-        if isOwnDrag(context), let ownDrag = drag.reorderDrag {
-            let moving = Set(ownDrag.ids)
-            let target = controller.cells[..<min(insertion, controller.cells.count)].filter { !moving.contains($0.id) }.count
+        if let cells = cellDrags.drag(for: context) {
             gap = nil
             dimmed = []
-            let moved = controller.move(ownDrag.ids, toInsertionIndex: target)
             context.finish(success: true, time: time)
-            if moved { onMoved(ownDrag.ids.count) }
+            dropCells(cells, atInsertionIndex: insertion, copy: CellDrags.isCopy(context))
             return true
         }
         gap = nil
-        guard !context.startedInThisApp, DropPayload.mayContainImage(offered: context.offeredTargets) else {
+        guard ExternalDrops.mayContainImage(context), let dropArea = drag.dropArea else {
             context.finish(success: false, time: time)
             return true
         }
-        beginExternalDrop(context, insertionIndex: insertion, time: time)
+        externalDrops.begin(context, at: dropArea, time: time) { [session] label in
+            session.insertPlaceholder(at: insertion, label: label)
+        }
         return true
+    }
+
+    /// The app's own cells dropped at `insertion`: a reorder when they are this gallery's (from
+    /// this window or another showing it), else a move or copy from their gallery.
+    private func dropCells(_ cells: CellDrags.Drag, atInsertionIndex insertion: Int, copy: Bool) {
+        let laidOut = laidOutCells
+        if cells.galleryID == session.galleryID {
+            let moving = Set(cells.ids)
+            let target = laidOut[..<min(insertion, laidOut.count)].filter { !moving.contains($0.id) }.count
+            if session.move(cells.ids, toInsertionIndex: target) {
+                onDropped(cells.ids.count == 1 ? "Image moved" : "\(cells.ids.count) images moved")
+            }
+            return
+        }
+        let arrived = session.library.transfer(cells.ids, from: cells.galleryID, to: session.galleryID,
+                                               atInsertionIndex: min(insertion, laidOut.count), copy: copy)
+        guard !arrived.isEmpty else { return }
+        session.select(arrived)
+        let from = session.library.gallery(cells.galleryID)?.name ?? ""
+        let count = arrived.count == 1 ? "Image" : "\(arrived.count) images"
+        onDropped(copy ? "\(count) copied from “\(from)”" : "\(count) moved from “\(from)”")
     }
 
     // MARK: Room at the insertion point

@@ -1,23 +1,24 @@
 import GalleryCore
 import GtkKit
 
-/// Makes the trash zone a drop target for the gallery's own drags only: highlighted with a move
-/// cursor for them, refused ("not allowed") for drags from other applications.
+/// Makes a window's trash zone a drop target for the app's own cell drags, from any of its
+/// windows: highlighted with a move cursor for them, refused ("not allowed") for drags from
+/// other applications.
 @MainActor
 final class TrashDropTarget {
     private let trash: TrashZone
-    private let gallery: GalleryView
-    /// Deletes the dropped cells; `from` is where the dragged image was released, in the
-    /// trash zone's coordinates.
-    var onDrop: (_ ids: [ImageID], _ icon: DragIcon?, _ x: Double, _ y: Double) -> Void = { _, _, _, _ in }
+    private let cellDrags: CellDrags
+    /// Deletes the dropped cells; (x, y) is where the dragged image was released, in the trash
+    /// zone's coordinates.
+    var onDrop: (_ drag: CellDrags.Drag, _ x: Double, _ y: Double) -> Void = { _, _, _ in }
 
-    init(trash: TrashZone, gallery: GalleryView) {
+    init(trash: TrashZone, cellDrags: CellDrags) {
         self.trash = trash
-        self.gallery = gallery
+        self.cellDrags = cellDrags
         trash.root.makeDropDestination(targets: TargetList([(GalleryDragTarget.cells, true)]), actions: [.move])
         trash.root.onDragMotion { [weak self] context, _, _, time in
             guard let self else { return false }
-            let accepted = self.gallery.isOwnDrag(context)
+            let accepted = self.cellDrags.drag(for: context) != nil
             self.trash.highlighted = accepted
             context.status(accepted ? .move : [], time: time)
             return true
@@ -26,13 +27,12 @@ final class TrashDropTarget {
         trash.root.onDragDrop { [weak self] context, x, y, time in
             guard let self else { return false }
             self.trash.highlighted = false
-            guard self.gallery.isOwnDrag(context), let ownDrag = self.gallery.drag.reorderDrag else {
+            guard let drag = self.cellDrags.drag(for: context) else {
                 context.finish(success: false, time: time)
                 return true
             }
-            let icon = self.gallery.drag.dragIcon
             context.finish(success: true, time: time)
-            self.onDrop(ownDrag.ids, icon, x, y)
+            self.onDrop(drag, x, y)
             return true
         }
     }

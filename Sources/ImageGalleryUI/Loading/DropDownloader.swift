@@ -3,20 +3,22 @@ import GalleryCore
 import GtkKit
 
 /// Brings dropped images in: downloads (with progress) or reads them on workers, checks that they
-/// decode, caches the bytes, and turns each placeholder into its image wherever it stands by then.
-/// When the URL fails but the drag carried the bytes, those are used.
+/// decode, caches the bytes, and turns each placeholder into its image wherever it stands by then,
+/// in whichever gallery it waits, shown or not. When the URL fails but the drag carried the
+/// bytes, those are used. One for the app: closing a window does not stop its drops.
 @MainActor
 final class DropDownloader {
-    private let controller: GalleryController
+    private let library: GalleryLibrary
     private let loader: ImageLoader
     private let importsDirectory: URL
     private let queue = OperationQueue()
-    var onFailure: (String) -> Void = { _ in }
+    /// A drop into `galleryID` could not be added: someone showing it says why.
+    var onFailure: (_ message: String, _ galleryID: String) -> Void = { _, _ in }
     /// The display's scale factor: dropped images are decoded for it.
     var scaleFactor = 1
 
-    init(controller: GalleryController, loader: ImageLoader, importsDirectory: URL) {
-        self.controller = controller
+    init(library: GalleryLibrary, loader: ImageLoader, importsDirectory: URL) {
+        self.library = library
         self.loader = loader
         self.importsDirectory = importsDirectory
         queue.maxConcurrentOperationCount = 6
@@ -25,11 +27,12 @@ final class DropDownloader {
 
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after it.
     func start(_ images: [DroppedImage], placeholder: ImageID) {
-        if let first = images.first { controller.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
+        if let first = images.first { library.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
         for image in images.dropFirst() {
-            let after = (controller.index(of: placeholders.last!) ?? controller.cells.count) + 1
-            placeholders.append(controller.insertPlaceholder(at: after, label: Self.label(for: image)))
+            guard let (galleryID, index) = library.location(of: placeholders.last!),
+                  let next = library.insertPlaceholder(in: galleryID, at: index + 1, label: Self.label(for: image)) else { break }
+            placeholders.append(next)
         }
         for (image, id) in zip(images, placeholders) { fetch(image, into: id) }
     }
@@ -49,7 +52,7 @@ final class DropDownloader {
                 guard let expected, expected > 0 else { return true }
                 let fraction = Double(received) / Double(expected)
                 if throttle.shouldReport(fraction) {
-                    MainContext.post { [weak self] in self?.controller.updatePlaceholder(placeholder, progress: fraction) }
+                    MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
                 }
                 return true
             }
@@ -114,10 +117,12 @@ final class DropDownloader {
         case .success(let (url, decoded)):
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
             loader.insert(decoded, for: placeholder)
-            controller.fulfillPlaceholder(placeholder, with: GalleryImage(id: placeholder, url: url, aspectRatio: ratio))
+            library.fulfillPlaceholder(placeholder, with: GalleryImage(id: placeholder, url: url, aspectRatio: ratio))
         case .failure(let failure):
-            controller.discardPlaceholder(placeholder)
-            onFailure("Couldn’t add “\(label)”: \(failure.description)")
+            // Gone already (deleted, or its gallery was): nobody waits for the message.
+            guard let (galleryID, _) = library.location(of: placeholder) else { return }
+            library.discardPlaceholder(placeholder)
+            onFailure("Couldn’t add “\(label)”: \(failure.description)", galleryID)
         }
     }
 }

@@ -13,8 +13,21 @@ final class ImageLoader {
         case failed(String)
     }
 
-    /// A decoded image arrived or failed: the view repaints that cell.
-    var onUpdate: (ImageID) -> Void = { _ in }
+    /// Keeps a view subscribed to updates (a decoded image arrived or failed) while it lives.
+    @MainActor final class Observation {
+        fileprivate let key: Int
+        fileprivate weak var loader: ImageLoader?
+        fileprivate init(key: Int, loader: ImageLoader) {
+            self.key = key
+            self.loader = loader
+        }
+        isolated deinit { loader?.observers[key] = nil }
+    }
+
+    private var observers: [Int: (ImageID) -> Void] = [:]
+    private var nextObserverKey = 0
+    /// What each view shows now: work for images no view shows may be dropped.
+    private var visibleByView: [ObjectIdentifier: Set<ImageID>] = [:]
     /// An image's true shape, known once decoded.
     var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
 
@@ -80,9 +93,20 @@ final class ImageLoader {
         failures[id] = nil
     }
 
-    /// Stops queued work for images no longer on screen; started work finishes and is kept.
-    func keepOnly(_ visible: Set<ImageID>) {
-        for (id, work) in inFlight where !visible.contains(id) && !work.operation.isExecuting {
+    /// Calls `handler` with each image whose surface arrived or failed, while the observation lives.
+    func observe(_ handler: @escaping (ImageID) -> Void) -> Observation {
+        let key = nextObserverKey
+        nextObserverKey += 1
+        observers[key] = handler
+        return Observation(key: key, loader: self)
+    }
+
+    /// Records what a view shows; queued work for images no view shows stops (started work
+    /// finishes and is kept).
+    func setVisible(_ visible: Set<ImageID>, for view: ObjectIdentifier) {
+        visibleByView[view] = visible.isEmpty ? nil : visible
+        let wanted = visibleByView.values.reduce(into: Set<ImageID>()) { $0.formUnion($1) }
+        for (id, work) in inFlight where !wanted.contains(id) && !work.operation.isExecuting {
             work.operation.cancel()
             inFlight[id] = nil
         }
@@ -136,7 +160,7 @@ final class ImageLoader {
         case .failure(let failure):
             failures[id] = failure.description
         }
-        onUpdate(id)
+        for key in observers.keys.sorted() { observers[key]?(id) }
     }
 
     private func remember(_ decoded: DecodedImage, for id: ImageID) {

@@ -15,7 +15,7 @@ extension GalleryView {
         }
         let palette = Palette(widget: canvas)
         let scale = canvas.scaleFactor
-        if let gap, gap.index <= controller.cells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
+        if let gap, gap.index <= laidOutCells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
             drawGap(layout.frames[gapSlot(for: gap.index)], context: context, palette: palette)
         }
         for index in cellIndices(intersecting: area) {
@@ -38,7 +38,7 @@ extension GalleryView {
     }
 
     private func drawCell(at index: Int, context: CairoContext, palette: Palette, scale: Int) {
-        let cell = controller.cells[index]
+        let cell = laidOutCells[index]
         let frame = displayedFrame(ofCellAt: index)
         let alpha = dimmed.contains(cell.id) ? 0.3 : 1
         switch cell.content {
@@ -74,7 +74,7 @@ extension GalleryView {
                              maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
             if progress == nil { ensureSpinnerTicking() }
         }
-        if controller.selection.contains(cell.id) {
+        if session.selection.contains(cell.id) {
             context.roundedRectangle(x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3,
                                      radius: Self.cornerRadius + 1.5)
             context.setColor(palette.accent)

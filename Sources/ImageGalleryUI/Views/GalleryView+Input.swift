@@ -23,23 +23,23 @@ extension GalleryView {
     private func buttonPressed(_ event: ButtonEvent) -> Bool {
         guard event.button == 1 else { return false }
         if event.isDoubleClick {
-            if let index = cellIndex(atX: event.x, y: event.y) { activate(controller.cells[index].id) }
+            if let index = cellIndex(atX: event.x, y: event.y) { activate(laidOutCells[index].id) }
             return true
         }
         canvas.grabFocus()
         guard let index = cellIndex(atX: event.x, y: event.y) else {
             drag.pendingPress = nil
-            if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { controller.clearSelection() }
+            if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { session.clearSelection() }
             return true
         }
-        let id = controller.cells[index].id
-        let wasSelected = controller.selection.contains(id)
+        let id = laidOutCells[index].id
+        let wasSelected = session.selection.contains(id)
         if event.modifiers.contains(.shift) {
-            controller.select(id, mode: .extend)
+            session.select(id, mode: .extend)
         } else if event.modifiers.contains(.control) {
-            controller.select(id, mode: .toggle)
+            session.select(id, mode: .toggle)
         } else if !wasSelected {
-            controller.select(id, mode: .replace)
+            session.select(id, mode: .replace)
         }
         setFocus(id, scrollTo: false)
         drag.pendingPress = PendingPress(id: id, x: event.x, y: event.y,
@@ -51,7 +51,7 @@ extension GalleryView {
         guard event.button == 1, let press = drag.pendingPress else { return false }
         drag.pendingPress = nil
         // A plain click on a selected cell (that did not become a drag) selects just it.
-        if press.narrowOnRelease { controller.select(press.id, mode: .replace) }
+        if press.narrowOnRelease { session.select(press.id, mode: .replace) }
         return true
     }
 
@@ -59,7 +59,7 @@ extension GalleryView {
         guard let press = drag.pendingPress, event.buttonHeld else { return false }
         guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, event.y)) else { return true }
         drag.pendingPress = nil
-        if !controller.selection.contains(press.id) { controller.select(press.id, mode: .replace) }
+        if !session.selection.contains(press.id) { session.select(press.id, mode: .replace) }
         beginReorderDrag(from: press, motion: event)
         return true
     }
@@ -81,9 +81,9 @@ extension GalleryView {
             }
             return true
         case "Home", "End":
-            guard !controller.cells.isEmpty else { return true }
-            let id = controller.cells[key.keyName == "Home" ? 0 : controller.cells.count - 1].id
-            controller.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
+            guard !laidOutCells.isEmpty else { return true }
+            let id = laidOutCells[key.keyName == "Home" ? 0 : laidOutCells.count - 1].id
+            session.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
             setFocus(id)
             return true
         case "Page_Up", "Page_Down":
@@ -94,13 +94,13 @@ extension GalleryView {
             if let focusedID { activate(focusedID) }
             return true
         case "space":
-            if let focusedID { controller.select(focusedID, mode: .toggle) }
+            if let focusedID { session.select(focusedID, mode: .toggle) }
             return true
         case "a" where key.modifiers.contains(.control):
-            controller.selectAll()
+            session.selectAll()
             return true
         case "Escape":
-            controller.clearSelection()
+            session.clearSelection()
             return true
         case "Delete", "KP_Delete":
             deleteSelection()
@@ -113,15 +113,15 @@ extension GalleryView {
     /// The cell the keyboard acts on: the focus, else the first selected, else the first.
     private var keyboardAnchor: Int? {
         if let focusedID, let index = index(of: focusedID) { return index }
-        if let first = controller.ordered(controller.selection).first { return index(of: first) }
-        return controller.cells.isEmpty ? nil : 0
+        if let first = session.ordered(session.selection).first { return index(of: first) }
+        return laidOutCells.isEmpty ? nil : 0
     }
 
     private func moveFocus(_ direction: String, extend: Bool) {
         guard let current = keyboardAnchor else { return }
         let target = neighbour(of: current, direction)
-        let id = controller.cells[target].id
-        controller.select(id, mode: extend ? .extend : .replace)
+        let id = laidOutCells[target].id
+        session.select(id, mode: extend ? .extend : .replace)
         setFocus(id)
     }
 
@@ -129,7 +129,7 @@ extension GalleryView {
     private func neighbour(of index: Int, _ direction: String) -> Int {
         switch direction {
         case "Left": return max(index - 1, 0)
-        case "Right": return min(index + 1, controller.cells.count - 1)
+        case "Right": return min(index + 1, laidOutCells.count - 1)
         default:
             let frame = targetFrame(ofCellAt: index)
             let y = direction == "Up" ? frame.y - Self.spacing - 1 : frame.maxY + Self.spacing + 1
@@ -143,21 +143,21 @@ extension GalleryView {
 
     /// Alt+arrows (or Ctrl+Shift+arrows) move the selected cells one step, as a drag would.
     private func moveSelection(_ direction: String) {
-        var ids = controller.ordered(controller.selection)
+        var ids = session.ordered(session.selection)
         if ids.isEmpty, let focusedID { ids = [focusedID] }
         guard let first = ids.first, let firstIndex = index(of: first) else { return }
         let moving = Set(ids)
-        let before = controller.cells[..<firstIndex].filter { !moving.contains($0.id) }.count
+        let before = laidOutCells[..<firstIndex].filter { !moving.contains($0.id) }.count
         let target: Int
         switch direction {
         case "Left": target = before - 1
         case "Right": target = before + 1
         default:
             let neighbourIndex = neighbour(of: firstIndex, direction)
-            target = controller.cells[..<neighbourIndex].filter { !moving.contains($0.id) }.count
+            target = laidOutCells[..<neighbourIndex].filter { !moving.contains($0.id) }.count
         }
         guard target >= 0 else { return }
-        if controller.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
+        if session.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
     }
 
     /// Double-click or Enter on a cell that could not be loaded tries it again.
@@ -168,7 +168,7 @@ extension GalleryView {
     }
 
     func deleteSelection() {
-        let ids = controller.ordered(controller.selection)
+        let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
         onDeleteRequested(ids)
     }

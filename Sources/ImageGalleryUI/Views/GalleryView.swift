@@ -2,8 +2,8 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// The gallery: one canvas that lays out every cell in justified rows and paints only those on
-/// screen. Input becomes controller calls; the controller's changes become repaints.
+/// The gallery a window shows: one canvas that lays out every cell in justified rows and paints
+/// only those on screen. Input becomes session calls; the session's changes become repaints.
 @MainActor
 final class GalleryView {
     static let spacing = 8.0
@@ -11,11 +11,13 @@ final class GalleryView {
 
     let scroller = ScrolledWindow()
     let canvas = GalleryCanvas()
-    let controller: GalleryController
+    let session: GallerySession
     let loader: ImageLoader
+    /// The app's own drags of cells, shared by every window.
+    let cellDrags: CellDrags
 
     /// The height a row aims for; Ctrl+scroll and Ctrl+plus/minus change it.
-    private(set) var rowHeight = 220.0
+    var rowHeight: Double { session.rowHeight }
     private(set) var layout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
     /// The same cells without the room a drag opens: drops are aimed against it, so opening the
     /// room does not move the target under a still pointer.
@@ -24,7 +26,7 @@ final class GalleryView {
     private(set) var slotOfCell: [Int] = []
     private var cellIndexByID: [ImageID: Int] = [:]
     /// The cells as last laid out (the model may have changed since).
-    private var laidOutIDs: [ImageID] = []
+    private(set) var laidOutCells: [GalleryCell] = []
     private var laidOutWidth = 0.0
 
     /// Room opened at an insertion point while something is dragged over the gallery.
@@ -34,17 +36,15 @@ final class GalleryView {
     /// Cells being dragged out of their place: painted dimmed.
     var dimmed: Set<ImageID> = [] { didSet { canvas.queueDraw() } }
     /// The keyboard focus among the cells.
-    private(set) var focusedID: ImageID?
+    var focusedID: ImageID? { session.focusedID }
     /// Everything drag and drop keeps between events (see DragAndDrop/).
     var drag = DragState()
-    /// Drops that arrived: the window downloads them into their placeholders.
-    var onExternalDrop: (_ images: [DroppedImage], _ placeholder: ImageID) -> Void = { _, _ in }
-    /// A drop that held nothing usable: the window says so.
-    var onDropRefused: (String) -> Void = { _ in }
+    /// Drops from other applications: their data on its way, then into the download pipeline.
+    let externalDrops: ExternalDrops
     /// Delete key: the window removes them and offers Undo.
     var onDeleteRequested: ([ImageID]) -> Void = { _ in }
-    /// A reorder by dragging finished: the window offers Undo.
-    var onMoved: (Int) -> Void = { _ in }
+    /// Cells were dragged into place (a reorder, or from another window): the window offers Undo.
+    var onDropped: (_ message: String) -> Void = { _ in }
 
     private let animator = FrameAnimator()
     private var pinch: PinchGesture?
@@ -52,10 +52,13 @@ final class GalleryView {
     private var spinnerTick: UInt32?
     private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
+    private var loaderObservation: ImageLoader.Observation?
 
-    init(controller: GalleryController, loader: ImageLoader) {
-        self.controller = controller
+    init(session: GallerySession, loader: ImageLoader, cellDrags: CellDrags) {
+        self.session = session
         self.loader = loader
+        self.cellDrags = cellDrags
+        externalDrops = ExternalDrops(library: session.library)
         canvas.addStyleClass("gallery-canvas")
         canvas.accessibleName = "Gallery"
         canvas.enablePointerAndKeyEvents()
@@ -68,7 +71,7 @@ final class GalleryView {
         scroller.onScrolled { [weak self] in self?.visibleAreaChanged() }
         canvas.setAccessibleCells({ [weak self] in self?.accessibleCells() ?? [] },
                                   frame: { [weak self] key in self?.accessibleFrame(ofKey: key) })
-        loader.onUpdate = { [weak self] id in self?.imageUpdated(id) }
+        loaderObservation = loader.observe { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
         let pinch = PinchGesture(on: canvas)
@@ -80,39 +83,52 @@ final class GalleryView {
         self.pinch = pinch
     }
 
+    /// The window is going: nothing of this view may run again (an idle accessibility refresh, a
+    /// frame tick, a loader update) once its widgets are destroyed.
+    func detach() {
+        canvas.clearAccessibleCells()
+        loaderObservation = nil
+        loader.setVisible([], for: ObjectIdentifier(self))
+        if let spinnerTick { canvas.removeTickCallback(spinnerTick) }
+        spinnerTick = nil
+        animator.stop(on: canvas)
+        stopAutoscroll()
+    }
+
     // MARK: Layout
 
     private func widthChanged(_ width: Double) {
         guard abs(width - laidOutWidth) >= 1 else { return }
         // GTK ignores size requests made while it allocates sizes: lay out again right after.
-        MainContext.post { [weak self] in self?.relayout(animated: false) }
+        canvas.post { [weak self] in self?.relayout(animated: false) }
     }
 
     /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
     func relayout(animated: Bool) {
         let previous = animated ? currentFrames() : [:]
         var ratios: [Double] = []
-        ratios.reserveCapacity(controller.cells.count + 1)
+        let cells = session.cells
+        ratios.reserveCapacity(cells.count + 1)
         var slots: [Int] = []
-        slots.reserveCapacity(controller.cells.count)
+        slots.reserveCapacity(cells.count)
         cellIndexByID.removeAll(keepingCapacity: true)
-        for (index, cell) in controller.cells.enumerated() {
+        for (index, cell) in cells.enumerated() {
             if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
             slots.append(ratios.count)
             ratios.append(displayAspectRatio(of: cell))
             cellIndexByID[cell.id] = index
         }
-        if let gap, gap.index >= controller.cells.count { ratios.append(gap.aspectRatio) }
+        if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
         laidOutWidth = Double(canvas.allocatedWidth)
         layout = JustifiedLayout(aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
         if gap == nil {
             restingLayout = layout
-        } else if restingLayout.frames.count != controller.cells.count || restingLayout.width != laidOutWidth {
-            restingLayout = JustifiedLayout(aspectRatios: controller.cells.map(displayAspectRatio), width: laidOutWidth,
+        } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
+            restingLayout = JustifiedLayout(aspectRatios: cells.map(displayAspectRatio), width: laidOutWidth,
                                             targetRowHeight: rowHeight, spacing: Self.spacing)
         }
         slotOfCell = slots
-        laidOutIDs = controller.cells.map(\.id)
+        laidOutCells = cells
         let height = Int32(layout.contentHeight.rounded(.up))
         canvas.setSizeRequest(width: -1, height: height)
         if animated && !previous.isEmpty {
@@ -136,7 +152,7 @@ final class GalleryView {
     /// Where the cell is drawn now (mid-animation, between its old and new place).
     func displayedFrame(ofCellAt index: Int) -> LayoutRect {
         let target = targetFrame(ofCellAt: index)
-        return animator.frame(for: controller.cells[index].id, target: target)
+        return animator.frame(for: laidOutCells[index].id, target: target)
     }
 
     /// Where the cells near the screen are drawn now: only they can be seen sliding.
@@ -144,8 +160,8 @@ final class GalleryView {
         let visible = visibleRect
         let near = LayoutRect(x: 0, y: visible.y - visible.height, width: visible.width, height: visible.height * 3)
         var frames: [ImageID: LayoutRect] = [:]
-        for index in cellIndices(intersecting: near) where index < laidOutIDs.count {
-            let id = laidOutIDs[index]
+        for index in cellIndices(intersecting: near) where index < laidOutCells.count {
+            let id = laidOutCells[index].id
             frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
         }
         return frames
@@ -184,7 +200,7 @@ final class GalleryView {
     }
 
     private func visibleAreaChanged() {
-        loader.keepOnly(Set(cellIndices(intersecting: visibleRect).map { controller.cells[$0].id }))
+        loader.setVisible(Set(cellIndices(intersecting: visibleRect).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
         scheduleAccessibilityRefresh()
     }
 
@@ -195,24 +211,27 @@ final class GalleryView {
         guard newHeight != rowHeight else { return }
         // Keep the first visible cell in view across the change.
         let anchor = cellIndices(intersecting: visibleRect).first
-        rowHeight = newHeight
+        session.rowHeight = newHeight
         relayout(animated: false)
         if let anchor { scroller.scrollOffset = targetFrame(ofCellAt: anchor).y - Self.spacing }
     }
 
     // MARK: Changes from the model
 
-    func modelChanged(_ change: GalleryController.Change) {
+    func sessionChanged(_ change: GallerySession.Change) {
         switch change {
         case .cells:
-            if let focusedID, cellIndexByID[focusedID] == nil { self.focusedID = nil }
             relayout(animated: true)
-        case .selection:
+        case .shownGallery:
+            gap = nil
+            dimmed = []
+            relayout(animated: false)
+            scroller.scrollOffset = 0
+        case .selection, .progress:
             canvas.queueDraw()
             scheduleAccessibilityRefresh()
-        case .progress:
-            canvas.queueDraw()
-            scheduleAccessibilityRefresh()
+        case .galleries, .history:
+            break
         }
     }
 
@@ -230,7 +249,7 @@ final class GalleryView {
     // MARK: Keyboard focus
 
     func setFocus(_ id: ImageID?, scrollTo: Bool = true) {
-        focusedID = id
+        session.focusedID = id
         if scrollTo, let id, let index = cellIndexByID[id] { scrollToCell(at: index) }
         canvas.queueDraw()
     }
@@ -255,7 +274,7 @@ final class GalleryView {
         spinnerTick = canvas.addTickCallback { [weak self] _ in
             guard let self else { return false }
             let loadingVisible = cellIndices(intersecting: visibleRect).contains { index in
-                let cell = self.controller.cells[index]
+                let cell = self.laidOutCells[index]
                 guard let image = cell.image else { return true }
                 if case .loading = self.loader.peekState(of: image.id) { return true }
                 return false
@@ -274,7 +293,7 @@ final class GalleryView {
     private func scheduleAccessibilityRefresh() {
         guard !accessibilityRefreshQueued else { return }
         accessibilityRefreshQueued = true
-        MainContext.post { [weak self] in
+        canvas.post { [weak self] in
             guard let self else { return }
             accessibilityRefreshQueued = false
             let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
@@ -289,7 +308,7 @@ final class GalleryView {
     private func accessibleCells() -> [AccessibleCell] {
         let visible = visibleRect
         return cellIndices(intersecting: visible).map { index in
-            let cell = controller.cells[index]
+            let cell = laidOutCells[index]
             let frame = targetFrame(ofCellAt: index)
             let name: String
             let description: String
@@ -307,7 +326,7 @@ final class GalleryView {
                 description = label
                 name = progress.map { "Downloading \(label), \(Int(($0 * 100).rounded()))%" } ?? "Downloading \(label)"
             }
-            let selected = controller.selection.contains(cell.id) ? ", selected" : ""
+            let selected = session.selection.contains(cell.id) ? ", selected" : ""
             return AccessibleCell(x: Int(frame.x.rounded()), y: Int(frame.y.rounded()),
                                   width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
                                   name: name + selected, description: description, key: cell.id.rawValue)
@@ -351,6 +370,13 @@ final class FrameAnimator {
     }
 
     var isAnimating: Bool { progress < 1 }
+
+    func stop(on widget: Widget) {
+        if let tick { widget.removeTickCallback(tick) }
+        tick = nil
+        from = [:]
+        progress = 1
+    }
 
     func frame(for id: ImageID, target: LayoutRect) -> LayoutRect {
         guard progress < 1, let start = from[id] else { return target }

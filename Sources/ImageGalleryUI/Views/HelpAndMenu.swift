@@ -7,11 +7,17 @@ enum HelpAndMenu {
     <interface>
       <menu id="primary-menu">
         <section>
-          <item><attribute name="label" translatable="yes">_Paste</attribute><attribute name="action">app.paste</attribute></item>
-          <item><attribute name="label" translatable="yes">Select _All</attribute><attribute name="action">app.select-all</attribute></item>
+          <item><attribute name="label" translatable="yes">_New Window</attribute><attribute name="action">app.new-window</attribute></item>
+          <item><attribute name="label" translatable="yes">New _Gallery</attribute><attribute name="action">app.new-gallery</attribute></item>
+          <item><attribute name="label" translatable="yes">_Rename Gallery…</attribute><attribute name="action">win.rename</attribute></item>
+          <item><attribute name="label" translatable="yes">Show _Galleries</attribute><attribute name="action">win.show-sidebar</attribute></item>
         </section>
         <section>
-          <item><attribute name="label" translatable="yes">_Keyboard Shortcuts</attribute><attribute name="action">app.shortcuts</attribute></item>
+          <item><attribute name="label" translatable="yes">_Paste</attribute><attribute name="action">win.paste</attribute></item>
+          <item><attribute name="label" translatable="yes">Select _All</attribute><attribute name="action">win.select-all</attribute></item>
+        </section>
+        <section>
+          <item><attribute name="label" translatable="yes">_Keyboard Shortcuts</attribute><attribute name="action">win.shortcuts</attribute></item>
           <item><attribute name="label" translatable="yes">_Quit</attribute><attribute name="action">app.quit</attribute></item>
         </section>
       </menu>
@@ -40,6 +46,17 @@ enum HelpAndMenu {
                 \(shortcut("space", "Select or deselect the focused image"))
                 \(shortcut("&lt;Shift&gt;Left &lt;Shift&gt;Right", "Extend the selection"))
                 \(shortcut("Escape", "Clear the selection"))
+              </object>
+            </child>
+            <child>
+              <object class="GtkShortcutsGroup">
+                <property name="visible">1</property>
+                <property name="title" translatable="yes">Galleries</property>
+                \(shortcut("&lt;Ctrl&gt;n", "New gallery"))
+                \(shortcut("F2", "Rename the gallery"))
+                \(shortcut("Delete", "Delete the gallery (in the sidebar)"))
+                \(shortcut("F9", "Show or hide the galleries"))
+                \(shortcut("&lt;Ctrl&gt;&lt;Shift&gt;n", "New window"))
               </object>
             </child>
             <child>

@@ -1,0 +1,437 @@
+import Foundation
+
+/// The document, one per app: every gallery, the placeholders waiting in each, and one undo
+/// history whose edits name their gallery. Windows observe it through their sessions; every change
+/// is published to all observers and the saved state goes to `onSave`. Plain Swift, no GTK.
+public final class GalleryLibrary {
+    public enum Change: Equatable, Sendable {
+        /// Cells of this gallery were added, removed or reordered.
+        case cells(galleryID: String)
+        /// A placeholder's progress or label changed.
+        case progress(galleryID: String, ImageID)
+        /// Galleries were created, renamed, deleted or reordered.
+        case galleries
+        /// Placeholders went before their image arrived (deleted, or their gallery was): their
+        /// downloads are no longer wanted.
+        case placeholdersDiscarded([ImageID])
+        /// The undo history changed (a step recorded, undone or redone).
+        case history
+    }
+
+    public private(set) var state: GalleryState
+    private var cellLists: [String: CellList] = [:]
+    /// Which gallery each placeholder waits in.
+    private var placeholderGallery: [ImageID: String] = [:]
+    public let history = UndoHistory()
+    private var observers: [Int: (Change) -> Void] = [:]
+    private var nextObserverKey = 0
+
+    /// Receives every state worth saving.
+    public var onSave: (GalleryState) -> Void = { _ in }
+
+    public init(state: GalleryState) {
+        var state = state.withUniqueIDs()
+        if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
+        self.state = state
+        for gallery in state.galleries { cellLists[gallery.id] = CellList(images: gallery.images) }
+    }
+
+    // MARK: Reading
+
+    public var galleries: [Gallery] { state.galleries }
+
+    public func gallery(_ id: String) -> Gallery? { state.galleries.first { $0.id == id } }
+
+    public func galleryIndex(_ id: String) -> Int? { state.galleries.firstIndex { $0.id == id } }
+
+    /// The cells of a gallery in display order, placeholders included.
+    public func cells(of galleryID: String) -> [GalleryCell] { cellLists[galleryID]?.cells ?? [] }
+
+    public func imageCount(of galleryID: String) -> Int { gallery(galleryID)?.images.count ?? 0 }
+
+    /// The gallery a new window shows at launch: the one shown last, else the first.
+    public var initialGalleryID: String {
+        if let shown = state.shownGalleryID, gallery(shown) != nil { return shown }
+        return state.galleries[0].id
+    }
+
+    /// The gallery that holds a cell, and the cell's index in it.
+    public func location(of id: ImageID) -> (galleryID: String, index: Int)? {
+        if let galleryID = placeholderGallery[id], let index = cellLists[galleryID]?.index(of: id) {
+            return (galleryID, index)
+        }
+        for gallery in state.galleries {
+            if let index = cellLists[gallery.id]?.index(of: id) { return (gallery.id, index) }
+        }
+        return nil
+    }
+
+    public var canDeleteGallery: Bool { state.galleries.count > 1 }
+
+    // MARK: Observing
+
+    /// Calls `handler` for every change until the returned observation is cancelled or released.
+    public func observe(_ handler: @escaping (Change) -> Void) -> LibraryObservation {
+        let key = nextObserverKey
+        nextObserverKey += 1
+        observers[key] = handler
+        return LibraryObservation { [weak self] in self?.observers[key] = nil }
+    }
+
+    private func publish(_ change: Change) {
+        for key in observers.keys.sorted() { observers[key]?(change) }
+    }
+
+    // MARK: Editing images
+
+    /// Moves cells of a gallery, keeping their relative order, so that they start at
+    /// `insertionIndex` of the list *without* them. Returns false when nothing would change.
+    @discardableResult
+    public func move(_ ids: [ImageID], in galleryID: String, toInsertionIndex insertionIndex: Int) -> Bool {
+        guard let list = cellLists[galleryID] else { return false }
+        let cells = list.cells
+        let moving = Set(ids)
+        let original = cells.enumerated().filter { moving.contains($0.element.id) }.map { ($0.offset, $0.element.id) }
+        guard !original.isEmpty else { return false }
+        let destination = min(max(insertionIndex, 0), cells.count - original.count)
+        var reordered = cells.filter { !moving.contains($0.id) }
+        reordered.insert(contentsOf: original.map { cells[$0.0] }, at: destination)
+        guard reordered.map(\.id) != cells.map(\.id) else { return false }
+        let movedImages = original.filter { !cells[$0.0].isPlaceholder }
+        let originalImageIndices = list.imageIndices(ofCells: movedImages.map(\.0))
+        cellLists[galleryID]?.cells = reordered
+        let after = cellLists[galleryID]!
+        guard after.imageIDs != list.imageIDs, let first = movedImages.first, let firstIndex = after.index(of: first.1) else {
+            publish(.cells(galleryID: galleryID))  // only placeholders moved: nothing to save or undo
+            return true
+        }
+        record(.images(galleryID: galleryID, .move(ids: movedImages.map(\.1), originalIndices: originalImageIndices,
+                                                   destination: after.imageIndices(ofCells: [firstIndex])[0])),
+               name: movedImages.count == 1 ? "Move Image" : "Move \(movedImages.count) Images")
+        commit(galleries: [galleryID])
+        return true
+    }
+
+    /// Removes cells (a trash drop, the Delete key). Placeholders removed this way are given up.
+    @discardableResult
+    public func remove(_ ids: Set<ImageID>, from galleryID: String) -> [GalleryCell] {
+        guard let list = cellLists[galleryID] else { return [] }
+        let removed = list.cells.enumerated().filter { ids.contains($0.element.id) }
+        guard !removed.isEmpty else { return [] }
+        let removedImages = removed.filter { !$0.element.isPlaceholder }
+        let entries = zip(list.imageIndices(ofCells: removedImages.map(\.offset)), removedImages.compactMap(\.element.image))
+            .map { IndexedImage(index: $0, image: $1) }
+        cellLists[galleryID]?.cells.removeAll { ids.contains($0.id) }
+        let placeholders = removed.filter(\.element.isPlaceholder).map(\.element.id)
+        for id in placeholders { placeholderGallery[id] = nil }
+        if !entries.isEmpty {
+            record(.images(galleryID: galleryID, .remove(entries)),
+                   name: entries.count == 1 ? "Delete Image" : "Delete \(entries.count) Images")
+        }
+        if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
+        commit(galleries: [galleryID])
+        return removed.map(\.element)
+    }
+
+    /// Moves (or copies, with new ids and the same URLs) images of one gallery into another, at
+    /// `insertionIndex` of its cells, or at its end. One undo step. Returns the ids the images
+    /// have in `destination`, in order. Placeholders stay where they are.
+    @discardableResult
+    public func transfer(_ ids: [ImageID], from source: String, to destination: String, atInsertionIndex insertionIndex: Int? = nil,
+                         copy: Bool) -> [ImageID] {
+        guard source != destination || copy, let sourceList = cellLists[source], let destinationList = cellLists[destination],
+              let destinationName = gallery(destination)?.name else { return [] }
+        let wanted = Set(ids)
+        let moving = sourceList.cells.enumerated().filter { wanted.contains($0.element.id) && !$0.element.isPlaceholder }
+        guard !moving.isEmpty else { return [] }
+        let cellInsertion = min(max(insertionIndex ?? destinationList.cells.count, 0), destinationList.cells.count)
+        let firstImageIndex = destinationList.imageIndices(ofCells: [cellInsertion])[0]
+        let images = moving.compactMap(\.element.image)
+        let arriving = images.enumerated().map { offset, image in
+            var arrived = image
+            if copy { arrived.id = .make() }
+            return IndexedImage(index: firstImageIndex + offset, image: arrived)
+        }
+        let insertion = LibraryEdit.images(galleryID: destination, .insert(arriving))
+        let count = images.count == 1 ? "Image" : "\(images.count) Images"
+        if copy {
+            apply(insertion)
+            record(insertion, name: "Copy \(count) to “\(destinationName)”")
+            commit(galleries: [destination])
+        } else {
+            let leaving = zip(sourceList.imageIndices(ofCells: moving.map(\.offset)), images).map { IndexedImage(index: $0, image: $1) }
+            let edit = LibraryEdit.group([.images(galleryID: source, .remove(leaving)), insertion])
+            apply(edit)
+            record(edit, name: "Move \(count) to “\(destinationName)”")
+            commit(galleries: [source, destination])
+        }
+        return arriving.map(\.image.id)
+    }
+
+    // MARK: Placeholders
+
+    /// A placeholder in a gallery at `index` of its cells (nil: at the end) for an image on its
+    /// way. It is never saved. nil when the gallery is gone.
+    public func insertPlaceholder(in galleryID: String, at index: Int? = nil, label: String) -> ImageID? {
+        guard let count = cellLists[galleryID]?.cells.count else { return nil }
+        let id = ImageID.make()
+        cellLists[galleryID]?.cells.insert(GalleryCell(id: id, content: .placeholder(label: label, progress: nil)),
+                                           at: min(max(index ?? count, 0), count))
+        placeholderGallery[id] = galleryID
+        publish(.cells(galleryID: galleryID))
+        return id
+    }
+
+    public func updatePlaceholder(_ id: ImageID, progress: Double?) {
+        updatePlaceholderContent(id) { label, _ in (label, progress) }
+    }
+
+    /// Names a placeholder once what it waits for is known (the drop's data arrived).
+    public func relabelPlaceholder(_ id: ImageID, label: String) {
+        updatePlaceholderContent(id) { _, progress in (label, progress) }
+    }
+
+    private func updatePlaceholderContent(_ id: ImageID, _ update: (String, Double?) -> (String, Double?)) {
+        guard let galleryID = placeholderGallery[id], let index = cellLists[galleryID]?.index(of: id),
+              case .placeholder(let label, let progress) = cellLists[galleryID]!.cells[index].content else { return }
+        let (newLabel, newProgress) = update(label, progress)
+        guard newLabel != label || newProgress != progress else { return }
+        cellLists[galleryID]?.cells[index].content = .placeholder(label: newLabel, progress: newProgress)
+        publish(.progress(galleryID: galleryID, id))
+    }
+
+    /// The image arrived: it takes the placeholder's place as it is now, in whichever gallery the
+    /// placeholder waits. Returns the gallery, or nil when the placeholder is gone.
+    @discardableResult
+    public func fulfillPlaceholder(_ id: ImageID, with image: GalleryImage) -> String? {
+        guard let galleryID = placeholderGallery.removeValue(forKey: id), let list = cellLists[galleryID],
+              let index = list.index(of: id) else { return nil }
+        var image = image
+        image.id = id
+        cellLists[galleryID]?.cells[index] = GalleryCell(image)
+        record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
+               name: "Add Image")
+        commit(galleries: [galleryID])
+        return galleryID
+    }
+
+    /// The download failed: the placeholder goes, nothing else changes.
+    public func discardPlaceholder(_ id: ImageID) {
+        guard let galleryID = placeholderGallery.removeValue(forKey: id), let index = cellLists[galleryID]?.index(of: id)
+        else { return }
+        cellLists[galleryID]?.cells.remove(at: index)
+        publish(.cells(galleryID: galleryID))
+    }
+
+    /// Records a better aspect ratio once an image has been decoded (the file had none, or a wrong one).
+    public func correctAspectRatio(of id: ImageID, to ratio: Double) {
+        guard ratio.isFinite, ratio > 0, let (galleryID, index) = location(of: id),
+              var image = cellLists[galleryID]?.cells[index].image, abs(image.aspectRatio - ratio) > 0.005 else { return }
+        image.aspectRatio = ratio
+        cellLists[galleryID]?.cells[index].content = .image(image)
+        commit(galleries: [galleryID])
+    }
+
+    // MARK: Editing galleries
+
+    /// A new empty gallery at `index` (nil: at the end), named `name` or "New Gallery", "New Gallery 2", …
+    @discardableResult
+    public func createGallery(named name: String? = nil, at index: Int? = nil) -> String {
+        let gallery = Gallery(name: name.flatMap(Self.cleanName) ?? uniqueName("New Gallery"))
+        let position = min(max(index ?? state.galleries.count, 0), state.galleries.count)
+        let edit = LibraryEdit.createGallery(gallery, index: position)
+        apply(edit)
+        record(edit, name: "New Gallery")
+        commitGalleries()
+        return gallery.id
+    }
+
+    /// Renames a gallery; a blank name, or the same name, changes nothing.
+    @discardableResult
+    public func renameGallery(_ id: String, to name: String) -> Bool {
+        guard let old = gallery(id)?.name, let new = Self.cleanName(name), new != old else { return false }
+        let edit = LibraryEdit.renameGallery(id: id, from: old, to: new)
+        apply(edit)
+        record(edit, name: "Rename Gallery")
+        commitGalleries()
+        return true
+    }
+
+    /// Deletes a gallery with its images (undoable); the last one stays. Its placeholders are given up.
+    @discardableResult
+    public func deleteGallery(_ id: String) -> Bool {
+        guard canDeleteGallery, let index = galleryIndex(id) else { return false }
+        let edit = LibraryEdit.deleteGallery(state.galleries[index], index: index)
+        apply(edit)
+        record(edit, name: "Delete Gallery")
+        commitGalleries()
+        return true
+    }
+
+    /// Moves a gallery to `index` of the list.
+    @discardableResult
+    public func moveGallery(_ id: String, to index: Int) -> Bool {
+        guard let from = galleryIndex(id) else { return false }
+        let to = min(max(index, 0), state.galleries.count - 1)
+        guard to != from else { return false }
+        let edit = LibraryEdit.moveGallery(id: id, from: from, to: to)
+        apply(edit)
+        record(edit, name: "Move Gallery")
+        commitGalleries()
+        return true
+    }
+
+    /// Remembers which gallery the last active window shows, for the next launch.
+    public func noteShownGallery(_ id: String) {
+        guard state.shownGalleryID != id, gallery(id) != nil else { return }
+        state.shownGalleryID = id
+        onSave(state)
+    }
+
+    /// Whether windows show the galleries sidebar (F9), remembered for the next launch.
+    public var sidebarVisible: Bool {
+        get { state.sidebarVisible ?? true }
+        set {
+            guard newValue != sidebarVisible else { return }
+            state.sidebarVisible = newValue
+            onSave(state)
+        }
+    }
+
+    private func uniqueName(_ base: String) -> String {
+        let names = Set(state.galleries.map(\.name))
+        guard names.contains(base) else { return base }
+        var number = 2
+        while names.contains("\(base) \(number)") { number += 1 }
+        return "\(base) \(number)"
+    }
+
+    private static func cleanName(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    // MARK: Undo
+
+    /// Undoes the latest step wherever it happened; returns the galleries it touched that still exist.
+    @discardableResult
+    public func undo() -> [String] {
+        guard let edit = history.popUndo() else { return [] }
+        return replay(edit.inverse)
+    }
+
+    @discardableResult
+    public func redo() -> [String] {
+        guard let edit = history.popRedo() else { return [] }
+        return replay(edit)
+    }
+
+    private func replay(_ edit: LibraryEdit) -> [String] {
+        apply(edit)
+        publish(.history)
+        let touched = edit.galleryIDs.filter { gallery($0) != nil }
+        if edit.changesGalleryList { commitGalleries() } else { commit(galleries: touched) }
+        return touched
+    }
+
+    private func record(_ edit: LibraryEdit, name: String) {
+        history.record(edit, name: name)
+        publish(.history)
+    }
+
+    private func apply(_ edit: LibraryEdit) {
+        switch edit {
+        case .images(let galleryID, let imageEdit):
+            cellLists[galleryID]?.apply(imageEdit)
+        case .createGallery(let gallery, let index):
+            guard self.gallery(gallery.id) == nil else { return }
+            state.galleries.insert(gallery, at: min(index, state.galleries.count))
+            cellLists[gallery.id] = CellList(images: gallery.images)
+        case .deleteGallery(let gallery, _):
+            guard let index = galleryIndex(gallery.id) else { return }
+            state.galleries.remove(at: index)
+            let placeholders = cellLists.removeValue(forKey: gallery.id)?.cells.filter(\.isPlaceholder).map(\.id) ?? []
+            for id in placeholders { placeholderGallery[id] = nil }
+            if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
+        case .renameGallery(let id, _, let name):
+            guard let index = galleryIndex(id) else { return }
+            state.galleries[index].name = name
+        case .moveGallery(let id, _, let to):
+            guard let index = galleryIndex(id) else { return }
+            state.galleries.insert(state.galleries.remove(at: index), at: min(to, state.galleries.count))
+        case .group(let edits):
+            edits.forEach(apply)
+        }
+    }
+
+    // MARK: Publishing
+
+    /// The saved images follow the cells; observers hear of it; the file is written.
+    private func commit(galleries galleryIDs: [String]) {
+        for galleryID in galleryIDs {
+            guard let index = galleryIndex(galleryID), let list = cellLists[galleryID] else { continue }
+            state.galleries[index].images = list.images
+        }
+        for galleryID in galleryIDs { publish(.cells(galleryID: galleryID)) }
+        onSave(state)
+    }
+
+    private func commitGalleries() {
+        for index in state.galleries.indices {
+            if let list = cellLists[state.galleries[index].id] { state.galleries[index].images = list.images }
+        }
+        if let shown = state.shownGalleryID, gallery(shown) == nil { state.shownGalleryID = nil }
+        publish(.galleries)
+        onSave(state)
+    }
+}
+
+extension LibraryEdit {
+    /// Whether galleries come, go, move or change names (not only their images).
+    var changesGalleryList: Bool {
+        switch self {
+        case .images: false
+        case .createGallery, .deleteGallery, .renameGallery, .moveGallery: true
+        case .group(let edits): edits.contains(where: \.changesGalleryList)
+        }
+    }
+}
+
+/// Keeps an observer subscribed while it lives; `cancel()` (or releasing it) unsubscribes.
+public final class LibraryObservation {
+    private var onCancel: (() -> Void)?
+
+    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+    public func cancel() {
+        onCancel?()
+        onCancel = nil
+    }
+
+    deinit { cancel() }
+}
+
+extension GalleryState {
+    /// The same state with every gallery and image id unique: a later duplicate (hand edits, sync
+    /// tools) gets a fresh id, so no edit can mistake one image for another.
+    public func withUniqueIDs() -> GalleryState {
+        var seenGalleries = Set<String>()
+        var seenImages = Set<ImageID>()
+        var result = self
+        for galleryIndex in result.galleries.indices {
+            if !seenGalleries.insert(result.galleries[galleryIndex].id).inserted {
+                result.galleries[galleryIndex].id = UUID().uuidString.lowercased()
+                seenGalleries.insert(result.galleries[galleryIndex].id)
+            }
+            for imageIndex in result.galleries[galleryIndex].images.indices {
+                if !seenImages.insert(result.galleries[galleryIndex].images[imageIndex].id).inserted {
+                    let fresh = ImageID.make()
+                    result.galleries[galleryIndex].images[imageIndex].id = fresh
+                    seenImages.insert(fresh)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,168 @@
+/// What one window holds of the library: which gallery it shows, its selection, keyboard focus
+/// and zoom. Edits go to the library, named with the shown gallery; the library's changes that
+/// concern this window come back through `onChange`.
+public final class GallerySession {
+    public enum Change: Equatable {
+        /// Cells of the shown gallery were added, removed or reordered.
+        case cells
+        /// Only the selection changed.
+        case selection
+        /// A placeholder's progress changed.
+        case progress(ImageID)
+        /// The window shows another gallery.
+        case shownGallery
+        /// Galleries were created, renamed, deleted or reordered.
+        case galleries
+        /// The undo history changed.
+        case history
+    }
+
+    public enum SelectionMode { case replace, toggle, extend }
+
+    public let library: GalleryLibrary
+    public private(set) var galleryID: String
+    public private(set) var selection: Set<ImageID> = []
+    private var selectionAnchor: ImageID?
+    /// The cell the keyboard acts on.
+    public var focusedID: ImageID?
+    /// The height a row aims for; zooming changes it.
+    public var rowHeight = 220.0
+    /// Where the shown gallery stood in the list, to show its neighbour if it is deleted.
+    private var lastKnownIndex = 0
+    private var observation: LibraryObservation?
+
+    public var onChange: (Change) -> Void = { _ in }
+
+    public init(library: GalleryLibrary, galleryID: String? = nil) {
+        self.library = library
+        self.galleryID = galleryID.flatMap { library.gallery($0)?.id } ?? library.initialGalleryID
+        lastKnownIndex = library.galleryIndex(self.galleryID) ?? 0
+        observation = library.observe { [weak self] change in self?.libraryChanged(change) }
+    }
+
+    /// Stops listening to the library (the window closed).
+    public func close() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    public var gallery: Gallery { library.gallery(galleryID) ?? library.galleries[0] }
+
+    public var cells: [GalleryCell] { library.cells(of: galleryID) }
+
+    public func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
+
+    /// The given ids in display order, those that exist.
+    public func ordered(_ ids: Set<ImageID>) -> [ImageID] {
+        cells.lazy.map(\.id).filter(ids.contains)
+    }
+
+    /// Shows another gallery: selection and focus start afresh.
+    public func show(_ galleryID: String) {
+        guard galleryID != self.galleryID, let index = library.galleryIndex(galleryID) else { return }
+        self.galleryID = galleryID
+        lastKnownIndex = index
+        selection = []
+        selectionAnchor = nil
+        focusedID = nil
+        onChange(.shownGallery)
+    }
+
+    // MARK: Selection
+
+    public func select(_ id: ImageID, mode: SelectionMode) {
+        switch mode {
+        case .replace:
+            selection = [id]
+            selectionAnchor = id
+        case .toggle:
+            if selection.remove(id) == nil { selection.insert(id) }
+            selectionAnchor = id
+        case .extend:
+            let cells = cells
+            guard let anchor = selectionAnchor, let from = cells.firstIndex(where: { $0.id == anchor }),
+                  let to = cells.firstIndex(where: { $0.id == id }) else {
+                select(id, mode: .replace)
+                return
+            }
+            selection = Set(cells[min(from, to)...max(from, to)].map(\.id))
+        }
+        onChange(.selection)
+    }
+
+    /// Selects exactly these cells (those that exist), as after a drop.
+    public func select(_ ids: [ImageID]) {
+        selection = Set(ids)
+        selectionAnchor = ids.first
+        onChange(.selection)
+    }
+
+    public func selectAll() {
+        selection = Set(cells.map(\.id))
+        onChange(.selection)
+    }
+
+    public func clearSelection() {
+        guard !selection.isEmpty else { return }
+        selection = []
+        selectionAnchor = nil
+        onChange(.selection)
+    }
+
+    // MARK: Editing the shown gallery
+
+    @discardableResult
+    public func move(_ ids: [ImageID], toInsertionIndex index: Int) -> Bool {
+        library.move(ids, in: galleryID, toInsertionIndex: index)
+    }
+
+    @discardableResult
+    public func remove(_ ids: Set<ImageID>) -> [GalleryCell] {
+        library.remove(ids, from: galleryID)
+    }
+
+    public func insertPlaceholder(at index: Int, label: String) -> ImageID? {
+        library.insertPlaceholder(in: galleryID, at: index, label: label)
+    }
+
+    // MARK: The library's changes
+
+    private func libraryChanged(_ change: GalleryLibrary.Change) {
+        switch change {
+        case .cells(let galleryID):
+            guard galleryID == self.galleryID else { return }
+            forgetMissingCells()
+            onChange(.cells)
+        case .progress(let galleryID, let id):
+            if galleryID == self.galleryID { onChange(.progress(id)) }
+        case .galleries:
+            if let index = library.galleryIndex(galleryID) {
+                lastKnownIndex = index
+                forgetMissingCells()
+                onChange(.galleries)
+            } else {
+                // The shown gallery was deleted: its neighbour takes its place.
+                let galleries = library.galleries
+                galleryID = galleries[min(lastKnownIndex, galleries.count - 1)].id
+                lastKnownIndex = min(lastKnownIndex, galleries.count - 1)
+                selection = []
+                selectionAnchor = nil
+                focusedID = nil
+                onChange(.shownGallery)
+            }
+        case .placeholdersDiscarded:
+            break
+        case .history:
+            onChange(.history)
+        }
+    }
+
+    /// Selection, anchor and focus keep only cells that are still in the shown gallery.
+    private func forgetMissingCells() {
+        guard !selection.isEmpty || selectionAnchor != nil || focusedID != nil else { return }
+        let present = Set(cells.map(\.id))
+        selection.formIntersection(present)
+        if let anchor = selectionAnchor, !present.contains(anchor) { selectionAnchor = nil }
+        if let focused = focusedID, !present.contains(focused) { focusedID = nil }
+    }
+}

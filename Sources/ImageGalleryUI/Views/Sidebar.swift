@@ -1,0 +1,224 @@
+import GalleryCore
+import GtkKit
+
+/// The galleries beside the gallery a window shows, as GNOME Files or Notes list their places:
+/// each row names a gallery and counts its images; selecting a row shows that gallery. Rows are
+/// renamed in place, reordered by dragging, and take drops of cells and of images from other
+/// applications (see SidebarDrops).
+@MainActor
+final class Sidebar {
+    let root = Box(.vertical)
+    let list = ListBox()
+    private let scroller = ScrolledWindow()
+    private let session: GallerySession
+    private var library: GalleryLibrary { session.library }
+    private(set) var rows: [SidebarRow] = []
+    private var observation: LibraryObservation?
+    /// Selecting a row programmatically must not be taken for the user choosing a gallery.
+    private var followingSession = false
+
+    /// The user asked to delete a gallery (Delete key on its row).
+    var onDeleteRequested: (String) -> Void = { _ in }
+    /// The user asked for a row's menu (right-click, Menu key, Shift+F10) at (x, y) of the list.
+    var onMenuRequested: (_ galleryID: String, _ x: Double, _ y: Double) -> Void = { _, _, _ in }
+
+    init(session: GallerySession) {
+        self.session = session
+        root.addStyleClass("sidebar")
+        list.accessibleName = "Galleries"
+        list.addStyleClass("navigation-sidebar")
+        scroller.add(list)
+        scroller.setExpand(horizontal: false, vertical: true)
+        root.append(scroller, expand: true)
+
+        let bar = Box(.horizontal)
+        bar.addStyleClass("sidebar-bar")
+        let add = Button(iconName: "list-add-symbolic", tooltip: "New Gallery")
+        add.setAction("app.new-gallery")
+        add.addStyleClass("flat")
+        bar.append(add)
+        root.append(bar)
+
+        list.onRowSelected { [weak self] index in self?.rowSelected(index) }
+        list.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
+        list.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
+        observation = library.observe { [weak self] change in self?.libraryChanged(change) }
+        rebuild()
+    }
+
+    func detach() { observation = nil }
+
+    // MARK: Rows
+
+    private func libraryChanged(_ change: GalleryLibrary.Change) {
+        switch change {
+        case .galleries: rebuild()
+        case .cells(let galleryID): rows.first { $0.galleryID == galleryID }?.update(from: library)
+        case .progress, .placeholdersDiscarded, .history: break
+        }
+    }
+
+    /// Rows follow the library's galleries; the row being renamed survives a rebuild that keeps it.
+    private func rebuild() {
+        let galleries = library.galleries
+        if rows.map(\.galleryID) != galleries.map(\.id) {
+            for row in rows { list.remove(row.row) }
+            rows = galleries.map { SidebarRow(galleryID: $0.id, sidebar: self) }
+            for row in rows { list.append(row.row) }
+        }
+        for row in rows { row.update(from: library) }
+        followShownGallery()
+    }
+
+    /// Selects the row of the gallery the window shows.
+    func followShownGallery() {
+        guard let index = rows.firstIndex(where: { $0.galleryID == session.galleryID }), list.selectedIndex != index else { return }
+        followingSession = true
+        list.select(index: index)
+        followingSession = false
+    }
+
+    private func rowSelected(_ index: Int?) {
+        guard !followingSession, let index, rows.indices.contains(index) else { return }
+        session.show(rows[index].galleryID)
+    }
+
+    func row(of galleryID: String) -> SidebarRow? { rows.first { $0.galleryID == galleryID } }
+
+    /// The gallery whose row lies at `y` of the list.
+    func galleryID(atY y: Double) -> String? {
+        list.indexOfRow(atY: y).flatMap { rows.indices.contains($0) ? rows[$0].galleryID : nil }
+    }
+
+    func index(of galleryID: String) -> Int? { rows.firstIndex { $0.galleryID == galleryID } }
+
+    // MARK: Renaming
+
+    /// Puts the row's name in an entry, selected, ready to be typed over.
+    func beginRename(_ galleryID: String) {
+        guard let row = row(of: galleryID) else { return }
+        for other in rows where other !== row { other.endRename(commit: true) }
+        row.beginRename()
+    }
+
+    fileprivate func commitRename(_ galleryID: String, to name: String) {
+        library.renameGallery(galleryID, to: name)
+    }
+
+    // MARK: Input
+
+    private func buttonPressed(_ event: ButtonEvent) -> Bool {
+        guard let galleryID = galleryID(atY: event.y) else { return false }
+        if event.button == 3 {
+            onMenuRequested(galleryID, event.x, event.y)
+            return true
+        }
+        if event.button == 1 && event.isDoubleClick {
+            beginRename(galleryID)
+            return true
+        }
+        return false
+    }
+
+    private func keyPressed(_ key: KeyEvent) -> Bool {
+        guard let index = list.selectedIndex, rows.indices.contains(index), !rows[index].isRenaming else { return false }
+        let galleryID = rows[index].galleryID
+        switch key.keyName {
+        case "Delete", "KP_Delete":
+            onDeleteRequested(galleryID)
+            return true
+        case "Menu":
+            openMenu(forRowAt: index)
+            return true
+        case "F10" where key.modifiers.contains(.shift):
+            openMenu(forRowAt: index)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func openMenu(forRowAt index: Int) {
+        let row = rows[index].row
+        guard let origin = row.translate(x: 0, y: 0, to: list) else { return }
+        onMenuRequested(rows[index].galleryID, origin.x + Double(row.allocatedWidth) / 2, origin.y + Double(row.allocatedHeight) / 2)
+    }
+}
+
+/// One gallery in the sidebar: its name (an entry while renaming) and how many images it holds.
+@MainActor
+final class SidebarRow {
+    let galleryID: String
+    let row = ListBoxRow()
+    private let name = Label()
+    private let count = Label()
+    private let entry = Entry()
+    private let stack = Stack()
+    private weak var sidebar: Sidebar?
+    private(set) var isRenaming = false
+
+    init(galleryID: String, sidebar: Sidebar) {
+        self.galleryID = galleryID
+        self.sidebar = sidebar
+        let content = Box(.horizontal, spacing: 8)
+        content.addStyleClass("sidebar-row")
+        name.ellipsize()
+        name.setXAlign(0)
+        count.addStyleClass("dim-label")
+        count.addStyleClass("numeric")
+        entry.accessibleName = "Gallery name"
+        entry.widthChars = 8
+        stack.addNamed(name, "name")
+        stack.addNamed(entry, "entry")
+        stack.setExpand(horizontal: true, vertical: false)
+        content.append(stack, expand: true)
+        content.append(count)
+        row.setChild(content)
+        row.showAll()
+        stack.visibleChildName = "name"
+        entry.onActivate { [weak self] in self?.endRename(commit: true) }
+        entry.onFocusOut { [weak self] in self?.endRename(commit: true) }
+        entry.onKeyPress { [weak self] key in
+            guard key.keyName == "Escape" else { return false }
+            self?.endRename(commit: false)
+            return true
+        }
+        row.makeDragSource(targets: TargetList([(GalleryDragTarget.galleryRow, true)]), actions: [.move])
+        row.onDragBegin { [weak self] context in
+            guard let self, let surface = row.snapshotSurface() else { return }
+            context.setIcon(surface, hotX: 24, hotY: Double(row.allocatedHeight) / 2)
+        }
+        row.onDragDataGet { [weak self] _, data in
+            guard let self else { return }
+            data.set(Array(galleryID.utf8), as: GalleryDragTarget.galleryRow)
+        }
+    }
+
+    func update(from library: GalleryLibrary) {
+        guard let gallery = library.gallery(galleryID) else { return }
+        let images = gallery.images.count
+        name.text = gallery.name
+        count.text = "\(images)"
+        row.tooltip = gallery.name
+        // Screen readers read the name first: "Cats, 12 images".
+        row.accessibleName = "\(gallery.name), \(images == 1 ? "1 image" : "\(images) images")"
+    }
+
+    func beginRename() {
+        guard !isRenaming else { return }
+        isRenaming = true
+        entry.text = name.text
+        stack.visibleChildName = "entry"
+        entry.grabFocus()
+        entry.selectAll()
+    }
+
+    func endRename(commit: Bool) {
+        guard isRenaming else { return }
+        isRenaming = false
+        let text = entry.text
+        stack.visibleChildName = "name"
+        if commit { sidebar?.commitRename(galleryID, to: text) }
+        row.grabFocus()
+    }
+}
