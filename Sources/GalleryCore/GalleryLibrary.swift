@@ -281,9 +281,10 @@ public final class GalleryLibrary {
         return true
     }
 
-    /// Remembers which gallery the last active window shows, for the next launch.
+    /// Remembers which gallery the last active window shows, for the next launch. Showing the
+    /// gallery the file already opens with writes nothing: looking never rewrites the file.
     public func noteShownGallery(_ id: String) {
-        guard state.shownGalleryID != id, gallery(id) != nil else { return }
+        guard id != initialGalleryID, gallery(id) != nil else { return }
         state.shownGalleryID = id
         onSave(state)
     }

@@ -97,6 +97,8 @@ public final class ApplicationWindow: Container {
     public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(typed(), width, height) }
     public func setIconName(_ name: String) { gtk_window_set_icon_name(typed(), name) }
     public func present() { gtk_window_present(typed()) }
+    /// Closes the window as its close button would.
+    public func close() { gtk_window_close(typed()) }
 
     /// Adds a window action (`win.NAME`).
     public func addAction(_ name: String, _ handler: @escaping VoidHandler) -> Action {

@@ -266,6 +266,9 @@ private final class Library {
 
     @Test func noteShownGallerySavesOnlyRealChanges() {
         let l = Library()
+        // The gallery the file opens with: nothing to remember, nothing written.
+        l.library.noteShownGallery("cats")
+        #expect(l.saves.isEmpty)
         l.library.noteShownGallery("dogs")
         l.library.noteShownGallery("dogs")
         l.library.noteShownGallery("nope")

@@ -34,8 +34,9 @@ def image_id(n):
 
 
 def gallery_state(images):
-    """A state.json document with one gallery holding `images` (ServedImage) in that order."""
-    return {"version": 1, "galleries": [{
+    """A state.json document with one gallery holding `images` (ServedImage) in that order, the galleries sidebar
+    hidden (as after F9) so the canvas has the whole window, as these tests' geometry expects."""
+    return {"version": 1, "sidebarVisible": False, "galleries": [{
         "id": "9b2f3c4e-0000-4000-8000-00000000a11e", "name": "Gallery",
         "images": [{"id": image_id(i + 1), "url": image.url, "aspectRatio": round(image.aspect, 6)}
                    for i, image in enumerate(images)]}]}

@@ -44,7 +44,8 @@ def serve(http_server, *names, fmt=None):
 
 
 def state_of(images):
-    return {"version": 1, "galleries": [{
+    """One gallery of `images`, the sidebar hidden: the canvas has the whole window."""
+    return {"version": 1, "sidebarVisible": False, "galleries": [{
         "id": "9b2f3c4e-0000-4000-8000-00000000d209", "name": "Gallery",
         "images": [{"id": "9b2f3c4e-0000-4000-8000-%012d" % (i + 1), "url": image.url,
                     "aspectRatio": round(image.aspect, 6)} for i, image in enumerate(images)]}]}

@@ -8,7 +8,7 @@ def start(make_app, http_server, count=12):
     for index, (name, width, height, rgb, fmt) in enumerate(harness.DISTINCT_IMAGES[:count]):
         served = http_server.add_image(name, width, height, rgb, fmt)
         images.append({"id": name, "url": served.url, "aspectRatio": width / height})
-    app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": images}]})
+    app = make_app({"version": 1, "sidebarVisible": False, "galleries": [{"id": "g", "name": "Gallery", "images": images}]})
     app.start()
     app.resize(1000, 800)
     app.wait_settled(expected_count=None)

@@ -43,6 +43,7 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["F9"], for: "win.show-sidebar")
         application.setAccelerators(["F2"], for: "win.rename")
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
+        application.setAccelerators(["<Control>w"], for: "win.close")
     }
 
     private func activate() {

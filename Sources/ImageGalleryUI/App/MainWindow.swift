@@ -47,7 +47,7 @@ final class MainWindow {
         self.services = services
         session = GallerySession(library: services.library, galleryID: galleryID)
         window = ApplicationWindow(application: services.application, title: "Image Gallery")
-        window.setDefaultSize(width: 1180, height: 760)
+        window.setDefaultSize(width: 1024, height: 760)
         window.setIconName(ImageGalleryApplication.id)
         gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
         sidebar = Sidebar(session: session)
@@ -138,6 +138,7 @@ final class MainWindow {
             // A new builder each time: the window is destroyed when closed.
             Builder(xml: HelpAndMenu.xml).presentShortcutsWindow("shortcuts", over: window)
         }
+        _ = window.addAction("close") { [weak self] in self?.window.close() }
         _ = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
         _ = window.addAction("paste") { [weak self] in self?.paste() }
         _ = window.addAction("zoom-in") { [weak self] in self?.gallery.zoom(by: 1.2) }

@@ -53,6 +53,8 @@ final class GalleryView {
     private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
     private var loaderObservation: ImageLoader.Observation?
+    /// The window is closing: its widgets are being destroyed and nothing here may touch them.
+    private(set) var isDetached = false
 
     init(session: GallerySession, loader: ImageLoader, cellDrags: CellDrags) {
         self.session = session
@@ -86,6 +88,7 @@ final class GalleryView {
     /// The window is going: nothing of this view may run again (an idle accessibility refresh, a
     /// frame tick, a loader update) once its widgets are destroyed.
     func detach() {
+        isDetached = true
         canvas.clearAccessibleCells()
         loaderObservation = nil
         loader.setVisible([], for: ObjectIdentifier(self))
@@ -98,13 +101,14 @@ final class GalleryView {
     // MARK: Layout
 
     private func widthChanged(_ width: Double) {
-        guard abs(width - laidOutWidth) >= 1 else { return }
+        guard !isDetached, abs(width - laidOutWidth) >= 1 else { return }
         // GTK ignores size requests made while it allocates sizes: lay out again right after.
         canvas.post { [weak self] in self?.relayout(animated: false) }
     }
 
     /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
     func relayout(animated: Bool) {
+        guard !isDetached else { return }
         let previous = animated ? currentFrames() : [:]
         var ratios: [Double] = []
         let cells = session.cells
@@ -200,6 +204,7 @@ final class GalleryView {
     }
 
     private func visibleAreaChanged() {
+        guard !isDetached else { return }
         loader.setVisible(Set(cellIndices(intersecting: visibleRect).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
         scheduleAccessibilityRefresh()
     }
@@ -227,7 +232,13 @@ final class GalleryView {
             dimmed = []
             relayout(animated: false)
             scroller.scrollOffset = 0
-        case .selection, .progress:
+        case .progress(let id):
+            // Only the placeholder's content changed: its place in the layout is the same.
+            let cells = session.cells
+            if let index = cellIndexByID[id], index < cells.count, cells[index].id == id { laidOutCells[index] = cells[index] }
+            canvas.queueDraw()
+            scheduleAccessibilityRefresh()
+        case .selection:
             canvas.queueDraw()
             scheduleAccessibilityRefresh()
         case .galleries, .history:
@@ -291,10 +302,10 @@ final class GalleryView {
     // MARK: Accessibility
 
     private func scheduleAccessibilityRefresh() {
-        guard !accessibilityRefreshQueued else { return }
+        guard !isDetached, !accessibilityRefreshQueued else { return }
         accessibilityRefreshQueued = true
         canvas.post { [weak self] in
-            guard let self else { return }
+            guard let self, !isDetached else { return }
             accessibilityRefreshQueued = false
             let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
             if signature != accessibleSignature {

@@ -57,6 +57,7 @@ enum HelpAndMenu {
                 \(shortcut("Delete", "Delete the gallery (in the sidebar)"))
                 \(shortcut("F9", "Show or hide the galleries"))
                 \(shortcut("&lt;Ctrl&gt;&lt;Shift&gt;n", "New window"))
+                \(shortcut("&lt;Ctrl&gt;w", "Close the window"))
               </object>
             </child>
             <child>
