@@ -313,6 +313,38 @@ public final class GalleryLibrary {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    // MARK: Changes from elsewhere
+
+    /// The file changed on disk (another copy of the app, a sync tool) and was merged: `merged`
+    /// holds those changes on top of `ours`, the state this library had then. Changes made here
+    /// since are kept, placeholders stay where they wait, and the history starts afresh (its steps
+    /// may name what is gone).
+    public func adoptMerge(_ merged: GalleryState, over ours: GalleryState) {
+        let adopted = GalleryState.merged(base: ours, theirs: merged, ours: state).withUniqueIDs()
+        guard adopted != state else { return }
+        var lists: [String: CellList] = [:]
+        var discarded: [ImageID] = []
+        for gallery in adopted.galleries {
+            var list = CellList(images: gallery.images)
+            for (index, cell) in (cellLists[gallery.id]?.cells ?? []).enumerated() where cell.isPlaceholder {
+                list.cells.insert(cell, at: min(index, list.cells.count))
+            }
+            lists[gallery.id] = list
+        }
+        for (galleryID, list) in cellLists where lists[galleryID] == nil {
+            discarded += list.cells.filter(\.isPlaceholder).map(\.id)
+        }
+        for id in discarded { placeholderGallery[id] = nil }
+        state = adopted
+        cellLists = lists
+        history.clear()
+        if !discarded.isEmpty { publish(.placeholdersDiscarded(discarded)) }
+        publish(.history)
+        publish(.galleries)
+        for gallery in state.galleries { publish(.cells(galleryID: gallery.id)) }
+        onSave(state)
+    }
+
     // MARK: Undo
 
     /// Undoes the latest step wherever it happened; returns the galleries it touched that still exist.

@@ -25,11 +25,31 @@ public struct GalleryImage: Codable, Hashable, Sendable {
     public var id: ImageID
     public var url: String
     public var aspectRatio: Double
+    /// Fields this version does not know (a newer version's, a user's notes): written back as read.
+    public var unknownFields: [String: JSONValue] = [:]
 
     public init(id: ImageID = .make(), url: String, aspectRatio: Double) {
         self.id = id
         self.url = url
         self.aspectRatio = aspectRatio
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, url, aspectRatio }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(ImageID.self, forKey: .id)
+        url = try container.decode(String.self, forKey: .url)
+        aspectRatio = try container.decode(Double.self, forKey: .aspectRatio)
+        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(url, forKey: .url)
+        try container.encode(aspectRatio, forKey: .aspectRatio)
+        try JSONValue.encode(unknownFields, to: encoder)
     }
 
     /// The ratio used for layout: a missing or absurd value in the file shows as a square.
@@ -45,11 +65,31 @@ public struct Gallery: Codable, Hashable, Sendable {
     public var id: String
     public var name: String
     public var images: [GalleryImage]
+    /// Fields this version does not know: written back as read.
+    public var unknownFields: [String: JSONValue] = [:]
 
     public init(id: String = UUID().uuidString.lowercased(), name: String, images: [GalleryImage] = []) {
         self.id = id
         self.name = name
         self.images = images
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, images }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        images = try container.decode([GalleryImage].self, forKey: .images)
+        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(images, forKey: .images)
+        try JSONValue.encode(unknownFields, to: encoder)
     }
 }
 
@@ -64,11 +104,34 @@ public struct GalleryState: Codable, Hashable, Sendable {
     /// Whether windows show the galleries sidebar (F9); absent means shown.
     public var sidebarVisible: Bool?
 
+    /// Fields this version does not know: written back as read.
+    public var unknownFields: [String: JSONValue] = [:]
+
     public init(galleries: [Gallery], shownGalleryID: String? = nil, sidebarVisible: Bool? = nil) {
         version = Self.currentVersion
         self.galleries = galleries
         self.shownGalleryID = shownGalleryID
         self.sidebarVisible = sidebarVisible
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case version, galleries, shownGalleryID, sidebarVisible }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        galleries = try container.decode([Gallery].self, forKey: .galleries)
+        shownGalleryID = try container.decodeIfPresent(String.self, forKey: .shownGalleryID)
+        sidebarVisible = try container.decodeIfPresent(Bool.self, forKey: .sidebarVisible)
+        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(galleries, forKey: .galleries)
+        try container.encodeIfPresent(shownGalleryID, forKey: .shownGalleryID)
+        try container.encodeIfPresent(sidebarVisible, forKey: .sidebarVisible)
+        try JSONValue.encode(unknownFields, to: encoder)
     }
 
     /// A first launch: one empty gallery.

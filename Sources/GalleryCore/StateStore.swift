@@ -33,7 +33,7 @@ public struct StateStore: Sendable {
     public func load(now: Date = Date()) -> LoadResult {
         let data: Data
         do {
-            data = try Data(contentsOf: fileURL)
+            data = try Data(contentsOf: resolvedFileURL)
         } catch {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
             return keepAside(reason: "it could not be opened (\(error.localizedDescription))", now: now)
@@ -71,18 +71,72 @@ public struct StateStore: Sendable {
         return try encoder.encode(state)
     }
 
-    /// Writes atomically: temporary file in the same directory, fsync, rename, fsync the directory.
-    public func save(_ state: GalleryState) throws {
+    /// Identifies one version of the file on disk, to notice that someone else wrote it.
+    public struct Revision: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+    }
+
+    /// The file the state lives in: a symlinked state.json (dotfile managers) is followed to its
+    /// target, so saving replaces the target and keeps the link.
+    public var resolvedFileURL: URL {
+        var url = fileURL
+        for _ in 0..<16 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
+            url = URL(fileURLWithPath: destination, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+        }
+        return url
+    }
+
+    /// The version on disk now, nil when there is no file.
+    public func revision() -> Revision? {
+        var info = stat()
+        guard stat(resolvedFileURL.path, &info) == 0 else { return nil }
+        return Revision(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                        modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Temporary files a killed save left beside the file (older than `cutoff`: a save in flight
+    /// in another copy of the app lives for milliseconds). Returns how many were removed.
+    @discardableResult
+    public func removeStaleTemporaryFiles(olderThan cutoff: Date) -> Int {
+        let target = resolvedFileURL
+        let directory = target.deletingLastPathComponent()
+        let prefix = ".\(target.lastPathComponent)."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let path = directory.appendingPathComponent(name).path
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantFuture
+            if modified < cutoff, unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Writes atomically: temporary file beside the target, fsync, rename, fsync the directory. The
+    /// file keeps its mode (and owner, where allowed). Returns the revision written.
+    @discardableResult
+    public func save(_ state: GalleryState) throws -> Revision? {
         let data = try Self.encode(state)
-        let directory = fileURL.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let target = resolvedFileURL
+        let directory = target.deletingLastPathComponent()
+        try Self.makeFolders(directory)
+        var existing = stat()
+        let exists = stat(target.path, &existing) == 0
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw SaveError(description: "cannot create \(temporary.path): \(errnoText())") }
         var failure: String?
+        // The mode the file had (0644 for a new one), not what the umask makes of it.
+        if fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644) != 0 {
+            failure = "cannot set the mode of \(temporary.path): \(errnoText())"
+        }
+        if exists { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }  // only root may; others keep theirs
         data.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count {
+            while failure == nil && offset < buffer.count {
                 let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -94,8 +148,8 @@ public struct StateStore: Sendable {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = "cannot sync \(temporary.path): \(errnoText())" }
         close(descriptor)
-        if failure == nil, rename(temporary.path, fileURL.path) != 0 {
-            failure = "cannot replace \(fileURL.path): \(errnoText())"
+        if failure == nil, rename(temporary.path, target.path) != 0 {
+            failure = "cannot replace \(target.path): \(errnoText())"
         }
         if let failure {
             unlink(temporary.path)
@@ -106,48 +160,94 @@ public struct StateStore: Sendable {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+        return revision()
+    }
+
+    /// `mkdir -p`, with the system's reason when it fails (a file where a folder should be, no space).
+    private static func makeFolders(_ directory: URL) throws {
+        var path = ""
+        for component in directory.standardizedFileURL.pathComponents.dropFirst() {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw SaveError(description: "cannot create the folder \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        var info = stat()
+        guard stat(directory.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw SaveError(description: "\(directory.path) is not a folder")
+        }
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// Saves off the caller's thread, one write at a time; when saves pile up only the newest is written.
+/// Before each write it checks that the file is still the one it last read or wrote: when another
+/// copy of the app (or a sync tool) wrote it meanwhile, both sides' changes are merged, written, and
+/// handed to `onMerged`, so neither silently loses the other's edits. A write that fails stays
+/// pending: the next save or `flush` tries again.
 public final class BackgroundStateSaver: @unchecked Sendable {
     private let store: StateStore
     private let queue = DispatchQueue(label: "io.github.imagegallery.save")
     private let lock = NSLock()
     private var pending: GalleryState?  // guarded by lock
+    private var scheduled = false  // guarded by lock
+    /// What the file held when last read or written here, and its revision (queue only).
+    private var base: GalleryState
+    private var baseRevision: StateStore.Revision?
     private let onError: @Sendable (String) -> Void
+    private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
 
-    public init(store: StateStore, onError: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - loaded: the state as read at launch (what the file held then).
+    ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
+    ///     made on top of `ours`. Called on the saver's queue.
+    public init(store: StateStore, loaded: GalleryState, onError: @escaping @Sendable (String) -> Void,
+                onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in }) {
         self.store = store
         self.onError = onError
+        self.onMerged = onMerged
+        base = loaded
+        baseRevision = store.revision()
     }
 
     public func save(_ state: GalleryState) {
         lock.lock()
-        let alreadyScheduled = pending != nil
         pending = state
+        let schedule = !scheduled
+        scheduled = true
         lock.unlock()
-        guard !alreadyScheduled else { return }
-        queue.async { [self] in writePending() }
+        guard schedule else { return }
+        queue.async { [self] in _ = writePending() }
     }
 
-    /// Blocks until everything asked for is on disk (at quit).
-    public func flush() {
+    /// Blocks until everything asked for is on disk (at quit); returns why it is not, if it failed.
+    public func flush() -> String? {
         queue.sync { writePending() }
     }
 
-    private func writePending() {
+    private func writePending() -> String? {
         lock.lock()
         let state = pending
         pending = nil
+        scheduled = false
         lock.unlock()
-        guard let state else { return }
+        guard let state else { return nil }
         do {
-            try store.save(state)
+            var written = state
+            if store.revision() != baseRevision, case .loaded(let theirs) = store.load() {
+                written = GalleryState.merged(base: base, theirs: theirs, ours: state)
+            }
+            baseRevision = try store.save(written)
+            base = written
+            if written != state { onMerged(written, state) }
+            return nil
         } catch {
+            lock.lock()
+            if pending == nil { pending = state }  // tried again by the next save or flush
+            lock.unlock()
             onError("\(error)")
+            return "\(error)"
         }
     }
 }

@@ -2,6 +2,7 @@
 #define CSHIM_H
 
 #include <gtk/gtk.h>
+#include <glib-unix.h>
 #include <curl/curl.h>
 
 G_BEGIN_DECLS
@@ -13,6 +14,11 @@ gulong cshim_signal_connect(gpointer instance, const gchar *signal, GCallback ha
 
 /// Emits a signal that takes no arguments and returns nothing (`g_signal_emit_by_name` is variadic).
 void cshim_signal_emit_void(gpointer instance, const gchar *signal);
+
+/// A modal message dialog with no buttons yet: `gtk_message_dialog_new` takes a printf format, so
+/// the texts are passed through "%s" here and never read as formats.
+GtkWidget *cshim_message_dialog_new(GtkWindow *parent, GtkMessageType type, const gchar *primary,
+                                    const gchar *secondary);
 
 /// Casts used by the binding layer, where C code would use GTK_WIDGET() and friends.
 GtkWidget *cshim_widget(gpointer instance);

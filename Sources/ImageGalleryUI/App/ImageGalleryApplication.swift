@@ -26,8 +26,10 @@ public final class ImageGalleryApplication {
 
     private init() {
         application.onActivate { [weak self] in self?.activate() }
-        application.onShutdown { [weak self] in self?.saver?.flush() }
-        _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        application.onShutdown { [weak self] in _ = self?.saver?.flush() }
+        _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.requestQuit() }
+        // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
+        TerminationSignals.install { [weak self] in self?.application.quit() }
         undoAction = application.addAction("undo", accelerators: ["<Control>z"]) { [weak self] in self?.undo() }
         redoAction = application.addAction("redo", accelerators: ["<Control><Shift>z", "<Control>y"]) { [weak self] in
             self?.redo()
@@ -97,9 +99,20 @@ public final class ImageGalleryApplication {
                                             .appendingPathComponent("imported", isDirectory: true))
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         if canSave {
-            let saver = BackgroundStateSaver(store: store) { [weak self] message in
-                MainContext.post { self?.say("Your gallery could not be saved: \(message)", about: nil, seconds: nil) }
+            let launch = Date()
+            DispatchQueue.global(qos: .utility).async {
+                store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
+            let saver = BackgroundStateSaver(store: store, loaded: state, onError: { [weak self] message in
+                MainContext.post { self?.say("Your gallery could not be saved: \(message)", about: nil, seconds: nil) }
+            }, onMerged: { [weak self] merged, ours in
+                MainContext.post {
+                    guard let self, let library = self.services?.library else { return }
+                    library.adoptMerge(merged, over: ours)
+                    self.say("Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in",
+                        about: nil, seconds: 10)
+                }
+            })
             self.saver = saver
             library.onSave = { saver.save($0) }
         }
@@ -133,6 +146,12 @@ public final class ImageGalleryApplication {
             self?.lastActiveWindow = window
             services.library.noteShownGallery(window.session.galleryID)
         }
+        window.window.onCloseRequest { [weak self] in
+            // The last window: closing it quits, which must not lose what could not be saved.
+            guard let self, windows.count == 1 else { return false }
+            requestQuit()
+            return true
+        }
         window.onClosed = { [weak self] window in
             guard let self else { return }
             windows.removeAll { $0 === window }
@@ -140,6 +159,41 @@ public final class ImageGalleryApplication {
         }
         window.present()
         return window
+    }
+
+    /// Quits once everything is on disk; when it cannot be written, the window stays open with the
+    /// reason and the choice to try again, or to quit without saving.
+    private func requestQuit() {
+        guard let saver, let reason = saver.flush() else {
+            application.quit()
+            return
+        }
+        guard let window = lastActiveWindow ?? windows.last else {
+            application.quit()
+            return
+        }
+        let dialog = MessageDialog(over: window.window, kind: .warning, primary: "Your changes could not be saved",
+                                   secondary: "\(reason)\n\nIf you quit now, the changes since the last save are lost.")
+        dialog.accessibleName = "Your changes could not be saved"
+        dialog.addButton("_Cancel", response: Response.cancel)
+        dialog.addButton("Quit _Without Saving", response: Response.quitWithoutSaving, destructive: true)
+        dialog.addButton("_Try Again", response: Response.tryAgain)
+        dialog.setDefaultResponse(Response.tryAgain)
+        dialog.onResponse { [weak self, dialog] response in
+            dialog.destroy()
+            switch response {
+            case Response.tryAgain: self?.requestQuit()
+            case Response.quitWithoutSaving: self?.application.quit()
+            default: break
+            }
+        }
+        dialog.present()
+    }
+
+    private enum Response {
+        static let cancel: Int32 = -6
+        static let quitWithoutSaving: Int32 = 1
+        static let tryAgain: Int32 = 2
     }
 
     private func newGallery() {

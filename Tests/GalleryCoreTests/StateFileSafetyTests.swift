@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+
+private func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("state-safety-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+private func image(_ id: String) -> GalleryImage { GalleryImage(id: ImageID(id), url: "https://e.org/\(id).png", aspectRatio: 1) }
+
+private func loaded(_ result: StateStore.LoadResult) -> GalleryState? {
+    if case .loaded(let state) = result { return state }
+    return nil
+}
+
+/// Saves collected from the saver's queue.
+private final class Merges: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [GalleryState] = []
+    func append(_ state: GalleryState) { lock.lock(); list.append(state); lock.unlock() }
+    var all: [GalleryState] { lock.lock(); defer { lock.unlock() }; return list }
+}
+
+@Suite struct StateFileSafetyTests {
+    @Test func unknownFieldsRoundTripAtEveryLevel() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("state.json")
+        try Data("""
+        {"version":1,"notes":"mine","future":{"a":[1,true,null]},
+         "galleries":[{"id":"g","name":"G","colour":"teal","images":[
+            {"id":"i","url":"https://e.org/i.png","aspectRatio":1.5,"rating":5,"tags":["cat"]}]}]}
+        """.utf8).write(to: file)
+        let store = StateStore(fileURL: file)
+        var state = try #require(loaded(store.load()))
+        #expect(state.unknownFields["notes"] == .string("mine"))
+        // An edit, then a save: what this version does not know is still there.
+        state.galleries[0].name = "Renamed"
+        try store.save(state)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(json["notes"] as? String == "mine")
+        #expect((json["future"] as? [String: Any])?["a"] != nil)
+        let gallery = try #require((json["galleries"] as? [[String: Any]])?.first)
+        #expect(gallery["colour"] as? String == "teal")
+        #expect(gallery["name"] as? String == "Renamed")
+        let saved = try #require((gallery["images"] as? [[String: Any]])?.first)
+        #expect(saved["rating"] as? Double == 5)
+        #expect(saved["tags"] as? [String] == ["cat"])
+        #expect(try #require(loaded(store.load())) == state)
+    }
+
+    @Test func aSymlinkedFileIsWrittenThroughToItsTarget() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dotfiles = directory.appendingPathComponent("dotfiles", isDirectory: true)
+        try FileManager.default.createDirectory(at: dotfiles, withIntermediateDirectories: true)
+        let target = dotfiles.appendingPathComponent("gallery-state.json")
+        let link = directory.appendingPathComponent("state.json")
+        let store = StateStore(fileURL: link)
+        try StateStore(fileURL: target).save(GalleryState(galleries: [Gallery(id: "g", name: "Old")]))
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "dotfiles/gallery-state.json")
+        try store.save(GalleryState(galleries: [Gallery(id: "g", name: "New")]))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "dotfiles/gallery-state.json")
+        #expect(loaded(StateStore(fileURL: target).load())?.galleries[0].name == "New")
+        #expect(loaded(store.load())?.galleries[0].name == "New")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dotfiles.path) == ["gallery-state.json"])
+    }
+
+    @Test func theFileKeepsItsMode() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("state.json")
+        let store = StateStore(fileURL: file)
+        try store.save(.initial)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o644)
+        for mode in [0o600, 0o000, 0o640] {
+            chmod(file.path, mode_t(mode))
+            try store.save(GalleryState(galleries: [Gallery(name: "mode \(mode)")]))
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == mode)
+        }
+    }
+
+    @Test func staleTemporaryFilesAreRemovedAndFreshOnesKept() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = StateStore(fileURL: directory.appendingPathComponent("state.json"))
+        try store.save(.initial)
+        let old = directory.appendingPathComponent(".state.json.0A1B.tmp")
+        let fresh = directory.appendingPathComponent(".state.json.FFFF.tmp")
+        let unrelated = directory.appendingPathComponent(".other.json.0A1B.tmp")
+        for file in [old, fresh, unrelated] { try Data(count: 1000).write(to: file) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: unrelated.path)
+        #expect(store.removeStaleTemporaryFiles(olderThan: Date(timeIntervalSinceNow: -60)) == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == [".other.json.0A1B.tmp", ".state.json.FFFF.tmp", "state.json"])
+    }
+
+    // MARK: Two writers
+
+    @Test func aSaverMergesWhatAnotherCopyWroteMeanwhile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("state.json")
+        let base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
+        try StateStore(fileURL: file).save(base)
+        let merges = Merges()
+        let first = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in },
+                                         onMerged: { merged, _ in merges.append(merged) })
+        let second = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
+        // The second copy deletes b and adds a gallery; the first, not knowing, moves c first.
+        var theirs = base
+        theirs.galleries[0].images.remove(at: 1)
+        theirs.galleries.append(Gallery(id: "h", name: "H", images: [image("x")]))
+        second.save(theirs)
+        #expect(second.flush() == nil)
+        var ours = base
+        ours.galleries[0].images = [image("c"), image("a"), image("b")]
+        first.save(ours)
+        #expect(first.flush() == nil)
+        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
+        #expect(onDisk.galleries.map(\.id) == ["g", "h"])
+        #expect(onDisk.galleries[0].images.map(\.id.rawValue) == ["c", "a"])
+        #expect(merges.all == [onDisk])
+        // Written once more by the first copy without news from elsewhere: no merge.
+        var later = onDisk
+        later.galleries[0].name = "Later"
+        first.save(later)
+        #expect(first.flush() == nil)
+        #expect(merges.all.count == 1)
+        #expect(loaded(StateStore(fileURL: file).load()) == later)
+    }
+
+    @Test func mergeTakesEachSidesOwnChanges() {
+        let base = GalleryState(galleries: [
+            Gallery(id: "g", name: "G", images: [image("a"), image("b")]),
+            Gallery(id: "k", name: "K", images: [image("k1")]),
+            Gallery(id: "d", name: "D", images: [image("d1")]),
+        ])
+        var theirs = base
+        theirs.galleries[0].name = "Renamed by them"
+        theirs.galleries[0].images.append(image("t"))
+        theirs.galleries.remove(at: 2)  // they deleted D, which we did not touch
+        theirs.galleries.insert(Gallery(id: "n", name: "New", images: []), at: 1)
+        var ours = base
+        ours.galleries[0].images.insert(image("o"), at: 0)
+        ours.galleries[1].name = "K by us"
+        ours.galleries.remove(at: 1)  // we deleted K, which they did not touch
+        let merged = GalleryState.merged(base: base, theirs: theirs, ours: ours)
+        #expect(merged.galleries.map(\.id) == ["g", "n"])
+        #expect(merged.galleries[0].name == "Renamed by them")
+        #expect(merged.galleries[0].images.map(\.id.rawValue) == ["o", "a", "b", "t"])
+    }
+
+    @Test func aGalleryDeletedOnOneSideButChangedOnTheOtherIsKept() {
+        let base = GalleryState(galleries: [Gallery(id: "g", name: "G"), Gallery(id: "k", name: "K", images: [image("k1")])])
+        var theirs = base
+        theirs.galleries.remove(at: 1)
+        var ours = base
+        ours.galleries[1].images.append(image("k2"))
+        #expect(GalleryState.merged(base: base, theirs: theirs, ours: ours).galleries.map(\.id) == ["g", "k"])
+        // And the other way round.
+        #expect(GalleryState.merged(base: base, theirs: ours, ours: theirs).galleries.map(\.id) == ["g", "k"])
+    }
+
+    @Test func theLibraryAdoptsAMergeKeepingItsOwnLaterChangesAndPlaceholders() throws {
+        let ours = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b")])])
+        let library = GalleryLibrary(state: ours)
+        let placeholder = try #require(library.insertPlaceholder(in: "g", at: 1, label: "slow"))
+        library.move([ImageID("b")], in: "g", toInsertionIndex: 0)  // after the save that met the other copy's file
+        var merged = ours
+        merged.galleries[0].images.append(image("x"))
+        merged.galleries.append(Gallery(id: "h", name: "H"))
+        library.adoptMerge(merged, over: ours)
+        #expect(library.galleries.map(\.id) == ["g", "h"])
+        #expect(library.cells(of: "g").filter { !$0.isPlaceholder }.map(\.id.rawValue) == ["b", "a", "x"])
+        #expect(library.cells(of: "g").contains { $0.id == placeholder })
+        #expect(!library.history.canUndo)
+        #expect(library.fulfillPlaceholder(placeholder, with: image("p")) == "g")
+    }
+}

@@ -1,0 +1,140 @@
+"""Issue 9 (4-7), end to end: nothing the user did is lost on the way to disk.
+
+- SIGTERM (logout, shutdown) right after a change: the change is on disk when the app has gone;
+- two copies of the app on one data folder (two sessions of one user): each one's change survives the other's
+  save, and the first copy's window takes in what the second did;
+- a quit whose save fails (the data folder replaced by a file, which stops root too): the window stays open with
+  the reason and a choice; "Try Again" once the folder is back quits with everything saved, "Quit Without Saving"
+  quits at once;
+- a state.json that is a symlink, with a mode of its own and fields this version does not know, comes back the
+  same after a change: written through the link, same mode, same unknown fields.
+"""
+import os
+import signal
+import stat
+
+from drag_helpers import gallery_state, image_id, name_of, saved_names, wait_saved
+from harness import DISTINCT_IMAGES, wait_until
+
+NAMES = [spec[0] for spec in DISTINCT_IMAGES[:5]]
+
+
+def served_state(http_server):
+    return gallery_state([http_server.add_image(*spec) for spec in DISTINCT_IMAGES[:5]])
+
+
+def settle(app, count):
+    app.wait_cells(lambda cs: len(cs) == count and all(c.settled for c in cs), 30, what="%d cells loaded" % count)
+
+
+def test_sigterm_right_after_a_change_keeps_it(make_app, http_server):
+    app = make_app(served_state(http_server))
+    app.start()
+    settle(app, 5)
+    app.focus()
+    app.key("Home alt+Right")
+    proc = app.proc
+    proc.send_signal(signal.SIGTERM)
+    wait_until(lambda: proc.poll() is not None, 20, 0.05, "the app to end on SIGTERM", app.stderr)
+    assert proc.returncode == 0, "the app ended with %s:\n%s" % (proc.returncode, app.stderr()[-3000:])
+    assert saved_names(app) == [NAMES[1], NAMES[0]] + NAMES[2:]
+
+
+def test_two_copies_on_one_data_folder_keep_each_others_changes(make_app, http_server, tmp_path):
+    state = served_state(http_server)
+    first = make_app(state, root=str(tmp_path / "shared"))
+    first.start()
+    settle(first, 5)
+    second = make_app(None, root=str(tmp_path / "shared"))
+    second.start()
+    settle(second, 5)
+
+    first.focus()
+    first.key("Home alt+Right")  # the first copy moves red after green
+    wait_saved(first, [NAMES[1], NAMES[0]] + NAMES[2:])
+    second.focus()
+    second.key("End Delete")  # the second, which has not seen that, deletes the last image
+    both = [NAMES[1], NAMES[0]] + NAMES[2:4]
+    wait_saved(second, both, what="state.json with the first copy's move and the second's deletion")
+    # The first copy, saving again, keeps the deletion it never made, and shows it.
+    first.focus()
+    first.key("ctrl+a Escape Home ctrl+shift+Right")
+    wait_saved(first, [NAMES[0], NAMES[1]] + NAMES[2:4], what="the first copy's next move on top of both")
+    first.wait_cells(lambda cs: [name_of(c.url) for c in cs] == [NAMES[0], NAMES[1]] + NAMES[2:4], 10,
+                     what="the first window showing the merged gallery")
+    for app in (first, second):
+        assert not [f for f in os.listdir(app.state_dir) if f.endswith(".tmp")], os.listdir(app.state_dir)
+
+
+def test_a_quit_whose_save_fails_asks_and_try_again_saves(make_app, http_server):
+    app = make_app(served_state(http_server))
+    app.start()
+    settle(app, 5)
+    aside = app.state_dir + ".aside"
+    os.rename(app.state_dir, aside)
+    with open(app.state_dir, "w") as blocker:  # a file where the folder was: no save can succeed, even as root
+        blocker.write("not a folder")
+    app.focus()
+    app.key("Home alt+Right")
+    app.key("ctrl+q")
+    dialog = app.wait_for_object("Your changes could not be saved", timeout=10)
+    text = " ".join(n.name or "" for n in app.find_all(lambda a: a.role_name == "label", dialog))
+    assert "is not a folder" in text and "lost" in text, text
+    app._check_alive()
+    # Still broken: trying again asks again, and the app stays.
+    app.find_by_name("Try Again", "push button").do_action(0)
+    app.wait_for_object("Your changes could not be saved", timeout=10)
+    app._check_alive()
+    # The folder is back: trying again saves and quits.
+    os.remove(app.state_dir)
+    os.rename(aside, app.state_dir)
+    app.find_by_name("Try Again", "push button").do_action(0)
+    proc = app.proc
+    wait_until(lambda: proc.poll() is not None, 20, 0.05, "the app to quit once saved", app.stderr)
+    assert proc.returncode == 0
+    assert saved_names(app) == [NAMES[1], NAMES[0]] + NAMES[2:]
+
+
+def test_quit_without_saving_quits(make_app, http_server):
+    app = make_app(served_state(http_server))
+    app.start()
+    settle(app, 5)
+    os.rename(app.state_dir, app.state_dir + ".aside")
+    with open(app.state_dir, "w") as blocker:
+        blocker.write("not a folder")
+    app.focus()
+    app.key("Home alt+Right ctrl+q")
+    app.wait_for_object("Your changes could not be saved", timeout=10)
+    app.find_by_name("Quit Without Saving", "push button").do_action(0)
+    proc = app.proc
+    wait_until(lambda: proc.poll() is not None, 20, 0.05, "the app to quit", app.stderr)
+    assert proc.returncode == 0
+
+
+def test_symlink_mode_and_unknown_fields_survive_a_change(make_app, http_server, tmp_path):
+    state = served_state(http_server)
+    state["notes"] = "kept by the user"
+    state["galleries"][0]["colour"] = "teal"
+    state["galleries"][0]["images"][2]["rating"] = 4
+    app = make_app(state)
+    app.start()  # writes state.json, then the test moves it behind a link
+    app.stop()
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "gallery.json"
+    os.rename(app.state_path, target)
+    os.symlink(str(target), app.state_path)
+    os.chmod(target, 0o600)
+    app.start()
+    settle(app, 5)
+    app.focus()
+    app.key("Home alt+Right")
+    wait_until(lambda: [name_of(i["url"]) for i in app.state()["galleries"][0]["images"]][:2] == [NAMES[1], NAMES[0]],
+               10, 0.05, "the move saved through the link")
+    assert os.path.islink(app.state_path) and os.readlink(app.state_path) == str(target)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+    saved = app.state()
+    assert saved["notes"] == "kept by the user"
+    assert saved["galleries"][0]["colour"] == "teal"
+    rated = [i for i in saved["galleries"][0]["images"] if i["id"] == image_id(3)]
+    assert rated and rated[0]["rating"] == 4, saved
