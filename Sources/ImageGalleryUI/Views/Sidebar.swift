@@ -199,7 +199,8 @@ final class SidebarRow {
         let images = gallery.images.count
         name.text = gallery.name
         count.text = "\(images)"
-        row.tooltip = gallery.name
+        // A long name is cut short in the row: the tooltip tells it whole.
+        row.tooltip = gallery.name.count > 24 ? gallery.name : nil
         // Screen readers read the name first: "Cats, 12 images".
         row.accessibleName = "\(gallery.name), \(images == 1 ? "1 image" : "\(images) images")"
     }
