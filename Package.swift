@@ -12,6 +12,12 @@ let package = Package(
             pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev"])]
         ),
+        // libpng itself, for decoding large PNGs a few rows at a time (gdk-pixbuf decodes them whole).
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -19,7 +25,7 @@ let package = Package(
         ),
         // Typed, fixed-arity wrappers for C macros and variadic functions, and the
         // small GObject subclass that exposes the gallery's cells to AT-SPI.
-        .target(name: "CShim", dependencies: ["CGtk", "CCurl"]),
+        .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG"]),
         // Model, controller, layout, drop parsing, persistence and undo: no GTK.
         .target(name: "GalleryCore"),
         // The thin layer where pointers, GObject references and signal boxes live.

@@ -30,3 +30,7 @@ CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+
+CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

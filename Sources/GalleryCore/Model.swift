@@ -142,11 +142,14 @@ enum ImageSourceLabel {
     static func label(for url: String) -> String {
         if url.hasPrefix("data:") { return "Embedded image" }
         guard let components = URLComponents(string: url) else { return url }
-        let last = components.path.split(separator: "/").last.map(String.init) ?? ""
+        let last = components.percentEncodedPath.split(separator: "/").last.map(String.init) ?? ""
         // Pasted or dropped bytes are kept under their SHA-256: that name means nothing to a person.
         let stem = last.split(separator: ".").first ?? ""
         if stem.count == 64, stem.allSatisfy(\.isHexDigit) { return "Imported image" }
-        if let decoded = last.removingPercentEncoding, !decoded.isEmpty { return decoded }
+        // A decoded name with control characters (%00 cuts a C string short) is shown as it was written.
+        if let decoded = last.removingPercentEncoding, !decoded.isEmpty,
+           !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return decoded }
+        if !last.isEmpty { return last }
         return components.host ?? url
     }
 }

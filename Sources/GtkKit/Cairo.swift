@@ -54,9 +54,15 @@ public struct CairoContext: @unchecked Sendable {
         cairo_rectangle(cr, x, y, width, height)
         cairo_clip(cr)
         cairo_translate(cr, x, y)
-        cairo_scale(cr, width / surface.logicalWidth, height / surface.logicalHeight)
+        let scaleX = width / surface.logicalWidth
+        let scaleY = height / surface.logicalHeight
+        cairo_scale(cr, scaleX, scaleY)
         cairo_set_source_surface(cr, surface.surface, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        // Edge pixels repeat outward instead of fading into transparency (a 1×1 image would paint as
+        // a blurred dot); a small image blown up shows its pixels, as image viewers do.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        let magnification = min(scaleX, scaleY) * surface.logicalWidth / Double(max(surface.pixelWidth, 1))
+        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
         cairo_restore(cr)
     }

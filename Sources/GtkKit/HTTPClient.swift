@@ -13,19 +13,75 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     case status(Int)
     case tooLarge(limit: Int64)
     case timedOut
+    /// The server sent less than a trickle for too long.
+    case tooSlow
     case cancelled
     case refusedProtocol
+    case tooManyRedirects
+    case serverNotFound
+    case couldNotConnect
+    /// The connection ended before the whole response (headers or body) arrived.
+    case closedEarly
+    case insecure
     case network(String)
 
+    /// Short and human: shown in toasts and error cells.
     public var description: String {
         switch self {
         case .status(let code): "HTTP \(code)"
         case .tooLarge(let limit): "larger than \(limit / 1_000_000) MB"
         case .timedOut: "timed out"
+        case .tooSlow: "the server is too slow"
         case .cancelled: "cancelled"
         case .refusedProtocol: "only http and https are downloaded"
+        case .tooManyRedirects: "too many redirects"
+        case .serverNotFound: "server not found"
+        case .couldNotConnect: "could not connect"
+        case .closedEarly: "the connection closed early"
+        case .insecure: "the secure connection failed"
         case .network(let message): message
         }
+    }
+
+    /// libcurl's result as the user should hear it; its own phrases are for developers.
+    init(curlCode code: CURLcode, maximumBytes: Int64) {
+        switch code {
+        case CURLE_FILESIZE_EXCEEDED: self = .tooLarge(limit: maximumBytes)
+        case CURLE_OPERATION_TIMEDOUT: self = .timedOut
+        case CURLE_ABORTED_BY_CALLBACK: self = .cancelled
+        case CURLE_UNSUPPORTED_PROTOCOL: self = .refusedProtocol
+        case CURLE_TOO_MANY_REDIRECTS: self = .tooManyRedirects
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: self = .serverNotFound
+        case CURLE_COULDNT_CONNECT: self = .couldNotConnect
+        case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_WEIRD_SERVER_REPLY,
+             CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            self = .closedEarly
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE:
+            self = .insecure
+        default: self = .network("download failed (\(code.rawValue))")
+        }
+    }
+}
+
+/// Lets another thread stop a transfer: checked by libcurl's progress callback, about once a second
+/// even while no byte arrives.
+public final class DownloadCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init() {}
+
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    public var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
     }
 }
 
@@ -37,8 +93,15 @@ public enum HTTPClient {
     public struct Limits: Sendable {
         public var maximumBytes: Int64 = 50_000_000
         public var connectTimeoutSeconds = 15
-        /// A transfer slower than one byte a second for this long is abandoned.
-        public var stallSeconds = 15
+        /// A transfer slower than `slowBytesPerSecond` for this long is abandoned: a server that
+        /// trickles must not hold a download for ever.
+        public var slowSeconds = 15
+        public var slowBytesPerSecond = 512
+        /// No transfer, however steady, lasts longer (an endless chunked response).
+        public var totalSeconds = 120
+        /// 429 and 503 with Retry-After are tried again after at most this wait, this many times.
+        public var longestRetryWait = 10
+        public var retries = 2
         public init() {}
     }
 
@@ -48,6 +111,7 @@ public enum HTTPClient {
     private final class Transfer: @unchecked Sendable {
         var body = Data()
         var exceeded = false
+        var receivedAnything = false
         let limit: Int64
         let progress: @Sendable (_ received: Int64, _ expected: Int64?) -> Bool
         init(limit: Int64, progress: @escaping @Sendable (Int64, Int64?) -> Bool) {
@@ -58,9 +122,28 @@ public enum HTTPClient {
 
     /// - Parameter progress: called with bytes received and the expected total, if known; return
     ///   false to cancel.
-    public static func download(_ url: String, limits: Limits = Limits(),
+    public static func download(_ url: String, limits: Limits = Limits(), cancellation: DownloadCancellation? = nil,
                                 progress: @escaping @Sendable (Int64, Int64?) -> Bool) -> Result<HTTPResponse, DownloadError> {
-        guard let handle = curl_easy_init() else { return .failure(.network("libcurl could not start")) }
+        let checked: @Sendable (Int64, Int64?) -> Bool = { received, expected in
+            !(cancellation?.isCancelled ?? false) && progress(received, expected)
+        }
+        var attempt = 0
+        while true {
+            let (result, retryAfter) = downloadOnce(url, limits: limits, progress: checked)
+            guard case .failure(.status(let code)) = result, code == 429 || code == 503, attempt < limits.retries,
+                  let wait = retryAfter, wait <= limits.longestRetryWait else { return result }
+            attempt += 1
+            // The server asked to come back later: wait on this worker, watching for a cancellation.
+            for _ in 0..<max(wait, 1) * 10 {
+                if cancellation?.isCancelled ?? false { return .failure(.cancelled) }
+                usleep(100_000)
+            }
+        }
+    }
+
+    private static func downloadOnce(_ url: String, limits: Limits, progress: @escaping @Sendable (Int64, Int64?) -> Bool)
+        -> (Result<HTTPResponse, DownloadError>, retryAfter: Int?) {
+        guard let handle = curl_easy_init() else { return (.failure(.network("download could not start")), nil) }
         defer { curl_easy_cleanup(handle) }
         let transfer = Transfer(limit: limits.maximumBytes, progress: progress)
         let transferPointer = Unmanaged.passUnretained(transfer).toOpaque()
@@ -72,8 +155,9 @@ public enum HTTPClient {
             cshim_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 10)
             cshim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             cshim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds)
-            cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-            cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, limits.stallSeconds)
+            cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.slowBytesPerSecond)
+            cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, limits.slowSeconds)
+            cshim_curl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalSeconds)
             cshim_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
             cshim_curl_setopt_ptr(handle, CURLOPT_USERAGENT, userAgent)
             cshim_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -91,29 +175,36 @@ public enum HTTPClient {
             cshim_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
             cshim_curl_setopt_xferinfo(handle) { user, total, now, _, _ in
                 let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+                if now > 0 { transfer.receivedAnything = true }
                 return transfer.progress(Int64(now), total > 0 ? Int64(total) : nil) ? 0 : 1
             }
             cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, transferPointer)
 
+            let started = Date()
             let code = curl_easy_perform(handle)
             switch code {
             case CURLE_OK: break
-            case CURLE_FILESIZE_EXCEEDED: return .failure(.tooLarge(limit: limits.maximumBytes))
-            case CURLE_WRITE_ERROR where transfer.exceeded: return .failure(.tooLarge(limit: limits.maximumBytes))
-            case CURLE_OPERATION_TIMEDOUT: return .failure(.timedOut)
-            case CURLE_ABORTED_BY_CALLBACK: return .failure(.cancelled)
-            case CURLE_UNSUPPORTED_PROTOCOL: return .failure(.refusedProtocol)
-            default: return .failure(.network(String(cString: curl_easy_strerror(code))))
+            case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
+            case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
+                // Stopped by the low-speed limit, not the overall one: the server trickled.
+                return (.failure(transfer.body.isEmpty && !transfer.receivedAnything ? .timedOut : .tooSlow), nil)
+            default: return (.failure(DownloadError(curlCode: code, maximumBytes: limits.maximumBytes)), nil)
             }
             var status = 0
             cshim_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            guard (200..<300).contains(status) else { return .failure(.status(status)) }
+            guard status != 0 else { return (.failure(.closedEarly), nil) }
+            guard (200..<300).contains(status) else {
+                var retryAfter: curl_off_t = 0
+                cshim_curl_getinfo_off_t(handle, CURLINFO_RETRY_AFTER, &retryAfter)
+                return (.failure(.status(status)), retryAfter > 0 ? Int(retryAfter) : nil)
+            }
+            guard !transfer.body.isEmpty else { return (.failure(.closedEarly), nil) }
             var contentType: UnsafePointer<CChar>?
             cshim_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &contentType)
             var effective: UnsafePointer<CChar>?
             cshim_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-            return .success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
-                                         finalURL: effective.map { String(cString: $0) } ?? url))
+            return (.success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
+                                          finalURL: effective.map { String(cString: $0) } ?? url)), nil)
         }
     }
 }

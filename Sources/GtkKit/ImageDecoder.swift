@@ -12,12 +12,15 @@ public struct DecodedImage: Sendable {
 public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case notAnImage
     case tooLarge(width: Int, height: Int)
+    /// The data ends before the picture does (a download cut short).
+    case incomplete
     case failed(String)
 
     public var description: String {
         switch self {
         case .notAnImage: "not an image"
         case .tooLarge(let width, let height): "image too large (\(width)×\(height))"
+        case .incomplete: "the image is incomplete"
         case .failed(let message): message
         }
     }
@@ -29,6 +32,12 @@ public enum ImageDecoder {
     /// Images above this many pixels are refused (gdk-pixbuf itself has no cap).
     public static let maximumPixels = 150_000_000
     public static let maximumSide = 40_000
+    /// Formats that can't be decoded scaled (GIF, WebP, interlaced PNG…) are decoded whole before
+    /// they are scaled: above this many pixels they are refused, which bounds that to ~100 MB.
+    /// JPEG scales in the decoder and non-interlaced PNG row by row, so they go up to the cap above.
+    public static let maximumUnscaledPixels = 25_000_000
+    /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding.
+    static let chunkSize = 64 * 1024
 
     private final class SizeCheck: @unchecked Sendable {
         var width = 0
@@ -47,8 +56,11 @@ public enum ImageDecoder {
         let check = Unmanaged<SizeCheck>.fromOpaque(userData!).takeUnretainedValue()
         check.width = Int(width)
         check.height = Int(height)
+        let format = gdk_pixbuf_loader_get_format(loader).flatMap { gdk_pixbuf_format_get_name($0) }
+        let scalesInDecoder = format.map { name in defer { g_free(name) }; return String(cString: name) == "jpeg" } ?? false
+        let cap = scalesInDecoder ? maximumPixels : maximumUnscaledPixels
         if width <= 0 || height <= 0 || Int(width) > maximumSide || Int(height) > maximumSide
-            || Int(width) * Int(height) > maximumPixels {
+            || Int(width) * Int(height) > cap {
             check.refused = true
             gdk_pixbuf_loader_set_size(loader, 1, 1)
             return
@@ -65,6 +77,47 @@ public enum ImageDecoder {
     ///   - fit: the largest pixel size wanted (the cell at its device scale); nil for full size.
     ///   - scale: device scale factor the surface is for (2 on HiDPI), so it paints crisp.
     public static func decode(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int) -> Result<DecodedImage, DecodeError> {
+        switch decodePNG(bytes, fit: fit) {
+        case .decoded(let pixbuf, let width, let height):
+            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+            return .success(surface(from: pixbuf, scale: scale, originalWidth: width, originalHeight: height))
+        case .refused(let error):
+            return .failure(error)
+        case .notForThisDecoder:
+            return decodeWithGdkPixbuf(bytes, fit: fit, scale: scale)
+        }
+    }
+
+    private enum PNGOutcome {
+        case decoded(OpaquePointer, width: Int, height: Int)
+        case refused(DecodeError)
+        case notForThisDecoder
+    }
+
+    /// Non-interlaced PNG, read row by row into the scaled result: a 30000×30000 bomb is refused from
+    /// its header, and a 12000×12000 image costs the cell's pixels, not 576 MB.
+    private static func decodePNG(_ bytes: Data, fit: (width: Int, height: Int)?) -> PNGOutcome {
+        var pixbuf: OpaquePointer?
+        var width: gint = 0
+        var height: gint = 0
+        let result = bytes.withUnsafeBytes { buffer in
+            cshim_png_decode_scaled(buffer.bindMemory(to: guchar.self).baseAddress, gsize(buffer.count),
+                                    gint(fit?.width ?? 0), gint(fit?.height ?? 0), gint64(maximumPixels),
+                                    gint(maximumSide), &pixbuf, &width, &height)
+        }
+        switch result {
+        case CSHIM_PNG_OK:
+            guard let pixbuf else { return .refused(.failed("the image could not be decoded")) }
+            return .decoded(pixbuf, width: Int(width), height: Int(height))
+        case CSHIM_PNG_TOO_LARGE: return .refused(.tooLarge(width: Int(width), height: Int(height)))
+        case CSHIM_PNG_INCOMPLETE: return .refused(.incomplete)
+        case CSHIM_PNG_FAILED: return .refused(.failed("the image is damaged"))
+        default: return .notForThisDecoder
+        }
+    }
+
+    private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int)
+        -> Result<DecodedImage, DecodeError> {
         let loader = gdk_pixbuf_loader_new()!
         defer { g_object_unref(loader) }
         let check = SizeCheck(fitWidth: fit?.width ?? 0, fitHeight: fit?.height ?? 0)
@@ -73,8 +126,16 @@ public enum ImageDecoder {
                              { userData, _ in Unmanaged<SizeCheck>.fromOpaque(userData!).release() })
 
         var writeError: UnsafeMutablePointer<GError>?
+        // In chunks: once `size-prepared` refuses the size, not one more byte is decoded.
         let written = bytes.withUnsafeBytes { buffer in
-            gdk_pixbuf_loader_write(loader, buffer.bindMemory(to: guchar.self).baseAddress, gsize(buffer.count), &writeError)
+            let base = buffer.bindMemory(to: guchar.self).baseAddress
+            var offset = 0
+            while offset < buffer.count && !check.refused {
+                let count = min(chunkSize, buffer.count - offset)
+                guard gdk_pixbuf_loader_write(loader, base! + offset, gsize(count), &writeError) != 0 else { return gboolean(0) }
+                offset += count
+            }
+            return gboolean(1)
         }
         // Closing is required even after a failed write; its own error is secondary then.
         var closeError: UnsafeMutablePointer<GError>?
@@ -94,13 +155,17 @@ public enum ImageDecoder {
         let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf)!
         defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
         let swapped = gdk_pixbuf_get_width(oriented) != gdk_pixbuf_get_width(pixbuf)
-        let surface = gdk_cairo_surface_create_from_pixbuf(oriented, gint(max(scale, 1)), nil)!
-        let pixelWidth = Double(gdk_pixbuf_get_width(oriented))
-        let pixelHeight = Double(gdk_pixbuf_get_height(oriented))
+        return .success(surface(from: oriented, scale: scale, originalWidth: swapped ? check.height : check.width,
+                                originalHeight: swapped ? check.width : check.height))
+    }
+
+    private static func surface(from pixbuf: OpaquePointer, scale: Int, originalWidth: Int,
+                                originalHeight: Int) -> DecodedImage {
+        let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, gint(max(scale, 1)), nil)!
+        let pixelWidth = Double(gdk_pixbuf_get_width(pixbuf))
+        let pixelHeight = Double(gdk_pixbuf_get_height(pixbuf))
         let image = CairoSurface(taking: surface, logicalWidth: pixelWidth / Double(max(scale, 1)),
                                  logicalHeight: pixelHeight / Double(max(scale, 1)))
-        return .success(DecodedImage(surface: image,
-                                     originalWidth: swapped ? check.height : check.width,
-                                     originalHeight: swapped ? check.width : check.height))
+        return DecodedImage(surface: image, originalWidth: originalWidth, originalHeight: originalHeight)
     }
 }

@@ -701,6 +701,12 @@ private final class Fixture {
         #expect(GalleryImage(url: "data:image/png;base64,AAAA", aspectRatio: 1).label == "Embedded image")
     }
 
+    @Test func controlCharactersNeverReachTheLabel() {
+        #expect(GalleryImage(url: "https://example.org/a%00b.png", aspectRatio: 1).label == "a%00b.png")
+        #expect(GalleryImage(url: "https://example.org/line%0Abreak.png", aspectRatio: 1).label == "line%0Abreak.png")
+        #expect(!GalleryImage(url: "https://example.org/%00", aspectRatio: 1).label.contains("\u{0}"))
+    }
+
     @Test func importedBytesAreNotLabelledByTheirHash() {
         let hash = String(repeating: "ab12", count: 16)
         #expect(GalleryImage(url: "file:///home/u/.local/share/image-gallery/imported/\(hash).png", aspectRatio: 1).label

@@ -79,6 +79,17 @@ def png_bytes(width, height, rgb):
             + _png_chunk(b"IDAT", zlib.compress(row * height, 9)) + _png_chunk(b"IEND", b""))
 
 
+def palette_png_bytes(width, height, rgb):
+    """A solid-colour PNG of any size that stays small to make and to send: 1 bit per pixel, one palette
+    colour. Decoded naively it costs width x height x 4 bytes, which is what a pixel bomb relies on."""
+    row = b"\x00" + bytes((width + 7) // 8)
+    compressor = zlib.compressobj(9)
+    body = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 3, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr) + _png_chunk(b"PLTE", bytes(rgb))
+            + _png_chunk(b"IDAT", body) + _png_chunk(b"IEND", b""))
+
+
 def decode_png_size(data):
     """(width, height) from a PNG's IHDR, without decoding it."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":

@@ -20,6 +20,25 @@ void cshim_signal_emit_void(gpointer instance, const gchar *signal);
 GtkWidget *cshim_message_dialog_new(GtkWindow *parent, GtkMessageType type, const gchar *primary,
                                     const gchar *secondary);
 
+typedef enum {
+    CSHIM_PNG_OK,
+    /// Not a PNG: another decoder's job.
+    CSHIM_PNG_NOT_PNG,
+    /// Wider, taller or larger than the caps: refused before any row was read.
+    CSHIM_PNG_TOO_LARGE,
+    /// Interlaced: left to gdk-pixbuf.
+    CSHIM_PNG_INTERLACED,
+    /// The data ends (or breaks) before the last row.
+    CSHIM_PNG_INCOMPLETE,
+    CSHIM_PNG_FAILED,
+} CShimPngResult;
+
+/// Decodes a PNG scaled to fit `fit_width`×`fit_height` (no upscaling; 0 for full size) while it
+/// reads it, so memory stays the output's plus one row. `width`/`height` get the file's own size.
+CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fit_width, gint fit_height,
+                                       gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
+                                       gint *height);
+
 /// Casts used by the binding layer, where C code would use GTK_WIDGET() and friends.
 GtkWidget *cshim_widget(gpointer instance);
 
@@ -35,6 +54,7 @@ CURLcode cshim_curl_setopt_xferinfo(CURL *handle,
 /// `curl_easy_getinfo` is variadic too.
 CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
 /// What the gallery canvas asks its owner about the cells that are on screen, so that each can be
 /// exposed to assistive technologies as a child of role image with a name and extents.

@@ -12,6 +12,9 @@ final class DropDownloader {
     private let loader: ImageLoader
     private let importsDirectory: URL
     private let queue = OperationQueue()
+    /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
+    private var cancellations: [ImageID: DownloadCancellation] = [:]
+    private var observation: LibraryObservation?
     /// A drop into `galleryID` could not be added: someone showing it says why.
     var onFailure: (_ message: String, _ galleryID: String) -> Void = { _, _ in }
     /// The display's scale factor: dropped images are decoded for it.
@@ -21,8 +24,13 @@ final class DropDownloader {
         self.library = library
         self.loader = loader
         self.importsDirectory = importsDirectory
-        queue.maxConcurrentOperationCount = 6
+        // Enough that a few servers trickling bytes can't hold every other drop back.
+        queue.maxConcurrentOperationCount = 12
         queue.name = "drop downloads"
+        observation = library.observe { [weak self] change in
+            guard case .placeholdersDiscarded(let ids) = change else { return }
+            for id in ids { self?.cancellations.removeValue(forKey: id)?.cancel() }
+        }
     }
 
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after it.
@@ -46,7 +54,10 @@ final class DropDownloader {
         let importsDirectory = importsDirectory
         let label = Self.label(for: image)
         let scale = scaleFactor
+        let cancellation = DownloadCancellation()
+        cancellations[placeholder] = cancellation
         queue.addOperation {
+            guard !cancellation.isCancelled else { return }
             let throttle = ProgressThrottle()
             let progress: @Sendable (Int64, Int64?) -> Bool = { received, expected in
                 guard let expected, expected > 0 else { return true }
@@ -60,7 +71,8 @@ final class DropDownloader {
             // original, the thumbnail behind a search result); the first failure is the one told.
             var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure> = .failure(LoadFailure(description: "no address"))
             for (attempt, url) in ([image.url].compactMap { $0 } + image.alternateURLs).enumerated() {
-                let fetched = source.bytes(for: url, progress: progress)
+                let fetched = source.bytes(for: url, cancellation: cancellation, progress: progress)
+                if cancellation.isCancelled { return }
                 var result = fetched.flatMap { Self.decode($0, url: url, scale: scale) }
                 if case .success(let (_, decoded)) = result, url.hasPrefix("data:"), case .success(let bytes) = fetched,
                    let file = Self.keep(bytes, mimeType: nil, in: importsDirectory) {
@@ -113,6 +125,7 @@ final class DropDownloader {
     }
 
     private func finish(_ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>) {
+        cancellations[placeholder] = nil
         switch result {
         case .success(let (url, decoded)):
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))

@@ -20,9 +20,11 @@ final class ImageBytesSource: Sendable {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
-    /// - Parameter progress: bytes received and expected (if known); return false to stop.
-    func bytes(for url: String, progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true })
-        -> Result<Data, LoadFailure> {
+    /// - Parameters:
+    ///   - progress: bytes received and expected (if known); return false to stop.
+    ///   - cancellation: stops the download from another thread (its placeholder was deleted).
+    func bytes(for url: String, cancellation: DownloadCancellation? = nil,
+               progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true }) -> Result<Data, LoadFailure> {
         if url.hasPrefix("data:") {
             guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: "invalid data: URI")) }
             return .success(decoded.data)
@@ -39,7 +41,7 @@ final class ImageBytesSource: Sendable {
         case "http", "https":
             let cached = cacheFile(for: url)
             if let data = FileManager.default.contents(atPath: cached.path) { return .success(data) }
-            switch HTTPClient.download(url, progress: progress) {
+            switch HTTPClient.download(url, cancellation: cancellation, progress: progress) {
             case .success(let response):
                 store(response.body, for: url)
                 return .success(response.body)

@@ -52,7 +52,8 @@ final class ImageLoader {
     init(bytesSource: ImageBytesSource, byteBudget: Int = 192 * 1024 * 1024) {
         self.bytesSource = bytesSource
         self.byteBudget = byteBudget
-        fetchQueue.maxConcurrentOperationCount = 6
+        // Threads mostly wait on the network: enough of them that slow servers can't hold the rest back.
+        fetchQueue.maxConcurrentOperationCount = 16
         fetchQueue.name = "image fetch"
         decodeQueue.maxConcurrentOperationCount = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         decodeQueue.name = "image decode"

@@ -188,8 +188,7 @@ final class SidebarRow {
             guard let self, let surface = row.snapshotSurface() else { return }
             context.setIcon(surface, hotX: 24, hotY: Double(row.allocatedHeight) / 2)
         }
-        row.onDragDataGet { [weak self] _, data in
-            guard let self else { return }
+        row.onDragDataGet { [galleryID] _, data in
             data.set(Array(galleryID.utf8), as: GalleryDragTarget.galleryRow)
         }
     }

@@ -1,0 +1,69 @@
+"""Issue 9 (2, 8), end to end: images that try to exhaust the app, or are not what they claim.
+
+- a 30000x30000 PNG of a few MB (a pixel bomb: 3.6 GB once decoded) is refused from its header, as an error cell,
+  and the app's peak memory stays far below what decoding it would take;
+- a 12000x12000 PNG, just under the cap, shows its colour in its cell at the cost of the cell's pixels;
+- a PNG cut short shows as an error cell ("incomplete"), and its bytes are not kept in the cache;
+- a 1x1 image fills its cell with its one colour, not a blurred dot.
+Peak memory per case is printed by Tests/benchmarks/pixel_bombs.py."""
+import os
+
+import harness
+from drag_helpers import image_id
+from harness import colour_close, dominant_colour, palette_png_bytes, png_bytes, wait_until
+
+BOMB_SIDE = 30000
+LARGE_SIDE = 12000
+
+
+def peak_rss_mib(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM for pid %d" % pid)
+
+
+def state_of(urls, ratios):
+    return {"version": 1, "sidebarVisible": False, "galleries": [{"id": "g", "name": "Hostile", "images": [
+        {"id": image_id(i + 1), "url": url, "aspectRatio": ratio} for i, (url, ratio) in enumerate(zip(urls, ratios))]}]}
+
+
+def test_a_pixel_bomb_is_refused_before_decoding_and_a_large_image_shows(make_app, http_server):
+    bomb = http_server.add_file("/bomb.png", palette_png_bytes(BOMB_SIDE, BOMB_SIDE, (200, 30, 30)), "image/png")
+    large = http_server.add_file("/large.png", palette_png_bytes(LARGE_SIDE, LARGE_SIDE, (30, 160, 60)), "image/png")
+    app = make_app(state_of([bomb, large], [1, 1]))
+    app.start()
+    cells = app.wait_cells(lambda cs: len(cs) == 2 and cs[0].error is not None and cs[1].settled, 60,
+                           what="the bomb refused and the large image shown")
+    assert "too large" in cells[0].error and "30000" in cells[0].error, cells[0]
+    assert cells[1].error is None, cells[1]
+    shot = app.screenshot()
+    colour, share = dominant_colour(shot, cells[1].box)
+    assert colour_close(colour, (30, 160, 60)) and share > 0.8, (colour, share)
+    peak = peak_rss_mib(app.proc.pid)
+    # Decoding either would take 3.4 GiB and 549 MiB; the app with both on screen stays near its baseline.
+    assert peak < 400, "peak memory %.0f MiB" % peak
+
+
+def test_a_truncated_png_is_an_error_and_its_bytes_are_not_kept(make_app, http_server):
+    whole = png_bytes(300, 200, (40, 40, 200))
+    cut = http_server.add_file("/cut.png", whole[:len(whole) // 2], "image/png")
+    app = make_app(state_of([cut], [1.5]))
+    app.start()
+    cells = app.wait_cells(lambda cs: len(cs) == 1 and cs[0].error is not None, 30, what="the cut image as an error")
+    assert "incomplete" in cells[0].error, cells[0]
+    wait_until(lambda: not app.cache_files(), 10, 0.1, "the cut bytes gone from the cache", lambda: app.cache_files())
+
+
+def test_a_one_pixel_image_fills_its_cell_with_its_colour(make_app, http_server):
+    dot = http_server.add_file("/dot.png", png_bytes(1, 1, (250, 150, 20)), "image/png")
+    app = make_app(state_of([dot], [1]))
+    app.start()
+    cell = app.wait_cells(lambda cs: len(cs) == 1 and cs[0].settled, 30, what="the dot shown")[0]
+    shot = app.screenshot()
+    inset = 6  # the rounded corners
+    for x, y in [(cell.x + inset, cell.y + cell.height // 2), (cell.x + cell.width - inset, cell.y + cell.height // 2),
+                 (cell.x + cell.width // 2, cell.y + inset), (cell.x + cell.width // 2, cell.y + cell.height - inset),
+                 cell.center]:
+        assert colour_close(shot.getpixel((x, y)), (250, 150, 20), 12), "at %r: %r (cell %s)" % ((x, y), shot.getpixel((x, y)), cell)
