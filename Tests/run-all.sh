@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
     # build
-    libgtk-3-dev libcurl4-openssl-dev
+    libgtk-3-dev libcurl4-openssl-dev libpng-dev
     # runtime: WebP decoding, icons, fonts
     webp-pixbuf-loader librsvg2-common adwaita-icon-theme fonts-dejavu-core
     # end-to-end: X server, real pointer, screenshots, accessibility, D-Bus

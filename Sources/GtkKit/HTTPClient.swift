@@ -111,7 +111,9 @@ public enum HTTPClient {
     private final class Transfer: @unchecked Sendable {
         var body = Data()
         var exceeded = false
-        var receivedAnything = false
+        var bytesSoFar: Int64 = 0
+        /// When the last byte arrived: a stopped server times out, a trickling one is too slow.
+        var lastByteArrival = Date()
         let limit: Int64
         let progress: @Sendable (_ received: Int64, _ expected: Int64?) -> Bool
         init(limit: Int64, progress: @escaping @Sendable (Int64, Int64?) -> Bool) {
@@ -175,7 +177,10 @@ public enum HTTPClient {
             cshim_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
             cshim_curl_setopt_xferinfo(handle) { user, total, now, _, _ in
                 let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
-                if now > 0 { transfer.receivedAnything = true }
+                if Int64(now) > transfer.bytesSoFar {
+                    transfer.bytesSoFar = Int64(now)
+                    transfer.lastByteArrival = Date()
+                }
                 return transfer.progress(Int64(now), total > 0 ? Int64(total) : nil) ? 0 : 1
             }
             cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, transferPointer)
@@ -186,8 +191,10 @@ public enum HTTPClient {
             case CURLE_OK: break
             case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
             case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
-                // Stopped by the low-speed limit, not the overall one: the server trickled.
-                return (.failure(transfer.body.isEmpty && !transfer.receivedAnything ? .timedOut : .tooSlow), nil)
+                // Stopped by the low-speed limit, not the overall one: nothing came for the whole
+                // window (the server stopped), or too little (it trickled).
+                let silent = Date().timeIntervalSince(transfer.lastByteArrival) >= Double(limits.slowSeconds) - 1
+                return (.failure(silent ? .timedOut : .tooSlow), nil)
             default: return (.failure(DownloadError(curlCode: code, maximumBytes: limits.maximumBytes)), nil)
             }
             var status = 0

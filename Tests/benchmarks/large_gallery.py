@@ -17,14 +17,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness  # noqa: E402
 
 
-def rss_mib(pid):
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
@@ -65,7 +57,7 @@ def main():
         app.wait_cells(lambda cells: any(c.description == images[-1]["url"] for c in cells)
                        and not any("loading" in c.name for c in cells), timeout=120)
         sweep = time.monotonic() - started
-        memory = rss_mib(app.proc.pid)
+        memory = harness.process_memory_mib(app.proc.pid)
         print("binary: %s" % os.path.relpath(binary, harness.REPO_ROOT))
         print("%d images, %d cells on screen" % (count, visible))
         print("launch to first screen loaded:  %6.2f s" % first)

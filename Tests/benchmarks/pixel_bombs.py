@@ -21,14 +21,6 @@ CASES = [
 ]
 
 
-def peak_mib(pid):
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def main():
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
     binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
@@ -44,14 +36,14 @@ def main():
             app = harness.App(state, desktop=desktop, root=os.path.join(work, "app%d" % index), binary=binary)
             app.start()
             app.wait_cells(lambda cells: True, 10)
-            baseline = peak_mib(app.proc.pid)
+            baseline = harness.process_memory_mib(app.proc.pid, "VmHWM")
             app.stop()
             state["galleries"][0]["images"] = [{"id": "i", "url": url, "aspectRatio": 1}]
             with open(app.state_path, "w") as out:
                 json.dump(state, out)
             app.start()
             cells = app.wait_cells(lambda cs: len(cs) == 1 and (cs[0].settled or cs[0].error), 120)
-            peak = peak_mib(app.proc.pid)
+            peak = harness.process_memory_mib(app.proc.pid, "VmHWM")
             print("%-52s peak %7.1f MiB, %+7.1f MiB above the empty app's %6.1f MiB; cell: %s"
                   % (label % ("%.1f MB file" % (len(data) / 1e6)), peak, peak - baseline, baseline, cells[0].name))
             app.stop()

@@ -90,6 +90,15 @@ def palette_png_bytes(width, height, rgb):
             + _png_chunk(b"IDAT", body) + _png_chunk(b"IEND", b""))
 
 
+def process_memory_mib(pid, field="VmRSS"):
+    """A memory figure of a process from /proc/<pid>/status, in MiB: VmRSS now, VmHWM its peak."""
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    raise HarnessError("no %s for pid %d" % (field, pid))
+
+
 def decode_png_size(data):
     """(width, height) from a PNG's IHDR, without decoding it."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":

@@ -317,3 +317,26 @@ def test_thirty_galleries_and_the_dark_theme_look_right(make_app, http_server, d
     lx, ly, lw, lh = sidebar(app).parent().extents()
     background = image.getpixel((lx + lw - 4, min(ly + lh, image.height) - 20))
     assert sum(background) < 3 * 110, "the dark theme's sidebar is not dark: %r" % (background,)
+
+
+def test_an_image_dropped_from_another_app_onto_a_row_lands_at_the_end_of_that_gallery(make_app, http_server,
+                                                                                        desktop, tmp_path):
+    state = two_galleries(http_server, first=3, second=2)
+    app = make_app(state)
+    app.start()
+    app.resize(900, 1000)
+    settled(app, 3)
+    new = http_server.add_image("dropped-teal", 240, 160, (0, 150, 140))
+    source = DragSource(desktop, [target("text/uri-list", uri_list(new.url))], workdir=str(tmp_path / "drag-source"))
+    try:
+        source.start()
+        source.drag_into(centre(row(app, "Dogs")))
+        assert source.wait_for("drag-end", timeout=15).startswith("drag-end succeeded=yes"), source.lines
+        dogs = [name_of(i["url"]) for i in state["galleries"][1]["images"]]
+        wait_state(app, lambda s: names_in(s)[1] == ("Dogs", dogs + ["dropped-teal"]), "the image at the end of Dogs")
+        # The window still shows Cats, untouched; Dogs' row counts the new image.
+        assert app.frame().name == "Cats — Image Gallery"
+        assert names_in(app.state())[0][1] == [name_of(i["url"]) for i in state["galleries"][0]["images"]]
+        wait_until(lambda: row(app, "Dogs").name == "Dogs, 3 images", 10, 0.1, "Dogs counting 3 images")
+    finally:
+        source.stop()

@@ -6,7 +6,6 @@
 - a PNG cut short shows as an error cell ("incomplete"), and its bytes are not kept in the cache;
 - a 1x1 image fills its cell with its one colour, not a blurred dot.
 Peak memory per case is printed by Tests/benchmarks/pixel_bombs.py."""
-import os
 
 import harness
 from drag_helpers import image_id
@@ -14,14 +13,6 @@ from harness import colour_close, dominant_colour, palette_png_bytes, png_bytes,
 
 BOMB_SIDE = 30000
 LARGE_SIDE = 12000
-
-
-def peak_rss_mib(pid):
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmHWM for pid %d" % pid)
 
 
 def state_of(urls, ratios):
@@ -41,7 +32,7 @@ def test_a_pixel_bomb_is_refused_before_decoding_and_a_large_image_shows(make_ap
     shot = app.screenshot()
     colour, share = dominant_colour(shot, cells[1].box)
     assert colour_close(colour, (30, 160, 60)) and share > 0.8, (colour, share)
-    peak = peak_rss_mib(app.proc.pid)
+    peak = harness.process_memory_mib(app.proc.pid, "VmHWM")
     # Decoding either would take 3.4 GiB and 549 MiB; the app with both on screen stays near its baseline.
     assert peak < 400, "peak memory %.0f MiB" % peak
 

@@ -19,6 +19,7 @@ TRICKLERS = 8
 class HostileServer:
     def __init__(self):
         self.stopped = threading.Event()
+        self.hung_up = threading.Event()  # the app closed a trickling connection
         self.busy_seen = 0
         server = self
 
@@ -50,10 +51,13 @@ class HostileServer:
         head = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
         if path.startswith("/trickle/"):
             sock.sendall((head % len(IMAGE)).encode())
-            for offset in range(0, len(IMAGE), 2):
-                if self.stopped.wait(1):
-                    return
-                sock.sendall(IMAGE[offset:offset + 2])
+            try:
+                for offset in range(0, len(IMAGE), 2):
+                    if self.stopped.wait(1):
+                        return
+                    sock.sendall(IMAGE[offset:offset + 2])
+            except OSError:
+                self.hung_up.set()
         elif path == "/loop":
             sock.sendall(b"HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n")
         elif path == "/hangup":
@@ -100,5 +104,21 @@ def test_loops_hangups_and_busy_servers_say_what_happened(make_app):
         assert cells[0].error == "too many redirects", cells[0]
         assert cells[1].error == "the connection closed early", cells[1]
         assert cells[2].error is None and server.busy_seen == 1, cells[2]
+    finally:
+        server.stop()
+
+
+def test_deleting_a_loading_image_stops_its_download(make_app, desktop):
+    server = HostileServer()
+    try:
+        app = make_app(state_of([server.url("/trickle/doomed"), server.url("/img/stays")]))
+        app.start()
+        cells = app.wait_cells(lambda cs: len(cs) == 2 and cs[0].loading and cs[1].settled, 30,
+                               what="the trickling image loading beside a shown one")
+        app.focus()
+        desktop.click(*cells[0].center)
+        app.key("Delete")
+        app.wait_cells(lambda cs: len(cs) == 1, 10, what="the loading image deleted")
+        wait_until(server.hung_up.is_set, 15, 0.1, "the app to close the trickling connection")
     finally:
         server.stop()

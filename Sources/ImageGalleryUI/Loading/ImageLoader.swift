@@ -44,7 +44,7 @@ final class ImageLoader {
 
     private var surfaces: [ImageID: Entry] = [:]
     private var failures: [ImageID: String] = [:]
-    private var inFlight: [ImageID: (operation: Operation, width: Int)] = [:]
+    private var inFlight: [ImageID: (operation: Operation, download: DownloadCancellation, width: Int)] = [:]
     private var useCounter: UInt64 = 0
     private var usedBytes = 0
     let byteBudget: Int
@@ -102,13 +102,15 @@ final class ImageLoader {
         return Observation(key: key, loader: self)
     }
 
-    /// Records what a view shows; queued work for images no view shows stops (started work
-    /// finishes and is kept).
+    /// Records what a view shows. Work for images no view shows any more (scrolled away, deleted,
+    /// their window closed) stops: queued work is dropped and a download under way is cancelled, so
+    /// it frees its slot; a decode already started finishes and is kept.
     func setVisible(_ visible: Set<ImageID>, for view: ObjectIdentifier) {
         visibleByView[view] = visible.isEmpty ? nil : visible
         let wanted = visibleByView.values.reduce(into: Set<ImageID>()) { $0.formUnion($1) }
-        for (id, work) in inFlight where !wanted.contains(id) && !work.operation.isExecuting {
+        for (id, work) in inFlight where !wanted.contains(id) {
             work.operation.cancel()
+            work.download.cancel()
             inFlight[id] = nil
         }
     }
@@ -125,9 +127,12 @@ final class ImageLoader {
         let id = image.id
         let decodeQueue = decodeQueue
         let fetch = BlockOperation()
+        let download = DownloadCancellation()
         fetch.addExecutionBlock { [weak fetch] in
             guard let fetch, !fetch.isCancelled else { return }
-            let result = source.bytes(for: url)
+            let result = source.bytes(for: url, cancellation: download)
+            // Nobody shows it any more: the next paint that needs it starts afresh.
+            guard !download.isCancelled else { return }
             switch result {
             case .failure(let failure):
                 MainContext.post { [weak self] in self?.finish(id, .failure(failure)) }
@@ -146,7 +151,7 @@ final class ImageLoader {
         // Newer requests are what the user looks at now.
         fetch.queuePriority = .high
         for (_, work) in inFlight where !work.operation.isExecuting { work.operation.queuePriority = .normal }
-        inFlight[id] = (fetch, pixelWidth)
+        inFlight[id] = (fetch, download, pixelWidth)
         fetchQueue.addOperation(fetch)
     }
 

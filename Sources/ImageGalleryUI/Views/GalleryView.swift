@@ -139,6 +139,7 @@ final class GalleryView {
             animator.start(from: previous, on: canvas)
         }
         canvas.queueDraw()
+        reportVisibleCells()
         scheduleAccessibilityRefresh()
     }
 
@@ -205,8 +206,13 @@ final class GalleryView {
 
     private func visibleAreaChanged() {
         guard !isDetached else { return }
-        loader.setVisible(Set(cellIndices(intersecting: visibleRect).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        reportVisibleCells()
         scheduleAccessibilityRefresh()
+    }
+
+    /// Tells the loader what this view shows: work for what no view shows stops.
+    private func reportVisibleCells() {
+        loader.setVisible(Set(cellIndices(intersecting: visibleRect).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
     }
 
     // MARK: Zoom
