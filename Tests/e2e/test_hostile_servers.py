@@ -3,7 +3,7 @@ what went wrong is said in short human words.
 
 A raw socket server on 127.0.0.1 (threaded: each connection its own thread) answers by path:
 /trickle/N sends an image's headers and then 2 bytes a second; /loop redirects to itself; /hangup closes the
-connection halfway through the headers; /busy answers 429 with Retry-After: 1 the first time, then the image;
+connection halfway through the headers; /short promises the whole image and sends a tenth of it; /busy answers 429 with Retry-After: 1 the first time, then the image;
 /img is a normal image."""
 import socket
 import socketserver
@@ -59,13 +59,17 @@ class HostileServer:
             except OSError:
                 self.hung_up.set()
         elif path == "/loop":
-            sock.sendall(b"HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n")
+            sock.sendall(b"HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        elif path == "/short":
+            # Promises the whole image, sends a tenth of it, hangs up.
+            sock.sendall((head % len(IMAGE)).encode() + IMAGE[:len(IMAGE) // 10])
+            sock.shutdown(socket.SHUT_RDWR)
         elif path == "/hangup":
             sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Ty")
             sock.shutdown(socket.SHUT_RDWR)
         elif path == "/busy" and self.busy_seen == 0:
             self.busy_seen += 1
-            sock.sendall(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n")
+            sock.sendall(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         else:
             sock.sendall((head % len(IMAGE)).encode() + IMAGE)
 
@@ -96,14 +100,15 @@ def test_trickling_servers_do_not_keep_other_images_waiting(make_app):
 def test_loops_hangups_and_busy_servers_say_what_happened(make_app):
     server = HostileServer()
     try:
-        urls = [server.url("/loop"), server.url("/hangup"), server.url("/busy")]
+        urls = [server.url("/loop"), server.url("/hangup"), server.url("/short"), server.url("/busy")]
         app = make_app(state_of(urls))
         app.start()
-        cells = app.wait_cells(lambda cs: len(cs) == 3 and cs[0].error and cs[1].error and cs[2].settled, 40,
-                               what="two errors and the image that was busy at first")
+        cells = app.wait_cells(lambda cs: len(cs) == 4 and all(c.error for c in cs[:3]) and cs[3].settled, 40,
+                               what="three errors and the image that was busy at first")
         assert cells[0].error == "too many redirects", cells[0]
         assert cells[1].error == "the connection closed early", cells[1]
-        assert cells[2].error is None and server.busy_seen == 1, cells[2]
+        assert cells[2].error == "the connection closed early", cells[2]
+        assert cells[3].error is None and server.busy_seen == 1, cells[3]
     finally:
         server.stop()
 

@@ -11,7 +11,8 @@ final class DropDownloader {
     private let library: GalleryLibrary
     private let loader: ImageLoader
     private let importsDirectory: URL
-    private let queue = OperationQueue()
+    /// Transfers wait on servers: threads of their own, enough that a few trickling servers can't hold every other drop back.
+    private let pool = WorkerPool(threads: 8, name: "drop download")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?
@@ -24,9 +25,6 @@ final class DropDownloader {
         self.library = library
         self.loader = loader
         self.importsDirectory = importsDirectory
-        // Enough that a few servers trickling bytes can't hold every other drop back.
-        queue.maxConcurrentOperationCount = 12
-        queue.name = "drop downloads"
         observation = library.observe { [weak self] change in
             guard case .placeholdersDiscarded(let ids) = change else { return }
             for id in ids { self?.cancellations.removeValue(forKey: id)?.cancel() }
@@ -56,7 +54,7 @@ final class DropDownloader {
         let scale = scaleFactor
         let cancellation = DownloadCancellation()
         cancellations[placeholder] = cancellation
-        queue.addOperation {
+        pool.submit {
             guard !cancellation.isCancelled else { return }
             let throttle = ProgressThrottle()
             let progress: @Sendable (Int64, Int64?) -> Bool = { received, expected in

@@ -32,7 +32,8 @@ final class ImageLoader {
     var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
 
     let bytesSource: ImageBytesSource
-    private let fetchQueue = OperationQueue()
+    /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
+    private let fetchPool = WorkerPool(threads: 16, name: "image fetch")
     private let decodeQueue = OperationQueue()
 
     private struct Entry {
@@ -44,7 +45,7 @@ final class ImageLoader {
 
     private var surfaces: [ImageID: Entry] = [:]
     private var failures: [ImageID: String] = [:]
-    private var inFlight: [ImageID: (operation: Operation, download: DownloadCancellation, width: Int)] = [:]
+    private var inFlight: [ImageID: (job: WorkerPool.Job, download: DownloadCancellation, width: Int)] = [:]
     private var useCounter: UInt64 = 0
     private var usedBytes = 0
     let byteBudget: Int
@@ -52,9 +53,6 @@ final class ImageLoader {
     init(bytesSource: ImageBytesSource, byteBudget: Int = 192 * 1024 * 1024) {
         self.bytesSource = bytesSource
         self.byteBudget = byteBudget
-        // Threads mostly wait on the network: enough of them that slow servers can't hold the rest back.
-        fetchQueue.maxConcurrentOperationCount = 16
-        fetchQueue.name = "image fetch"
         decodeQueue.maxConcurrentOperationCount = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         decodeQueue.name = "image decode"
     }
@@ -109,7 +107,7 @@ final class ImageLoader {
         visibleByView[view] = visible.isEmpty ? nil : visible
         let wanted = visibleByView.values.reduce(into: Set<ImageID>()) { $0.formUnion($1) }
         for (id, work) in inFlight where !wanted.contains(id) {
-            work.operation.cancel()
+            fetchPool.withdraw(work.job)
             work.download.cancel()
             inFlight[id] = nil
         }
@@ -126,10 +124,8 @@ final class ImageLoader {
         let url = image.url
         let id = image.id
         let decodeQueue = decodeQueue
-        let fetch = BlockOperation()
         let download = DownloadCancellation()
-        fetch.addExecutionBlock { [weak fetch] in
-            guard let fetch, !fetch.isCancelled else { return }
+        let job = fetchPool.submit {
             let result = source.bytes(for: url, cancellation: download)
             // Nobody shows it any more: the next paint that needs it starts afresh.
             guard !download.isCancelled else { return }
@@ -144,15 +140,11 @@ final class ImageLoader {
                     if case .failure = decoded { source.removeCached(url) }
                     MainContext.post { [weak self] in self?.finish(id, decoded) }
                 }
-                decode.queuePriority = fetch.queuePriority
+                decode.queuePriority = .high
                 decodeQueue.addOperation(decode)
             }
         }
-        // Newer requests are what the user looks at now.
-        fetch.queuePriority = .high
-        for (_, work) in inFlight where !work.operation.isExecuting { work.operation.queuePriority = .normal }
-        inFlight[id] = (fetch, download, pixelWidth)
-        fetchQueue.addOperation(fetch)
+        inFlight[id] = (job, download, pixelWidth)
     }
 
     private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>) {

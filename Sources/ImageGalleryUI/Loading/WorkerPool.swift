@@ -1,0 +1,58 @@
+import Foundation
+
+/// Threads of its own for work that waits on the network. GCD on Linux adds threads slowly when
+/// its workers block, so eight stalled transfers on its pool held every other image back for
+/// seconds; these threads exist from the start. The newest job runs first: it is what the user
+/// looks at now.
+final class WorkerPool: @unchecked Sendable {
+    /// A job not yet started can be withdrawn; one under way runs to its end.
+    final class Job: @unchecked Sendable {
+        fileprivate let work: @Sendable () -> Void
+        fileprivate var started = false  // guarded by the pool's condition
+        fileprivate var withdrawn = false  // guarded by the pool's condition
+        fileprivate init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+    }
+
+    private let condition = NSCondition()
+    private var pending: [Job] = []  // guarded by condition
+
+    init(threads: Int, name: String) {
+        for index in 0..<threads {
+            let thread = Thread { [weak self] in self?.run() }
+            thread.name = "\(name) \(index + 1)"
+            thread.start()
+        }
+    }
+
+    @discardableResult
+    func submit(_ work: @escaping @Sendable () -> Void) -> Job {
+        let job = Job(work)
+        condition.lock()
+        pending.append(job)
+        condition.signal()
+        condition.unlock()
+        return job
+    }
+
+    /// Withdraws a job that has not started; returns false when it already has.
+    @discardableResult
+    func withdraw(_ job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !job.started else { return false }
+        job.withdrawn = true
+        pending.removeAll { $0 === job }
+        return true
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while pending.isEmpty { condition.wait() }
+            let job = pending.removeLast()
+            job.started = true
+            condition.unlock()
+            job.work()
+        }
+    }
+}
