@@ -340,3 +340,23 @@ def test_an_image_dropped_from_another_app_onto_a_row_lands_at_the_end_of_that_g
         wait_until(lambda: row(app, "Dogs").name == "Dogs, 3 images", 10, 0.1, "Dogs counting 3 images")
     finally:
         source.stop()
+
+
+def test_galleries_are_reordered_by_dragging_their_rows_and_undo_puts_them_back(make_app, http_server, desktop):
+    state = two_galleries(http_server, first=2, second=2)
+    state["galleries"].append({"id": "birds", "name": "Birds", "images": []})
+    app = make_app(state)
+    app.start()
+    settled(app, 2)
+    with PointerDrag(desktop) as d:
+        bx, by = centre(row(app, "Birds"))
+        cx, cy = centre(row(app, "Cats"))
+        d.press(bx, by, direction=(0, -1))
+        d.move(cx, cy, rest=0.3)
+        d.release()
+    wait_state(app, lambda s: [g["name"] for g in s["galleries"]] == ["Birds", "Cats", "Dogs"], "Birds first")
+    wait_until(lambda: [n.split(",")[0] for n, _ in rows(app)] == ["Birds", "Cats", "Dogs"], 10, 0.1,
+               "the rows in the new order")
+    app.focus()
+    app.key("ctrl+z")
+    wait_state(app, lambda s: [g["name"] for g in s["galleries"]] == ["Cats", "Dogs", "Birds"], "the old order back")
