@@ -29,6 +29,12 @@ typedef struct {
     GtkDrawingArea parent;
     CShimCanvasCells cells;
     gboolean has_cells;
+    /* The canvas is a GtkScrollable: it stays the size of what is seen and draws the part of its
+     * content the adjustment points at, so the content may be taller than X windows and cairo's
+     * fixed-point coordinates allow (8,388,607 px: about 180,000 images). */
+    GtkAdjustment *hadjustment;
+    GtkAdjustment *vadjustment;
+    gdouble content_height;
 } CShimGalleryCanvas;
 
 typedef struct {
@@ -219,14 +225,112 @@ static void cshim_canvas_accessible_init(CShimCanvasAccessible *self) {
 
 /* ---- the canvas widget ---- */
 
-G_DEFINE_TYPE(CShimGalleryCanvas, cshim_gallery_canvas, GTK_TYPE_DRAWING_AREA)
+G_DEFINE_TYPE_WITH_CODE(CShimGalleryCanvas, cshim_gallery_canvas, GTK_TYPE_DRAWING_AREA,
+                        G_IMPLEMENT_INTERFACE(GTK_TYPE_SCROLLABLE, NULL))
+
+enum { PROP_0, PROP_HADJUSTMENT, PROP_VADJUSTMENT, PROP_HSCROLL_POLICY, PROP_VSCROLL_POLICY };
+
+/* The adjustments follow the content's height and the canvas's own size. */
+static void cshim_gallery_canvas_configure(CShimGalleryCanvas *canvas) {
+    GtkWidget *widget = GTK_WIDGET(canvas);
+    gdouble width = gtk_widget_get_allocated_width(widget);
+    gdouble page = gtk_widget_get_allocated_height(widget);
+    if (canvas->vadjustment != NULL) {
+        gdouble upper = MAX(canvas->content_height, page);
+        gdouble value = CLAMP(gtk_adjustment_get_value(canvas->vadjustment), 0, MAX(upper - page, 0));
+        gtk_adjustment_configure(canvas->vadjustment, value, 0, upper, MAX(page * 0.1, 1), MAX(page * 0.9, 1), page);
+    }
+    if (canvas->hadjustment != NULL) {
+        gtk_adjustment_configure(canvas->hadjustment, 0, 0, width, MAX(width * 0.1, 1), MAX(width * 0.9, 1), width);
+    }
+}
+
+static void cshim_gallery_canvas_scrolled(GtkAdjustment *adjustment, gpointer widget) {
+    (void)adjustment;
+    gtk_widget_queue_draw(widget);
+}
+
+static void cshim_gallery_canvas_set_adjustment(CShimGalleryCanvas *canvas, GtkAdjustment **slot,
+                                               GtkAdjustment *adjustment) {
+    if (adjustment == NULL) adjustment = gtk_adjustment_new(0, 0, 0, 0, 0, 0);
+    if (*slot == adjustment) return;
+    if (*slot != NULL) {
+        g_signal_handlers_disconnect_by_data(*slot, canvas);
+        g_object_unref(*slot);
+    }
+    *slot = g_object_ref_sink(adjustment);
+    g_signal_connect(adjustment, "value-changed", G_CALLBACK(cshim_gallery_canvas_scrolled), canvas);
+    cshim_gallery_canvas_configure(canvas);
+}
+
+static void cshim_gallery_canvas_set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)object;
+    switch (id) {
+    case PROP_HADJUSTMENT:
+        cshim_gallery_canvas_set_adjustment(canvas, &canvas->hadjustment, g_value_get_object(value));
+        break;
+    case PROP_VADJUSTMENT:
+        cshim_gallery_canvas_set_adjustment(canvas, &canvas->vadjustment, g_value_get_object(value));
+        break;
+    case PROP_HSCROLL_POLICY:
+    case PROP_VSCROLL_POLICY:
+        break; /* always the minimum size: the canvas scrolls its content itself */
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec);
+    }
+}
+
+static void cshim_gallery_canvas_get_property(GObject *object, guint id, GValue *value, GParamSpec *spec) {
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)object;
+    switch (id) {
+    case PROP_HADJUSTMENT: g_value_set_object(value, canvas->hadjustment); break;
+    case PROP_VADJUSTMENT: g_value_set_object(value, canvas->vadjustment); break;
+    case PROP_HSCROLL_POLICY:
+    case PROP_VSCROLL_POLICY: g_value_set_enum(value, GTK_SCROLL_MINIMUM); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, spec);
+    }
+}
+
+static void cshim_gallery_canvas_size_allocate(GtkWidget *widget, GtkAllocation *allocation) {
+    GTK_WIDGET_CLASS(cshim_gallery_canvas_parent_class)->size_allocate(widget, allocation);
+    cshim_gallery_canvas_configure((CShimGalleryCanvas *)widget);
+}
+
+static void cshim_gallery_canvas_dispose(GObject *object) {
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)object;
+    GtkAdjustment **slots[] = {&canvas->hadjustment, &canvas->vadjustment};
+    for (gsize index = 0; index < G_N_ELEMENTS(slots); index++) {
+        if (*slots[index] != NULL) {
+            g_signal_handlers_disconnect_by_data(*slots[index], canvas);
+            g_clear_object(slots[index]);
+        }
+    }
+    G_OBJECT_CLASS(cshim_gallery_canvas_parent_class)->dispose(object);
+}
 
 static void cshim_gallery_canvas_class_init(CShimGalleryCanvasClass *klass) {
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->set_property = cshim_gallery_canvas_set_property;
+    object_class->get_property = cshim_gallery_canvas_get_property;
+    object_class->dispose = cshim_gallery_canvas_dispose;
+    g_object_class_override_property(object_class, PROP_HADJUSTMENT, "hadjustment");
+    g_object_class_override_property(object_class, PROP_VADJUSTMENT, "vadjustment");
+    g_object_class_override_property(object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+    g_object_class_override_property(object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+    GTK_WIDGET_CLASS(klass)->size_allocate = cshim_gallery_canvas_size_allocate;
     gtk_widget_class_set_accessible_type(GTK_WIDGET_CLASS(klass), cshim_canvas_accessible_get_type());
 }
 
 static void cshim_gallery_canvas_init(CShimGalleryCanvas *canvas) {
     canvas->has_cells = FALSE;
+    canvas->content_height = 0;
+}
+
+void cshim_gallery_canvas_set_content_height(GtkWidget *widget, gdouble height) {
+    CShimGalleryCanvas *canvas = (CShimGalleryCanvas *)widget;
+    if (canvas->content_height == height) return;
+    canvas->content_height = height;
+    cshim_gallery_canvas_configure(canvas);
 }
 
 GtkWidget *cshim_gallery_canvas_new(void) {

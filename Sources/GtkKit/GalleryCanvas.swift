@@ -84,6 +84,10 @@ public final class GalleryCanvas: Widget {
         providers = nil
     }
 
+    /// The height of the whole content: the canvas stays the size of its view and draws the part
+    /// the scroll offset points at (cairo can't address content past 8,388,607 px).
+    public func setContentHeight(_ height: Double) { cshim_gallery_canvas_set_content_height(widget, height) }
+
     /// Call when the set of visible cells or their names changed.
     public func accessibleCellsChanged() { cshim_gallery_canvas_cells_changed(widget) }
 }

@@ -858,6 +858,10 @@ class Node:
         return tuple(self._call("GetExtents", GLib.Variant("(u)", (0,)), "((iiii))",
                                 iface="org.a11y.atspi.Component")[0])
 
+    def value(self, name="CurrentValue"):
+        """A number of the Value interface (a scroll bar's position: CurrentValue, MaximumValue)."""
+        return self.bus.prop(self.bus_name, self.path, "org.a11y.atspi.Value", name)
+
     def do_action(self, index=0):
         _, _, GLib = _gi()
         return self._call("DoAction", GLib.Variant("(i)", (index,)), "(b)", iface="org.a11y.atspi.Action")[0]
@@ -1198,6 +1202,19 @@ class App:
             return self._gallery
         self._gallery = self.find_by_name("Gallery", ROLE.LAYERED_PANE)
         return self._gallery
+
+    def gallery_scrollbar(self):
+        """The gallery's vertical scroll bar: its value is how far the gallery is scrolled, its maximum how
+        much taller the content is than the view (the canvas itself is only as tall as the view)."""
+        gallery = self.gallery()
+        bars = [n for n in (_safe(gallery.parent().children, []) or []) if n.role_name == "scroll bar"
+                and n.has_state("VERTICAL")] if gallery else []
+        if not bars:
+            raise HarnessError("no vertical scroll bar beside the gallery; tree:\n%s" % self.dump_tree())
+        return bars[0]
+
+    def scroll_offset(self):
+        return self.gallery_scrollbar().value()
 
     def _read_cells(self):
         gallery = self.gallery()

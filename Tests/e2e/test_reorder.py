@@ -277,10 +277,8 @@ def test_drop_in_the_gap_between_rows_and_in_the_margin(make_app, http_server, d
 def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(make_app, http_server, desktop):
     app, colours, names = launch_long_gallery(make_app, http_server)
     gallery = app.gallery()
-    view = gallery.parent().extents()  # the viewport
-    start_box = gallery.extents()
-    assert start_box[3] > view[3] + 600, "the gallery is not much taller than its view: %r in %r" % (start_box,
-                                                                                                   view)
+    view = gallery.extents()  # the canvas is the view; the scroll bar says how far it is scrolled
+    assert app.gallery_scrollbar().value("MaximumValue") > 600, "the gallery is not much taller than its view"
     visible_at_start = cell_names(app.wait_settled())
     assert visible_at_start and len(visible_at_start) < 30, visible_at_start
     red = by_name(app.cells())["red"]
@@ -288,7 +286,7 @@ def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(mak
     x = view[0] + view[2] // 2
 
     def scroll_offset():
-        return view[1] - gallery.extents()[1]
+        return app.scroll_offset()
 
     samples = []
     with PointerDrag(desktop) as d:

@@ -479,13 +479,13 @@ def test_on_the_way_to_the_trash_a_long_gallery_does_not_scroll(make_app, http_s
     from drag_helpers import launch_long_gallery
     app, colours, names = launch_long_gallery(make_app, http_server)
     gallery = app.gallery()
-    view = gallery.parent().extents()
-    assert gallery.extents()[3] > view[3] + 600, "the gallery is not much taller than its view"
+    view = gallery.extents()  # the canvas is the view; the scroll bar says how far it is scrolled
+    assert app.gallery_scrollbar().value("MaximumValue") > 600, "the gallery is not much taller than its view"
     cells = by_name(app.wait_settled())
     trash_box, _ = trash_parts(app)
 
     def offset():
-        return view[1] - gallery.extents()[1]
+        return app.scroll_offset()
 
     hovering = {}
 

@@ -75,6 +75,9 @@ typedef struct {
 GtkWidget *cshim_gallery_canvas_new(void);
 /// Sets (or clears, with NULL) where the canvas asks about its cells. The struct is copied.
 void cshim_gallery_canvas_set_cells(GtkWidget *canvas, const CShimCanvasCells *cells);
+/// The height of everything the canvas can show; the canvas itself stays the size of its view and
+/// scrolls through the content with the adjustment its GtkScrolledWindow gives it.
+void cshim_gallery_canvas_set_content_height(GtkWidget *canvas, gdouble height);
 /// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
 void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 

@@ -266,7 +266,8 @@ final class MainWindow {
             guard let index = gallery.index(of: id) else { continue }
             let frame = gallery.displayedFrame(ofCellAt: index)
             guard frame.intersects(gallery.visibleRect),
-                  let origin = gallery.canvas.translate(x: frame.x, y: frame.y, to: flights.area) else { continue }
+                  let origin = gallery.canvas.translate(x: frame.x, y: gallery.widgetY(fromContentY: frame.y), to: flights.area)
+            else { continue }
             fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
         }
         remove(ids, from: session.galleryID)

@@ -16,12 +16,12 @@ extension GalleryView {
         area.makeDropDestination(targets: GalleryDragTarget.destinationTargets, actions: [.copy, .move])
         area.onDragMotion { [weak self] context, x, y, time in
             guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
-            return dragMoved(context, x: point.x, y: point.y, time: time)
+            return dragMoved(context, x: point.x, y: contentY(fromWidgetY: point.y), time: time)
         }
         area.onDragLeave { [weak self] _, _ in self?.dragLeft() }
         area.onDragDrop { [weak self] context, x, y, time in
             guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
-            return dropped(context, x: point.x, y: point.y, time: time)
+            return dropped(context, x: point.x, y: contentY(fromWidgetY: point.y), time: time)
         }
         area.onDragDataReceived { [weak self] context, _, _, data, _ in
             self?.externalDrops.received(context, data: data)
@@ -35,7 +35,7 @@ extension GalleryView {
         guard !ids.isEmpty else { return }
         cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             triggeredBy: motion, x: press.x, y: press.y) else {
+                                             triggeredBy: motion, x: press.x, y: widgetY(fromContentY: press.y)) else {
             cellDrags.end(from: canvas)
             return
         }

@@ -7,6 +7,8 @@ extension GalleryView {
 
     func draw(_ context: CairoContext) {
         canvas.renderBackground(context)
+        // From here on, content coordinates: cairo sees only the small offsets of what is on screen.
+        context.translate(x: 0, y: -scroller.scrollOffset)
         let clip = context.clipExtents
         var area = LayoutRect(x: clip.x, y: clip.y, width: clip.width, height: clip.height)
         if isAnimatingLayout {

@@ -22,12 +22,13 @@ extension GalleryView {
 
     private func buttonPressed(_ event: ButtonEvent) -> Bool {
         guard event.button == 1 else { return false }
+        let y = contentY(fromWidgetY: event.y)
         if event.isDoubleClick {
-            if let index = cellIndex(atX: event.x, y: event.y) { activate(laidOutCells[index].id) }
+            if let index = cellIndex(atX: event.x, y: y) { activate(laidOutCells[index].id) }
             return true
         }
         canvas.grabFocus()
-        guard let index = cellIndex(atX: event.x, y: event.y) else {
+        guard let index = cellIndex(atX: event.x, y: y) else {
             drag.pendingPress = nil
             if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { session.clearSelection() }
             return true
@@ -42,7 +43,7 @@ extension GalleryView {
             session.select(id, mode: .replace)
         }
         setFocus(id, scrollTo: false)
-        drag.pendingPress = PendingPress(id: id, x: event.x, y: event.y,
+        drag.pendingPress = PendingPress(id: id, x: event.x, y: y,
                                     narrowOnRelease: wasSelected && event.modifiers.isEmpty)
         return true
     }
@@ -57,7 +58,9 @@ extension GalleryView {
 
     private func pointerMoved(_ event: MotionEvent) -> Bool {
         guard let press = drag.pendingPress, event.buttonHeld else { return false }
-        guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, event.y)) else { return true }
+        guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, contentY(fromWidgetY: event.y))) else {
+            return true
+        }
         drag.pendingPress = nil
         if !session.selection.contains(press.id) { session.select(press.id, mode: .replace) }
         beginReorderDrag(from: press, motion: event)
@@ -177,6 +180,7 @@ extension GalleryView {
 /// A press on a cell that may become a drag.
 struct PendingPress {
     let id: ImageID
+    /// Where the press was, in content coordinates.
     let x: Double
     let y: Double
     /// Clicking an already selected cell narrows the selection on release, unless it was dragged.

@@ -133,8 +133,7 @@ final class GalleryView {
         }
         slotOfCell = slots
         laidOutCells = cells
-        let height = Int32(layout.contentHeight.rounded(.up))
-        canvas.setSizeRequest(width: -1, height: height)
+        canvas.setContentHeight(layout.contentHeight.rounded(.up))
         if animated && !previous.isEmpty {
             animator.start(from: previous, on: canvas)
         }
@@ -172,10 +171,17 @@ final class GalleryView {
         return frames
     }
 
-    /// The part of the canvas inside the scrolled window's view.
+    /// The part of the content inside the view. The layout speaks of the whole content; the canvas
+    /// widget is only the view's size and shows the part from `scroller.scrollOffset` down.
     var visibleRect: LayoutRect {
         LayoutRect(x: 0, y: scroller.scrollOffset, width: laidOutWidth, height: scroller.pageSize)
     }
+
+    /// A point of the canvas widget (an event, a drop) in content coordinates.
+    func contentY(fromWidgetY y: Double) -> Double { y + scroller.scrollOffset }
+
+    /// A content position as the canvas widget shows it now.
+    func widgetY(fromContentY y: Double) -> Double { y - scroller.scrollOffset }
 
     /// Cell indices whose frames intersect `rect`.
     func cellIndices(intersecting rect: LayoutRect) -> [Int] {
@@ -344,7 +350,7 @@ final class GalleryView {
                 name = progress.map { "Downloading \(label), \(Int(($0 * 100).rounded()))%" } ?? "Downloading \(label)"
             }
             let selected = session.selection.contains(cell.id) ? ", selected" : ""
-            return AccessibleCell(x: Int(frame.x.rounded()), y: Int(frame.y.rounded()),
+            return AccessibleCell(x: Int(frame.x.rounded()), y: Int(widgetY(fromContentY: frame.y).rounded()),
                                   width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
                                   name: name + selected, description: description, key: cell.id.rawValue)
         }
@@ -354,7 +360,8 @@ final class GalleryView {
     private func accessibleFrame(ofKey key: String) -> (x: Int, y: Int, width: Int, height: Int)? {
         guard let index = cellIndexByID[ImageID(key)] else { return nil }
         let frame = targetFrame(ofCellAt: index)
-        return (Int(frame.x.rounded()), Int(frame.y.rounded()), Int(frame.width.rounded()), Int(frame.height.rounded()))
+        return (Int(frame.x.rounded()), Int(widgetY(fromContentY: frame.y).rounded()), Int(frame.width.rounded()),
+                Int(frame.height.rounded()))
     }
 }
 
