@@ -25,16 +25,19 @@ READER = textwrap.dedent("""
     bus = harness.A11yBus(os.environ["AT_SPI_BUS_ADDRESS"])
     pid = int(sys.argv[1])
     reads = 0
+    application = None
+    while application is None:
+        # Asked of the bus daemon, not of each application: earlier tests' apps may be gone and slow to answer.
+        for candidate in harness._safe(bus.applications, []) or []:
+            if harness._safe(lambda: bus.pid_of(candidate.bus_name)) == pid:
+                application = candidate
     while True:
-        for application in harness._safe(bus.applications, []) or []:
-            if harness._safe(application.process_id) != pid:
-                continue
-            for node in harness.walk(application, max_depth=12, max_children=400):
-                harness._safe(node.name)
-                # Only components have extents (asking the application object is a client error).
-                if "org.a11y.atspi.Component" in (harness._safe(node.interfaces) or []):
-                    harness._safe(node.extents)
-                reads += 1
+        for node in harness.walk(application, max_depth=12, max_children=400):
+            harness._safe(node.name)
+            # Only components have extents (asking the application object is a client error).
+            if "org.a11y.atspi.Component" in (harness._safe(node.interfaces) or []):
+                harness._safe(node.extents)
+            reads += 1
         with open(sys.argv[3], "w") as out:
             out.write(str(reads))
 """)
@@ -80,6 +83,18 @@ class Reader:
         return int(self.count_file.read_text() or 0) if self.count_file.exists() else 0
 
 
+SECOND_X = 200
+
+
+def focus(app, desktop, window, at_x):
+    """Gives `window` the keyboard and waits until its frame (the one at x == at_x) is the active one."""
+    def active():
+        desktop.xdotool("windowfocus", "--sync", window)
+        return any(harness._safe(f.extents, (None,))[0] == at_x and harness._safe(lambda: f.has_state("ACTIVE"))
+                   for f in app.frames())
+    wait_until(active, 20, 0.2, "the window at x=%d active" % at_x, app.stderr)
+
+
 def problems_in(app):
     return [line for line in app.stderr().splitlines()
             if ("CRITICAL" in line or "Fatal error" in line) and not any(noise in line for noise in GTK_BRIDGE_NOISE)]
@@ -106,11 +121,13 @@ def test_closing_windows_under_an_accessibility_reader_after_a_change(make_app, 
         reader.wait_reading()
         first = app.window_id()
         for round_ in range(ROUNDS):
-            desktop.xdotool("windowfocus", "--sync", first)
+            focus(app, desktop, first, at_x=0)
             app.key("ctrl+shift+n")
             second = wait_until(lambda: [w for w in app.window_ids() if w != first] or None, 20, 0.1,
                                 "a second window (round %d)" % round_, app.stderr)[0]
-            desktop.xdotool("windowfocus", "--sync", second)
+            # Beside the first (no window manager here), so its frame can be told apart, and active before a key.
+            desktop.xdotool("windowmove", second, SECOND_X, 0)
+            focus(app, desktop, second, at_x=SECOND_X)
             app.key("Home alt+Right ctrl+w")
             wait_until(lambda: app.window_ids() == [first], 20, 0.1, "the second window closed (round %d)" % round_,
                        app.stderr)
