@@ -348,8 +348,40 @@ void cshim_gallery_canvas_set_cells(GtkWidget *widget, const CShimCanvasCells *c
     cshim_gallery_canvas_cells_changed(widget);
 }
 
+/* When the same cells are still on screen in the same order and only their names changed (a
+ * download's progress, a selection), the accessibles stay and only their names change: a reader
+ * holding one keeps it, instead of finding it defunct many times a second. */
+static gboolean cshim_canvas_update_in_place(CShimCanvasAccessible *self, CShimGalleryCanvas *canvas) {
+    if (!canvas->has_cells) return FALSE;
+    gint count = canvas->cells.visible_cell_count(canvas->cells.owner);
+    if (count != (gint)self->cells->len) return FALSE;
+    for (gint index = 0; index < count; index++) {
+        CShimCellAccessible *cell = g_ptr_array_index(self->cells, index);
+        if (cell == NULL) return FALSE;
+        GdkRectangle rect;
+        gchar *name = NULL, *description = NULL, *key = NULL;
+        if (!canvas->cells.visible_cell(canvas->cells.owner, index, &rect, &name, &description, &key)) return FALSE;
+        gboolean same = g_strcmp0(key, cell->key) == 0;
+        if (same) {
+            if (g_strcmp0(name, atk_object_get_name(ATK_OBJECT(cell))) != 0)
+                atk_object_set_name(ATK_OBJECT(cell), name != NULL ? name : "");
+            if (g_strcmp0(description, atk_object_get_description(ATK_OBJECT(cell))) != 0)
+                atk_object_set_description(ATK_OBJECT(cell), description != NULL ? description : "");
+        }
+        g_free(name);
+        g_free(description);
+        g_free(key);
+        if (!same) return FALSE;
+    }
+    return TRUE;
+}
+
 void cshim_gallery_canvas_cells_changed(GtkWidget *widget) {
     CShimCanvasAccessible *self = (CShimCanvasAccessible *)gtk_widget_get_accessible(widget);
+    if (cshim_canvas_update_in_place(self, (CShimGalleryCanvas *)widget)) {
+        g_signal_emit_by_name(self, "visible-data-changed");
+        return;
+    }
     for (gint index = (gint)self->cells->len - 1; index >= 0; index--) {
         gpointer child = g_ptr_array_index(self->cells, index);
         if (child != NULL) g_signal_emit_by_name(self, "children-changed::remove", index, child);

@@ -1296,12 +1296,15 @@ class App:
 
     # --- X window ---
     def window_ids(self):
-        """The app's visible X windows titled "… Image Gallery", in the order X lists them."""
+        """The app's visible X windows titled "… Image Gallery", in the order X lists them (tooltips and menus,
+        which xdotool's name search lets through, are left out)."""
         try:
-            return self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
-                                        "%s$" % re.escape(WINDOW_TITLE)).split()
+            ids = self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
+                                       "%s$" % re.escape(WINDOW_TITLE)).split()
         except HarnessError:
             return []  # xdotool exits 1 when it finds nothing
+        return [i for i in ids if _safe(lambda: self.desktop.xdotool("getwindowname", i).strip(), "")
+                .endswith(WINDOW_TITLE)]
 
     def window_id(self):
         ids = self.window_ids()

@@ -130,7 +130,8 @@ def test_closing_windows_under_an_accessibility_reader_after_a_change(make_app, 
             focus(app, desktop, second, at_x=SECOND_X)
             app.key("Home alt+Right ctrl+w")
             wait_until(lambda: app.window_ids() == [first], 20, 0.1, "the second window closed (round %d)" % round_,
-                       app.stderr)
+                       lambda: "windows %r (first %s): %r" % (app.window_ids(), first, [
+                           (w, desktop.xdotool("getwindowname", w).strip()) for w in app.window_ids()]))
             app._check_alive()
         close_last_window_after_a_change(app, desktop)
     finally:
