@@ -36,12 +36,15 @@ public struct GalleryImage: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case id, url, aspectRatio }
 
+    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(ImageID.self, forKey: .id)
-        url = try container.decode(String.self, forKey: .url)
-        aspectRatio = try container.decode(Double.self, forKey: .aspectRatio)
-        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
+        id = try container.decode(ImageID.self, forKey: "id")
+        url = try container.decode(String.self, forKey: "url")
+        aspectRatio = try container.decode(Double.self, forKey: "aspectRatio")
+        unknownFields = container.allKeys.count > 3
+            ? try JSONValue.unknownFields(in: container, known: Self.knownFields) : [:]
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -76,12 +79,14 @@ public struct Gallery: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, images }
 
+    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        name = try container.decode(String.self, forKey: .name)
-        images = try container.decode([GalleryImage].self, forKey: .images)
-        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
+        id = try container.decode(String.self, forKey: "id")
+        name = try container.decode(String.self, forKey: "name")
+        images = try container.decode([GalleryImage].self, forKey: "images")
+        unknownFields = try JSONValue.unknownFields(in: container, known: Self.knownFields)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -116,13 +121,15 @@ public struct GalleryState: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case version, galleries, shownGalleryID, sidebarVisible }
 
+    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decode(Int.self, forKey: .version)
-        galleries = try container.decode([Gallery].self, forKey: .galleries)
-        shownGalleryID = try container.decodeIfPresent(String.self, forKey: .shownGalleryID)
-        sidebarVisible = try container.decodeIfPresent(Bool.self, forKey: .sidebarVisible)
-        unknownFields = try JSONValue.unknownFields(in: decoder, known: CodingKeys.allCases)
+        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
+        version = try container.decode(Int.self, forKey: "version")
+        galleries = try container.decode([Gallery].self, forKey: "galleries")
+        shownGalleryID = try container.decodeIfPresent(String.self, forKey: "shownGalleryID")
+        sidebarVisible = try container.decodeIfPresent(Bool.self, forKey: "sidebarVisible")
+        unknownFields = try JSONValue.unknownFields(in: container, known: Self.knownFields)
     }
 
     public func encode(to encoder: Encoder) throws {
