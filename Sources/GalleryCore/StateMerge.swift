@@ -25,14 +25,31 @@ extension GalleryState {
         }
         var result = ours
         result.galleries = galleries.isEmpty ? theirs.galleries : galleries
-        result.unknownFields = theirs.unknownFields.merging(ours.unknownFields) { _, mine in mine }
+        result.shownGalleryID = pick(base.shownGalleryID, theirs.shownGalleryID, ours.shownGalleryID)
+        result.sidebarVisible = pick(base.sidebarVisible, theirs.sidebarVisible, ours.sidebarVisible)
+        result.unknownFields = mergedFields(base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
+        return result
+    }
+
+    /// Ours where we changed it, else theirs.
+    private static func pick<Value: Equatable>(_ base: Value, _ theirs: Value, _ ours: Value) -> Value {
+        ours != base ? ours : theirs
+    }
+
+    /// Field by field: a field only one side changed (or added, or removed) comes from that side.
+    private static func mergedFields(base: [String: JSONValue], theirs: [String: JSONValue], ours: [String: JSONValue])
+        -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for key in Set(base.keys).union(theirs.keys).union(ours.keys) {
+            result[key] = pick(base[key], theirs[key], ours[key])
+        }
         return result
     }
 
     private static func merged(base: Gallery, theirs: Gallery, ours: Gallery) -> Gallery {
         var result = ours
-        if ours.name == base.name { result.name = theirs.name }
-        result.unknownFields = theirs.unknownFields.merging(ours.unknownFields) { _, mine in mine }
+        result.name = pick(base.name, theirs.name, ours.name)
+        result.unknownFields = mergedFields(base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
         if ours.images == base.images {
             result.images = theirs.images
         } else if theirs.images != base.images {
@@ -40,8 +57,15 @@ extension GalleryState {
             let theirIDs = Set(theirs.images.map(\.id))
             let ourIDs = Set(ours.images.map(\.id))
             let removedByThem = baseIDs.subtracting(theirIDs)
-            result.images = ours.images.filter { !removedByThem.contains($0.id) }
-                + theirs.images.filter { !baseIDs.contains($0.id) && !ourIDs.contains($0.id) }
+            // Whose order wins: theirs when they moved or removed images and we only added, else ours.
+            let weOnlyAdded = ours.images.filter { baseIDs.contains($0.id) } == base.images
+            let theyOnlyAdded = theirs.images.filter { baseIDs.contains($0.id) } == base.images
+            if weOnlyAdded && !theyOnlyAdded {
+                result.images = theirs.images + ours.images.filter { !baseIDs.contains($0.id) && !theirIDs.contains($0.id) }
+            } else {
+                result.images = ours.images.filter { !removedByThem.contains($0.id) }
+                    + theirs.images.filter { !baseIDs.contains($0.id) && !ourIDs.contains($0.id) }
+            }
         }
         return result
     }

@@ -163,6 +163,29 @@ public struct StateStore: Sendable {
         return revision()
     }
 
+    /// An exclusive lock on the state's folder (`.state.json.lock`, flock), held while a copy of the
+    /// app checks, merges and replaces the file, so two copies never interleave.
+    public func lockFolder() throws -> FolderLock {
+        let target = resolvedFileURL
+        try Self.makeFolders(target.deletingLastPathComponent())
+        let path = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SaveError(description: "cannot lock \(path): \(errnoText())") }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = errnoText()
+                close(descriptor)
+                throw SaveError(description: "cannot lock \(path): \(reason)")
+            }
+        }
+        return FolderLock(descriptor: descriptor)
+    }
+
+    public struct FolderLock: Sendable {
+        let descriptor: Int32
+        public func unlock() { close(descriptor) }  // closing releases the flock
+    }
+
     /// `mkdir -p`, with the system's reason when it fails (a file where a folder should be, no space).
     private static func makeFolders(_ directory: URL) throws {
         var path = ""
@@ -193,8 +216,12 @@ public final class BackgroundStateSaver: @unchecked Sendable {
     private var pending: GalleryState?  // guarded by lock
     private var scheduled = false  // guarded by lock
     /// What the file held when last read or written here, and its revision (queue only).
+    /// The last state this copy asked to save, what the file holds (as far as this copy knows) and
+    /// its revision. They differ after a merge, until this copy's own state takes the merge in: every
+    /// save until then is merged again, so the other copy's changes never leave the file.
     private var base: GalleryState
-    private var baseRevision: StateStore.Revision?
+    private var onDisk: GalleryState
+    private var diskRevision: StateStore.Revision?
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
 
@@ -208,7 +235,8 @@ public final class BackgroundStateSaver: @unchecked Sendable {
         self.onError = onError
         self.onMerged = onMerged
         base = loaded
-        baseRevision = store.revision()
+        onDisk = loaded
+        diskRevision = store.revision()
     }
 
     public func save(_ state: GalleryState) {
@@ -234,13 +262,24 @@ public final class BackgroundStateSaver: @unchecked Sendable {
         lock.unlock()
         guard let state else { return nil }
         do {
-            var written = state
-            if store.revision() != baseRevision, case .loaded(let theirs) = store.load() {
-                written = GalleryState.merged(base: base, theirs: theirs, ours: state)
+            // Two copies saving at once take turns: the check, the merge and the rename are one step.
+            let folderLock = try store.lockFolder()
+            defer { folderLock.unlock() }
+            var theirs = onDisk
+            var changedElsewhere = false
+            if store.revision() != diskRevision {
+                if case .loaded(let current) = store.load() {
+                    theirs = current
+                    changedElsewhere = true
+                } else {
+                    theirs = base  // gone or unreadable (moved aside): nothing of theirs to keep
+                }
             }
-            baseRevision = try store.save(written)
-            base = written
-            if written != state { onMerged(written, state) }
+            let written = theirs == base ? state : GalleryState.merged(base: base, theirs: theirs, ours: state)
+            diskRevision = try store.save(written)
+            onDisk = written
+            base = state
+            if changedElsewhere && written != state { onMerged(written, state) }
             return nil
         } catch {
             lock.lock()

@@ -181,3 +181,67 @@ private final class Merges: @unchecked Sendable {
         #expect(library.fulfillPlaceholder(placeholder, with: image("p")) == "g")
     }
 }
+
+@Suite struct TwoWritersTests {
+    private func temporaryFile() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("two-writers-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.appendingPathComponent("state.json")
+    }
+
+    @Test func twoCopiesSavingAtOnceLoseNothing() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let base = GalleryState(galleries: [Gallery(id: "g", name: "G")])
+        try StateStore(fileURL: file).save(base)
+        let savers = (0..<2).map { _ in BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in }) }
+        // Each copy adds its own 40 images, one save each, both at once.
+        DispatchQueue.concurrentPerform(iterations: 2) { copy in
+            var state = base
+            for index in 0..<40 {
+                state.galleries[0].images.append(image("c\(copy)-\(index)"))
+                savers[copy].save(state)
+                _ = savers[copy].flush()
+            }
+        }
+        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
+        #expect(Set(onDisk.galleries[0].images.map(\.id.rawValue)).count == 80)
+    }
+
+    @Test func aSaveBeforeTheMergeIsTakenInKeepsTheOtherCopysChange() throws {
+        let file = try temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a")])])
+        try StateStore(fileURL: file).save(base)
+        let mine = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
+        var theirs = base
+        theirs.galleries.append(Gallery(id: "h", name: "Theirs"))
+        try StateStore(fileURL: file).save(theirs)
+        var ours = base
+        ours.galleries[0].name = "Mine"
+        mine.save(ours)
+        #expect(mine.flush() == nil)
+        // The window has not taken the merge in yet and saves again, without "Theirs".
+        ours.galleries[0].images.append(image("b"))
+        mine.save(ours)
+        #expect(mine.flush() == nil)
+        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
+        #expect(onDisk.galleries.map(\.name) == ["Mine", "Theirs"])
+        #expect(onDisk.galleries[0].images.map(\.id.rawValue) == ["a", "b"])
+    }
+
+    @Test func fieldsAndSettingsOnlyTheyChangedComeFromThem() {
+        var base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
+        base.unknownFields = ["notes": .string("old")]
+        var theirs = base
+        theirs.unknownFields["notes"] = .string("theirs")
+        theirs.sidebarVisible = false
+        theirs.galleries[0].images.reverse()
+        var ours = base
+        ours.galleries[0].images.append(image("d"))
+        let merged = GalleryState.merged(base: base, theirs: theirs, ours: ours)
+        #expect(merged.unknownFields["notes"] == .string("theirs"))
+        #expect(merged.sidebarVisible == false)
+        #expect(merged.galleries[0].images.map(\.id.rawValue) == ["c", "b", "a", "d"])
+    }
+}
