@@ -249,9 +249,19 @@ public final class BackgroundStateSaver: @unchecked Sendable {
         queue.async { [self] in _ = writePending() }
     }
 
-    /// Blocks until everything asked for is on disk (at quit); returns why it is not, if it failed.
-    public func flush() -> String? {
-        queue.sync { writePending() }
+    /// Blocks until everything asked for is on disk (at quit), at most `timeout` seconds (a hung
+    /// network folder must not hang the quit); returns why it is not, if it is not.
+    public func flush(timeout: Double = 10) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = FlushOutcome()
+        queue.async { [self] in
+            outcome.reason = writePending()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            return "saving took longer than \(Int(timeout)) seconds"
+        }
+        return outcome.reason
     }
 
     private func writePending() -> String? {
@@ -289,6 +299,11 @@ public final class BackgroundStateSaver: @unchecked Sendable {
             return "\(error)"
         }
     }
+}
+
+/// What a flush found, handed from the saver's queue to the thread that waits for it.
+private final class FlushOutcome: @unchecked Sendable {
+    var reason: String?
 }
 
 /// The XDG base directories, with their documented fallbacks.
