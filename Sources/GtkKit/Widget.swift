@@ -53,6 +53,8 @@ open class Widget: Object {
     public func showAll() { gtk_widget_show_all(widget) }
     public func hide() { gtk_widget_hide(widget) }
     public func queueDraw() { gtk_widget_queue_draw(widget) }
+    /// Lays the widget out again at the next frame ("size-allocate" follows).
+    public func queueResize() { gtk_widget_queue_resize(widget) }
     public func grabFocus() { gtk_widget_grab_focus(widget) }
 
     public var isVisible: Bool {

@@ -116,6 +116,12 @@ public final class ScrolledWindow: Container {
 
     public var pageSize: Double { adjustment.map { gtk_adjustment_get_page_size($0) } ?? 0 }
 
+    /// Scrolls as little as needed to show the range from `top` to `bottom` of the content.
+    public func reveal(top: Double, bottom: Double) {
+        guard let adjustment else { return }
+        gtk_adjustment_clamp_page(adjustment, top, bottom)
+    }
+
     public func onScrolled(_ handler: @escaping VoidHandler) {
         guard let adjustment else { return }
         let adjustmentObject = Object(borrowing: UnsafeMutableRawPointer(adjustment))

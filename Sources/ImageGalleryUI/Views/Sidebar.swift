@@ -16,6 +16,8 @@ final class Sidebar {
     private var observation: LibraryObservation?
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
+    /// The gallery whose row is scrolled into view once the list is laid out again.
+    private var rowToReveal: String?
 
     /// The user asked to delete a gallery (Delete key on its row).
     var onDeleteRequested: (String) -> Void = { _ in }
@@ -42,6 +44,7 @@ final class Sidebar {
         list.onRowSelected { [weak self] index in self?.rowSelected(index) }
         list.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
         list.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
+        list.onSizeAllocate { [weak self] _, _ in self?.revealPendingRow() }
         observation = library.observe { [weak self] change in self?.libraryChanged(change) }
         rebuild()
     }
@@ -76,6 +79,22 @@ final class Sidebar {
         followingSession = true
         list.select(index: index)
         followingSession = false
+        reveal(rows[index].galleryID)
+    }
+
+    /// Scrolls the list to show a gallery's row, once it is laid out: a row just added (Ctrl+N)
+    /// has no place yet, and the list scrolls only to follow the keyboard on its own.
+    func reveal(_ galleryID: String) {
+        rowToReveal = galleryID
+        list.queueResize()
+    }
+
+    private func revealPendingRow() {
+        guard let galleryID = rowToReveal, let row = row(of: galleryID)?.row,
+              let origin = row.translate(x: 0, y: 0, to: list) else { return }
+        rowToReveal = nil
+        // With the rows' margins, so that the whole rounded highlight shows.
+        scroller.reveal(top: origin.y - 6, bottom: origin.y + Double(row.allocatedHeight) + 6)
     }
 
     private func rowSelected(_ index: Int?) {
@@ -99,6 +118,7 @@ final class Sidebar {
         guard let row = row(of: galleryID) else { return }
         for other in rows where other !== row { other.endRename(commit: true) }
         row.beginRename()
+        reveal(galleryID)
     }
 
     fileprivate func commitRename(_ galleryID: String, to name: String) {
