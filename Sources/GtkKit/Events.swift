@@ -13,6 +13,8 @@ public struct Modifiers: OptionSet, Sendable {
 }
 
 /// A button press or release, copied out of the GdkEvent (which only lives during the callback).
+/// `x` and `y` are in the coordinates of the widget the handler is connected to, also when the
+/// click landed in a child's own window (an entry, a stack) and reached the widget by propagation.
 public struct ButtonEvent: Sendable {
     public let x: Double
     public let y: Double
@@ -61,11 +63,12 @@ public extension Widget {
 
     private func connectButton(_ signal: String, _ handler: @escaping @MainActor (ButtonEvent) -> Bool) {
         typealias Handler = @MainActor (ButtonEvent) -> Bool
-        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean = { _, event, userData in
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventButton>?, gpointer?) -> gboolean = { instance, event, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let event else { return 0 }
             let value = event.pointee
-            let button = ButtonEvent(x: value.x, y: value.y, button: value.button, modifiers: Modifiers(state: value.state),
+            let (x, y) = widgetCoordinates(of: value, in: instance?.assumingMemoryBound(to: GtkWidget.self))
+            let button = ButtonEvent(x: x, y: y, button: value.button, modifiers: Modifiers(state: value.state),
                                      isDoubleClick: value.type == GDK_2BUTTON_PRESS, time: value.time)
             return onMain { box.handler(button) } ? 1 : 0
         }
@@ -122,4 +125,15 @@ public extension Widget {
                                | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
         canFocus = true
     }
+}
+
+/// A button event's position in `widget`'s coordinates. GDK gives it relative to the window it
+/// happened in, which is a descendant's own window when the event propagated up from there.
+private func widgetCoordinates(of event: GdkEventButton, in widget: UnsafeMutablePointer<GtkWidget>?) -> (Double, Double) {
+    guard let widget, gtk_widget_get_has_window(widget) != 0, let own = gtk_widget_get_window(widget),
+          let window = event.window, window != own else { return (event.x, event.y) }
+    var originX: gint = 0
+    var originY: gint = 0
+    gdk_window_get_origin(own, &originX, &originY)
+    return (event.x_root - Double(originX), event.y_root - Double(originY))
 }

@@ -18,6 +18,8 @@ final class Sidebar {
     private var followingSession = false
     /// The gallery whose row is scrolled into view once the list is laid out again.
     private var rowToReveal: String?
+    /// A row double-clicked: renamed once the button is released, after the list has focused the row.
+    private var renameOnRelease: String?
 
     /// The user asked to delete a gallery (Delete key on its row).
     var onDeleteRequested: (String) -> Void = { _ in }
@@ -43,6 +45,7 @@ final class Sidebar {
 
         list.onRowSelected { [weak self] index in self?.rowSelected(index) }
         list.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
+        list.onButtonRelease { [weak self] event in self?.buttonReleased(event) ?? false }
         list.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
         list.onSizeAllocate { [weak self] _, _ in self?.revealPendingRow() }
         observation = library.observe { [weak self] change in self?.libraryChanged(change) }
@@ -134,9 +137,18 @@ final class Sidebar {
             return true
         }
         if event.button == 1 && event.isDoubleClick {
-            beginRename(galleryID)
+            renameOnRelease = galleryID
             return true
         }
+        return false
+    }
+
+    /// The list focuses the clicked row on release (its own handler runs after this one): renaming
+    /// only after that keeps the entry's focus, which the entry would otherwise lose at once.
+    private func buttonReleased(_ event: ButtonEvent) -> Bool {
+        guard event.button == 1, let galleryID = renameOnRelease else { return false }
+        renameOnRelease = nil
+        list.post { [weak self] in self?.beginRename(galleryID) }
         return false
     }
 
