@@ -318,6 +318,22 @@ def test_thirty_galleries_and_the_dark_theme_look_right(make_app, http_server, d
     background = image.getpixel((lx + lw - 4, min(ly + lh, image.height) - 20))
     assert sum(background) < 3 * 110, "the dark theme's sidebar is not dark: %r" % (background,)
 
+    # Ctrl+N with the list scrolled to its top: the new, 31st row and its name entry are scrolled into view.
+    viewport = sidebar(app).parent().extents()
+
+    def in_view(node):
+        x, y, w, h = node.extents()
+        return y >= viewport[1] and y + h <= viewport[1] + viewport[3]
+
+    assert in_view(listed[0][1]) and not in_view(listed[-1][1]), "the list does not start at its top"
+    app.focus()
+    app.key("ctrl+n")
+    entry = app.wait_for_object("Gallery name", "text", timeout=10)
+    wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == "New Gallery", 5, 0.1, "the focused entry")
+    wait_until(lambda: in_view(row(app, "New Gallery")), 5, 0.1, "the new row scrolled into the list's view",
+               lambda: "row %r, list %r" % (row(app, "New Gallery").extents(), viewport))
+    shot(app, "sidebar-dark-30-new.png")
+
 
 def test_an_image_dropped_from_another_app_onto_a_row_lands_at_the_end_of_that_gallery(make_app, http_server,
                                                                                         desktop, tmp_path):
@@ -360,3 +376,55 @@ def test_galleries_are_reordered_by_dragging_their_rows_and_undo_puts_them_back(
     app.focus()
     app.key("ctrl+z")
     wait_state(app, lambda s: [g["name"] for g in s["galleries"]] == ["Cats", "Dogs", "Birds"], "the old order back")
+
+
+def test_the_row_clicked_is_the_one_renamed_or_given_a_menu_and_the_last_gallery_stays(make_app, http_server,
+                                                                                      desktop):
+    # A click on a row's name lands in a child's own window: the list once took it for a click on its first row.
+    state = two_galleries(http_server, first=2, second=2)
+    app = make_app(state)
+    app.start()
+    settled(app, 2)
+
+    # A double-click on the second row's name opens its entry, which keeps the focus; Esc gives the name back.
+    x, y = centre(row(app, "Dogs"))
+    desktop.move_to(x - 40, y)
+    desktop.xdotool("click", "--repeat", 2, "--delay", 80, 1)
+    entry = app.wait_for_object("Gallery name", "text", timeout=10)
+    wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == "Dogs", 5, 0.1, "a focused entry holding Dogs",
+               lambda: "%r, focused: %s" % (entry.text(), entry.has_state("FOCUSED")))
+    time.sleep(0.5)  # a rename that ends by itself ends right after the release
+    assert entry.has_state("SHOWING") and entry.has_state("FOCUSED"), "the entry closed by itself"
+    desktop.type_text("Wolves")
+    app.key("Escape")
+    wait_until(lambda: not harness._safe(lambda: entry.has_state("SHOWING"), False), 5, 0.1, "the entry to go")
+    assert [g["name"] for g in app.state()["galleries"]] == ["Cats", "Dogs"]
+
+    # A right-click on the second row's name gives that row's menu: Rename… renames Dogs, not Cats.
+    click(desktop, centre(row(app, "Cats")))
+    x, y = centre(row(app, "Dogs"))
+    desktop.click(x - 40, y, button=3)
+    rename = wait_until(lambda: next(iter(app.find_all(lambda a: a.name == "Rename\u2026" and a.has_state("SHOWING"))),
+                                     None), 5, 0.1, "the row menu")
+    click(desktop, centre(rename))
+    entry = app.wait_for_object("Gallery name", "text", timeout=10)
+    wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == "Dogs", 5, 0.1, "the entry of the row clicked",
+               lambda: repr(entry.text()))
+    desktop.type_text("Wolves")
+    app.key("Return")
+    wait_state(app, lambda s: [g["name"] for g in s["galleries"]] == ["Cats", "Wolves"], "Dogs renamed Wolves")
+
+    # Its menu's Delete deletes Wolves; then Delete on the last gallery's row does nothing.
+    x, y = centre(row(app, "Wolves"))
+    desktop.click(x - 40, y, button=3)
+    delete = wait_until(lambda: next(iter(app.find_all(lambda a: a.name == "Delete" and a.has_state("SHOWING"))),
+                                     None), 5, 0.1, "the row menu's Delete")
+    click(desktop, centre(delete))
+    wait_state(app, lambda s: [g["name"] for g in s["galleries"]] == ["Cats"], "Wolves deleted from its menu")
+    assert app.frame().name == "Cats — Image Gallery"
+    before = app.state_bytes()
+    click(desktop, centre(row(app, "Cats")))
+    app.key("Delete")
+    time.sleep(1)
+    assert app.state_bytes() == before, "Delete on the last gallery changed state.json"
+    assert [n for n, _ in rows(app)] == ["Cats, 2 images"]
