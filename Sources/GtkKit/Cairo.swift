@@ -53,6 +53,10 @@ public struct CairoContext: @unchecked Sendable {
         cairo_save(cr)
         cairo_rectangle(cr, x, y, width, height)
         cairo_clip(cr)
+        if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) {
+            cairo_restore(cr)
+            return
+        }
         cairo_translate(cr, x, y)
         let scaleX = width / surface.logicalWidth
         let scaleY = height / surface.logicalHeight
@@ -65,6 +69,28 @@ public struct CairoContext: @unchecked Sendable {
         cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
         cairo_restore(cr)
+    }
+
+    /// A surface decoded at the rectangle's size in device pixels (give or take the rounding of a
+    /// fractional layout) is painted one surface pixel onto one screen pixel: resampling it for a
+    /// sub-pixel offset or a 0.5% scale would blur every edge of the picture.
+    private func drawPixelAligned(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
+                                  alpha: Double) -> Bool {
+        var left = x, top = y, right = x + width, bottom = y + height
+        cairo_user_to_device(cr, &left, &top)
+        cairo_user_to_device(cr, &right, &bottom)
+        let deviceWidth = right - left
+        let deviceHeight = bottom - top
+        guard abs(deviceWidth - Double(surface.pixelWidth)) <= 1.5, abs(deviceHeight - Double(surface.pixelHeight)) <= 1.5
+        else { return false }
+        var originX = (left + (deviceWidth - Double(surface.pixelWidth)) / 2).rounded()
+        var originY = (top + (deviceHeight - Double(surface.pixelHeight)) / 2).rounded()
+        cairo_device_to_user(cr, &originX, &originY)
+        cairo_set_source_surface(cr, surface.surface, originX, originY)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
+        return true
     }
 
     /// Draws text with Pango, centred in a box, in the widget's font.

@@ -7,4 +7,11 @@ public enum Checksum {
         defer { g_free(digest) }
         return String(cString: digest)
     }
+
+    /// Lower-case hex MD5 of a string: the name the thumbnail specification gives a URI's thumbnail.
+    public static func md5(_ text: String) -> String {
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_MD5, text, -1)!
+        defer { g_free(digest) }
+        return String(cString: digest)
+    }
 }

@@ -7,6 +7,33 @@ public struct DecodedImage: Sendable {
     public let surface: CairoSurface
     public let originalWidth: Int
     public let originalHeight: Int
+
+    public init(surface: CairoSurface, originalWidth: Int, originalHeight: Int) {
+        self.surface = surface
+        self.originalWidth = originalWidth
+        self.originalHeight = originalHeight
+    }
+}
+
+/// Decoded pixels not yet made paintable (they may be scaled or saved first), upright, and the
+/// size the file itself has.
+public struct DecodedPicture: Sendable {
+    public let pixbuf: Pixbuf
+    public let originalWidth: Int
+    public let originalHeight: Int
+
+    public init(pixbuf: Pixbuf, originalWidth: Int, originalHeight: Int) {
+        self.pixbuf = pixbuf
+        self.originalWidth = originalWidth
+        self.originalHeight = originalHeight
+    }
+
+    /// Scaled down to `width`×`height` pixels if larger, painted at the device `scale`.
+    public func image(width: Int, height: Int, scale: Int) -> DecodedImage {
+        let fitted = width < pixbuf.width || height < pixbuf.height ? pixbuf.scaled(width: width, height: height) : pixbuf
+        return DecodedImage(surface: fitted.surface(scale: scale), originalWidth: originalWidth,
+                            originalHeight: originalHeight)
+    }
 }
 
 public enum DecodeError: Error, Equatable, CustomStringConvertible {
@@ -77,14 +104,21 @@ public enum ImageDecoder {
     ///   - fit: the largest pixel size wanted (the cell at its device scale); nil for full size.
     ///   - scale: device scale factor the surface is for (2 on HiDPI), so it paints crisp.
     public static func decode(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int) -> Result<DecodedImage, DecodeError> {
+        decodePicture(bytes, fit: fit).map { picture in
+            DecodedImage(surface: picture.pixbuf.surface(scale: scale), originalWidth: picture.originalWidth,
+                         originalHeight: picture.originalHeight)
+        }
+    }
+
+    /// The pixels, fitted inside `fit` (nil: full size), not yet a surface.
+    public static func decodePicture(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<DecodedPicture, DecodeError> {
         switch decodePNG(bytes, fit: fit) {
         case .decoded(let pixbuf, let width, let height):
-            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-            return .success(surface(from: pixbuf, scale: scale, originalWidth: width, originalHeight: height))
+            return .success(DecodedPicture(pixbuf: Pixbuf(taking: pixbuf), originalWidth: width, originalHeight: height))
         case .refused(let error):
             return .failure(error)
         case .notForThisDecoder:
-            return decodeWithGdkPixbuf(bytes, fit: fit, scale: scale)
+            return decodeWithGdkPixbuf(bytes, fit: fit)
         }
     }
 
@@ -116,8 +150,8 @@ public enum ImageDecoder {
         }
     }
 
-    private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int)
-        -> Result<DecodedImage, DecodeError> {
+    private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?)
+        -> Result<DecodedPicture, DecodeError> {
         let loader = gdk_pixbuf_loader_new()!
         defer { g_object_unref(loader) }
         let check = SizeCheck(fitWidth: fit?.width ?? 0, fitHeight: fit?.height ?? 0)
@@ -152,20 +186,9 @@ public enum ImageDecoder {
             return .failure(.failed(message ?? "the image could not be decoded"))
         }
         // Photos carry their rotation in EXIF; show them upright and report the upright size.
-        let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf)!
-        defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
-        let swapped = gdk_pixbuf_get_width(oriented) != gdk_pixbuf_get_width(pixbuf)
-        return .success(surface(from: oriented, scale: scale, originalWidth: swapped ? check.height : check.width,
-                                originalHeight: swapped ? check.width : check.height))
-    }
-
-    private static func surface(from pixbuf: OpaquePointer, scale: Int, originalWidth: Int,
-                                originalHeight: Int) -> DecodedImage {
-        let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, gint(max(scale, 1)), nil)!
-        let pixelWidth = Double(gdk_pixbuf_get_width(pixbuf))
-        let pixelHeight = Double(gdk_pixbuf_get_height(pixbuf))
-        let image = CairoSurface(taking: surface, logicalWidth: pixelWidth / Double(max(scale, 1)),
-                                 logicalHeight: pixelHeight / Double(max(scale, 1)))
-        return DecodedImage(surface: image, originalWidth: originalWidth, originalHeight: originalHeight)
+        let oriented = Pixbuf(taking: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
+        let swapped = oriented.width != Int(gdk_pixbuf_get_width(pixbuf))
+        return .success(DecodedPicture(pixbuf: oriented, originalWidth: swapped ? check.height : check.width,
+                                       originalHeight: swapped ? check.width : check.height))
     }
 }

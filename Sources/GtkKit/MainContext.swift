@@ -1,5 +1,6 @@
 import CGtk
 import CShim
+import Foundation
 
 /// Hops onto the GTK main loop. Workers use it to hand results back; nothing else touches widgets.
 public enum MainContext {
@@ -28,6 +29,27 @@ public enum MainContext {
 
     public static func cancel(_ source: UInt32) {
         if source != 0 { g_source_remove(source) }
+    }
+
+    /// For benchmarks: appends "stall <seconds since start> <milliseconds>" to `file` whenever the
+    /// main loop went more than `threshold` ms without running a high-priority 1 ms timer.
+    public static func logStalls(to file: FileHandle, over threshold: Double = 8) {
+        let start = g_get_monotonic_time()
+        var last = start
+        let box = CallbackBox<@MainActor () -> Void> {
+            let now = g_get_monotonic_time()
+            let gap = Double(now - last) / 1000 - 1
+            last = now
+            if gap > threshold {
+                let line = String(format: "stall %.3f %.1f\n", Double(now - start) / 1_000_000, gap)
+                file.write(Data(line.utf8))
+            }
+        }
+        g_timeout_add_full(G_PRIORITY_HIGH, 1, { userData in
+            let box = CallbackBox<@MainActor () -> Void>.from(userData: userData)
+            onMain { box.handler() }
+            return gboolean(G_SOURCE_CONTINUE)
+        }, box.retainedPointer, CallbackBox<@MainActor () -> Void>.destroyNotify)
     }
 
     /// Monotonic time in microseconds, as the frame clock counts it.

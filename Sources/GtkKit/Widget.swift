@@ -53,6 +53,12 @@ open class Widget: Object {
     public func showAll() { gtk_widget_show_all(widget) }
     public func hide() { gtk_widget_hide(widget) }
     public func queueDraw() { gtk_widget_queue_draw(widget) }
+    /// Repaints only a rectangle (in the widget's coordinates, widened to whole pixels).
+    public func queueDraw(x: Double, y: Double, width: Double, height: Double) {
+        let left = (x - 1).rounded(.down), top = (y - 1).rounded(.down)
+        gtk_widget_queue_draw_area(widget, gint(left), gint(top), gint((x + width + 1).rounded(.up) - left),
+                                   gint((y + height + 1).rounded(.up) - top))
+    }
     /// Lays the widget out again at the next frame ("size-allocate" follows).
     public func queueResize() { gtk_widget_queue_resize(widget) }
     public func grabFocus() { gtk_widget_grab_focus(widget) }

@@ -20,6 +20,10 @@ public final class ImageGalleryApplication {
 
     public static func run(arguments: [String]) -> Int32 {
         HTTPClient.globalInit()
+        if let path = ProcessInfo.processInfo.environment["IMAGE_GALLERY_STALL_LOG"],
+           FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) {
+            MainContext.logStalls(to: file)
+        }
         let app = ImageGalleryApplication()
         return app.application.run(arguments: arguments)
     }
@@ -86,7 +90,8 @@ public final class ImageGalleryApplication {
         }
 
         let library = GalleryLibrary(state: state)
-        let bytesSource = ImageBytesSource(cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true))
+        let bytesSource = ImageBytesSource(cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
+                                           thumbnails: ThumbnailCache(cacheHome: directories.cacheHome))
         let loader = ImageLoader(bytesSource: bytesSource)
         // Images deleted in an earlier session can no longer be undone: their downloads go.
         let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })

@@ -11,8 +11,10 @@ final class DropDownloader {
     private let library: GalleryLibrary
     private let loader: ImageLoader
     private let importsDirectory: URL
-    /// Transfers wait on servers: threads of their own, enough that a few trickling servers can't hold every other drop back.
-    private let pool = WorkerPool(threads: 8, name: "drop download")
+    /// Transfers wait on servers: threads of their own, enough that 100 images dropped at once
+    /// from a server that takes a second each land within a few seconds, and trickling servers
+    /// can't hold every other drop back.
+    private let pool = WorkerPool(threads: 48, name: "drop download")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?

@@ -11,9 +11,22 @@ struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
 /// http(s), the file system for file://, the URL itself for data:. Runs on worker threads.
 final class ImageBytesSource: Sendable {
     let cacheDirectory: URL
+    let thumbnails: ThumbnailCache
 
-    init(cacheDirectory: URL) {
+    init(cacheDirectory: URL, thumbnails: ThumbnailCache) {
         self.cacheDirectory = cacheDirectory
+        self.thumbnails = thumbnails
+    }
+
+    /// The local file the image at `url` is read from, when there is one now: the file itself for
+    /// file://, the cached download for http(s).
+    func localOriginal(for url: String) -> ThumbnailCache.Original? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return nil }
+        switch scheme {
+        case "file": return ThumbnailCache.Original(path: parsed.path)
+        case "http", "https": return ThumbnailCache.Original(path: cacheFile(for: url).path)
+        default: return nil
+        }
     }
 
     func cacheFile(for url: String) -> URL {
@@ -104,7 +117,10 @@ final class ImageBytesSource: Sendable {
         let files = (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files where !keep.contains(file.lastPathComponent) {
             let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantFuture
-            if modified < launch { try? FileManager.default.removeItem(at: file) }
+            if modified < launch {
+                thumbnails.remove(thumbnailsOf: file.path)
+                try? FileManager.default.removeItem(at: file)
+            }
         }
     }
 }

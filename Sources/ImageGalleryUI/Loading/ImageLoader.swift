@@ -2,9 +2,11 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// Turns gallery images into paintable surfaces: bytes fetched on an I/O pool, decoded at the
-/// size they are shown on a CPU pool, the newest requests (what is on screen now) first. Decoded
-/// surfaces are kept within a memory budget, least recently painted dropped first. GTK thread API.
+/// Turns gallery images into paintable surfaces: bytes fetched on an I/O pool, decoded on a CPU
+/// pool at exactly the size they are shown (from a thumbnail on disk when there is one, else from
+/// the file, leaving a thumbnail for next time), the newest requests (what is on screen now) first.
+/// Decoded surfaces are kept within a memory budget, least recently painted dropped first. GTK
+/// thread API.
 @MainActor
 final class ImageLoader {
     enum State {
@@ -34,13 +36,22 @@ final class ImageLoader {
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
     private let fetchPool = WorkerPool(threads: 16, name: "image fetch")
-    private let decodeQueue = OperationQueue()
+    /// One thread a core; work for images scrolled away is dropped before it starts.
+    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image decode")
 
     private struct Entry {
         var surface: CairoSurface
-        /// The file's own width: decoding again cannot get sharper than this.
+        /// The file's own size: decoding again cannot get sharper than this.
         var originalWidth: Int
+        var originalHeight: Int
+        /// The cell size (device pixels) it was decoded for; nil for pixels handed in from elsewhere.
+        var decodedFor: PixelSize?
         var lastUse: UInt64
+    }
+
+    private struct PixelSize: Equatable {
+        let width: Int
+        let height: Int
     }
 
     private var surfaces: [ImageID: Entry] = [:]
@@ -53,8 +64,6 @@ final class ImageLoader {
     init(bytesSource: ImageBytesSource, byteBudget: Int = 192 * 1024 * 1024) {
         self.bytesSource = bytesSource
         self.byteBudget = byteBudget
-        decodeQueue.maxConcurrentOperationCount = max(ProcessInfo.processInfo.activeProcessorCount, 1)
-        decodeQueue.name = "image decode"
     }
 
     /// What to paint for `image` in a cell of `pixelWidth`×`pixelHeight` device pixels; starts
@@ -65,9 +74,12 @@ final class ImageLoader {
         if var entry = surfaces[image.id] {
             entry.lastUse = useCounter
             surfaces[image.id] = entry
-            // Zoomed in well past the decoded size: fetch a sharper one, keep painting this meanwhile.
-            if entry.surface.pixelWidth < pixelWidth * 3 / 4, entry.surface.pixelWidth < entry.originalWidth,
-               inFlight[image.id] == nil {
+            // The cell changed size (zoom, a wider window): decode again to paint pixel for pixel,
+            // and paint this one meanwhile. Once per cell size, whatever the decode gives.
+            let fit = PixelFit(originalWidth: entry.originalWidth, originalHeight: entry.originalHeight,
+                               cellWidth: pixelWidth, cellHeight: pixelHeight)
+            if inFlight[image.id] == nil, entry.decodedFor != PixelSize(width: pixelWidth, height: pixelHeight),
+               fit.wantsRedecode(ofPixelWidth: entry.surface.pixelWidth, pixelHeight: entry.surface.pixelHeight) {
                 load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
             }
             return .ready(entry.surface)
@@ -123,35 +135,72 @@ final class ImageLoader {
         let source = bytesSource
         let url = image.url
         let id = image.id
-        let decodeQueue = decodeQueue
+        let decodePool = decodePool
         let download = DownloadCancellation()
+        let cell = PixelSize(width: pixelWidth, height: pixelHeight)
+        let decode: @Sendable (Data?) -> Void = { bytes in
+            decodePool.submit {
+                // Scrolled away while it waited: the next paint that needs it starts afresh.
+                guard !download.isCancelled else { return }
+                let decoded = Self.decode(url, bytes: bytes, source: source, cell: cell, scale: scale)
+                MainContext.post { [weak self] in self?.finish(id, decoded, decodedFor: cell) }
+            }
+        }
         let job = fetchPool.submit {
+            // A file on disk (or a cached download) is read where it is decoded.
+            if source.localOriginal(for: url) != nil { return decode(nil) }
             let result = source.bytes(for: url, cancellation: download)
-            // Nobody shows it any more: the next paint that needs it starts afresh.
             guard !download.isCancelled else { return }
             switch result {
             case .failure(let failure):
-                MainContext.post { [weak self] in self?.finish(id, .failure(failure)) }
+                MainContext.post { [weak self] in self?.finish(id, .failure(failure), decodedFor: cell) }
             case .success(let data):
-                let decode = BlockOperation {
-                    let decoded = ImageDecoder.decode(data, fit: (pixelWidth, pixelHeight), scale: scale)
-                        .mapError { LoadFailure(description: $0.description) }
-                    // What the server sent was no image: do not keep it for next time.
-                    if case .failure = decoded { source.removeCached(url) }
-                    MainContext.post { [weak self] in self?.finish(id, decoded) }
-                }
-                decode.queuePriority = .high
-                decodeQueue.addOperation(decode)
+                decode(data)
             }
         }
         inFlight[id] = (job, download, pixelWidth)
     }
 
-    private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>) {
+    /// The picture for a cell of `cell` device pixels: from the thumbnail on disk when it is
+    /// current and large enough, else decoded from the file (leaving that thumbnail behind), else
+    /// from `bytes` (a data: URI). Runs on a decode thread.
+    private nonisolated static func decode(_ url: String, bytes: Data?, source: ImageBytesSource, cell: PixelSize,
+                                           scale: Int) -> Result<DecodedImage, LoadFailure> {
+        let original = source.localOriginal(for: url)
+        let thumbnailSize = original == nil ? nil : ThumbnailSize.covering(width: cell.width, height: cell.height)
+        if let original, let thumbnailSize, let thumbnail = source.thumbnails.read(original, size: thumbnailSize) {
+            return .success(fitted(thumbnail, cell: cell, scale: scale))
+        }
+        guard let data = bytes ?? original.flatMap({ FileManager.default.contents(atPath: $0.path) }) else {
+            return .failure(LoadFailure(description: "file not found"))
+        }
+        // A square box: EXIF rotation turns the picture after the decoder fitted it.
+        let side = thumbnailSize?.pixels ?? max(cell.width, cell.height)
+        switch ImageDecoder.decodePicture(data, fit: (side, side)) {
+        case .success(let picture):
+            if let original, let thumbnailSize,
+               max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels {
+                source.thumbnails.write(picture, of: original, size: thumbnailSize)
+            }
+            return .success(fitted(picture, cell: cell, scale: scale))
+        case .failure(let error):
+            // What the server sent was no image: do not keep it for next time.
+            source.removeCached(url)
+            return .failure(LoadFailure(description: error.description))
+        }
+    }
+
+    private nonisolated static func fitted(_ picture: DecodedPicture, cell: PixelSize, scale: Int) -> DecodedImage {
+        let fit = PixelFit(originalWidth: picture.originalWidth, originalHeight: picture.originalHeight,
+                           cellWidth: cell.width, cellHeight: cell.height)
+        return picture.image(width: fit.width, height: fit.height, scale: scale)
+    }
+
+    private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize) {
         inFlight[id] = nil
         switch result {
         case .success(let decoded):
-            remember(decoded, for: id)
+            remember(decoded, for: id, decodedFor: cell)
             if decoded.originalWidth > 0, decoded.originalHeight > 0 {
                 onAspectRatio(id, Double(decoded.originalWidth) / Double(decoded.originalHeight))
             }
@@ -161,10 +210,11 @@ final class ImageLoader {
         for key in observers.keys.sorted() { observers[key]?(id) }
     }
 
-    private func remember(_ decoded: DecodedImage, for id: ImageID) {
+    private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {
         useCounter += 1
         if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
-        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth, lastUse: useCounter)
+        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth,
+                             originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
         usedBytes += decoded.surface.byteCount
         evictIfNeeded()
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Threads of its own for work that waits on the network. GCD on Linux adds threads slowly when
 /// its workers block, so eight stalled transfers on its pool held every other image back for
-/// seconds; these threads exist from the start. The newest job runs first: it is what the user
-/// looks at now.
+/// seconds; here a job that finds every thread busy starts another at once, up to the limit. The
+/// newest job runs first: it is what the user looks at now.
 final class WorkerPool: @unchecked Sendable {
     /// A job not yet started can be withdrawn; one under way runs to its end.
     final class Job: @unchecked Sendable {
@@ -15,13 +15,14 @@ final class WorkerPool: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var pending: [Job] = []  // guarded by condition
+    private var threadCount = 0  // guarded by condition
+    private var idleThreads = 0  // guarded by condition
+    private let maximumThreads: Int
+    private let name: String
 
     init(threads: Int, name: String) {
-        for index in 0..<threads {
-            let thread = Thread { [weak self] in self?.run() }
-            thread.name = "\(name) \(index + 1)"
-            thread.start()
-        }
+        maximumThreads = max(threads, 1)
+        self.name = name
     }
 
     @discardableResult
@@ -29,8 +30,17 @@ final class WorkerPool: @unchecked Sendable {
         let job = Job(work)
         condition.lock()
         pending.append(job)
+        let startsThread = idleThreads < pending.count && threadCount < maximumThreads
+        if startsThread { threadCount += 1 }
+        let threadNumber = threadCount
         condition.signal()
         condition.unlock()
+        if startsThread {
+            // The pool lives as long as the app: its threads hold it.
+            let thread = Thread { [self] in run() }
+            thread.name = "\(name) \(threadNumber)"
+            thread.start()
+        }
         return job
     }
 
@@ -48,7 +58,11 @@ final class WorkerPool: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while pending.isEmpty { condition.wait() }
+            while pending.isEmpty {
+                idleThreads += 1
+                condition.wait()
+                idleThreads -= 1
+            }
             let job = pending.removeLast()
             job.started = true
             condition.unlock()

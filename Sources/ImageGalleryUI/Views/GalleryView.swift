@@ -291,23 +291,30 @@ final class GalleryView {
 
     // MARK: Spinner animation
 
-    /// Keeps a frame-clock tick running while loading cells are on screen, for the spinners.
+    /// Keeps a frame-clock tick running while loading cells are on screen, for the spinners: each
+    /// frame repaints those cells alone, not the whole gallery.
     func ensureSpinnerTicking() {
         guard spinnerTick == nil else { return }
         spinnerTick = canvas.addTickCallback { [weak self] _ in
             guard let self else { return false }
-            let loadingVisible = cellIndices(intersecting: visibleRect).contains { index in
-                let cell = self.laidOutCells[index]
-                guard let image = cell.image else { return true }
-                if case .loading = self.loader.peekState(of: image.id) { return true }
-                return false
+            let spinning = cellIndices(intersecting: visibleRect).filter { self.showsSpinner(self.laidOutCells[$0]) }
+            let offset = scroller.scrollOffset
+            for index in spinning {
+                let frame = displayedFrame(ofCellAt: index)
+                canvas.queueDraw(x: frame.x, y: frame.y - offset, width: frame.width, height: frame.height)
             }
-            if loadingVisible {
-                canvas.queueDraw()
-            } else {
-                spinnerTick = nil
-            }
-            return loadingVisible
+            if spinning.isEmpty { spinnerTick = nil }
+            return !spinning.isEmpty
+        }
+    }
+
+    private func showsSpinner(_ cell: GalleryCell) -> Bool {
+        switch cell.content {
+        case .image(let image):
+            if case .loading = loader.peekState(of: image.id) { return true }
+            return false
+        case .placeholder(_, let progress):
+            return progress == nil
         }
     }
 

@@ -1,0 +1,67 @@
+import CGtk
+import Foundation
+
+/// A GdkPixbuf: decoded pixels, immutable once made, so it can be handed between threads.
+public final class Pixbuf: @unchecked Sendable {
+    let pixbuf: OpaquePointer
+
+    /// Takes over a reference the caller owned.
+    init(taking pixbuf: OpaquePointer) {
+        self.pixbuf = pixbuf
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+
+    public var width: Int { Int(gdk_pixbuf_get_width(pixbuf)) }
+    public var height: Int { Int(gdk_pixbuf_get_height(pixbuf)) }
+
+    /// Reads an image file whole (small files: thumbnails), with the text chunks a PNG carries.
+    public static func load(contentsOf path: String) -> Pixbuf? {
+        gdk_pixbuf_new_from_file(path, nil).map { Pixbuf(taking: $0) }
+    }
+
+    /// A text chunk of the file it was read from (`tEXt::Thumb::URI` names "Thumb::URI").
+    public func text(_ key: String) -> String? {
+        gdk_pixbuf_get_option(pixbuf, "tEXt::" + key).map { String(cString: $0) }
+    }
+
+    /// Scaled to exactly `width`×`height`, each output pixel the average of the pixels it covers.
+    public func scaled(width: Int, height: Int) -> Pixbuf {
+        Pixbuf(taking: gdk_pixbuf_scale_simple(pixbuf, gint(max(width, 1)), gint(max(height, 1)), GDK_INTERP_BILINEAR)!)
+    }
+
+    /// A cairo surface of these pixels for a device `scale` (2 on HiDPI: half as many points).
+    public func surface(scale: Int) -> CairoSurface {
+        let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, gint(max(scale, 1)), nil)!
+        return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(max(scale, 1)),
+                            logicalHeight: Double(height) / Double(max(scale, 1)))
+    }
+
+    /// Writes a PNG with text chunks, quickly compressed (thumbnails are written while scrolling).
+    public func savePNG(to path: String, text: [(key: String, value: String)]) -> Bool {
+        let keys = text.map { "tEXt::" + $0.key } + ["compression"]
+        let values = text.map(\.value) + ["3"]
+        return withCStrings(keys) { keyPointers in
+            withCStrings(values) { valuePointers in
+                gdk_pixbuf_savev(pixbuf, path, "png", keyPointers, valuePointers, nil) != 0
+            }
+        }
+    }
+}
+
+/// Null-terminated C string arrays for GLib's `char **` parameters, alive during `body`.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+public enum FileURI {
+    /// The file:// URI GLib gives a path (escaped the way every GIO application writes it, which
+    /// is what thumbnail names are hashed from).
+    public static func from(path: String) -> String? {
+        guard let uri = g_filename_to_uri(path, nil, nil) else { return nil }
+        defer { g_free(uri) }
+        return String(cString: uri)
+    }
+}

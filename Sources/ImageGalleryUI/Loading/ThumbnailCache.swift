@@ -1,0 +1,83 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Thumbnails as the freedesktop.org specification keeps them
+/// (`$XDG_CACHE_HOME/thumbnails/<size>/<md5 of the file's URI>.png`, with `Thumb::URI` and
+/// `Thumb::MTime`): a scroll or a relaunch reads a small PNG instead of decoding a 2,000-pixel
+/// photo, and thumbnails Files or gThumb made serve here too. Downloaded images are thumbnailed
+/// through their cache file. Safe on any thread.
+struct ThumbnailCache: Sendable {
+    /// A local file an image's pixels come from, as the specification names it.
+    struct Original: Sendable {
+        let path: String
+        let uri: String
+        /// Seconds since the epoch: a thumbnail of another modification time is stale.
+        let modified: Int
+
+        init?(path: String) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let date = attributes[.modificationDate] as? Date, let uri = FileURI.from(path: path) else { return nil }
+            self.path = path
+            self.uri = uri
+            modified = Int(date.timeIntervalSince1970)
+        }
+    }
+
+    let root: URL
+
+    init(cacheHome: URL) {
+        root = cacheHome.appendingPathComponent("thumbnails", isDirectory: true)
+    }
+
+    func file(for uri: String, size: ThumbnailSize) -> URL {
+        root.appendingPathComponent(size.folderName, isDirectory: true)
+            .appendingPathComponent(Checksum.md5(uri) + ".png")
+    }
+
+    /// The thumbnail of `original` at `size`, if there is one made from the file as it is now.
+    func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
+        let path = file(for: original.uri, size: size).path
+        guard FileManager.default.fileExists(atPath: path), let pixbuf = Pixbuf.load(contentsOf: path),
+              pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
+        else { return nil }
+        // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.
+        let width = pixbuf.text("Thumb::Image::Width").flatMap(Int.init) ?? 0
+        let height = pixbuf.text("Thumb::Image::Height").flatMap(Int.init) ?? 0
+        guard width > 0, height > 0 else {
+            return DecodedPicture(pixbuf: pixbuf, originalWidth: pixbuf.width, originalHeight: pixbuf.height)
+        }
+        return DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height)
+    }
+
+    /// Keeps `picture` (decoded to fit `size`) as the thumbnail of `original`. Written to a
+    /// temporary file and renamed, as the specification asks, so a reader never sees half a PNG;
+    /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
+    func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
+        let target = file(for: original.uri, size: size)
+        let folder = target.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString)")
+        let saved = picture.pixbuf.savePNG(to: temporary.path, text: [
+            ("Thumb::URI", original.uri),
+            ("Thumb::MTime", String(original.modified)),
+            ("Thumb::Image::Width", String(picture.originalWidth)),
+            ("Thumb::Image::Height", String(picture.originalHeight)),
+            ("Software", "Image Gallery"),
+        ])
+        guard saved, chmod(temporary.path, 0o600) == 0, rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+    }
+
+    /// Forgets the thumbnails of a file that is gone (a cached download pruned).
+    func remove(thumbnailsOf path: String) {
+        guard let uri = FileURI.from(path: path) else { return }
+        for size in ThumbnailSize.allCases {
+            try? FileManager.default.removeItem(at: file(for: uri, size: size))
+        }
+    }
+}
