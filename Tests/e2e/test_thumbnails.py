@@ -1,0 +1,153 @@
+"""Issue 10: crisp cells and thumbnails on disk.
+
+Cells are decoded at exactly their size in device pixels and painted pixel for pixel: their pictures are at least as
+sharp as a bilinear downscale of the same photo (the mean step between neighbouring pixels, as the issue measures
+it), also after the window grew. Pictures come from freedesktop.org thumbnails when there are current ones
+($XDG_CACHE_HOME/thumbnails/<size>/<md5 of the URI>.png with Thumb::URI and Thumb::MTime): the app writes them, reads
+them at the next launch (a thumbnail another app wrote too), and ignores them once the file changed."""
+import glob
+import hashlib
+import os
+import random
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat, PngImagePlugin
+
+import harness
+from harness import wait_until
+
+SIZES = {128: "normal", 256: "large", 512: "x-large", 1024: "xx-large"}
+
+
+def photo(path, width, height, seed):
+    """A JPEG with detail at every scale (shapes, edges, fine noise), like a photo; returns it decoded."""
+    rnd = random.Random(seed)
+    image = Image.new("RGB", (width, height), (rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)))
+    draw = ImageDraw.Draw(image)
+    for i in range(500):
+        x, y, r = rnd.randrange(width), rnd.randrange(height), rnd.randrange(4, width // 8)
+        colour = tuple(rnd.randrange(256) for _ in range(3))
+        (draw.ellipse if i % 2 else draw.rectangle)((x, y, x + r, y + r * 0.6), fill=colour)
+    image = image.filter(ImageFilter.GaussianBlur(0.6))
+    image = Image.blend(image, Image.effect_noise((width, height), 40).convert("RGB"), 0.1)
+    image.save(path, quality=92)
+    return Image.open(path).convert("RGB")
+
+
+def neighbour_step(image):
+    """The mean colour step between horizontal and vertical neighbours (0-255), the issue's sharpness measure."""
+    image = image.convert("RGB")
+    w, h = image.size
+    right = ImageChops.difference(image.crop((0, 0, w - 1, h - 1)), image.crop((1, 0, w, h - 1)))
+    down = ImageChops.difference(image.crop((0, 0, w - 1, h - 1)), image.crop((0, 1, w - 1, h)))
+    return (sum(ImageStat.Stat(right).mean) + sum(ImageStat.Stat(down).mean)) / 6
+
+
+def inner(box, inset=8):
+    x, y, w, h = box
+    return (x + inset, y + inset, x + w - inset, y + h - inset)
+
+
+def sharpness(app, sources):
+    """[(cell, step on screen, step of a bilinear downscale of its photo to the cell's size)]."""
+    shot = app.screenshot()
+    measured = []
+    for cell in app.cells():
+        source = sources[cell.url]
+        reference = source.resize((cell.width, cell.height), Image.BILINEAR)
+        measured.append((cell, neighbour_step(shot.crop(inner(cell.box))),
+                         neighbour_step(reference.crop(inner((0, 0, cell.width, cell.height))))))
+    return measured
+
+
+def photos_state(tmp_path, count=4):
+    sizes = [(1600, 1200), (2000, 1333), (1067, 1600), (1920, 1080)][:count]
+    sources, images = {}, []
+    for index, (width, height) in enumerate(sizes):
+        path = str(tmp_path / ("photo%d.jpg" % index))
+        url = harness.file_url(path)
+        sources[url] = photo(path, width, height, index)
+        images.append({"id": "p%d" % index, "url": url, "aspectRatio": width / height})
+    state = {"version": 1, "sidebarVisible": False, "galleries": [{"id": "g", "name": "Photos", "images": images}]}
+    return state, sources
+
+
+def wait_sharp(app, sources, what):
+    last = {}
+
+    def sharp():
+        last["m"] = sharpness(app, sources)
+        return all(step >= 0.95 * reference for _, step, reference in last["m"])
+
+    wait_until(sharp, 15, 0.3, what, lambda: "\n".join("%s: %.1f on screen, %.1f bilinear" % (c, s, r)
+                                                       for c, s, r in last["m"]))
+
+
+def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(make_app, desktop, tmp_path):
+    state, sources = photos_state(tmp_path)
+    app = make_app(state)
+    app.start()
+    app.resize(900, 700)
+    app.wait_settled(4)
+    wait_sharp(app, sources, "every cell as sharp as a bilinear downscale")
+    before = {c.url: c.height for c in app.cells()}
+    # A wider window: every cell grows by about a third; the pictures decoded for the old size must not be blown up.
+    app.resize(1240, 960)
+    app.wait_cells(lambda cells: len(cells) == 4 and all(c.height > before[c.url] * 1.15 for c in cells), 10,
+                   what="cells grown with the window")
+    wait_sharp(app, sources, "every grown cell as sharp as a bilinear downscale")
+
+
+def thumbnails(app):
+    """{Thumb::URI: (path, Thumb::MTime, (width, height), size folder)} of every thumbnail the app's cache has."""
+    found = {}
+    for path in glob.glob(os.path.join(app.cache_home, "thumbnails", "*", "*.png")):
+        with Image.open(path) as image:
+            found[image.text["Thumb::URI"]] = (path, image.text["Thumb::MTime"], image.size,
+                                               os.path.basename(os.path.dirname(path)))
+    return found
+
+
+def test_thumbnails_are_written_read_at_the_next_launch_and_ignored_once_the_file_changed(make_app, desktop,
+                                                                                          tmp_path):
+    state, sources = photos_state(tmp_path, count=3)
+    app = make_app(state)
+    app.start()
+    app.resize(1000, 800)
+    app.wait_settled(3)
+    urls = [image["url"] for image in state["galleries"][0]["images"]]
+    written = wait_until(lambda: (lambda t: t if set(t) == set(urls) else None)(thumbnails(app)), 10, 0.2,
+                         "a thumbnail for each photo", lambda: repr(thumbnails(app)))
+    for cell in app.cells():
+        path, mtime, size, folder = written[cell.url]
+        assert os.path.basename(path) == hashlib.md5(cell.url.encode()).hexdigest() + ".png"
+        assert mtime == str(int(os.stat(harness.urllib.parse.unquote(cell.url[len("file://"):])).st_mtime))
+        # The smallest standard size that covers the cell, so the cell is never an enlarged thumbnail.
+        pixels = next(p for p in sorted(SIZES) if p >= max(cell.width, cell.height))
+        assert folder == SIZES[pixels] and max(size) == pixels, (cell, written[cell.url])
+        assert os.stat(path).st_mode & 0o777 == 0o600
+    app.stop()
+
+    # Another application's thumbnail of the first photo (same URI and time, other pixels): the next launch shows it.
+    first = urls[0]
+    path, mtime, size, _ = written[first]
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Thumb::URI", first)
+    info.add_text("Thumb::MTime", mtime)
+    Image.new("RGB", size, (230, 0, 200)).save(path, pnginfo=info)
+    app.start()
+    app.wait_settled(3)
+    cell = next(c for c in app.cells() if c.url == first)
+    colour, share = harness.dominant_colour(app.screenshot(), cell.box)
+    assert harness.colour_close(colour, (230, 0, 200)) and share > 0.9, (cell, colour, share)
+    app.stop()
+
+    # The photo changed since: its thumbnail is stale, the photo itself shows, and a current thumbnail replaces it.
+    photo_path = harness.urllib.parse.unquote(first[len("file://"):])
+    os.utime(photo_path, (os.stat(photo_path).st_atime, os.stat(photo_path).st_mtime + 60))
+    app.start()
+    app.wait_settled(3)
+    cell = next(c for c in app.cells() if c.url == first)
+    colour, share = harness.dominant_colour(app.screenshot(), cell.box)
+    assert not harness.colour_close(colour, (230, 0, 200)), (cell, colour, share)
+    wait_until(lambda: thumbnails(app)[first][1] == str(int(os.stat(photo_path).st_mtime)), 10, 0.2,
+               "the stale thumbnail replaced", lambda: repr(thumbnails(app)[first]))
