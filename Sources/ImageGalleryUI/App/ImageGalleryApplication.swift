@@ -9,6 +9,8 @@ public final class ImageGalleryApplication {
     static let id = "io.github.imagegallery.ImageGallery"
 
     private let application = Application(id: ImageGalleryApplication.id)
+    /// The state file being read since the process started.
+    private static var stateLoading: StateLoading?
     private var services: AppServices?
     private var windows: [MainWindow] = []
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
@@ -20,6 +22,8 @@ public final class ImageGalleryApplication {
 
     public static func run(arguments: [String]) -> Int32 {
         HTTPClient.globalInit()
+        // A large gallery's state takes longer to decode than GTK takes to start: both at once.
+        stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
         if let path = ProcessInfo.processInfo.environment["IMAGE_GALLERY_STALL_LOG"],
            FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) {
             MainContext.logStalls(to: file)
@@ -71,8 +75,10 @@ public final class ImageGalleryApplication {
     /// Loads the document and starts what every window shares.
     private func startServices() -> AppServices {
         let directories = XDGDirectories()
-        let store = StateStore(fileURL: StateStore.defaultFileURL())
-        let loaded = store.load()
+        let loading = Self.stateLoading ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
+        Self.stateLoading = nil
+        let store = loading.store
+        let loaded = loading.result()
         let state: GalleryState
         var problem: String?
         var canSave = true
@@ -94,10 +100,12 @@ public final class ImageGalleryApplication {
                                            thumbnails: ThumbnailCache(cacheHome: directories.cacheHome))
         let loader = ImageLoader(bytesSource: bytesSource)
         // Images deleted in an earlier session can no longer be undone: their downloads go.
-        let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
         let launch = Date()
         if case .loaded = loaded {
-            DispatchQueue.global(qos: .utility).async { bytesSource.pruneCache(keeping: referenced, writtenBefore: launch) }
+            DispatchQueue.global(qos: .utility).async {
+                let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
+                bytesSource.pruneCache(keeping: referenced, writtenBefore: launch)
+            }
         }
         let downloader = DropDownloader(library: library, loader: loader,
                                         importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
@@ -238,5 +246,27 @@ public final class ImageGalleryApplication {
             directory = directory.deletingLastPathComponent()
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("style.css").path) }
+    }
+}
+
+/// Reads and decodes the state file on a thread of its own, started before GTK is.
+private final class StateLoading: @unchecked Sendable {
+    let store: StateStore
+    private let done = DispatchSemaphore(value: 0)
+    private var loaded: StateStore.LoadResult?  // written once, before `done` is signalled
+
+    init(store: StateStore) {
+        self.store = store
+        Thread.detachNewThread { [self] in
+            loaded = store.load()
+            done.signal()
+        }
+    }
+
+    /// Waits for the load (on a launch, the time GTK took to start was the head start).
+    func result() -> StateStore.LoadResult {
+        done.wait()
+        done.signal()
+        return loaded!
     }
 }
