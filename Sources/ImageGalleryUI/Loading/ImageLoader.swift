@@ -90,6 +90,13 @@ final class ImageLoader {
         return .loading
     }
 
+    /// Starts loading a cell about to be shown, behind what is on screen now (the pools run the
+    /// newest work first, and cells painted after this ask later).
+    func prefetch(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) {
+        guard failures[image.id] == nil, surfaces[image.id] == nil, inFlight[image.id] == nil else { return }
+        load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+    }
+
     func failure(of id: ImageID) -> String? { failures[id] }
 
     /// The state without starting any work (for names read by assistive technologies).

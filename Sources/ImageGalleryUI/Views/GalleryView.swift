@@ -27,6 +27,9 @@ final class GalleryView {
     private var cellIndexByID: [ImageID: Int] = [:]
     /// The cells as last laid out (the model may have changed since).
     private(set) var laidOutCells: [GalleryCell] = []
+    /// Where the view was scrolled to when the loader was last told, and which way it went since.
+    private var lastReportedOffset = 0.0
+    private var scrollingUp = false
     private var laidOutWidth = 0.0
 
     /// Room opened at an insertion point while something is dragged over the gallery.
@@ -216,9 +219,27 @@ final class GalleryView {
         scheduleAccessibilityRefresh()
     }
 
-    /// Tells the loader what this view shows: work for what no view shows stops.
+    /// Tells the loader what this view shows, and starts the next screen in the direction of the
+    /// last scroll, so Page Up after Page Up finds pictures ready. Work for what no view shows or
+    /// is about to show stops.
     private func reportVisibleCells() {
-        loader.setVisible(Set(cellIndices(intersecting: visibleRect).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        let view = visibleRect
+        if view.y != lastReportedOffset {
+            scrollingUp = view.y < lastReportedOffset
+            lastReportedOffset = view.y
+        }
+        let visible = cellIndices(intersecting: view)
+        let nextScreen = LayoutRect(x: view.x, y: scrollingUp ? view.y - view.height : view.maxY, width: view.width,
+                                    height: view.height)
+        let ahead = cellIndices(intersecting: nextScreen).filter { !visible.contains($0) }
+        loader.setVisible(Set((visible + ahead).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        let scale = canvas.scaleFactor
+        for index in ahead {
+            guard let image = laidOutCells[index].image else { continue }
+            let frame = targetFrame(ofCellAt: index)
+            loader.prefetch(image, pixelWidth: Int((frame.width * Double(scale)).rounded(.up)),
+                            pixelHeight: Int((frame.height * Double(scale)).rounded(.up)), scale: scale)
+        }
     }
 
     // MARK: Zoom
