@@ -173,13 +173,18 @@ public final class GalleryLibrary {
     /// A placeholder in a gallery at `index` of its cells (nil: at the end) for an image on its
     /// way. It is never saved. nil when the gallery is gone.
     public func insertPlaceholder(in galleryID: String, at index: Int? = nil, label: String) -> ImageID? {
+        insertPlaceholders(in: galleryID, at: index, labels: [label])?.first
+    }
+
+    /// Placeholders side by side from `index` (the end when nil), one change for all of them: a
+    /// drop of a hundred images lays the gallery out once.
+    public func insertPlaceholders(in galleryID: String, at index: Int? = nil, labels: [String]) -> [ImageID]? {
         guard let count = cellLists[galleryID]?.cells.count else { return nil }
-        let id = ImageID.make()
-        cellLists[galleryID]?.cells.insert(GalleryCell(id: id, content: .placeholder(label: label, progress: nil)),
-                                           at: min(max(index ?? count, 0), count))
-        placeholderGallery[id] = galleryID
+        let cells = labels.map { GalleryCell(id: ImageID.make(), content: .placeholder(label: $0, progress: nil)) }
+        cellLists[galleryID]?.cells.insert(contentsOf: cells, at: min(max(index ?? count, 0), count))
+        for cell in cells { placeholderGallery[cell.id] = galleryID }
         publish(.cells(galleryID: galleryID))
-        return id
+        return cells.map(\.id)
     }
 
     public func updatePlaceholder(_ id: ImageID, progress: Double?) {
@@ -204,15 +209,26 @@ public final class GalleryLibrary {
     /// placeholder waits. Returns the gallery, or nil when the placeholder is gone.
     @discardableResult
     public func fulfillPlaceholder(_ id: ImageID, with image: GalleryImage) -> String? {
-        guard let galleryID = placeholderGallery.removeValue(forKey: id), let list = cellLists[galleryID],
-              let index = list.index(of: id) else { return nil }
-        var image = image
-        image.id = id
-        cellLists[galleryID]?.cells[index] = GalleryCell(image)
-        record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
-               name: "Add Image")
-        commit(galleries: [galleryID])
-        return galleryID
+        fulfillPlaceholders([(id, image)]).first
+    }
+
+    /// Several images that arrived together, each an undo step of its own, published and saved
+    /// once. Returns the galleries they landed in.
+    @discardableResult
+    public func fulfillPlaceholders(_ arrivals: [(placeholder: ImageID, image: GalleryImage)]) -> [String] {
+        var touched: [String] = []
+        for (id, arrived) in arrivals {
+            guard let galleryID = placeholderGallery.removeValue(forKey: id), let list = cellLists[galleryID],
+                  let index = list.index(of: id) else { continue }
+            var image = arrived
+            image.id = id
+            cellLists[galleryID]?.cells[index] = GalleryCell(image)
+            record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
+                   name: "Add Image")
+            if !touched.contains(galleryID) { touched.append(galleryID) }
+        }
+        if !touched.isEmpty { commit(galleries: touched) }
+        return touched
     }
 
     /// The download failed: the placeholder goes, nothing else changes.

@@ -55,3 +55,12 @@ public enum MainContext {
     /// Monotonic time in microseconds, as the frame clock counts it.
     public static var monotonicMicroseconds: Int { g_get_monotonic_time() }
 }
+
+/// The thread that calls it.
+public enum CurrentThread {
+    /// Makes it yield the cores to the GUI thread (a higher nice value): decodes and transfers
+    /// then cannot delay a frame.
+    public static func lowerPriority(by steps: Int) {
+        cshim_lower_thread_priority(gint(steps))
+    }
+}

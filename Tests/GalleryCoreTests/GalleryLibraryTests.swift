@@ -95,6 +95,27 @@ private final class Library {
         #expect(l.ids("dogs") == ["d0", "d1", "d2"])
     }
 
+    @Test func aHundredImagesDroppedTogetherAreOneLayoutAndOneSaveEachWay() throws {
+        let l = Library()
+        l.changes = []
+        let placeholders = try #require(l.library.insertPlaceholders(in: "dogs", at: 1, labels: (0..<100).map { "p\($0).png" }))
+        #expect(placeholders.count == 100 && Set(placeholders).count == 100)
+        #expect(l.changes == [.cells(galleryID: "dogs")])
+        #expect(l.ids("dogs") == ["d0"] + placeholders.map(\.rawValue) + ["d1", "d2"])
+        let savesBefore = l.saves.count
+        l.changes = []
+        // Half of them arrive in one pass of the main loop, one of them twice; one placeholder is unknown.
+        let arrivals = placeholders.prefix(50).map { ($0, image("x\($0.rawValue)")) }
+        let touched = l.library.fulfillPlaceholders(arrivals + [arrivals[0], (ImageID("absent"), image("y"))])
+        #expect(touched == ["dogs"])
+        #expect(l.saves.count == savesBefore + 1)
+        #expect(l.changes.filter { $0 == .cells(galleryID: "dogs") }.count == 1)
+        #expect(l.saved("dogs") == ["d0"] + placeholders.prefix(50).map(\.rawValue) + ["d1", "d2"])
+        // Each image is still its own undo step.
+        l.library.undo()
+        #expect(l.saved("dogs") == ["d0"] + placeholders.prefix(49).map(\.rawValue) + ["d1", "d2"])
+    }
+
     @Test func reorderGalleriesAndUndo() {
         let l = Library(extra: [Gallery(id: "birds", name: "Birds")])
         #expect(l.library.moveGallery("birds", to: 0))

@@ -81,6 +81,10 @@ void cshim_gallery_canvas_set_content_height(GtkWidget *canvas, gdouble height);
 /// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
 void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 
+/// Lowers the calling thread's scheduling priority (its nice value) by `steps`: background work
+/// then yields the cores to the thread that draws the window.
+void cshim_lower_thread_priority(gint steps);
+
 G_END_DECLS
 
 #endif

@@ -12,12 +12,14 @@ final class DropDownloader {
     private let loader: ImageLoader
     private let importsDirectory: URL
     /// Transfers wait on servers: threads of their own, enough that 100 images dropped at once
-    /// from a server that takes a second each land within a few seconds, and trickling servers
+    /// from a server that takes a second each land within about two, and trickling servers
     /// can't hold every other drop back.
-    private let pool = WorkerPool(threads: 48, name: "drop download")
+    private let pool = WorkerPool(threads: 64, name: "drop download")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?
+    /// Images downloaded since the main loop last placed them.
+    private var arrived: [(placeholder: ImageID, image: GalleryImage)] = []
     /// A drop into `galleryID` could not be added: someone showing it says why.
     var onFailure: (_ message: String, _ galleryID: String) -> Void = { _, _ in }
     /// The display's scale factor: dropped images are decoded for it.
@@ -37,10 +39,9 @@ final class DropDownloader {
     func start(_ images: [DroppedImage], placeholder: ImageID) {
         if let first = images.first { library.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
-        for image in images.dropFirst() {
-            guard let (galleryID, index) = library.location(of: placeholders.last!),
-                  let next = library.insertPlaceholder(in: galleryID, at: index + 1, label: Self.label(for: image)) else { break }
-            placeholders.append(next)
+        if images.count > 1, let (galleryID, index) = library.location(of: placeholder),
+           let others = library.insertPlaceholders(in: galleryID, at: index + 1, labels: images.dropFirst().map(Self.label)) {
+            placeholders += others
         }
         for (image, id) in zip(images, placeholders) { fetch(image, into: id) }
     }
@@ -130,13 +131,22 @@ final class DropDownloader {
         case .success(let (url, decoded)):
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
             loader.insert(decoded, for: placeholder)
-            library.fulfillPlaceholder(placeholder, with: GalleryImage(id: placeholder, url: url, aspectRatio: ratio))
+            // Transfers started together end together: the images that arrived in one pass of the
+            // main loop take their places in one change, laid out and saved once.
+            if arrived.isEmpty { MainContext.post { [weak self] in self?.placeArrivedImages() } }
+            arrived.append((placeholder, GalleryImage(id: placeholder, url: url, aspectRatio: ratio)))
         case .failure(let failure):
             // Gone already (deleted, or its gallery was): nobody waits for the message.
             guard let (galleryID, _) = library.location(of: placeholder) else { return }
             library.discardPlaceholder(placeholder)
             onFailure("Couldn’t add “\(label)”: \(failure.description)", galleryID)
         }
+    }
+
+    private func placeArrivedImages() {
+        let images = arrived
+        arrived = []
+        library.fulfillPlaceholders(images)
     }
 }
 

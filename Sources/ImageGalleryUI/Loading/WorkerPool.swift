@@ -1,4 +1,5 @@
 import Foundation
+import GtkKit
 
 /// Threads of its own for work that waits on the network. GCD on Linux adds threads slowly when
 /// its workers block, so eight stalled transfers on its pool held every other image back for
@@ -56,6 +57,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func run() {
+        CurrentThread.lowerPriority(by: 5)
         while true {
             condition.lock()
             while pending.isEmpty {
