@@ -527,7 +527,7 @@ class Bench:
     def last(self, figure, who):
         return self._last.get((figure, who), float("nan"))
 
-    def painted(self, session, app, since, what, timeout=60, quiet_after=None, area=None, scale=1):
+    def painted(self, session, app, since, what, timeout=60, quiet_after=None, area=None, scale=1, min_detail=0.25):
         area = area or tuple(v * scale for v in app.area)
 
         def cpu():
@@ -535,7 +535,8 @@ class Bench:
 
         try:
             return session.screen.wait_painted(area, since, timeout, cpu=cpu, what="%s: %s" % (app.name, what),
-                                               artifacts=self.artifacts, quiet_after=quiet_after)
+                                               artifacts=self.artifacts, quiet_after=quiet_after,
+                                               min_detail=min_detail)
         finally:
             app.check_alive()
 
@@ -704,8 +705,18 @@ class Bench:
             with Session(size) as session:
                 try:
                     started = self.ours.launch(session.desktop, session.screen, size, {"GDK_SCALE": "2"})
-                    result = self.painted(session, self.ours, started, "first screen at scale 2", timeout=120,
-                                          scale=2)
+                    try:
+                        result = self.painted(session, self.ours, started, "first screen at scale 2", timeout=60,
+                                              scale=2)
+                    except TimeoutError as error:
+                        # measured all the same, on the cells that did load
+                        cells = self.ours.harness_app(session.desktop).cells()
+                        stuck = [c for c in cells if not c.settled]
+                        self.notes.append("GDK_SCALE=2 (%s run): not painted within 60 s, %d of %d visible cells "
+                                          "still loading (%s)" % ("measured" if measured else "warm-up", len(stuck),
+                                                                  len(cells), error))
+                        log("  " + self.notes[-1])
+                        result = {"t": None, "frame": session.screen.grab()[1]}
                     if measured:
                         self.record("launch_scale2", "ours", result["t"])
                         self.sharpness(session, self.ours, "ours", result["frame"], scale=2, figure="sharp2")
@@ -751,7 +762,7 @@ class Bench:
                 source = None
                 try:
                     started = app.launch(session.desktop, session.screen, window)
-                    self.painted(session, app, started, "the 3 photos before the drop", area=area)
+                    self.painted(session, app, started, "the 3 photos before the drop", area=area, min_detail=0.05)
                     cells = app.harness_app(session.desktop).wait_cells(lambda cs: len(cs) == 3, 20)
                     source = DragSource(session.desktop, [target("text/uri-list", uri_list(*server.urls))],
                                         x=960, y=120, workdir=os.path.join(app.home, "drag-source")).start()
@@ -790,7 +801,7 @@ class Bench:
                         self.notes.append("drop: cells still loading after it was painted: %s"
                                           % [c.name for c in visible if not c.settled][:5])
                     stalls = app.stalls(released, released + landed)
-                    self.record("drop_placeholder", "ours", placeholder)
+                    self.record("drop_placeholder", "ours", placeholder * 1000 if placeholder is not None else None)
                     self.record("drop_landed", "ours", landed)
                     if stalls is None:
                         self.notes.append("drop: the app writes no IMAGE_GALLERY_STALL_LOG: stalls n/a")
@@ -892,7 +903,7 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("launch_scale2", "launch -> painted at GDK_SCALE=2", "s", "", None),
     ("launch_50k", "warm launch -> first screen painted (50,000 images)", "s", "< 0.5 s", lambda o, g: o < 0.5),
     ("launch_50k_cpu", "  CPU until then", "s", "", None),
-    ("drop_placeholder", "drop of 100 URLs: placeholder painted after release", "s", "first frame", None),
+    ("drop_placeholder", "drop of 100 URLs: placeholder painted after release", "ms", "first frame", None),
     ("drop_landed", "  all 100 landed (1 s each server-side)", "s", "<= 3 s", lambda o, g: o <= 3),
     ("drop_stall_max", "  longest main-loop stall", "ms", "<= 8 ms", lambda o, g: o <= 8),
     ("drop_stalls", "  stalls over 8 ms", "", "0", lambda o, g: o == 0),
