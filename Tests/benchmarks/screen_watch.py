@@ -180,10 +180,10 @@ def block_stats(frame, area):
 
 
 def background_of(frame, area):
-    """The colour 6 px in from the area's left edge, halfway down: the margin left of the first column, in both
-    apps' grids."""
+    """The colour 10 px in from the area's left edge, halfway down: the margin left of the first column, in both
+    apps' grids (past the window's light border, which is 2 px wide at scale 2)."""
     x, y, _, h = area
-    return frame[y + h // 2, x + 6].astype(numpy.float32)
+    return frame[y + h // 2, x + 10].astype(numpy.float32)
 
 
 def pictures_everywhere(frame, area, min_detail=0.25):
