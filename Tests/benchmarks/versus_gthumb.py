@@ -793,7 +793,10 @@ class Bench:
                             break
                         time.sleep(0.05)
                     if landed_state is None:
-                        raise TimeoutError("state.json did not list the 100 dropped images within 120 s")
+                        cells = app.harness_app(session.desktop).cells()
+                        raise TimeoutError("state.json lists %d of the 103 images 120 s after the drop (server "
+                                           "answered %d requests); visible cells: %s"
+                                           % (len(images), server.hits, [c.name for c in cells][:8]))
                     painted = self.painted(session, app, 0, "the dropped images", area=area, timeout=60)
                     landed = max(landed_state, painted["t"]) - released
                     visible = app.harness_app(session.desktop).cells()
