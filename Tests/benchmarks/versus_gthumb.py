@@ -1,0 +1,1017 @@
+#!/usr/bin/python3
+"""Image Gallery side by side with gThumb 3.12 (issue 10): `/usr/bin/python3 Tests/benchmarks/versus_gthumb.py`.
+
+Options: `--runs 5` (measured runs per app), `--count 10000` (images), `--quick` (2 runs, 2,000 images, for
+development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,drop` (a subset),
+`--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts).
+The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`.
+
+Setup (`setup()`): installs what is missing with apt-get (sudo when not root): gthumb, xvfb, xdotool, x11-utils,
+imagemagick, dbus, at-spi2-core, python3-gi, gir1.2-atspi-2.0, gir1.2-gtk-3.0, python3-pil, python3-numpy,
+python3-xlib. The photos: `photo_set.py` makes `--count` photo-like JPEGs (every side 1,067-2,000 px, detail at every
+scale) once, in /tmp/image-gallery-bench-photos-<count>/ (10,000 take about 2 minutes on 2 cores); the 50,000-image
+gallery is hard links to those.
+
+How long: a default run takes about 6 minutes once the photos and gThumb's thumbnails exist; the first run on a
+machine adds about 2 minutes of photos and 4 of gThumb's thumbnails (its warm-up waits until gThumb has thumbnailed
+the whole folder, so its measured runs are warm everywhere); `--quick` takes about 2 minutes.
+
+What it does
+------------
+Every run is a fresh Xvfb (1280x1024x24, a D-Bus session bus, the AT-SPI bus: the e2e harness's Desktop) with one
+app, the apps alternating, `--runs` runs each after one unmeasured warm-up run each. Each app has its own HOME and
+XDG directories, kept across its runs and across invocations (/tmp/image-gallery-bench-homes/), so its thumbnail
+cache is warm: gThumb's is $XDG_CACHE_HOME/thumbnails. The window is put at (0, 0) and sized 1280x1024 through X
+the moment it is mapped (no window manager on Xvfb).
+- Image Gallery: a state.json with one gallery of the photos' file:// URLs, the sidebar hidden; the env var
+  IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms>").
+- gThumb: `gthumb <folder>` (browser view), with GSETTINGS_BACKEND=keyfile and this keyfile in its own
+  XDG_CONFIG_HOME (glib-2.0/settings/keyfile): org.gnome.gthumb.browser thumbnail-size=256 (the freedesktop "large"
+  size, the nearest to our 220 px rows: gThumb fits each picture in 256x256), sidebar-visible=false,
+  window-width=1280, window-height=1024, sort-type='file::name' (so the grid's order is the files' order; the
+  default is by mtime). A user-dirs.dirs gives it an XDG_PICTURES_DIR: without one gThumb 3.12 crashes at start.
+
+"Painted" (screen_watch.py): frames of the whole screen are grabbed every 50 ms (PIL's XCB grab, ~3 ms); the app is
+painted at the first frame of a run of identical frames lasting 0.5 s whose content area (the gallery, or gThumb's
+grid) shows pictures everywhere: no flat 16x16 block other than the background's colour (a placeholder, a grey
+cell, an empty window; the photos have grain everywhere) and at least a quarter of the blocks detailed. After keys,
+the still run must also last 0.5 s past the last key. A spinner turning is a change, so a loading screen never
+holds still. The time is the middle of that frame's grab: resolution 50 ms.
+
+Figures (median and min-max of the runs):
+1. warm launch -> first screen painted: from the Popen of the app.
+2. CPU until then: utime+stime (/proc/PID/stat, with child processes) read at each frame, the value at that frame;
+   peak RSS (VmHWM) once painted; peak RSS after Page Down held through all images (last run of each app only:
+   Page Down every 15 ms, count/10 + 20 times, then painted).
+3. End -> bottom painted, Home -> top painted: from the key press (XTEST) to the painted frame. One Home before,
+   unmeasured: gThumb's first key only puts its cursor on the first thumbnail.
+4. 20 x Page Up 40 ms apart, from the end: painted, from the first key and from the last; CPU from the first key to
+   the painted frame.
+5. Sharpness (first measured run of each app, first screen): the mean colour step between neighbouring pixels, i.e.
+   the mean of |a - b| over R, G and B for every horizontally and every vertically adjacent pair of pixels inside a
+   cell's picture, 8 px in from each edge (rounded corners, gThumb's frame and the edges' anti-aliasing left out),
+   averaged over the fully visible cells (at most 12). Our cells: box and photo from AT-SPI (extents, description
+   = URL). gThumb's: boxes found on screen (its grid, in name order), each checked against its photo's aspect ratio.
+   The same measure on PIL's bilinear and Lanczos downscales of the same photo to the same on-screen size (cropped
+   alike) is the reference; "cells / bilinear" is the goal's figure. At GDK_SCALE=2 (Xvfb 2560x2048, the window
+   2560x2048 px) for our app too, one run after a warm-up.
+6. 50,000 images (hard links to the photos): our app's warm launch -> first screen painted, `--runs` runs after a
+   warm-up.
+7. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
+   `drag_source.py` drags 100 image URLs (text/uri-list) into a 900x1000 window showing 3 photos, in front of the
+   first one (real XDND, the button released through XTEST at a known time). Reported: the first frame after the
+   release with placeholder tiles (flat grey blocks), and the time until state.json lists all 103 images and the
+   screen is painted with pictures; main-loop stalls during it from IMAGE_GALLERY_STALL_LOG ("n/a" when the app
+   writes no such file).
+Every process started is ended (its process group), Xvfb and the buses too, also on errors and Ctrl+C; timeouts
+fail with what was on screen.
+"""
+import argparse
+import http.server
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+
+PACKAGES = {  # what to check -> Debian package
+    "cmd:gthumb": "gthumb", "cmd:Xvfb": "xvfb", "cmd:xdotool": "xdotool", "cmd:xwininfo": "x11-utils",
+    "cmd:import": "imagemagick", "cmd:dbus-daemon": "dbus", "file:/usr/libexec/at-spi-bus-launcher": "at-spi2-core",
+    "py:gi": "python3-gi", "file:/usr/lib/x86_64-linux-gnu/girepository-1.0/Atspi-2.0.typelib": "gir1.2-atspi-2.0",
+    "file:/usr/lib/x86_64-linux-gnu/girepository-1.0/Gtk-3.0.typelib": "gir1.2-gtk-3.0", "py:PIL": "python3-pil",
+    "py:numpy": "python3-numpy", "py:Xlib": "python3-xlib",
+}
+
+HOMES = "/tmp/image-gallery-bench-homes"
+SIZE = (1280, 1024)
+OUR_AREA = (0, 56, 1264, 860)       # the gallery canvas at 1280x1024 (below the header bar, above the trash zone)
+GTHUMB_AREA = (0, 96, 1264, 832)    # gThumb's grid (below its location bar, above its filter bar)
+INSET = 8
+
+
+def log(*words):
+    sys.stderr.write(" ".join(str(w) for w in words) + "\n")
+    sys.stderr.flush()
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Setup
+# ------------------------------------------------------------------------------------------------------------
+
+def _present(check):
+    kind, _, name = check.partition(":")
+    if kind == "cmd":
+        return shutil.which(name) is not None
+    if kind == "file":
+        return os.path.exists(name)
+    try:
+        __import__(name)
+        return True
+    except ImportError:
+        return False
+
+
+def setup():
+    missing = sorted({package for check, package in PACKAGES.items() if not _present(check)})
+    if not missing:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    log("installing:", " ".join(missing))
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=False)
+    result = subprocess.run(sudo + ["apt-get", "install", "-y", "--no-install-recommends"] + missing)
+    if result.returncode != 0:
+        sys.exit("apt-get install failed for: %s" % " ".join(missing))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Processes
+# ------------------------------------------------------------------------------------------------------------
+
+def cpu_seconds(pid):
+    """utime+stime of pid and its descendants, in seconds (0 once it has gone)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total, stack, seen = 0, [pid], set()
+    while stack:
+        p = stack.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open("/proc/%d/stat" % p) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+            for task in os.listdir("/proc/%d/task" % p):
+                with open("/proc/%d/task/%s/children" % (p, task)) as f:
+                    stack += [int(c) for c in f.read().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / tick
+
+
+def memory_mb(pid, field="VmHWM"):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def end_process(proc, timeout=10):
+    """SIGTERM to the process group it leads, then SIGKILL."""
+    if proc is None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if proc.poll() is not None:
+            break
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            continue
+    try:  # leftovers of the group (helpers) after the leader exited
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The two apps
+# ------------------------------------------------------------------------------------------------------------
+
+class Contender:
+    name = "?"
+    area = None
+
+    def __init__(self, home):
+        self.home = home
+        self.proc = None
+        self.bus = None
+        self.window = None
+        self.started = None
+
+    def dirs(self):
+        return {"HOME": self.home, "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+                "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+                "XDG_CONFIG_HOME": os.path.join(self.home, ".config")}
+
+    def launch(self, desktop, screen, size, extra_env=None):
+        """Starts the app and puts its window at (0, 0) in `size` as soon as it is mapped. Returns the start time."""
+        for d in self.dirs().values():
+            os.makedirs(d, exist_ok=True)
+        self.bus, address = desktop.new_session_bus()
+        env = desktop.base_env()
+        env.update(self.dirs())
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env.update(self.env())
+        env.update(extra_env or {})
+        env.pop("NO_AT_BRIDGE", None)
+        self.out = open(os.path.join(self.home, "%s.log" % self.name.split()[0].lower()), "ab")
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL, stdout=self.out,
+                                     stderr=self.out, cwd=self.home, start_new_session=True)
+        threading.Thread(target=self._place, args=(screen.name, size), daemon=True).start()
+        return self.started
+
+    def _place(self, display, size):
+        from screen_watch import Screen
+        own = Screen(display)  # its own X connection: the main thread grabs frames meanwhile
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                windows = own.windows_of(self.proc.pid)
+                if windows:
+                    window = max(windows, key=lambda w: w.get_geometry().width * w.get_geometry().height)
+                    own.place(window, 0, 0, *size)
+                    self.window = window.id
+                    return
+                time.sleep(0.005)
+        finally:
+            own.close()
+
+    def focus(self, screen):
+        deadline = time.monotonic() + 10
+        while self.window is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.window is None:
+            raise RuntimeError("%s: no window to focus" % self.name)
+        screen.focus(screen.d.create_resource_object("window", self.window))
+
+    def check_alive(self):
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError("%s exited with status %s; see %s" % (self.name, self.proc.returncode, self.out.name))
+
+    def cpu(self):
+        return cpu_seconds(self.proc.pid)
+
+    def peak_mb(self):
+        return memory_mb(self.proc.pid, "VmHWM")
+
+    def stop(self):
+        end_process(self.proc)
+        self.proc = None
+        if self.bus is not None:
+            end_process(self.bus)
+            self.bus = None
+        self.window = None
+
+
+class ImageGallery(Contender):
+    name = "Image Gallery"
+    area = OUR_AREA
+
+    def __init__(self, home, binary, urls, aspects):
+        super().__init__(home)
+        self.binary = binary
+        self.stall_log = os.path.join(home, "stalls.log")
+        state_dir = os.path.join(self.dirs()["XDG_DATA_HOME"], "image-gallery")
+        os.makedirs(state_dir, exist_ok=True)
+        self.state_path = os.path.join(state_dir, "state.json")
+        self.state = {"version": 1, "sidebarVisible": False, "shownGalleryID": "g", "galleries": [
+            {"id": "g", "name": "Photos", "images": [
+                {"id": "i%06d" % i, "url": url, "aspectRatio": round(aspect, 6)}
+                for i, (url, aspect) in enumerate(zip(urls, aspects))]}]}
+        self.write_state()
+
+    def write_state(self):
+        with open(self.state_path, "w") as out:
+            json.dump(self.state, out)
+
+    def command(self):
+        return [self.binary]
+
+    def env(self):
+        return {"IMAGE_GALLERY_STALL_LOG": self.stall_log}
+
+    def harness_app(self, desktop):
+        """An e2e harness App bound to the running process: its AT-SPI readers (cells(), gallery())."""
+        import harness
+        app = harness.App(None, desktop=desktop, root=os.path.join(self.home, "harness"), binary=self.binary)
+        app.proc = self.proc
+        return app
+
+    def stalls(self, since=None, until=None):
+        """[(time, ms)] of the stall log, monotonic times, within [since, until]; None without a log."""
+        if not os.path.exists(self.stall_log):
+            return None
+        out = []
+        with open(self.stall_log) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3 and parts[0] == "stall":
+                    try:
+                        t, ms = self.started + float(parts[1]), float(parts[2])
+                    except ValueError:
+                        continue
+                    if (since is None or t >= since) and (until is None or t <= until):
+                        out.append((t, ms))
+        return out
+
+    def launch(self, desktop, screen, size, extra_env=None):
+        if os.path.exists(self.stall_log):
+            os.remove(self.stall_log)
+        return super().launch(desktop, screen, size, extra_env)
+
+
+class GThumb(Contender):
+    name = "gThumb"
+    area = GTHUMB_AREA
+    THUMBNAIL_SIZE = 256
+
+    def __init__(self, home, folder):
+        super().__init__(home)
+        self.folder = folder
+        config = self.dirs()["XDG_CONFIG_HOME"]
+        os.makedirs(os.path.join(config, "glib-2.0", "settings"), exist_ok=True)
+        os.makedirs(os.path.join(self.home, "Pictures"), exist_ok=True)
+        with open(os.path.join(config, "user-dirs.dirs"), "w") as f:
+            f.write('XDG_PICTURES_DIR="$HOME/Pictures"\nXDG_DESKTOP_DIR="$HOME"\nXDG_DOWNLOAD_DIR="$HOME"\n')
+        keyfile = os.path.join(config, "glib-2.0", "settings", "keyfile")
+        settings = {"thumbnail-size": str(self.THUMBNAIL_SIZE), "sidebar-visible": "false",
+                    "window-width": str(SIZE[0]), "window-height": str(SIZE[1]), "sort-type": "'file::name'",
+                    "sort-inverse": "false", "maximized": "false"}
+        _set_keyfile(keyfile, "org/gnome/gthumb/browser", settings)
+
+    def command(self):
+        return ["gthumb", self.folder]
+
+    def env(self):
+        return {"GSETTINGS_BACKEND": "keyfile"}
+
+    def thumbnails(self):
+        folder = os.path.join(self.dirs()["XDG_CACHE_HOME"], "thumbnails", "large")
+        try:
+            return len(os.listdir(folder))
+        except OSError:
+            return 0
+
+
+def _set_keyfile(path, group, values):
+    """Sets keys of one group in a GLib keyfile, keeping what gThumb wrote there."""
+    lines = open(path).read().splitlines() if os.path.exists(path) else []
+    out, current, done = [], None, set()
+    for line in lines:
+        if line.startswith("["):
+            if current == group:
+                out += ["%s=%s" % (k, v) for k, v in values.items() if k not in done]
+                done.update(values)
+            current = line.strip("[]")
+        elif current == group and "=" in line and line.split("=", 1)[0] in values:
+            key = line.split("=", 1)[0]
+            out.append("%s=%s" % (key, values[key]))
+            done.add(key)
+            continue
+        out.append(line)
+    if current == group:
+        out += ["%s=%s" % (k, v) for k, v in values.items() if k not in done]
+        done.update(values)
+    if len(done) < len(values):
+        out += ["", "[%s]" % group] + ["%s=%s" % (k, v) for k, v in values.items()]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Sharpness
+# ------------------------------------------------------------------------------------------------------------
+
+def _reference_steps(path, width, height, inset):
+    from PIL import Image
+    from screen_watch import neighbour_step
+    import numpy
+    source = Image.open(path).convert("RGB")
+    out = []
+    for method in (Image.BILINEAR, Image.LANCZOS):
+        small = numpy.asarray(source.resize((width, height), method))
+        out.append(neighbour_step(small[inset:height - inset, inset:width - inset]))
+    return out
+
+
+def sharpness_of_boxes(frame, boxes, inset):
+    """boxes: [(x, y, w, h, path)] in device px. Returns {cells, bilinear, lanczos, n} (means over the boxes)."""
+    from screen_watch import neighbour_step
+    rows = []
+    for x, y, w, h, path in boxes:
+        if w <= 2 * inset + 4 or h <= 2 * inset + 4:
+            continue
+        cell = neighbour_step(frame[y + inset:y + h - inset, x + inset:x + w - inset])
+        bilinear, lanczos = _reference_steps(path, w, h, inset)
+        rows.append((cell, bilinear, lanczos))
+    if not rows:
+        return None
+    n = len(rows)
+    return {"cells": sum(r[0] for r in rows) / n, "bilinear": sum(r[1] for r in rows) / n,
+            "lanczos": sum(r[2] for r in rows) / n, "n": n,
+            "ratio": sum(r[0] / r[1] for r in rows) / n}
+
+
+def our_boxes(app, area, scale, limit=12):
+    x0, y0, w0, h0 = area
+    boxes = []
+    for cell in app.cells():
+        x, y, w, h = (v * scale for v in (cell.x, cell.y, cell.width, cell.height))
+        if cell.settled and x >= x0 and y >= y0 and x + w <= x0 + w0 and y + h <= y0 + h0 \
+                and cell.url.startswith("file://"):
+            boxes.append((x, y, w, h, urllib.parse.unquote(cell.url[len("file://"):])))
+    return boxes[:limit]
+
+
+def _runs(flags, min_length):
+    out, start = [], None
+    for i, on in enumerate(list(flags) + [False]):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            if i - start >= min_length:
+                out.append((start, i))
+            start = None
+    return out
+
+
+def gthumb_boxes(frame, area, paths, sizes, limit=12):
+    """gThumb's thumbnails on the first screen: [(x, y, w, h, path)] of the pictures (frame left out), found as
+    the non-background rectangles of its grid, in grid order = name order, kept when their aspect matches."""
+    import numpy
+    x0, y0, w0, h0 = area
+    region = frame[y0:y0 + h0, x0:x0 + w0].astype(numpy.int16)
+    background = region[h0 // 2, 6]
+    mask = numpy.abs(region - background).max(axis=2) > 12
+    columns = _runs(mask.any(axis=0), 40)
+    found = []
+    for ci, (cx0, cx1) in enumerate(columns):
+        for ry0, ry1 in _runs(mask[:, cx0:cx1].any(axis=1), 40):
+            xs = _runs(mask[ry0:ry1, cx0:cx1].any(axis=0), 40)
+            if not xs or ry0 == 0 or ry1 >= h0:
+                continue
+            bx0, bx1 = max(xs, key=lambda r: r[1] - r[0])
+            found.append((ci, x0 + cx0 + bx0, y0 + ry0, bx1 - bx0, ry1 - ry0))
+    # rows: thumbnails of one grid row share their bottom edge
+    found.sort(key=lambda b: b[2] + b[4])
+    rows, boxes = [], []
+    for box in found:
+        if rows and abs(rows[-1][0][2] + rows[-1][0][4] - (box[2] + box[4])) <= 4:
+            rows[-1].append(box)
+        else:
+            rows.append([box])
+    per_row = len(columns)
+    mismatched = 0
+    for r, row in enumerate(rows):
+        for ci, x, y, w, h in row:
+            index = r * per_row + ci
+            if index >= len(paths):
+                continue
+            sw, sh = sizes[index]
+            tw, th = (GThumb.THUMBNAIL_SIZE, round(GThumb.THUMBNAIL_SIZE * sh / sw)) if sw >= sh else \
+                (round(GThumb.THUMBNAIL_SIZE * sw / sh), GThumb.THUMBNAIL_SIZE)
+            if abs(w - tw) > 8 or abs(h - th) > 8:
+                mismatched += 1
+                continue
+            # the picture, centred in its frame
+            boxes.append((x + (w - tw) // 2, y + (h - th) // 2, tw, th, paths[index]))
+    return boxes[:limit], mismatched
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Runs
+# ------------------------------------------------------------------------------------------------------------
+
+class Session:
+    """One fresh Xvfb desktop and its frame grabber, stopped on exit whatever happens."""
+
+    def __init__(self, size=SIZE):
+        self.size = size
+
+    def __enter__(self):
+        import harness
+        from screen_watch import Screen
+        self.desktop = harness.Desktop(*self.size)
+        self.desktop.start()
+        harness._CURRENT_DESKTOP = self.desktop
+        self.screen = Screen(self.desktop.display)
+        return self
+
+    def __exit__(self, *exc):
+        import harness
+        self.screen.close()
+        self.desktop.stop()
+        harness._CURRENT_DESKTOP = None
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.results = {}     # figure -> {"ours": [...], "gthumb": [...]}
+        self.notes = []
+        self.artifacts = args.artifacts
+
+    def record(self, figure, who, value, measured=True):
+        self._last = getattr(self, "_last", {})
+        self._last[(figure, who)] = value
+        if value is None or not measured:
+            return
+        self.results.setdefault(figure, {}).setdefault(who, []).append(value)
+
+    def last(self, figure, who):
+        return self._last.get((figure, who), float("nan"))
+
+    def painted(self, session, app, since, what, timeout=60, quiet_after=None, area=None, scale=1, min_detail=0.25):
+        area = area or tuple(v * scale for v in app.area)
+
+        def cpu():
+            return app.cpu()
+
+        try:
+            return session.screen.wait_painted(area, since, timeout, cpu=cpu, what="%s: %s" % (app.name, what),
+                                               artifacts=self.artifacts, quiet_after=quiet_after,
+                                               min_detail=min_detail)
+        finally:
+            app.check_alive()
+
+    def run_app(self, app, who, measured, first, sweep, sharpness):
+        """One run of one app in a fresh Xvfb: launch, End, 20 x Page Up, Home (and a sweep, sharpness)."""
+        with Session() as session:
+            try:
+                started = app.launch(session.desktop, session.screen, SIZE)
+                result = self.painted(session, app, started, "first screen after launch", timeout=120)
+                peak = app.peak_mb()
+                if measured:
+                    self.record("launch", who, result["t"])
+                    self.record("launch_cpu", who, result["cpu"])
+                    self.record("rss_first", who, peak)
+                log("  %s: first screen painted %.2f s, CPU %.2f s, peak RSS %.0f MB"
+                    % (app.name, result["t"], result["cpu"], peak))
+                if sharpness:
+                    self.sharpness(session, app, who, result["frame"])
+                app.focus(session.screen)
+                # a first key, unmeasured: gThumb's first key only puts its cursor on the first thumbnail, and
+                # both apps then show the keyboard focus the same way for the rest of the run
+                pressed = session.screen.key("Home")
+                self.painted(session, app, 0, "the first Home", quiet_after=lambda: pressed)
+
+                pressed = session.screen.key("End")
+                end = self.painted(session, app, 0, "End", quiet_after=lambda: pressed)
+                self.record("end", who, end["t"] - pressed, measured)
+
+                times = []
+                quiet = [float("inf")]
+                cpu_before = app.cpu()
+
+                def page_ups():
+                    times.extend(session.screen.keys("Prior", 20, 0.04))
+                    quiet[0] = times[-1]
+
+                sender = threading.Thread(target=page_ups)
+                sender.start()
+                try:
+                    ups = self.painted(session, app, 0, "20 x Page Up", quiet_after=lambda: quiet[0])
+                finally:
+                    sender.join()
+                if measured:
+                    self.record("pgup_first", who, ups["t"] - times[0])
+                    self.record("pgup_last", who, ups["t"] - times[-1])
+                    self.record("pgup_cpu", who, ups["cpu"] - cpu_before)
+                    if isinstance(app, ImageGallery):
+                        stalls = app.stalls(times[0], ups["t"])
+                        if stalls is not None:
+                            self.record("pgup_stall", who, max([ms for _, ms in stalls] or [0]))
+
+                pressed = session.screen.key("Home")
+                home = self.painted(session, app, 0, "Home", quiet_after=lambda: pressed)
+                if measured:
+                    self.record("home", who, home["t"] - pressed)
+                log("  %s: End %.2f s; 20 x Page Up: %.2f s from the first key, %.2f from the last, CPU %.2f s; "
+                    "Home %.2f s" % (app.name, self.last("end", who), ups["t"] - times[0], ups["t"] - times[-1],
+                                     ups["cpu"] - cpu_before, home["t"] - pressed))
+
+                if sweep:
+                    pages = self.args.count // 10 + 20
+                    quiet = [float("inf")]
+
+                    def page_downs():
+                        sent = session.screen.keys("Next", pages, 0.015)
+                        quiet[0] = sent[-1]
+
+                    sender = threading.Thread(target=page_downs)
+                    sender.start()
+                    try:
+                        self.painted(session, app, 0, "Page Down through all images", timeout=180 + pages * 0.05,
+                                     quiet_after=lambda: quiet[0])
+                    finally:
+                        sender.join()
+                    peak = app.peak_mb()
+                    if measured:
+                        self.record("rss_scrolled", who, peak)
+                    log("  %s: peak RSS after Page Down through all: %.0f MB" % (app.name, peak))
+            finally:
+                app.stop()
+
+    def sharpness(self, session, app, who, frame, scale=1, figure="sharp"):
+        if isinstance(app, ImageGallery):
+            boxes = our_boxes(app.harness_app(session.desktop), tuple(v * scale for v in app.area), scale)
+            mismatched = 0
+        else:
+            boxes, mismatched = gthumb_boxes(frame, app.area, self.paths, self.sizes)
+        measured = sharpness_of_boxes(frame, boxes, INSET * scale)
+        if measured is None:
+            self.notes.append("%s: no cell to measure sharpness on (%d boxes)" % (app.name, len(boxes)))
+            return
+        if mismatched:
+            self.notes.append("%s: %d thumbnails left out of the sharpness (size not as expected)"
+                              % (app.name, mismatched))
+        for key in ("cells", "bilinear", "lanczos", "ratio"):
+            self.record("%s_%s" % (figure, key), who, measured[key])
+        log("  %s%s sharpness over %d cells: %.1f (bilinear %.1f, Lanczos %.1f; cells/bilinear %.2f)"
+            % (app.name, " at scale %d" % scale if scale > 1 else "", measured["n"], measured["cells"],
+               measured["bilinear"], measured["lanczos"], measured["ratio"]))
+
+    # --- the parts ---
+    def prepare(self):
+        from photo_set import linked_set, photo_set, size_of
+        import harness
+        count = self.args.count
+        self.paths = photo_set(count, log=log)
+        self.sizes = [size_of(i) for i in range(count)]
+        self.urls = [harness.file_url(p) for p in self.paths]
+        self.aspects = [w / h for w, h in self.sizes]
+        self.folder = os.path.dirname(self.paths[0])
+        if self.args.fresh:
+            shutil.rmtree(HOMES, ignore_errors=True)
+        os.makedirs(HOMES, exist_ok=True)
+        self.ours = ImageGallery(os.path.join(HOMES, "ours-%d" % count), self.args.binary, self.urls, self.aspects)
+        self.gthumb = GThumb(os.path.join(HOMES, "gthumb-%d" % count), self.folder)
+        self.linked = lambda n: linked_set(n, self.paths)
+
+    def part_launch_keys(self):
+        runs = self.args.runs
+        log("warm-up runs (unmeasured)")
+        self.run_app(self.ours, "ours", False, True, False, False)
+        self.run_app(self.gthumb, "gthumb", False, True, False, False)
+        self.warm_gthumb()
+        for i in range(runs):
+            order = [(self.ours, "ours"), (self.gthumb, "gthumb")]
+            if i % 2:
+                order.reverse()
+            for app, who in order:
+                log("run %d/%d: %s" % (i + 1, runs, app.name))
+                self.run_app(app, who, True, False, sweep=(i == runs - 1) and "sweep" in self.parts,
+                             sharpness=(i == 0) and "sharpness" in self.parts)
+
+    def warm_gthumb(self):
+        """gThumb thumbnails the whole folder in the background: let it finish once, so that no measured run
+        pays for thumbnails (a later invocation finds them on disk)."""
+        count = self.args.count
+        if self.gthumb.thumbnails() >= count:
+            return
+        log("gThumb: letting it thumbnail all %d photos once (%d done) ..." % (count, self.gthumb.thumbnails()))
+        with Session() as session:
+            try:
+                self.gthumb.launch(session.desktop, session.screen, SIZE)
+                last, still_since = -1, time.monotonic()
+                deadline = time.monotonic() + max(600, count * 0.1)
+                while time.monotonic() < deadline:
+                    self.gthumb.check_alive()
+                    n = self.gthumb.thumbnails()
+                    if n >= count:
+                        break
+                    if n != last:
+                        last, still_since = n, time.monotonic()
+                    elif time.monotonic() - still_since > 30:
+                        # gThumb only thumbnails what it shows past some point: show it everything
+                        session.screen.focus(session.screen.d.create_resource_object("window", self.gthumb.window))
+                        session.screen.keys("Next", 40, 0.1)
+                        still_since = time.monotonic()
+                    time.sleep(2)
+                log("gThumb: %d thumbnails" % self.gthumb.thumbnails())
+            finally:
+                self.gthumb.stop()
+
+    def part_scale2(self):
+        log("GDK_SCALE=2 (Xvfb 2560x2048)")
+        size = (SIZE[0] * 2, SIZE[1] * 2)
+        for measured in (False, True):
+            with Session(size) as session:
+                try:
+                    started = self.ours.launch(session.desktop, session.screen, size, {"GDK_SCALE": "2"})
+                    try:
+                        result = self.painted(session, self.ours, started, "first screen at scale 2", timeout=60,
+                                              scale=2)
+                    except TimeoutError as error:
+                        # measured all the same, on the cells that did load
+                        cells = self.ours.harness_app(session.desktop).cells()
+                        stuck = [c for c in cells if not c.settled]
+                        self.notes.append("GDK_SCALE=2 (%s run): not painted within 60 s, %d of %d visible cells "
+                                          "still loading (%s)" % ("measured" if measured else "warm-up", len(stuck),
+                                                                  len(cells), error))
+                        log("  " + self.notes[-1])
+                        result = {"t": None, "frame": session.screen.grab()[1]}
+                    if measured:
+                        self.record("launch_scale2", "ours", result["t"])
+                        self.sharpness(session, self.ours, "ours", result["frame"], scale=2, figure="sharp2")
+                finally:
+                    self.ours.stop()
+
+    def part_50k(self):
+        n = 50000
+        paths = self.linked(n)
+        from photo_set import size_of
+        import harness
+        sizes = [size_of(i % len(self.paths)) for i in range(n)]
+        app = ImageGallery(os.path.join(HOMES, "ours-%d-linked-%d" % (n, len(self.paths))), self.args.binary,
+                           [harness.file_url(p) for p in paths], [w / h for w, h in sizes])
+        log("50,000 images: our app's launch")
+        for i in range(self.args.runs + 1):
+            with Session() as session:
+                try:
+                    started = app.launch(session.desktop, session.screen, SIZE)
+                    result = self.painted(session, app, started, "first screen of 50,000", timeout=120)
+                    if i:
+                        self.record("launch_50k", "ours", result["t"])
+                        self.record("launch_50k_cpu", "ours", result["cpu"])
+                    log("  %s: %.2f s" % ("measured" if i else "warm-up", result["t"]))
+                finally:
+                    app.stop()
+
+    def part_drop(self):
+        from drag_source import DragSource, target, uri_list
+        from screen_watch import flat_grey_blocks
+        log("drop of 100 URLs from a loopback server answering in 1 s")
+        files = self.paths[:100]
+        server = SlowServer(files, delay=1.0)
+        base = self.paths[-3:]
+        import harness
+        # a new state.json with the 3 photos each time (the drop rewrites it)
+        app = ImageGallery(os.path.join(HOMES, "ours-drop"), self.args.binary, [harness.file_url(p) for p in base],
+                           self.aspects[-3:])
+        window = (900, 1000)
+        area = (0, 56, 880, 830)
+        try:
+            with Session() as session:
+                source = None
+                try:
+                    started = app.launch(session.desktop, session.screen, window)
+                    self.painted(session, app, started, "the 3 photos before the drop", area=area, min_detail=0.05)
+                    cells = app.harness_app(session.desktop).wait_cells(lambda cs: len(cs) == 3, 20)
+                    source = DragSource(session.desktop, [target("text/uri-list", uri_list(*server.urls))],
+                                        x=960, y=120, workdir=os.path.join(app.home, "drag-source")).start()
+                    point = (cells[0].x + max(4, cells[0].width // 5), cells[0].y + cells[0].height // 2)
+                    session.desktop.drag(source.center, point, hold_at_end=0.6, release=False)
+                    released = session.screen.button(False)
+                    placeholder = None
+                    deadline = released + 5
+                    while time.monotonic() < deadline:
+                        t, frame = session.screen.grab()
+                        if flat_grey_blocks(frame, area) >= 4:
+                            placeholder = t - released
+                            break
+                    source.wait_for("drag-end", 15)
+                    ok = source.find("drag-end").startswith("drag-end succeeded=yes")
+                    if not ok:
+                        raise RuntimeError("the drop was refused: %s" % source.lines)
+                    landed_state = None
+                    deadline = released + 120
+                    while time.monotonic() < deadline:
+                        try:
+                            with open(app.state_path) as f:
+                                images = json.load(f)["galleries"][0]["images"]
+                        except (OSError, ValueError, KeyError, IndexError):
+                            images = []
+                        if len(images) >= 103:
+                            landed_state = time.monotonic()
+                            break
+                        time.sleep(0.05)
+                    if landed_state is None:
+                        cells = app.harness_app(session.desktop).cells()
+                        raise TimeoutError("state.json lists %d of the 103 images 120 s after the drop (server "
+                                           "answered %d requests); visible cells: %s"
+                                           % (len(images), server.hits, [c.name for c in cells][:8]))
+                    painted = self.painted(session, app, 0, "the dropped images", area=area, timeout=60)
+                    landed = max(landed_state, painted["t"]) - released
+                    visible = app.harness_app(session.desktop).cells()
+                    if any(c.placeholder or c.loading for c in visible):
+                        self.notes.append("drop: cells still loading after it was painted: %s"
+                                          % [c.name for c in visible if not c.settled][:5])
+                    stalls = app.stalls(released, released + landed)
+                    self.record("drop_placeholder", "ours", placeholder * 1000 if placeholder is not None else None)
+                    self.record("drop_landed", "ours", landed)
+                    if stalls is None:
+                        self.notes.append("drop: the app writes no IMAGE_GALLERY_STALL_LOG: stalls n/a")
+                    else:
+                        self.record("drop_stall_max", "ours", max([ms for _, ms in stalls] or [0]))
+                        self.record("drop_stalls", "ours", len(stalls))
+                    log("  placeholder %s after the release, all landed %.2f s, server answered %d requests"
+                        % ("%.3f s" % placeholder if placeholder is not None else "never seen", landed,
+                           server.hits))
+                finally:
+                    if source is not None:
+                        source.stop()
+                    app.stop()
+        finally:
+            server.stop()
+
+    def run(self):
+        self.parts = set(self.args.only.split(",")) if self.args.only else \
+            {"launch", "keys", "sweep", "sharpness", "scale2", "50k", "drop"}
+        self.prepare()
+        if self.parts & {"launch", "keys", "sweep", "sharpness"}:
+            self.part_launch_keys()
+        if "scale2" in self.parts:
+            self.part_scale2()
+        if "50k" in self.parts:
+            self.part_50k()
+        if "drop" in self.parts:
+            self.part_drop()
+
+
+class SlowServer:
+    """127.0.0.1 only: /photo/<i>.jpg answers with the i-th file after `delay` seconds."""
+
+    def __init__(self, files, delay):
+        self.files, self.delay, self.hits = files, delay, 0
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                owner.hits += 1
+                try:
+                    index = int(self.path.rsplit("/", 1)[1].split(".")[0])
+                    with open(owner.files[index], "rb") as f:
+                        data = f.read()
+                except (ValueError, IndexError, OSError):
+                    self.send_error(404)
+                    return
+                time.sleep(owner.delay)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/jpeg")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError, socket.timeout):
+                    pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self.thread.start()
+        port = self.httpd.server_address[1]
+        self.urls = ["http://127.0.0.1:%d/photo/%d.jpg" % (port, i) for i in range(len(files))]
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The table
+# ------------------------------------------------------------------------------------------------------------
+
+FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool or None
+    ("launch", "warm launch -> first screen painted (%(count)s images)", "s", "<= gThumb / 5",
+     lambda o, g: o <= g / 5),
+    ("launch_cpu", "CPU until then", "s", "", None),
+    ("rss_first", "peak RSS after first screen", "MB", "<= gThumb / 2", lambda o, g: o <= g / 2),
+    ("rss_scrolled", "peak RSS after Page Down through all (last run)", "MB", "< gThumb", lambda o, g: o < g),
+    ("end", "End -> bottom painted", "s", "< 0.1 s", lambda o, g: o < 0.1),
+    ("home", "Home -> top painted", "s", "< 0.1 s", lambda o, g: o < 0.1),
+    ("pgup_first", "20 x Page Up, 40 ms apart -> painted, from first key", "s", "", None),
+    ("pgup_last", "  the same, from the last key", "s", "<= 0.1 s", lambda o, g: o <= 0.1),
+    ("pgup_cpu", "CPU during those Page Ups", "s", "<= gThumb", lambda o, g: o <= g),
+    ("pgup_stall", "longest main-loop stall during them", "ms", "<= 8 ms", lambda o, g: o <= 8),
+    ("sharp_cells", "sharpness: mean neighbour step in cells", "", "", None),
+    ("sharp_bilinear", "  bilinear downscale, same size", "", "", None),
+    ("sharp_lanczos", "  Lanczos downscale, same size", "", "", None),
+    ("sharp_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("sharp2_cells", "at GDK_SCALE=2: neighbour step in cells", "", "", None),
+    ("sharp2_bilinear", "  bilinear downscale, same size", "", "", None),
+    ("sharp2_lanczos", "  Lanczos downscale, same size", "", "", None),
+    ("sharp2_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("launch_scale2", "launch -> painted at GDK_SCALE=2", "s", "", None),
+    ("launch_50k", "warm launch -> first screen painted (50,000 images)", "s", "< 0.5 s", lambda o, g: o < 0.5),
+    ("launch_50k_cpu", "  CPU until then", "s", "", None),
+    ("drop_placeholder", "drop of 100 URLs: placeholder painted after release", "ms", "first frame", None),
+    ("drop_landed", "  all 100 landed (1 s each server-side)", "s", "<= 3 s", lambda o, g: o <= 3),
+    ("drop_stall_max", "  longest main-loop stall", "ms", "<= 8 ms", lambda o, g: o <= 8),
+    ("drop_stalls", "  stalls over 8 ms", "", "0", lambda o, g: o == 0),
+]
+
+
+def summarise(values):
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": values}
+
+
+def fmt(summary, unit):
+    if summary is None:
+        return "n/a"
+    m = summary["median"]
+    digits = 0 if unit in ("MB",) or (unit == "ms" and m >= 10) else (2 if unit in ("s", "") else 1)
+    text = "%.*f%s" % (digits, m, " " + unit if unit else "")
+    if len(summary["runs"]) > 1:
+        text += " (%.*f-%.*f)" % (digits, summary["min"], digits, summary["max"])
+    return text
+
+
+def table(bench, args, binary):
+    rows, data = [], {"binary": binary, "count": args.count, "runs": args.runs, "figures": {}, "notes": bench.notes,
+                      "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+    for key, label, unit, goal, check in FIGURES:
+        entry = bench.results.get(key)
+        if entry is None and key not in ("pgup_stall", "drop_stall_max", "drop_stalls"):
+            continue
+        entry = entry or {}
+        ours, theirs = summarise(entry.get("ours", [])), summarise(entry.get("gthumb", []))
+        ratio = None
+        if ours and theirs and theirs["median"]:
+            ratio = ours["median"] / theirs["median"]
+        met = None
+        if check and ours and (theirs or "gThumb" not in goal):
+            try:
+                met = bool(check(ours["median"], theirs["median"] if theirs else None))
+            except TypeError:
+                met = None
+        name = label % {"count": "{:,}".format(args.count)}
+        rows.append((name, fmt(ours, unit), fmt(theirs, unit) if theirs else "-",
+                     "%.2f" % ratio if ratio is not None else "", goal + (" (met)" if met else " (not met)"
+                                                                         if met is False else "")))
+        data["figures"][key] = {"label": name, "unit": unit, "image_gallery": ours, "gthumb": theirs,
+                                "ratio": ratio, "goal": goal, "goal_met": met}
+    widths = [max(len(r[i]) for r in rows + [("figure", "Image Gallery", "gThumb 3.12", "ratio", "goal")])
+              for i in range(5)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(("figure", "Image Gallery", "gThumb 3.12", "ratio",
+                                                           "goal"), widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    return "\n".join(lines), data
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=None, help="measured runs per app (default 5; --quick: 2)")
+    parser.add_argument("--count", type=int, default=None, help="images (default 10000; --quick: 2000)")
+    parser.add_argument("--quick", action="store_true", help="2 runs, 2,000 images")
+    parser.add_argument("--json", help="also write the table as JSON there")
+    parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,drop")
+    parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")
+    parser.add_argument("--artifacts", default="/tmp/image-gallery-bench-artifacts",
+                        help="where the last frame of a timeout goes")
+    args = parser.parse_args()
+    args.runs = args.runs or (2 if args.quick else 5)
+    args.count = args.count or (2000 if args.quick else 10000)
+    setup()
+    import harness
+    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
+    args.binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release)
+                                                           else harness.DEFAULT_BINARY)
+    if not os.access(args.binary, os.X_OK):
+        sys.exit("no app binary at %s: build it (swift build -c release) or set IMAGE_GALLERY_BIN" % args.binary)
+    log("binary: %s; %d images, %d runs each" % (args.binary, args.count, args.runs))
+
+    def interrupted(signum, _frame):
+        raise KeyboardInterrupt("signal %d" % signum)
+
+    signal.signal(signal.SIGTERM, interrupted)
+    bench = Bench(args)
+    started = time.monotonic()
+    failure = None
+    try:
+        bench.run()
+    except (Exception, KeyboardInterrupt) as error:  # the figures so far are still printed
+        failure = "%s: %s" % (type(error).__name__, error)
+        bench.notes.append("stopped early: " + failure)
+        import traceback
+        traceback.print_exc()
+    text, data = table(bench, args, binary=os.path.relpath(args.binary, harness.REPO_ROOT))
+    data["seconds"] = round(time.monotonic() - started)
+    print("binary: %s; %s images; %d runs each; %d s" % (data["binary"], "{:,}".format(args.count), args.runs,
+                                                          data["seconds"]))
+    print(text)
+    for note in bench.notes:
+        print("note: " + note)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(data, out, indent=2)
+    sys.exit(1 if failure else 0)
+
+
+if __name__ == "__main__":
+    main()
