@@ -18,6 +18,8 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // gettext, from glibc (no pkg-config file, nothing to install).
+        .systemLibrary(name: "CIntl"),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -26,11 +28,13 @@ let package = Package(
         // Typed, fixed-arity wrappers for C macros and variadic functions, and the
         // small GObject subclass that exposes the gallery's cells to AT-SPI.
         .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG"]),
-        // Model, controller, layout, drop parsing, persistence and undo: no GTK.
-        .target(name: "GalleryCore"),
+        // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
+        .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer where pointers, GObject references and signal boxes live.
         .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim"]),
-        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"]),
+        // msgfmt over data/po at build time, so `swift run` finds the translations.
+        .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
+        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"], plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),

@@ -107,7 +107,7 @@ public final class GalleryLibrary {
         }
         record(.images(galleryID: galleryID, .move(ids: movedImages.map(\.1), originalIndices: originalImageIndices,
                                                    destination: after.imageIndices(ofCells: [firstIndex])[0])),
-               name: movedImages.count == 1 ? "Move Image" : "Move \(movedImages.count) Images")
+               name: trPlural("Move Image", "Move {count} Images", movedImages.count))
         commit(galleries: [galleryID])
         return true
     }
@@ -126,7 +126,7 @@ public final class GalleryLibrary {
         for id in placeholders { placeholderGallery[id] = nil }
         if !entries.isEmpty {
             record(.images(galleryID: galleryID, .remove(entries)),
-                   name: entries.count == 1 ? "Delete Image" : "Delete \(entries.count) Images")
+                   name: trPlural("Delete Image", "Delete {count} Images", entries.count))
         }
         if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
         commit(galleries: [galleryID])
@@ -153,16 +153,17 @@ public final class GalleryLibrary {
             return IndexedImage(index: firstImageIndex + offset, image: arrived)
         }
         let insertion = LibraryEdit.images(galleryID: destination, .insert(arriving))
-        let count = images.count == 1 ? "Image" : "\(images.count) Images"
         if copy {
             apply(insertion)
-            record(insertion, name: "Copy \(count) to “\(destinationName)”")
+            record(insertion, name: trPlural("Copy Image to “{gallery}”", "Copy {count} Images to “{gallery}”", images.count,
+                                             ["gallery": destinationName]))
             commit(galleries: [destination])
         } else {
             let leaving = zip(sourceList.imageIndices(ofCells: moving.map(\.offset)), images).map { IndexedImage(index: $0, image: $1) }
             let edit = LibraryEdit.group([.images(galleryID: source, .remove(leaving)), insertion])
             apply(edit)
-            record(edit, name: "Move \(count) to “\(destinationName)”")
+            record(edit, name: trPlural("Move Image to “{gallery}”", "Move {count} Images to “{gallery}”", images.count,
+                                        ["gallery": destinationName]))
             commit(galleries: [source, destination])
         }
         return arriving.map(\.image.id)
@@ -224,7 +225,7 @@ public final class GalleryLibrary {
             image.id = id
             cellLists[galleryID]?.cells[index] = GalleryCell(image)
             record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
-                   name: "Add Image")
+                   name: tr("Add Image"))
             if !touched.contains(galleryID) { touched.append(galleryID) }
         }
         if !touched.isEmpty { commit(galleries: touched) }
@@ -253,11 +254,11 @@ public final class GalleryLibrary {
     /// A new empty gallery at `index` (nil: at the end), named `name` or "New Gallery", "New Gallery 2", …
     @discardableResult
     public func createGallery(named name: String? = nil, at index: Int? = nil) -> String {
-        let gallery = Gallery(name: name.flatMap(Self.cleanName) ?? uniqueName("New Gallery"))
+        let gallery = Gallery(name: name.flatMap(Self.cleanName) ?? uniqueName(tr("New Gallery")))
         let position = min(max(index ?? state.galleries.count, 0), state.galleries.count)
         let edit = LibraryEdit.createGallery(gallery, index: position)
         apply(edit)
-        record(edit, name: "New Gallery")
+        record(edit, name: tr("New Gallery"))
         commitGalleries()
         return gallery.id
     }
@@ -268,7 +269,7 @@ public final class GalleryLibrary {
         guard let old = gallery(id)?.name, let new = Self.cleanName(name), new != old else { return false }
         let edit = LibraryEdit.renameGallery(id: id, from: old, to: new)
         apply(edit)
-        record(edit, name: "Rename Gallery")
+        record(edit, name: tr("Rename Gallery"))
         commitGalleries()
         return true
     }
@@ -279,7 +280,7 @@ public final class GalleryLibrary {
         guard canDeleteGallery, let index = galleryIndex(id) else { return false }
         let edit = LibraryEdit.deleteGallery(state.galleries[index], index: index)
         apply(edit)
-        record(edit, name: "Delete Gallery")
+        record(edit, name: tr("Delete Gallery"))
         commitGalleries()
         return true
     }
@@ -292,7 +293,7 @@ public final class GalleryLibrary {
         guard to != from else { return false }
         let edit = LibraryEdit.moveGallery(id: id, from: from, to: to)
         apply(edit)
-        record(edit, name: "Move Gallery")
+        record(edit, name: tr("Move Gallery"))
         commitGalleries()
         return true
     }
@@ -319,8 +320,14 @@ public final class GalleryLibrary {
         let names = Set(state.galleries.map(\.name))
         guard names.contains(base) else { return base }
         var number = 2
-        while names.contains("\(base) \(number)") { number += 1 }
-        return "\(base) \(number)"
+        while names.contains(numbered(base, number)) { number += 1 }
+        return numbered(base, number)
+    }
+
+    /// "New Gallery 2": the number as the user's locale writes it.
+    private func numbered(_ base: String, _ number: Int) -> String {
+        // Translators: a gallery's name made unique by a number, as in "New Gallery 2".
+        tr("{name} {number}", ["name": base, "number": Localization.number(number)])
     }
 
     private static func cleanName(_ name: String) -> String? {

@@ -142,17 +142,20 @@ public struct GalleryState: Codable, Hashable, Sendable {
     }
 
     /// A first launch: one empty gallery.
-    public static var initial: GalleryState { GalleryState(galleries: [Gallery(name: "Gallery")]) }
+    public static var initial: GalleryState {
+        // Translators: the name of the first gallery, made at the first launch.
+        GalleryState(galleries: [Gallery(name: tr("Gallery"))])
+    }
 }
 
 enum ImageSourceLabel {
     static func label(for url: String) -> String {
-        if url.hasPrefix("data:") { return "Embedded image" }
+        if url.hasPrefix("data:") { return tr("Embedded image") }
         guard let components = URLComponents(string: url) else { return url }
         let last = components.percentEncodedPath.split(separator: "/").last.map(String.init) ?? ""
         // Pasted or dropped bytes are kept under their SHA-256: that name means nothing to a person.
         let stem = last.split(separator: ".").first ?? ""
-        if stem.count == 64, stem.allSatisfy(\.isHexDigit) { return "Imported image" }
+        if stem.count == 64, stem.allSatisfy(\.isHexDigit) { return tr("Imported image") }
         // A decoded name with control characters (%00 cuts a C string short) is shown as it was written.
         if let decoded = last.removingPercentEncoding, !decoded.isEmpty,
            !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return decoded }

@@ -36,16 +36,17 @@ public struct StateStore: Sendable {
             data = try Data(contentsOf: resolvedFileURL)
         } catch {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
-            return keepAside(reason: "it could not be opened (\(error.localizedDescription))", now: now)
+            return keepAside(reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
         }
         do {
             let state = try JSONDecoder().decode(GalleryState.self, from: data)
             guard state.version <= GalleryState.currentVersion else {
-                return keepAside(reason: "it was written by a newer version (format \(state.version))", now: now)
+                return keepAside(reason: tr("it was written by a newer version (format {format})", ["format": String(state.version)]),
+                                 now: now)
             }
             return .loaded(state.galleries.isEmpty ? .initial : state)
         } catch {
-            return keepAside(reason: "it is not a valid gallery file", now: now)
+            return keepAside(reason: tr("it is not a valid gallery file"), now: now)
         }
     }
 
@@ -127,11 +128,11 @@ public struct StateStore: Sendable {
         let exists = stat(target.path, &existing) == 0
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SaveError(description: "cannot create \(temporary.path): \(errnoText())") }
+        guard descriptor >= 0 else { throw SaveError(description: tr("cannot create {path}: {reason}", ["path": temporary.path, "reason": errnoText()])) }
         var failure: String?
         // The mode the file had (0644 for a new one), not what the umask makes of it.
         if fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644) != 0 {
-            failure = "cannot set the mode of \(temporary.path): \(errnoText())"
+            failure = tr("cannot set the mode of {path}: {reason}", ["path": temporary.path, "reason": errnoText()])
         }
         if exists { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }  // only root may; others keep theirs
         data.withUnsafeBytes { buffer in
@@ -140,16 +141,16 @@ public struct StateStore: Sendable {
                 let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = "cannot write \(temporary.path): \(errnoText())"
+                    failure = tr("cannot write {path}: {reason}", ["path": temporary.path, "reason": errnoText()])
                     return
                 }
                 offset += written
             }
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = "cannot sync \(temporary.path): \(errnoText())" }
+        if failure == nil, fsync(descriptor) != 0 { failure = tr("cannot sync {path}: {reason}", ["path": temporary.path, "reason": errnoText()]) }
         close(descriptor)
         if failure == nil, rename(temporary.path, target.path) != 0 {
-            failure = "cannot replace \(target.path): \(errnoText())"
+            failure = tr("cannot replace {path}: {reason}", ["path": target.path, "reason": errnoText()])
         }
         if let failure {
             unlink(temporary.path)
@@ -170,12 +171,12 @@ public struct StateStore: Sendable {
         try Self.makeFolders(target.deletingLastPathComponent())
         let path = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SaveError(description: "cannot lock \(path): \(errnoText())") }
+        guard descriptor >= 0 else { throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": errnoText()])) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 let reason = errnoText()
                 close(descriptor)
-                throw SaveError(description: "cannot lock \(path): \(reason)")
+                throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": reason]))
             }
         }
         return FolderLock(descriptor: descriptor)
@@ -192,12 +193,13 @@ public struct StateStore: Sendable {
         for component in directory.standardizedFileURL.pathComponents.dropFirst() {
             path += "/" + component
             if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw SaveError(description: "cannot create the folder \(path): \(String(cString: strerror(errno)))")
+                throw SaveError(description: tr("cannot create the folder {path}: {reason}",
+                                                   ["path": path, "reason": String(cString: strerror(errno))]))
             }
         }
         var info = stat()
         guard stat(directory.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw SaveError(description: "\(directory.path) is not a folder")
+            throw SaveError(description: tr("{path} is not a folder", ["path": directory.path]))
         }
     }
 
@@ -259,7 +261,7 @@ public final class BackgroundStateSaver: @unchecked Sendable {
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success else {
-            return "saving took longer than \(Int(timeout)) seconds"
+            return trPlural("saving took longer than {count} second", "saving took longer than {count} seconds", Int(timeout))
         }
         return outcome.reason
     }

@@ -3,8 +3,13 @@ import CShim
 
 /// Objects described in GtkBuilder XML (menus, the shortcuts window), for what GTK only offers that way.
 public final class Builder: Object {
-    public init(xml: String) {
-        super.init(owning: UnsafeMutableRawPointer(gtk_builder_new_from_string(xml, gssize(xml.utf8.count))))
+    /// `translationDomain`: the gettext domain that translates the properties marked `translatable="yes"`.
+    public init(xml: String, translationDomain: String) {
+        let builder = gtk_builder_new()!
+        gtk_builder_set_translation_domain(builder, translationDomain)
+        // The XML is the app's own, so an error in it is a programming error, caught by the tests that open these.
+        gtk_builder_add_from_string(builder, xml, gsize(xml.utf8.count), nil)
+        super.init(owning: UnsafeMutableRawPointer(builder))
     }
 
     fileprivate func object(_ id: String) -> gpointer? {

@@ -9,7 +9,7 @@ public struct HTTPResponse: Sendable {
     public let finalURL: String
 }
 
-public enum DownloadError: Error, Equatable, CustomStringConvertible {
+public enum DownloadError: Error, Equatable {
     case status(Int)
     case tooLarge(limit: Int64)
     case timedOut
@@ -23,25 +23,8 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     /// The connection ended before the whole response (headers or body) arrived.
     case closedEarly
     case insecure
-    case network(String)
-
-    /// Short and human: shown in toasts and error cells.
-    public var description: String {
-        switch self {
-        case .status(let code): "HTTP \(code)"
-        case .tooLarge(let limit): "larger than \(limit / 1_000_000) MB"
-        case .timedOut: "timed out"
-        case .tooSlow: "the server is too slow"
-        case .cancelled: "cancelled"
-        case .refusedProtocol: "only http and https are downloaded"
-        case .tooManyRedirects: "too many redirects"
-        case .serverNotFound: "server not found"
-        case .couldNotConnect: "could not connect"
-        case .closedEarly: "the connection closed early"
-        case .insecure: "the secure connection failed"
-        case .network(let message): message
-        }
-    }
+    /// Any other libcurl failure, by its code (the app words these for the user, in their language).
+    case network(curlCode: Int)
 
     /// libcurl's result as the user should hear it; its own phrases are for developers.
     init(curlCode code: CURLcode, maximumBytes: Int64) {
@@ -59,7 +42,7 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE:
             self = .insecure
-        default: self = .network("download failed (\(code.rawValue))")
+        default: self = .network(curlCode: Int(code.rawValue))
         }
     }
 }
@@ -145,7 +128,7 @@ public enum HTTPClient {
 
     private static func downloadOnce(_ url: String, limits: Limits, progress: @escaping @Sendable (Int64, Int64?) -> Bool)
         -> (Result<HTTPResponse, DownloadError>, retryAfter: Int?) {
-        guard let handle = curl_easy_init() else { return (.failure(.network("download could not start")), nil) }
+        guard let handle = curl_easy_init() else { return (.failure(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue))), nil) }
         defer { curl_easy_cleanup(handle) }
         let transfer = Transfer(limit: limits.maximumBytes, progress: progress)
         let transferPointer = Unmanaged.passUnretained(transfer).toOpaque()

@@ -36,21 +36,16 @@ public struct DecodedPicture: Sendable {
     }
 }
 
-public enum DecodeError: Error, Equatable, CustomStringConvertible {
+/// Why bytes gave no picture; the app words it for the user.
+public enum DecodeError: Error, Equatable {
+    /// No decoder here knows these bytes (not an image, or a format without a loader installed).
     case notAnImage
     case tooLarge(width: Int, height: Int)
     /// The data ends before the picture does (a download cut short).
     case incomplete
-    case failed(String)
-
-    public var description: String {
-        switch self {
-        case .notAnImage: "not an image"
-        case .tooLarge(let width, let height): "image too large (\(width)×\(height))"
-        case .incomplete: "the image is incomplete"
-        case .failed(let message): message
-        }
-    }
+    case damaged
+    /// The decoder failed; gdk-pixbuf's own message (in the user's language) when it gave one.
+    case undecodable(String?)
 }
 
 /// Decodes image bytes with gdk-pixbuf on the calling thread (a worker, never the GUI thread).
@@ -141,11 +136,11 @@ public enum ImageDecoder {
         }
         switch result {
         case CSHIM_PNG_OK:
-            guard let pixbuf else { return .refused(.failed("the image could not be decoded")) }
+            guard let pixbuf else { return .refused(.undecodable(nil)) }
             return .decoded(pixbuf, width: Int(width), height: Int(height))
         case CSHIM_PNG_TOO_LARGE: return .refused(.tooLarge(width: Int(width), height: Int(height)))
         case CSHIM_PNG_INCOMPLETE: return .refused(.incomplete)
-        case CSHIM_PNG_FAILED: return .refused(.failed("the image is damaged"))
+        case CSHIM_PNG_FAILED: return .refused(.damaged)
         default: return .notForThisDecoder
         }
     }
@@ -183,7 +178,7 @@ public enum ImageDecoder {
         if check.refused { return .failure(.tooLarge(width: check.width, height: check.height)) }
         guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             if unknownType || check.width == 0 { return .failure(.notAnImage) }
-            return .failure(.failed(message ?? "the image could not be decoded"))
+            return .failure(.undecodable(message))
         }
         // Photos carry their rotation in EXIF; show them upright and report the upright size.
         let oriented = Pixbuf(taking: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)

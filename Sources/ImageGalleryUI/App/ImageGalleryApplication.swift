@@ -21,6 +21,12 @@ public final class ImageGalleryApplication {
     private var historyObservation: LibraryObservation?
 
     public static func run(arguments: [String]) -> Int32 {
+        Localization.start(localeDirectory: localeDirectory())
+        // Answered before GTK starts: no display is needed to ask which version is installed.
+        if arguments.dropFirst().contains("--version") {
+            print("image-gallery \(AppInfo.version)")
+            return 0
+        }
         HTTPClient.globalInit()
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
         stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
@@ -46,6 +52,7 @@ public final class ImageGalleryApplication {
             self?.openWindow(showing: self?.lastActiveWindow?.session.galleryID)
         }
         _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
+        _ = application.addAction("about") { [weak self] in self?.showAbout() }
         // Window actions (`win.`): GTK routes each key to the focused window's own action.
         application.setAccelerators(["<Control>v"], for: "win.paste")
         application.setAccelerators(["<Control>plus", "<Control>equal", "<Control>KP_Add"], for: "win.zoom-in")
@@ -89,9 +96,11 @@ public final class ImageGalleryApplication {
             state = .initial
             if keptAt == store.fileURL {
                 canSave = false
-                problem = "Your gallery could not be read: \(reason). It was left untouched at \(keptAt.path), and changes will not be saved."
+                problem = tr("Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
+                             ["reason": reason, "path": keptAt.path])
             } else {
-                problem = "Your gallery could not be read: \(reason). It was kept as \(keptAt.lastPathComponent); a new gallery was started."
+                problem = tr("Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
+                             ["reason": reason, "file": keptAt.lastPathComponent])
             }
         }
 
@@ -117,12 +126,12 @@ public final class ImageGalleryApplication {
                 store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
             let saver = BackgroundStateSaver(store: store, loaded: state, onError: { [weak self] message in
-                MainContext.post { self?.say("Your gallery could not be saved: \(message)", about: nil, seconds: nil) }
+                MainContext.post { self?.say(tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil, seconds: nil) }
             }, onMerged: { [weak self] merged, ours in
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
                     library.adoptMerge(merged, over: ours)
-                    self.say("Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in",
+                    self.say(tr("Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in"),
                         about: nil, seconds: 10)
                 }
             })
@@ -185,12 +194,14 @@ public final class ImageGalleryApplication {
             application.quit()
             return
         }
-        let dialog = MessageDialog(over: window.window, kind: .warning, primary: "Your changes could not be saved",
-                                   secondary: "\(reason)\n\nIf you quit now, the changes since the last save are lost.")
-        dialog.accessibleName = "Your changes could not be saved"
-        dialog.addButton("_Cancel", response: Response.cancel)
-        dialog.addButton("Quit _Without Saving", response: Response.quitWithoutSaving, destructive: true)
-        dialog.addButton("_Try Again", response: Response.tryAgain)
+        let title = tr("Your changes could not be saved")
+        let dialog = MessageDialog(over: window.window, kind: .warning, primary: title,
+                                   secondary: tr("{reason}\n\nIf you quit now, the changes since the last save are lost.",
+                                                 ["reason": reason]))
+        dialog.accessibleName = title
+        dialog.addButton(tr("_Cancel"), response: Response.cancel)
+        dialog.addButton(tr("Quit _Without Saving"), response: Response.quitWithoutSaving, destructive: true)
+        dialog.addButton(tr("_Try Again"), response: Response.tryAgain)
         dialog.setDefaultResponse(Response.tryAgain)
         dialog.onResponse { [weak self, dialog] response in
             dialog.destroy()
@@ -207,6 +218,19 @@ public final class ImageGalleryApplication {
         static let cancel: Int32 = -6
         static let quitWithoutSaving: Int32 = 1
         static let tryAgain: Int32 = 2
+    }
+
+    private func showAbout() {
+        guard let window = lastActiveWindow ?? windows.last else { return }
+        // The catalog's translator names this; English has no translator to credit.
+        // Translators: your names, one a line, shown in the About window's credits.
+        let credits = tr("translator-credits")
+        AboutDialog(over: window.window, AboutDialog.Details(
+            name: tr("Image Gallery"), version: AppInfo.version,
+            comments: tr("Collect images from the web by drag and drop"), website: AppInfo.website,
+            iconName: Self.id, authors: [tr("The Image Gallery developers")],
+            translatorCredits: credits == "translator-credits" ? nil : credits
+        )).present()
     }
 
     private func newGallery() {
@@ -233,6 +257,14 @@ public final class ImageGalleryApplication {
         let showing = windows.filter { $0.session.galleryID == galleryID }
         let window = showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
         window?.say(message, seconds: seconds)
+    }
+
+    /// Compiled translations: installed as `<prefix>/share/locale` beside the binary's prefix, or
+    /// compiled from `data/po` when the package was built (a development build).
+    private static func localeDirectory() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().appendingPathComponent("../share/locale").standardizedFileURL
+        return Localization.holdsCatalogs(installed) ? installed.path : SourceTreeCatalogs.directory
     }
 
     /// The app's data: installed as `<prefix>/share/image-gallery` beside the binary's prefix, or

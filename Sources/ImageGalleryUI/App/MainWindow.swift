@@ -25,13 +25,13 @@ final class MainWindow {
     let flights = FlightLayer()
     private let services: AppServices
     private var library: GalleryLibrary { services.library }
-    private let header = HeaderBar(title: "Image Gallery")
+    private let header = HeaderBar(title: tr("Image Gallery"))
     private let paned = Paned(.horizontal)
     private let sidebarDrops: SidebarDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
-    private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: "Undo")
-    private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: "Redo")
+    private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: tr("Undo"))
+    private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: tr("Redo"))
     private var sidebarAction: Action?
     private var deleteGalleryAction: Action?
     private var galleryMenu: Popover?
@@ -46,7 +46,7 @@ final class MainWindow {
     init(services: AppServices, galleryID: String?) {
         self.services = services
         session = GallerySession(library: services.library, galleryID: galleryID)
-        window = ApplicationWindow(application: services.application, title: "Image Gallery")
+        window = ApplicationWindow(application: services.application, title: tr("Image Gallery"))
         window.setDefaultSize(width: 1024, height: 760)
         window.setIconName(ImageGalleryApplication.id)
         gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
@@ -107,7 +107,7 @@ final class MainWindow {
     }
 
     private func buildHeader() {
-        let sidebarButton = ToggleButton(iconName: "sidebar-show-symbolic", tooltip: "Show Galleries")
+        let sidebarButton = ToggleButton(iconName: "sidebar-show-symbolic", tooltip: tr("Show Galleries"))
         sidebarButton.setAction("win.show-sidebar")
         header.packStart(sidebarButton)
         undoButton.setAction("app.undo")
@@ -117,16 +117,16 @@ final class MainWindow {
         history.append(undoButton)
         history.append(redoButton)
         header.packStart(history)
-        let zoomIn = Button(iconName: "zoom-in-symbolic", tooltip: "Larger Images")
-        let zoomOut = Button(iconName: "zoom-out-symbolic", tooltip: "Smaller Images")
+        let zoomIn = Button(iconName: "zoom-in-symbolic", tooltip: tr("Larger Images"))
+        let zoomOut = Button(iconName: "zoom-out-symbolic", tooltip: tr("Smaller Images"))
         zoomIn.setAction("win.zoom-in")
         zoomOut.setAction("win.zoom-out")
         let zoom = Box(.horizontal)
         zoom.addStyleClass("linked")
         zoom.append(zoomOut)
         zoom.append(zoomIn)
-        let help = Builder(xml: HelpAndMenu.xml)
-        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: help, menuID: "primary-menu"))
+        let help = HelpAndMenu.builder()
+        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: help, menuID: "primary-menu"))
         header.packEnd(zoom)
         window.setTitlebar(header)
     }
@@ -136,7 +136,7 @@ final class MainWindow {
         _ = window.addAction("shortcuts") { [weak self] in
             guard let self else { return }
             // A new builder each time: the window is destroyed when closed.
-            Builder(xml: HelpAndMenu.xml).presentShortcutsWindow("shortcuts", over: window)
+            HelpAndMenu.builder().presentShortcutsWindow("shortcuts", over: window)
         }
         _ = window.addAction("close") { [weak self] in self?.window.close() }
         _ = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
@@ -182,11 +182,11 @@ final class MainWindow {
     func updateChrome() {
         let name = session.gallery.name
         header.title = name
-        window.title = "\(name) — Image Gallery"
+        window.title = tr("{gallery} — Image Gallery", ["gallery": name])
         emptyState.root.isVisible = session.cells.isEmpty
         let history = library.history
-        undoButton.tooltip = history.undoName.map { "Undo \($0)" } ?? "Undo"
-        redoButton.tooltip = history.redoName.map { "Redo \($0)" } ?? "Redo"
+        undoButton.tooltip = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
+        redoButton.tooltip = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
         deleteGalleryAction?.enabled = library.canDeleteGallery
     }
 
@@ -214,13 +214,13 @@ final class MainWindow {
 
     private func deleteGallery(_ galleryID: String) {
         guard let name = library.gallery(galleryID)?.name, library.deleteGallery(galleryID) else { return }
-        offerUndo("Gallery “\(name)” deleted")
+        offerUndo(tr("Gallery “{name}” deleted", ["name": name]))
     }
 
     private func showGalleryMenu(_ galleryID: String, x: Double, y: Double) {
         let menu = MenuModel()
-        menu.append(label: "_Rename…", action: "win.rename-gallery", target: galleryID)
-        menu.append(label: "_Delete", action: "win.delete-gallery", target: galleryID)
+        menu.append(label: tr("_Rename…"), action: "win.rename-gallery", target: galleryID)
+        menu.append(label: tr("_Delete"), action: "win.delete-gallery", target: galleryID)
         let popover = Popover(menu: menu, relativeTo: sidebar.list)
         popover.pointTo(x: x, y: y)
         popover.popup()
@@ -251,7 +251,7 @@ final class MainWindow {
     private func offerUndo(_ message: String) {
         guard let serial = library.history.latestSerial else { return }
         undoOffered = serial
-        toast.show(message, actionLabel: "_Undo") { [weak self] in
+        toast.show(message, actionLabel: tr("_Undo")) { [weak self] in
             guard let self, library.history.latestSerial == serial else { return }
             undoOffered = nil
             undo()
@@ -304,7 +304,7 @@ final class MainWindow {
     private func remove(_ ids: [ImageID], from galleryID: String) {
         let removed = library.remove(Set(ids), from: galleryID).filter { !$0.isPlaceholder }
         guard !removed.isEmpty else { return }
-        offerUndo(removed.count == 1 ? "Image moved to trash" : "\(removed.count) images moved to trash")
+        offerUndo(trPlural("Image moved to trash", "{count} images moved to trash", removed.count))
     }
 
     // MARK: Adding
@@ -314,7 +314,7 @@ final class MainWindow {
         Clipboard.requestTargets { [weak self] offered in
             let wanted = DropPayload.targetsToRequest(offered: offered)
             guard !wanted.isEmpty else {
-                self?.say("Nothing to paste: the clipboard holds no image or image address")
+                self?.say(Self.nothingToPaste)
                 return
             }
             var received: [String: [UInt8]] = [:]
@@ -329,14 +329,16 @@ final class MainWindow {
         }
     }
 
+    private static var nothingToPaste: String { tr("Nothing to paste: the clipboard holds no image or image address") }
+
     private func pasted(_ received: [String: [UInt8]]) {
         let images = DropPayload.images(received: received)
         guard !images.isEmpty else {
-            say("Nothing to paste: the clipboard holds no image or image address")
+            say(Self.nothingToPaste)
             return
         }
         let end = session.cells.count
-        guard let placeholder = session.insertPlaceholder(at: end, label: "image") else { return }
+        guard let placeholder = session.insertPlaceholder(at: end, label: tr("image")) else { return }
         gallery.scrollToCell(at: end)
         startDownloads(images, placeholder: placeholder)
     }

@@ -34,7 +34,8 @@ final class ExternalDrops {
     /// arrive at `widget`'s drag-data-received, which must call `received`.
     func begin(_ context: DragContext, at widget: Widget, time: UInt32, placeholder: (String) -> ImageID?) {
         let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
-        guard !targets.isEmpty, let id = placeholder("image") else {
+        // Translators: what a dropped image is called until its name is known ("Downloading image").
+        guard !targets.isEmpty, let id = placeholder(tr("image")) else {
             context.finish(success: false, time: time)
             return
         }
@@ -60,15 +61,15 @@ final class ExternalDrops {
 
     /// Names what was dropped when it held no image: its text, without markup.
     private static func describeRefusal(_ received: [String: [UInt8]]) -> String {
-        if received.isEmpty { return "The drop could not be added: the other application sent no data" }
+        if received.isEmpty { return tr("The drop could not be added: the other application sent no data") }
         let text = received.values.compactMap { String(bytes: $0.prefix(400), encoding: .utf8) }.first?
             .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
             .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
             .trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
         if let text, !text.isEmpty {
             let shown = text.count > 60 ? String(text.prefix(57)) + "…" : text
-            return "“\(shown)” is not an image"
+            return tr("“{text}” is not an image", ["text": shown])
         }
-        return "The drop could not be added: it is not an image"
+        return tr("The drop could not be added: it is not an image")
     }
 }

@@ -97,7 +97,7 @@ extension GalleryView {
                 cr.arc(x: badgeX, y: badgeY, radius: 12, from: 0, to: 2 * Double.pi)
                 cr.setColor(palette.accent)
                 cr.fill()
-                cr.drawText("\(count)", widget: canvas, centerX: badgeX, centerY: badgeY, maxWidth: 24,
+                cr.drawText(Localization.number(count), widget: canvas, centerX: badgeX, centerY: badgeY, maxWidth: 24,
                             color: RGBA(red: 1, green: 1, blue: 1))
             }
         }
@@ -211,7 +211,7 @@ extension GalleryView {
             let moving = Set(cells.ids)
             let target = laidOut[..<min(insertion, laidOut.count)].filter { !moving.contains($0.id) }.count
             if session.move(cells.ids, toInsertionIndex: target) {
-                onDropped(cells.ids.count == 1 ? "Image moved" : "\(cells.ids.count) images moved")
+                onDropped(trPlural("Image moved", "{count} images moved", cells.ids.count))
             }
             return
         }
@@ -220,8 +220,9 @@ extension GalleryView {
         guard !arrived.isEmpty else { return }
         session.select(arrived)
         let from = session.library.gallery(cells.galleryID)?.name ?? ""
-        let count = arrived.count == 1 ? "Image" : "\(arrived.count) images"
-        onDropped(copy ? "\(count) copied from “\(from)”" : "\(count) moved from “\(from)”")
+        onDropped(copy
+            ? trPlural("Image copied from “{gallery}”", "{count} images copied from “{gallery}”", arrived.count, ["gallery": from])
+            : trPlural("Image moved from “{gallery}”", "{count} images moved from “{gallery}”", arrived.count, ["gallery": from]))
     }
 
     // MARK: Room at the insertion point

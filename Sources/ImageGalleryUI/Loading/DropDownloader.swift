@@ -14,7 +14,7 @@ final class DropDownloader {
     /// Transfers wait on servers: threads of their own, enough that 100 images dropped at once
     /// from a server that takes a second each land within about two, and trickling servers
     /// can't hold every other drop back.
-    private let pool = WorkerPool(threads: 64, name: "drop download")
+    private let pool = WorkerPool(threads: 64, name: "drop-download")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?
@@ -47,7 +47,7 @@ final class DropDownloader {
     }
 
     private static func label(for image: DroppedImage) -> String {
-        image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? "image"
+        image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? tr("image")
     }
 
     private func fetch(_ image: DroppedImage, into placeholder: ImageID) {
@@ -70,7 +70,7 @@ final class DropDownloader {
             }
             // The dragged address first, then other addresses of the same image (a srcset's
             // original, the thumbnail behind a search result); the first failure is the one told.
-            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure> = .failure(LoadFailure(description: "no address"))
+            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure> = .failure(LoadFailure(description: tr("no address")))
             for (attempt, url) in ([image.url].compactMap { $0 } + image.alternateURLs).enumerated() {
                 let fetched = source.bytes(for: url, cancellation: cancellation, progress: progress)
                 if cancellation.isCancelled { return }
@@ -107,7 +107,7 @@ final class DropDownloader {
         -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
         switch ImageDecoder.decode(data, fit: (1024, 1024), scale: scale) {
         case .success(let decoded): .success((url, decoded))
-        case .failure(let error): .failure(LoadFailure(description: error.description))
+        case .failure(let error): .failure(LoadFailure(error, decoding: data))
         }
     }
 
@@ -139,7 +139,7 @@ final class DropDownloader {
             // Gone already (deleted, or its gallery was): nobody waits for the message.
             guard let (galleryID, _) = library.location(of: placeholder) else { return }
             library.discardPlaceholder(placeholder)
-            onFailure("Couldn’t add “\(label)”: \(failure.description)", galleryID)
+            onFailure(tr("Couldn’t add “{image}”: {reason}", ["image": label, "reason": failure.description]), galleryID)
         }
     }
 

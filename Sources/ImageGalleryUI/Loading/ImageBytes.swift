@@ -7,6 +7,42 @@ struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     let description: String
 }
 
+extension LoadFailure {
+    init(_ error: DownloadError) {
+        description = switch error {
+        case .status(let code): tr("HTTP {code}", ["code": String(code)])
+        case .tooLarge(let limit): tr("larger than {megabytes} MB", ["megabytes": Localization.number(Int(limit / 1_000_000))])
+        case .timedOut: tr("timed out")
+        case .tooSlow: tr("the server is too slow")
+        case .cancelled: tr("cancelled")
+        case .refusedProtocol: tr("only http and https are downloaded")
+        case .tooManyRedirects: tr("too many redirects")
+        case .serverNotFound: tr("server not found")
+        case .couldNotConnect: tr("could not connect")
+        case .closedEarly: tr("the connection closed early")
+        case .insecure: tr("the secure connection failed")
+        case .network(let code): tr("download failed ({code})", ["code": String(code)])
+        }
+    }
+
+    /// An image in a format this system has no decoder for says which package would show it.
+    init(_ error: DecodeError, decoding bytes: Data) {
+        description = switch error {
+        case .notAnImage:
+            if let format = ImageFormat.sniff(Array(bytes.prefix(4096))), let package = format.loaderPackage {
+                tr("{format} images need {package}", ["format": format.name, "package": package])
+            } else {
+                tr("not an image")
+            }
+        case .tooLarge(let width, let height):
+            tr("image too large ({width}×{height})", ["width": Localization.number(width), "height": Localization.number(height)])
+        case .incomplete: tr("the image is incomplete")
+        case .damaged: tr("the image is damaged")
+        case .undecodable(let reason): reason ?? tr("the image could not be decoded")
+        }
+    }
+}
+
 /// Gets an image's bytes from wherever its URL points: the disk cache or the network for
 /// http(s), the file system for file://, the URL itself for data:. Runs on worker threads.
 final class ImageBytesSource: Sendable {
@@ -39,16 +75,16 @@ final class ImageBytesSource: Sendable {
     func bytes(for url: String, cancellation: DownloadCancellation? = nil,
                progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true }) -> Result<Data, LoadFailure> {
         if url.hasPrefix("data:") {
-            guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: "invalid data: URI")) }
+            guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: tr("invalid data: URI"))) }
             return .success(decoded.data)
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
-            return .failure(LoadFailure(description: "not a valid address"))
+            return .failure(LoadFailure(description: tr("not a valid address")))
         }
         switch scheme {
         case "file":
             guard let data = FileManager.default.contents(atPath: parsed.path) else {
-                return .failure(LoadFailure(description: "file not found"))
+                return .failure(LoadFailure(description: tr("file not found")))
             }
             return .success(data)
         case "http", "https":
@@ -59,10 +95,10 @@ final class ImageBytesSource: Sendable {
                 store(response.body, for: url)
                 return .success(response.body)
             case .failure(let error):
-                return .failure(LoadFailure(description: error.description))
+                return .failure(LoadFailure(error))
             }
         default:
-            return .failure(LoadFailure(description: "\(scheme): addresses are not supported"))
+            return .failure(LoadFailure(description: tr("{scheme}: addresses are not supported", ["scheme": scheme])))
         }
     }
 

@@ -35,9 +35,9 @@ final class ImageLoader {
 
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
-    private let fetchPool = WorkerPool(threads: 16, name: "image fetch")
+    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
     /// One thread a core; work for images scrolled away is dropped before it starts.
-    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image decode")
+    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode")
 
     private struct Entry {
         var surface: CairoSurface
@@ -179,7 +179,7 @@ final class ImageLoader {
             return .success(fitted(thumbnail, cell: cell, scale: scale))
         }
         guard let data = bytes ?? original.flatMap({ FileManager.default.contents(atPath: $0.path) }) else {
-            return .failure(LoadFailure(description: "file not found"))
+            return .failure(LoadFailure(description: tr("file not found")))
         }
         // A square box: EXIF rotation turns the picture after the decoder fitted it.
         let side = thumbnailSize?.pixels ?? max(cell.width, cell.height)
@@ -193,7 +193,7 @@ final class ImageLoader {
         case .failure(let error):
             // What the server sent was no image: do not keep it for next time.
             source.removeCached(url)
-            return .failure(LoadFailure(description: error.description))
+            return .failure(LoadFailure(error, decoding: data))
         }
     }
 

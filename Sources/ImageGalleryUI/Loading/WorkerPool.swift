@@ -39,7 +39,7 @@ final class WorkerPool: @unchecked Sendable {
         if startsThread {
             // The pool lives as long as the app: its threads hold it.
             let thread = Thread { [self] in run() }
-            thread.name = "\(name) \(threadNumber)"
+            thread.name = "\(name)-\(threadNumber)"
             thread.start()
         }
         return job

@@ -1,3 +1,4 @@
+import GalleryCore
 import GtkKit
 
 /// Shown over the empty gallery, GNOME status-page style. Pointer events pass through it, so the
@@ -10,9 +11,9 @@ final class EmptyState {
         root.addStyleClass("empty-state")
         root.setAlign(horizontal: .center, vertical: .center)
         let icon = Image(iconName: "insert-image-symbolic", pixelSize: 96)
-        let title = Label("No Images Yet")
+        let title = Label(tr("No Images Yet"))
         title.addStyleClass("title")
-        let description = Label("Drag images here from your web browser, or paste an image address with Ctrl+V.")
+        let description = Label(tr("Drag images here from your web browser, or paste an image address with Ctrl+V."))
         description.addStyleClass("description")
         description.setWrap(true, maxWidthChars: 40)
         root.append(icon)
@@ -26,12 +27,13 @@ final class EmptyState {
 final class TrashZone {
     let root = Box(.horizontal, spacing: 10)
     let icon = Image(iconName: "user-trash-symbolic", pixelSize: 24)
-    private let label = Label("Drag here to delete")
+    private let label = Label(tr("Drag here to delete"))
 
     init() {
         root.addStyleClass("trash-zone")
-        root.accessibleName = "Trash"
-        root.tooltip = "Drop images from the gallery here to delete them"
+        // Translated, as GNOME apps name their widgets for screen readers in the user's language.
+        root.accessibleName = tr("Trash")
+        root.tooltip = tr("Drop images from the gallery here to delete them")
         let content = Box(.horizontal, spacing: 10)
         content.setAlign(horizontal: .center, vertical: .center)
         content.setExpand(horizontal: true, vertical: false)
@@ -51,7 +53,7 @@ final class Toast {
     let root = Revealer()
     private let label = Label()
     private let actionButton = Button(label: "")
-    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: "Dismiss")
+    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: tr("Dismiss"))
     private var action: (@MainActor () -> Void)?
     private var hideTimer: UInt32 = 0
 

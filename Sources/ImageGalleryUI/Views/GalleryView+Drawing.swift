@@ -62,7 +62,7 @@ extension GalleryView {
                 context.drawText(reason, widget: canvas, centerX: frame.midX, centerY: frame.midY + 22,
                                  maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7 * alpha))
                 if frame.height >= 120 {
-                    context.drawText("Double-click to retry", widget: canvas, centerX: frame.midX, centerY: frame.midY + 42,
+                    context.drawText(tr("Double-click to retry"), widget: canvas, centerX: frame.midX, centerY: frame.midY + 42,
                                      maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85)
                 }
             }
@@ -70,7 +70,7 @@ extension GalleryView {
             drawTile(frame, context: context, palette: palette, alpha: alpha)
             drawSpinner(centerX: frame.midX, centerY: frame.midY - 8, radius: min(frame.width, frame.height, 96) / 5,
                         progress: progress, context: context, palette: palette)
-            let caption = progress.map { "\(Int(($0 * 100).rounded()))%" } ?? "Downloading…"
+            let caption = progress.map(Localization.percent) ?? tr("Downloading…")
             context.drawText(caption, widget: canvas, centerX: frame.midX,
                              centerY: frame.midY + min(frame.width, frame.height, 96) / 5 + 14,
                              maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))

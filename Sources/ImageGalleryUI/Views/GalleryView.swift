@@ -65,7 +65,7 @@ final class GalleryView {
         self.cellDrags = cellDrags
         externalDrops = ExternalDrops(library: session.library)
         canvas.addStyleClass("gallery-canvas")
-        canvas.accessibleName = "Gallery"
+        canvas.accessibleName = tr("Gallery")
         canvas.enablePointerAndKeyEvents()
         canvas.setExpand(horizontal: true, vertical: true)
         scroller.add(canvas)
@@ -366,21 +366,23 @@ final class GalleryView {
             switch cell.content {
             case .image(let image):
                 description = image.url
+                // Translators: the names of cells, read by screen readers.
                 if let failure = loader.failure(of: image.id) {
-                    name = "\(image.label), error: \(failure)"
+                    name = tr("{image}, error: {reason}", ["image": image.label, "reason": failure])
                 } else if case .loading = loader.peekState(of: image.id) {
-                    name = "\(image.label), loading"
+                    name = tr("{image}, loading", ["image": image.label])
                 } else {
                     name = image.label
                 }
             case .placeholder(let label, let progress):
                 description = label
-                name = progress.map { "Downloading \(label), \(Int(($0 * 100).rounded()))%" } ?? "Downloading \(label)"
+                name = progress.map { tr("Downloading {image}, {percent}", ["image": label, "percent": Localization.percent($0)]) }
+                    ?? tr("Downloading {image}", ["image": label])
             }
-            let selected = session.selection.contains(cell.id) ? ", selected" : ""
+            let shown = session.selection.contains(cell.id) ? tr("{image}, selected", ["image": name]) : name
             return AccessibleCell(x: Int(frame.x.rounded()), y: Int(widgetY(fromContentY: frame.y).rounded()),
                                   width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
-                                  name: name + selected, description: description, key: cell.id.rawValue)
+                                  name: shown, description: description, key: cell.id.rawValue)
         }
     }
 

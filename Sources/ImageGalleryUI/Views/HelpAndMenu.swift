@@ -1,24 +1,29 @@
+import GalleryCore
 import GtkKit
 
-/// The primary menu and the keyboard shortcuts window (Ctrl+?).
+/// The primary menu and the keyboard shortcuts window (Ctrl+?). Their words are marked with `N_`
+/// for the catalog and `translatable="yes"` for GtkBuilder, which translates them as it loads.
 enum HelpAndMenu {
+    static func builder() -> Builder { Builder(xml: xml, translationDomain: AppInfo.textDomain) }
+
     static let xml = """
     <?xml version="1.0" encoding="UTF-8"?>
     <interface>
       <menu id="primary-menu">
         <section>
-          <item><attribute name="label" translatable="yes">_New Window</attribute><attribute name="action">app.new-window</attribute></item>
-          <item><attribute name="label" translatable="yes">New _Gallery</attribute><attribute name="action">app.new-gallery</attribute></item>
-          <item><attribute name="label" translatable="yes">_Rename Gallery…</attribute><attribute name="action">win.rename</attribute></item>
-          <item><attribute name="label" translatable="yes">Show _Galleries</attribute><attribute name="action">win.show-sidebar</attribute></item>
+          \(item(N_("_New Window"), action: "app.new-window"))
+          \(item(N_("New _Gallery"), action: "app.new-gallery"))
+          \(item(N_("_Rename Gallery…"), action: "win.rename"))
+          \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
         </section>
         <section>
-          <item><attribute name="label" translatable="yes">_Paste</attribute><attribute name="action">win.paste</attribute></item>
-          <item><attribute name="label" translatable="yes">Select _All</attribute><attribute name="action">win.select-all</attribute></item>
+          \(item(N_("_Paste"), action: "win.paste"))
+          \(item(N_("Select _All"), action: "win.select-all"))
         </section>
         <section>
-          <item><attribute name="label" translatable="yes">_Keyboard Shortcuts</attribute><attribute name="action">win.shortcuts</attribute></item>
-          <item><attribute name="label" translatable="yes">_Quit</attribute><attribute name="action">app.quit</attribute></item>
+          \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
+          \(item(N_("_About Image Gallery"), action: "app.about"))
+          \(item(N_("_Quit"), action: "app.quit"))
         </section>
       </menu>
       <object class="GtkShortcutsWindow" id="shortcuts">
@@ -27,58 +32,57 @@ enum HelpAndMenu {
           <object class="GtkShortcutsSection">
             <property name="visible">1</property>
             <property name="section-name">shortcuts</property>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">1</property>
-                <property name="title" translatable="yes">Arranging</property>
-                \(shortcut("Left Right Up Down", "Move the focus"))
-                \(shortcut("&lt;Alt&gt;Left &lt;Alt&gt;Right &lt;Alt&gt;Up &lt;Alt&gt;Down", "Move the selected images"))
-                \(shortcut("&lt;Ctrl&gt;&lt;Shift&gt;Left &lt;Ctrl&gt;&lt;Shift&gt;Right", "Move the selected images (also)"))
-                \(shortcut("Delete", "Move the selected images to the trash"))
-                \(shortcut("Return", "Retry an image that could not be loaded"))
-              </object>
-            </child>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">1</property>
-                <property name="title" translatable="yes">Selecting</property>
-                \(shortcut("&lt;Ctrl&gt;a", "Select all"))
-                \(shortcut("space", "Select or deselect the focused image"))
-                \(shortcut("&lt;Shift&gt;Left &lt;Shift&gt;Right", "Extend the selection"))
-                \(shortcut("Escape", "Clear the selection"))
-              </object>
-            </child>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">1</property>
-                <property name="title" translatable="yes">Galleries</property>
-                \(shortcut("&lt;Ctrl&gt;n", "New gallery"))
-                \(shortcut("F2", "Rename the gallery"))
-                \(shortcut("Delete", "Delete the gallery (in the sidebar)"))
-                \(shortcut("F9", "Show or hide the galleries"))
-                \(shortcut("&lt;Ctrl&gt;&lt;Shift&gt;n", "New window"))
-                \(shortcut("&lt;Ctrl&gt;w", "Close the window"))
-              </object>
-            </child>
-            <child>
-              <object class="GtkShortcutsGroup">
-                <property name="visible">1</property>
-                <property name="title" translatable="yes">General</property>
-                \(shortcut("&lt;Ctrl&gt;v", "Paste an image or an image address"))
-                \(shortcut("&lt;Ctrl&gt;z", "Undo"))
-                \(shortcut("&lt;Ctrl&gt;&lt;Shift&gt;z", "Redo"))
-                \(shortcut("&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", "Larger or smaller images"))
-                \(shortcut("&lt;Ctrl&gt;question", "Keyboard shortcuts"))
-                \(shortcut("&lt;Ctrl&gt;q", "Quit"))
-              </object>
-            </child>
+            \(group(N_("Arranging"), [
+                shortcut(accelerator: "Left Right Up Down", N_("Move the focus")),
+                shortcut(accelerator: "&lt;Alt&gt;Left &lt;Alt&gt;Right &lt;Alt&gt;Up &lt;Alt&gt;Down", N_("Move the selected images")),
+                shortcut(accelerator: "&lt;Ctrl&gt;&lt;Shift&gt;Left &lt;Ctrl&gt;&lt;Shift&gt;Right", N_("Move the selected images (also)")),
+                shortcut(accelerator: "Delete", N_("Move the selected images to the trash")),
+                shortcut(accelerator: "Return", N_("Retry an image that could not be loaded")),
+            ]))
+            \(group(N_("Selecting"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;a", N_("Select all")),
+                shortcut(accelerator: "space", N_("Select or deselect the focused image")),
+                shortcut(accelerator: "&lt;Shift&gt;Left &lt;Shift&gt;Right", N_("Extend the selection")),
+                shortcut(accelerator: "Escape", N_("Clear the selection")),
+            ]))
+            \(group(N_("Galleries"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),
+                shortcut(accelerator: "F2", N_("Rename the gallery")),
+                shortcut(accelerator: "Delete", N_("Delete the gallery (in the sidebar)")),
+                shortcut(accelerator: "F9", N_("Show or hide the galleries")),
+                shortcut(accelerator: "&lt;Ctrl&gt;&lt;Shift&gt;n", N_("New window")),
+                shortcut(accelerator: "&lt;Ctrl&gt;w", N_("Close the window")),
+            ]))
+            \(group(N_("General"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;v", N_("Paste an image or an image address")),
+                shortcut(accelerator: "&lt;Ctrl&gt;z", N_("Undo")),
+                shortcut(accelerator: "&lt;Ctrl&gt;&lt;Shift&gt;z", N_("Redo")),
+                shortcut(accelerator: "&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", N_("Larger or smaller images")),
+                shortcut(accelerator: "&lt;Ctrl&gt;question", N_("Keyboard shortcuts")),
+                shortcut(accelerator: "&lt;Ctrl&gt;q", N_("Quit")),
+            ]))
           </object>
         </child>
       </object>
     </interface>
     """
 
-    private static func shortcut(_ accelerator: String, _ title: String) -> String {
+    private static func item(_ label: String, action: String) -> String {
+        """
+        <item><attribute name="label" translatable="yes">\(label)</attribute>\
+        <attribute name="action">\(action)</attribute></item>
+        """
+    }
+
+    private static func group(_ title: String, _ shortcuts: [String]) -> String {
+        """
+        <child><object class="GtkShortcutsGroup"><property name="visible">1</property>\
+        <property name="title" translatable="yes">\(title)</property>\(shortcuts.joined())</object></child>
+        """
+    }
+
+    /// `accelerator`: GTK's syntax, XML-escaped; the window draws the keys itself.
+    private static func shortcut(accelerator: String, _ title: String) -> String {
         """
         <child><object class="GtkShortcutsShortcut"><property name="visible">1</property>\
         <property name="accelerator">\(accelerator)</property>\

@@ -29,7 +29,7 @@ final class Sidebar {
     init(session: GallerySession) {
         self.session = session
         root.addStyleClass("sidebar")
-        list.accessibleName = "Galleries"
+        list.accessibleName = tr("Galleries")
         list.addStyleClass("navigation-sidebar")
         scroller.add(list)
         scroller.setExpand(horizontal: false, vertical: true)
@@ -37,7 +37,7 @@ final class Sidebar {
 
         let bar = Box(.horizontal)
         bar.addStyleClass("sidebar-bar")
-        let add = Button(iconName: "list-add-symbolic", tooltip: "New Gallery")
+        let add = Button(iconName: "list-add-symbolic", tooltip: tr("New Gallery"))
         add.setAction("app.new-gallery")
         add.addStyleClass("flat")
         bar.append(add)
@@ -198,7 +198,7 @@ final class SidebarRow {
         name.setXAlign(0)
         count.addStyleClass("dim-label")
         count.addStyleClass("numeric")
-        entry.accessibleName = "Gallery name"
+        entry.accessibleName = tr("Gallery name")
         entry.widthChars = 8
         stack.addNamed(name, "name")
         stack.addNamed(entry, "entry")
@@ -229,11 +229,11 @@ final class SidebarRow {
         guard let gallery = library.gallery(galleryID) else { return }
         let images = gallery.images.count
         name.text = gallery.name
-        count.text = "\(images)"
+        count.text = Localization.number(images)
         // A long name is cut short in the row: the tooltip tells it whole.
         row.tooltip = gallery.name.count > 24 ? gallery.name : nil
         // Screen readers read the name first: "Cats, 12 images".
-        row.accessibleName = "\(gallery.name), \(images == 1 ? "1 image" : "\(images) images")"
+        row.accessibleName = trPlural("{name}, {count} image", "{name}, {count} images", images, ["name": gallery.name])
     }
 
     func beginRename() {

@@ -1,0 +1,82 @@
+import CIntl
+import Foundation
+
+/// The app's name, version and text domain: one place, kept equal to Meson's project version by a test.
+public enum AppInfo {
+    public static let name = "Image Gallery"
+    public static let version = "0.1.0"
+    /// The gettext domain: catalogs are `<locale dir>/<language>/LC_MESSAGES/image-gallery.mo`.
+    public static let textDomain = "image-gallery"
+    public static let website = "https://github.com/imagegallery/ImageGallery"
+}
+
+/// Messages in the user's language through gettext. A message names what it fills in as
+/// `{name}`, so translators can put it where their language wants it.
+public enum Localization {
+    /// Takes the language from the environment (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) and reads
+    /// catalogs from `localeDirectory`; before this, every message is its English original.
+    public static func start(localeDirectory: String?) {
+        setlocale(LC_ALL, "")
+        if let localeDirectory { bindtextdomain(AppInfo.textDomain, localeDirectory) }
+        bind_textdomain_codeset(AppInfo.textDomain, "UTF-8")
+        textdomain(AppInfo.textDomain)
+        numberLocale = Locale(identifier: posixLocaleName(LC_NUMERIC))
+    }
+
+    /// Whether `directory` holds a catalog of this app for some language.
+    public static func holdsCatalogs(_ directory: URL) -> Bool {
+        let languages = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return languages.contains {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0)/LC_MESSAGES/\(AppInfo.textDomain).mo").path)
+        }
+    }
+
+    nonisolated(unsafe) private static var numberLocale = Locale(identifier: "en_US_POSIX")
+
+    /// "fr_FR.UTF-8" → "fr_FR"; the C locale reads as plain English numbers.
+    private static func posixLocaleName(_ category: Int32) -> String {
+        let name = setlocale(category, nil).map { String(cString: $0) } ?? "C"
+        let bare = name.split(separator: ".").first.map(String.init) ?? name
+        return bare == "C" || bare == "POSIX" ? "en_US_POSIX" : bare
+    }
+
+    /// An integer as the user's locale writes it ("12 345" in French).
+    public static func number(_ value: Int) -> String {
+        value.formatted(.number.locale(numberLocale))
+    }
+
+    /// A fraction from 0 to 1 as a whole percentage ("45 %" in French).
+    public static func percent(_ fraction: Double) -> String {
+        fraction.formatted(.percent.precision(.fractionLength(0)).locale(numberLocale))
+    }
+
+    /// In one pass, so a value that itself holds "{…}" (a gallery named so) stays as it is.
+    static func fill(_ message: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty else { return message }
+        var result = ""
+        var rest = message[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let key = String(rest[rest.index(after: open)..<close])
+            result += values[key] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}
+
+/// `message` in the user's language, its `{placeholders}` filled from `values`.
+public func tr(_ message: String, _ values: [String: String] = [:]) -> String {
+    Localization.fill(String(cString: gettext(message)), values)
+}
+
+/// The singular or plural form the user's language wants for `count` (languages have up to six);
+/// `{count}` is filled in as the locale writes numbers.
+public func trPlural(_ singular: String, _ plural: String, _ count: Int, _ values: [String: String] = [:]) -> String {
+    let form = String(cString: ngettext(singular, plural, UInt(max(count, 0))))
+    return Localization.fill(form, values.merging(["count": Localization.number(count)]) { own, _ in own })
+}
+
+/// Marks `message` for the catalog without translating it: what consumes it translates it (a
+/// GtkBuilder property marked `translatable="yes"`).
+public func N_(_ message: String) -> String { message }
