@@ -3,7 +3,6 @@ import Foundation
 
 /// The app's name, version and text domain: one place, kept equal to Meson's project version by a test.
 public enum AppInfo {
-    public static let name = "Image Gallery"
     public static let version = "0.1.0"
     /// The gettext domain: catalogs are `<locale dir>/<language>/LC_MESSAGES/image-gallery.mo`.
     public static let textDomain = "image-gallery"
@@ -67,13 +66,17 @@ public enum Localization {
 
 /// `message` in the user's language, its `{placeholders}` filled from `values`.
 public func tr(_ message: String, _ values: [String: String] = [:]) -> String {
-    Localization.fill(String(cString: gettext(message)), values)
+    // gettext may hand back the very pointer it was given: it is read while that is alive.
+    let translated = message.withCString { String(cString: gettext($0)) }
+    return Localization.fill(translated, values)
 }
 
 /// The singular or plural form the user's language wants for `count` (languages have up to six);
 /// `{count}` is filled in as the locale writes numbers.
 public func trPlural(_ singular: String, _ plural: String, _ count: Int, _ values: [String: String] = [:]) -> String {
-    let form = String(cString: ngettext(singular, plural, UInt(max(count, 0))))
+    let form = singular.withCString { one in
+        plural.withCString { other in String(cString: ngettext(one, other, UInt(max(count, 0)))) }
+    }
     return Localization.fill(form, values.merging(["count": Localization.number(count)]) { own, _ in own })
 }
 
