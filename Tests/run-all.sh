@@ -5,10 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-    # build
-    libgtk-3-dev libcurl4-openssl-dev libpng-dev
-    # runtime: WebP decoding, icons, fonts
-    webp-pixbuf-loader librsvg2-common adwaita-icon-theme fonts-dejavu-core
+    # build (gettext: msgfmt compiles the translations)
+    libgtk-3-dev libcurl4-openssl-dev libpng-dev gettext
+    # runtime: WebP, AVIF, HEIF and SVG decoding, icons, fonts
+    webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
+    # the French and Russian locales the translation tests run in
+    locales
+    # encoders for the format tests' AVIF, HEIF and animated WebP files
+    libavif-bin libheif-examples webp
     # end-to-end: X server, real pointer, screenshots, accessibility, D-Bus
     xvfb xauth xdotool x11-utils imagemagick at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-3.0
     dbus dbus-x11 python3-pytest python3-pil
@@ -17,16 +21,32 @@ packages=(
     # desktop integration
     meson ninja-build desktop-file-utils appstream gtk-update-icon-cache
 )
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
+
+# Locales the translation tests launch the app in (glibc's messages and numbers need them generated).
+missing_locales=()
+for locale in fr_FR.UTF-8 ru_RU.UTF-8; do
+    locale -a | grep -qix "${locale/UTF-8/utf8}" || missing_locales+=("$locale")
+done
+if [ ${#missing_locales[@]} -gt 0 ]; then
+    for locale in "${missing_locales[@]}"; do
+        $sudo sed -i "s/^# *\($locale UTF-8\)/\1/" /etc/locale.gen
+        grep -q "^$locale UTF-8" /etc/locale.gen || echo "$locale UTF-8" | $sudo tee -a /etc/locale.gen >/dev/null
+    done
+    $sudo locale-gen
+fi
+
+# Every catalog is valid (the build compiles them with --check too).
+for catalog in data/po/*.po; do msgfmt --check --output-file=/dev/null "$catalog"; done
 
 export PATH="/opt/swift/usr/bin:$PATH"
 swift build
