@@ -547,6 +547,8 @@ class Desktop:
         env.update({"DISPLAY": self.display, "XDG_RUNTIME_DIR": self.runtime_dir, "GDK_BACKEND": "x11",
                     "GTK_THEME": "Adwaita", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                     "GSETTINGS_BACKEND": "memory"})
+        # English, whatever the runner's language: LANGUAGE would override LANG for gettext.
+        env.pop("LANGUAGE", None)
         if self.bus_address:
             env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
         if self.a11y_address:
@@ -985,14 +987,16 @@ class App:
     """The built image-gallery binary on a Desktop, with its own XDG data/cache/config directories.
 
     App(state=dict|None, env_overrides=None, desktop=..., root=..., binary=..., state_raw=bytes|None,
-        bus="private"|"shared", args=[])
+        bus="private"|"shared", args=[], app_name="Image Gallery", gallery_name="Gallery")
+    app_name and gallery_name are the window title's suffix and the gallery pane's accessible name: translated
+    when env_overrides sets another language.
     start() writes state.json (first start only), launches, and waits for the "Image Gallery" frame over AT-SPI;
     stop() ends it (SIGTERM) and raises with its stderr if it crashed or hung. start() again relaunches with the
     same directories (cache and state kept). bus="private" gives each launch its own D-Bus session bus (the app is
     a single-instance GtkApplication); the AT-SPI bus is shared through AT_SPI_BUS_ADDRESS."""
 
     def __init__(self, state=None, env_overrides=None, *, desktop=None, root=None, binary=None, state_raw=None,
-                 bus="private", args=()):
+                 bus="private", args=(), app_name=WINDOW_TITLE, gallery_name="Gallery"):
         self.desktop = desktop or current_desktop()
         self.binary = binary or os.environ.get("IMAGE_GALLERY_BIN") or DEFAULT_BINARY
         self.root = root or tempfile.mkdtemp(prefix="image-gallery-e2e-app-")
@@ -1010,6 +1014,8 @@ class App:
         self.env_overrides = dict(env_overrides or {})
         self.bus = bus
         self.args = list(args)
+        self.app_name = app_name
+        self.gallery_name = gallery_name
         self.proc = None
         self._bus_proc = None
         self.launches = 0
@@ -1059,7 +1065,7 @@ class App:
         self._gallery = None
         try:
             wait_until(self._frame_ready, timeout, 0.2, "the %r window over AT-SPI (pid %d)"
-                       % (WINDOW_TITLE, self.proc.pid), self._describe_for_timeout)
+                       % (self.app_name, self.proc.pid), self._describe_for_timeout)
         except HarnessError:
             self._check_alive()
             raise
@@ -1147,7 +1153,7 @@ class App:
         """This process's top-level frames whose title ends with "Image Gallery", oldest first."""
         app = self.accessible_app()
         return [child for child in ((_safe(app.children, []) or []) if app else [])
-                if _safe(lambda: child.role) == ROLE.FRAME and (_safe(lambda: child.name) or "").endswith(WINDOW_TITLE)]
+                if _safe(lambda: child.role) == ROLE.FRAME and (_safe(lambda: child.name) or "").endswith(self.app_name)]
 
     def frame(self):
         """The app's first window frame ("<gallery> — Image Gallery"), or None."""
@@ -1198,9 +1204,9 @@ class App:
 
     def gallery(self):
         """The LAYERED_PANE named "Gallery" (looked up again when the cached one has gone away)."""
-        if self._gallery is not None and _safe(lambda: self._gallery.name) == "Gallery":
+        if self._gallery is not None and _safe(lambda: self._gallery.name) == self.gallery_name:
             return self._gallery
-        self._gallery = self.find_by_name("Gallery", ROLE.LAYERED_PANE)
+        self._gallery = self.find_by_name(self.gallery_name, ROLE.LAYERED_PANE)
         return self._gallery
 
     def gallery_scrollbar(self):
@@ -1291,7 +1297,7 @@ class App:
     def window_extents(self):
         frame = self.frame()
         if frame is None:
-            raise HarnessError("no %r frame" % WINDOW_TITLE)
+            raise HarnessError("no %r frame" % self.app_name)
         return frame.extents()
 
     # --- X window ---
@@ -1300,16 +1306,16 @@ class App:
         which xdotool's name search lets through, are left out)."""
         try:
             ids = self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
-                                       "%s$" % re.escape(WINDOW_TITLE)).split()
+                                       "%s$" % re.escape(self.app_name)).split()
         except HarnessError:
             return []  # xdotool exits 1 when it finds nothing
         return [i for i in ids if _safe(lambda: self.desktop.xdotool("getwindowname", i).strip(), "")
-                .endswith(WINDOW_TITLE)]
+                .endswith(self.app_name)]
 
     def window_id(self):
         ids = self.window_ids()
         if not ids:
-            raise HarnessError("no visible X window titled '… %s' for pid %d" % (WINDOW_TITLE, self.proc.pid))
+            raise HarnessError("no visible X window titled '… %s' for pid %d" % (self.app_name, self.proc.pid))
         return ids[0]
 
     def focus(self):

@@ -51,7 +51,11 @@ INSTALLED_FILES = [
     "share/icons/hicolor/scalable/apps/" + APP_ID + ".svg",
     "share/icons/hicolor/symbolic/apps/" + APP_ID + "-symbolic.svg",
     "share/image-gallery/style.css",
+    "share/locale/fr/LC_MESSAGES/image-gallery.mo",
+    "share/locale/ru/LC_MESSAGES/image-gallery.mo",
 ]
+
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 # The style classes the Swift code adds; renaming one in style.css would
 # silently unstyle the app.
@@ -128,7 +132,7 @@ def validate_metainfo(path):
 
 
 def read_desktop_entry(path):
-    """The [Desktop Entry] group as a dict (untranslated keys only)."""
+    """The [Desktop Entry] group as a dict (translated keys as they are written: "Name[fr]")."""
     entry, group = {}, None
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         line = line.strip()
@@ -257,6 +261,29 @@ def test_installed_metainfo_is_valid(install):
     assert len(features) >= 5, features
     assert {c.text for c in component.findall("supports/control")} >= {"pointing", "keyboard"}
     assert component.find("requires/display_length") is not None
+
+
+def test_installed_desktop_file_speaks_french_and_russian(install):
+    """What GNOME Shell and Software show a French or Russian user: the catalogs merged into the file."""
+    prefix, _, _ = install
+    entry = read_desktop_entry(prefix / "share/applications" / DESKTOP_NAME)
+    assert entry.get("Name[fr]") == "Galerie d’images", entry
+    assert entry.get("Name[ru]") == "Галерея изображений", entry
+    for key in ("Comment", "GenericName", "Keywords"):
+        assert entry.get(key + "[fr]") and entry.get(key + "[ru]"), (key, entry)
+    # The search terms keep their separators, and end with one, in every language.
+    assert entry["Keywords[fr]"].endswith(";") and entry["Keywords[ru]"].endswith(";")
+
+
+def test_installed_metainfo_speaks_french_and_russian(install):
+    prefix, _, _ = install
+    component = ElementTree.parse(prefix / "share/metainfo" / METAINFO_NAME).getroot()
+    names = {n.get(XML_LANG): n.text for n in component.findall("name")}
+    assert names == {None: "Image Gallery", "fr": "Galerie d’images", "ru": "Галерея изображений"}, names
+    summaries = {n.get(XML_LANG) for n in component.findall("summary")}
+    assert summaries == {None, "fr", "ru"}, summaries
+    french_features = [li.text for li in component.findall("description/ul/li") if li.get(XML_LANG) == "fr"]
+    assert len(french_features) == 5 and all(french_features), french_features
 
 
 def test_meson_test_suite_passes(install):
