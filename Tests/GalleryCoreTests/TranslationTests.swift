@@ -11,7 +11,7 @@ import Testing
 /// file names, acronyms ("JPEG XL") and GTK accelerators are none of these. Such a literal must be
 /// the message of `tr(`, `trPlural(` or `N_(`, unless it only tests input: an operand of `==` or
 /// `!=`, a `case` pattern, the argument of `hasPrefix`/`hasSuffix`, or a key combination given as
-/// `accelerator:`/`accelerators:`.
+/// `accelerator:`/`accelerators:`; or it is said at the call to stay as written: `untranslated(`.
 @Suite struct TranslationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -152,7 +152,8 @@ struct SwiftLiterals {
 
         var onlyTestsInput: Bool {
             codeBefore.contains(/(==|!=)\s*$/) || codeBefore.contains(/\.(hasPrefix|hasSuffix)\(\s*$/)
-                || codeBefore.contains(/accelerators?:\s*\[?\s*$/) || isCasePattern
+                || codeBefore.contains(/accelerators?:\s*\[?\s*$/) || codeBefore.contains(/\buntranslated\(\s*$/)
+                || isCasePattern
         }
 
         /// Between `case` and the colon that ends its patterns.

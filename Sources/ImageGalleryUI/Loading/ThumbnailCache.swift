@@ -65,7 +65,7 @@ struct ThumbnailCache: Sendable {
             ("Thumb::MTime", String(original.modified)),
             ("Thumb::Image::Width", String(picture.originalWidth)),
             ("Thumb::Image::Height", String(picture.originalHeight)),
-            ("Software", "Image Gallery"),
+            (untranslated("Software"), untranslated("Image Gallery")),
         ])
         guard saved, chmod(temporary.path, 0o600) == 0, rename(temporary.path, target.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
