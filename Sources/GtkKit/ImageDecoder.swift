@@ -58,13 +58,16 @@ public enum ImageDecoder {
     /// they are scaled: above this many pixels they are refused, which bounds that to ~100 MB.
     /// JPEG scales in the decoder and non-interlaced PNG row by row, so they go up to the cap above.
     public static let maximumUnscaledPixels = 25_000_000
-    /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding.
-    static let chunkSize = 64 * 1024
+    /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding, and an
+    /// animation is noticed soon after its first frame.
+    static let chunkSize = 16 * 1024
 
     private final class SizeCheck: @unchecked Sendable {
         var width = 0
         var height = 0
         var refused = false
+        /// A vector image (SVG): drawn at whatever size is asked, so it is never enlarged as pixels.
+        var scalable = false
         let fitWidth: Int
         let fitHeight: Int
         init(fitWidth: Int, fitHeight: Int) {
@@ -78,18 +81,22 @@ public enum ImageDecoder {
         let check = Unmanaged<SizeCheck>.fromOpaque(userData!).takeUnretainedValue()
         check.width = Int(width)
         check.height = Int(height)
-        let format = gdk_pixbuf_loader_get_format(loader).flatMap { gdk_pixbuf_format_get_name($0) }
-        let scalesInDecoder = format.map { name in defer { g_free(name) }; return String(cString: name) == "jpeg" } ?? false
+        let format = gdk_pixbuf_loader_get_format(loader)
+        check.scalable = format.map { gdk_pixbuf_format_is_scalable($0) != 0 } ?? false
+        let name = format.flatMap { gdk_pixbuf_format_get_name($0) }
+        let scalesInDecoder = name.map { name in defer { g_free(name) }; return String(cString: name) == "jpeg" } ?? false
         let cap = scalesInDecoder ? maximumPixels : maximumUnscaledPixels
-        if width <= 0 || height <= 0 || Int(width) > maximumSide || Int(height) > maximumSide
-            || Int(width) * Int(height) > cap {
+        let fits = check.scalable && check.fitWidth > 0 && check.fitHeight > 0
+        if width <= 0 || height <= 0 || !fits && (Int(width) > maximumSide || Int(height) > maximumSide
+            || Int(width) * Int(height) > cap) {
             check.refused = true
             gdk_pixbuf_loader_set_size(loader, 1, 1)
             return
         }
         guard check.fitWidth > 0, check.fitHeight > 0 else { return }
         let factor = min(Double(check.fitWidth) / Double(width), Double(check.fitHeight) / Double(height))
-        if factor < 1 {
+        // A vector image is drawn at the size asked, larger too: crisp in a cell of any size.
+        if factor < 1 || check.scalable {
             gdk_pixbuf_loader_set_size(loader, gint(max(1, (Double(width) * factor).rounded())),
                                        gint(max(1, (Double(height) * factor).rounded())))
         }
@@ -155,14 +162,17 @@ public enum ImageDecoder {
                              { userData, _ in Unmanaged<SizeCheck>.fromOpaque(userData!).release() })
 
         var writeError: UnsafeMutablePointer<GError>?
-        // In chunks: once `size-prepared` refuses the size, not one more byte is decoded.
+        var firstFrameOnly = false
+        // In chunks: once `size-prepared` refuses the size, not one more byte is decoded; once an
+        // animation's first frame is whole, neither is the rest (a cell shows that frame).
         let written = bytes.withUnsafeBytes { buffer in
             let base = buffer.bindMemory(to: guchar.self).baseAddress
             var offset = 0
-            while offset < buffer.count && !check.refused {
+            while offset < buffer.count && !check.refused && !firstFrameOnly {
                 let count = min(chunkSize, buffer.count - offset)
                 guard gdk_pixbuf_loader_write(loader, base! + offset, gsize(count), &writeError) != 0 else { return gboolean(0) }
                 offset += count
+                firstFrameOnly = offset < buffer.count && hasWholeFirstFrame(loader)
             }
             return gboolean(1)
         }
@@ -176,14 +186,31 @@ public enum ImageDecoder {
         if let writeError { g_error_free(writeError) }
         if let closeError { g_error_free(closeError) }
         if check.refused { return .failure(.tooLarge(width: check.width, height: check.height)) }
-        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+        // Closing an animation cut short after its first frame reports the rest as missing: expected.
+        guard written != 0, closed != 0 || firstFrameOnly, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             if unknownType || check.width == 0 { return .failure(.notAnImage) }
             return .failure(.undecodable(message))
         }
         // Photos carry their rotation in EXIF; show them upright and report the upright size.
         let oriented = Pixbuf(taking: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
         let swapped = oriented.width != Int(gdk_pixbuf_get_width(pixbuf))
-        return .success(DecodedPicture(pixbuf: oriented, originalWidth: swapped ? check.height : check.width,
-                                       originalHeight: swapped ? check.width : check.height))
+        var originalWidth = swapped ? check.height : check.width
+        var originalHeight = swapped ? check.width : check.height
+        if check.scalable {
+            // A vector image has no pixel size of its own: it says it is as large as any image may
+            // be, so every cell asks for it at the cell's own size rather than enlarging pixels.
+            let grow = Double(maximumSide) / Double(max(originalWidth, originalHeight, 1))
+            originalWidth = max(1, Int((Double(originalWidth) * grow).rounded()))
+            originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
+        }
+        return .success(DecodedPicture(pixbuf: oriented, originalWidth: originalWidth, originalHeight: originalHeight))
+    }
+
+    /// Whether the loader holds an animation whose first frame is complete (a second one has begun).
+    private static func hasWholeFirstFrame(_ loader: UnsafeMutablePointer<GdkPixbufLoader>) -> Bool {
+        guard let animation = gdk_pixbuf_loader_get_animation(loader), gdk_pixbuf_animation_is_static_image(animation) == 0,
+              let frames = gdk_pixbuf_animation_get_iter(animation, nil) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(frames)) }
+        return gdk_pixbuf_animation_iter_on_currently_loading_frame(frames) == 0
     }
 }

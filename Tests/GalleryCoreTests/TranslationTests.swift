@@ -106,17 +106,6 @@ import Testing
         #expect(Localization.fill("{unknown} stays", ["a": "1"]) == "{unknown} stays")
     }
 
-    @Test func formatsWithoutALoaderNameTheirPackage() {
-        let avif: [UInt8] = [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]
-        let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]
-        #expect(ImageFormat.sniff(avif) == ImageFormat(name: "AVIF", loaderPackage: "libavif-gdk-pixbuf"))
-        #expect(ImageFormat.sniff(heic)?.loaderPackage == "heif-gdk-pixbuf")
-        #expect(ImageFormat.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8))?.name == "WebP")
-        #expect(ImageFormat.sniff(Array("<?xml version=\"1.0\"?><svg/>".utf8))?.loaderPackage == "librsvg2-common")
-        #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])?.loaderPackage == nil)
-        #expect(ImageFormat.sniff(Array("<!DOCTYPE html><html>".utf8)) == nil)
-    }
-
     private func placeholders(_ text: String) -> Set<String> {
         Set(text.matches(of: /\{([a-z]+)\}/).map { String($0.output.1) })
     }

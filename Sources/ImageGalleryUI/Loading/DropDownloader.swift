@@ -90,7 +90,7 @@ final class DropDownloader {
             }
             // The address failed, but the drag carried the image itself.
             if case .failure = outcome, let bytes = image.fallbackBytes,
-               case .success(let decoded) = ImageDecoder.decode(bytes, fit: (1024, 1024), scale: scale) {
+               case .success(let decoded) = ImageDecoder.decode(StillImage.firstFrame(of: bytes), fit: (1024, 1024), scale: scale) {
                 if let url = image.url, url.hasPrefix("http") {
                     source.store(bytes, for: url)
                     outcome = .success((url, decoded))
@@ -105,7 +105,7 @@ final class DropDownloader {
 
     nonisolated private static func decode(_ data: Data, url: String, scale: Int)
         -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
-        switch ImageDecoder.decode(data, fit: (1024, 1024), scale: scale) {
+        switch ImageDecoder.decode(StillImage.firstFrame(of: data), fit: (1024, 1024), scale: scale) {
         case .success(let decoded): .success((url, decoded))
         case .failure(let error): .failure(LoadFailure(error, decoding: data))
         }

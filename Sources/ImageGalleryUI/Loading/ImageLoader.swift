@@ -183,7 +183,7 @@ final class ImageLoader {
         }
         // A square box: EXIF rotation turns the picture after the decoder fitted it.
         let side = thumbnailSize?.pixels ?? max(cell.width, cell.height)
-        switch ImageDecoder.decodePicture(data, fit: (side, side)) {
+        switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
         case .success(let picture):
             if let original, let thumbnailSize,
                max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels {

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import GalleryCore
+
+@Suite struct ImageFormatTests {
+    @Test func formatsWithoutALoaderNameTheirPackage() {
+        let avif: [UInt8] = [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]
+        let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]
+        #expect(ImageFormat.sniff(avif) == ImageFormat(name: "AVIF", loaderPackage: "libavif-gdk-pixbuf"))
+        #expect(ImageFormat.sniff(heic)?.loaderPackage == "heif-gdk-pixbuf")
+        #expect(ImageFormat.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8))?.name == "WebP")
+        #expect(ImageFormat.sniff(Array("<?xml version=\"1.0\"?><svg/>".utf8))?.loaderPackage == "librsvg2-common")
+        #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])?.loaderPackage == nil)
+        #expect(ImageFormat.sniff(Array("<!DOCTYPE html><html>".utf8)) == nil)
+    }
+
+    private func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
+        let size = UInt32(payload.count)
+        return Array(fourCC.utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+            + payload + (payload.count % 2 == 1 ? [0] : [])
+    }
+
+    private func riff(_ chunks: [UInt8]) -> [UInt8] {
+        let size = UInt32(4 + chunks.count)
+        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+            + Array("WEBP".utf8) + chunks
+    }
+
+    /// An ANMF payload: x/2, y/2, width-1, height-1 (24 bits each), duration, flags, then the frame's chunks.
+    private func frame(x: UInt8 = 0, width: UInt8, height: UInt8, _ image: [UInt8]) -> [UInt8] {
+        chunk("ANMF", [x, 0, 0, 0, 0, 0, width - 1, 0, 0, height - 1, 0, 0, 100, 0, 0, 0] + image)
+    }
+
+    /// VP8X with the animation flag (and alpha) for a 4×3 canvas.
+    private let animatedHeader: [UInt8] = [0x12, 0, 0, 0, 3, 0, 0, 2, 0, 0]
+
+    @Test func anAnimatedWebPGivesItsFirstFrameAsAStillWebP() {
+        let first = chunk("VP8L", [0x2F, 1, 2, 3, 4])
+        let file = riff(chunk("VP8X", animatedHeader) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
+                        + frame(width: 4, height: 3, first) + frame(width: 4, height: 3, chunk("VP8L", [0x2F, 9, 9])))
+        let still = StillImage.firstFrame(of: Data(file))
+        // VP8X without the animation flag (alpha kept: VP8L may have it), the canvas size, the first frame only.
+        #expect(Array(still) == riff(chunk("VP8X", [0x10, 0, 0, 0, 3, 0, 0, 2, 0, 0]) + first))
+    }
+
+    @Test func alphaTravelsWithALossyFirstFrame() {
+        let alpha = chunk("ALPH", [0, 7, 7])
+        let lossy = chunk("VP8 ", [1, 2, 3, 4])
+        let file = riff(chunk("VP8X", animatedHeader) + frame(width: 4, height: 3, alpha + lossy)
+                        + frame(width: 4, height: 3, lossy))
+        #expect(Array(StillImage.firstFrame(of: Data(file))) == riff(chunk("VP8X", [0x10, 0, 0, 0, 3, 0, 0, 2, 0, 0]) + alpha + lossy))
+    }
+
+    @Test func whatIsNotAWholeFirstFrameIsLeftAsItIs() {
+        let image = chunk("VP8L", [0x2F, 1, 2, 3])
+        let smallFirst = riff(chunk("VP8X", animatedHeader) + frame(width: 2, height: 3, image))
+        let movedFirst = riff(chunk("VP8X", animatedHeader) + frame(x: 1, width: 4, height: 3, image))
+        let still = riff(chunk("VP8L", [0x2F, 1, 2, 3]))
+        let cutShort = Array(riff(chunk("VP8X", animatedHeader) + frame(width: 4, height: 3, image)).dropLast(3))
+        for bytes in [smallFirst, movedFirst, still, cutShort, Array("GIF89a".utf8)] {
+            #expect(StillImage.firstFrame(of: Data(bytes)) == Data(bytes))
+        }
+    }
+}
