@@ -225,12 +225,10 @@ public final class ImageGalleryApplication {
         // The catalog's translator names this; English has no translator to credit.
         // Translators: your names, one a line, shown in the About window's credits.
         let credits = tr("translator-credits")
-        AboutDialog(over: window.window, AboutDialog.Details(
-            name: tr("Image Gallery"), version: AppInfo.version,
-            comments: tr("Collect images from the web by drag and drop"), website: AppInfo.website,
-            iconName: Self.id, authors: [tr("The Image Gallery developers")],
-            translatorCredits: credits == "translator-credits" ? nil : credits
-        )).present()
+        AboutDialog(over: window.window, name: tr("Image Gallery"), version: AppInfo.version,
+                    comments: tr("Collect images from the web by drag and drop"), website: AppInfo.website,
+                    iconName: Self.id, authors: [tr("The Image Gallery developers")],
+                    translatorCredits: credits == "translator-credits" ? nil : credits).present()
     }
 
     private func newGallery() {
