@@ -71,7 +71,8 @@ public final class DownloadCancellation: @unchecked Sendable {
 /// Blocking downloads with libcurl, one easy handle per call, run on a worker thread.
 /// Only http and https (also after redirects), a size cap, connect and low-speed timeouts.
 public enum HTTPClient {
-    public static let userAgent = "ImageGallery/0.1 (+https://github.com/imagegallery/ImageGallery)"
+    /// How the app names itself to servers; set once by `globalInit`, before any thread downloads.
+    nonisolated(unsafe) public private(set) static var userAgent = ""
 
     public struct Limits: Sendable {
         public var maximumBytes: Int64 = 50_000_000
@@ -89,7 +90,10 @@ public enum HTTPClient {
     }
 
     /// Call once before any thread downloads.
-    public static func globalInit() { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }
+    public static func globalInit(userAgent: String) {
+        self.userAgent = userAgent
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }
 
     private final class Transfer: @unchecked Sendable {
         var body = Data()

@@ -27,7 +27,7 @@ public final class ImageGalleryApplication {
             print("image-gallery \(AppInfo.version)")
             return 0
         }
-        HTTPClient.globalInit()
+        HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
         stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
         if let path = ProcessInfo.processInfo.environment["IMAGE_GALLERY_STALL_LOG"],
