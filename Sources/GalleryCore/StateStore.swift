@@ -312,6 +312,8 @@ private final class FlushOutcome: @unchecked Sendable {
 public struct XDGDirectories: Sendable {
     public let dataHome: URL
     public let cacheHome: URL
+    /// For what should outlive a restart but is no document: the window's size.
+    public let stateHome: URL
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
@@ -323,5 +325,6 @@ public struct XDGDirectories: Sendable {
         }
         dataHome = directory("XDG_DATA_HOME", fallback: ".local/share")
         cacheHome = directory("XDG_CACHE_HOME", fallback: ".cache")
+        stateHome = directory("XDG_STATE_HOME", fallback: ".local/state")
     }
 }

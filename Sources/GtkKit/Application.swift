@@ -95,6 +95,15 @@ public final class ApplicationWindow: Container {
 
     public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(typed(), titlebar.widget) }
     public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(typed(), width, height) }
+    /// The window's own size (without the frame), as the user left it; the last one it had when maximized.
+    public var size: (width: Int, height: Int) {
+        var width: gint = 0
+        var height: gint = 0
+        gtk_window_get_size(typed(), &width, &height)
+        return (Int(width), Int(height))
+    }
+    public var isMaximized: Bool { gtk_window_is_maximized(typed()) != 0 }
+    public func maximize() { gtk_window_maximize(typed()) }
     public func setIconName(_ name: String) { gtk_window_set_icon_name(typed(), name) }
     public func present() { gtk_window_present(typed()) }
     /// Closes the window as its close button would.

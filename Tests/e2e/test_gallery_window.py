@@ -293,3 +293,21 @@ def test_two_hundred_thousand_images_show_from_top_to_bottom(make_app, tmp_path)
     app.key("End")
     app.wait_cells(lambda cs: cs and cs[-1].url == images[-1]["url"] and "selected" in cs[-1].name and shown(cs), 60,
                    what="the last screen painted, the last image selected")
+
+
+def test_the_window_opens_at_the_size_it_was_closed_at_and_the_galleries_file_stays_as_it_was(make_app):
+    app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": []}]})
+    app.start()
+    original = app.state_bytes()
+    first = app.window_extents()[2:]
+    assert first[0] > 1000, "the first launch's size: %r" % (first,)
+    app.resize(900, 640)
+    app.stop()
+    app.start()
+    harness.wait_until(lambda: app.window_extents()[2:] == (900, 640), 10, 0.1, "the window at 900x640",
+                       lambda: repr(app.window_extents()))
+    saved = json.load(open(os.path.join(app.root, ".local", "state", "image-gallery", "window.json")))
+    # GTK's own size: the window without the shadows its client-side decorations draw around it.
+    assert 800 < saved["width"] <= 900 and 540 < saved["height"] <= 640 and saved["maximized"] is False, saved
+    app.stop()
+    assert app.state_bytes() == original, "resizing the window rewrote the galleries' file"

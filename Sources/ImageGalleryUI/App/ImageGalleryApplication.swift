@@ -40,7 +40,11 @@ public final class ImageGalleryApplication {
 
     private init() {
         application.onActivate { [weak self] in self?.activate() }
-        application.onShutdown { [weak self] in _ = self?.saver?.flush() }
+        application.onShutdown { [weak self] in
+            // Before GTK destroys the windows: the one used last gives the next launch its size.
+            self?.lastActiveWindow?.rememberSize()
+            _ = self?.saver?.flush()
+        }
         _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.requestQuit() }
         // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
         TerminationSignals.install { [weak self] in self?.application.quit() }
@@ -149,7 +153,7 @@ public final class ImageGalleryApplication {
             if change == .history { self?.updateHistoryActions() }
         }
         let services = AppServices(application: application, library: library, loader: loader, downloader: downloader,
-                                   cellDrags: CellDrags())
+                                   cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()))
         self.services = services
         updateHistoryActions()
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
@@ -186,6 +190,7 @@ public final class ImageGalleryApplication {
     /// Quits once everything is on disk; when it cannot be written, the window stays open with the
     /// reason and the choice to try again, or to quit without saving.
     private func requestQuit() {
+        lastActiveWindow?.rememberSize()
         guard let saver, let reason = saver.flush() else {
             application.quit()
             return

@@ -10,6 +10,7 @@ struct AppServices {
     let loader: ImageLoader
     let downloader: DropDownloader
     let cellDrags: CellDrags
+    let windowSizes: WindowSizeStore
 }
 
 /// One window: the header bar, the galleries sidebar, the gallery it shows (or its empty state),
@@ -35,6 +36,8 @@ final class MainWindow {
     private var sidebarAction: Action?
     private var deleteGalleryAction: Action?
     private var galleryMenu: Popover?
+    /// The size the window has when not maximized: what a maximized window returns to next time.
+    private var unmaximizedSize = (width: 1024, height: 760)
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
 
@@ -47,7 +50,10 @@ final class MainWindow {
         self.services = services
         session = GallerySession(library: services.library, galleryID: galleryID)
         window = ApplicationWindow(application: services.application, title: tr("Image Gallery"))
-        window.setDefaultSize(width: 1024, height: 760)
+        let size = services.windowSizes.load()
+        window.setDefaultSize(width: Int32(size.width), height: Int32(size.height))
+        if size.maximized { window.maximize() }
+        unmaximizedSize = (size.width, size.height)
         window.setIconName(ImageGalleryApplication.id)
         gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
         sidebar = Sidebar(session: session)
@@ -96,6 +102,10 @@ final class MainWindow {
         window.onActiveChanged { [weak self] active in
             guard let self, active else { return }
             onActivated(self)
+        }
+        window.onSizeAllocate { [weak self] _, _ in
+            guard let self, !window.isMaximized else { return }
+            unmaximizedSize = window.size
         }
         window.onDestroy { [weak self] in self?.closed() }
 
@@ -350,7 +360,16 @@ final class MainWindow {
 
     // MARK: Closing
 
+    /// Keeps this window's size for the next window the app opens, at the next launch too.
+    func rememberSize() {
+        // The window's own size when it has one: a resize just before quitting may not be laid out yet.
+        let maximized = window.isMaximized
+        let size = maximized ? unmaximizedSize : window.size
+        services.windowSizes.save(WindowSize(width: size.width, height: size.height, maximized: maximized))
+    }
+
     private func closed() {
+        rememberSize()
         galleryMenu = nil
         gallery.detach()
         sidebar.detach()

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The size a window had when it was last closed, so the next one opens the same, as GNOME apps
+/// do (and a launch at the right size lays the gallery out and decodes it once).
+public struct WindowSize: Codable, Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var maximized: Bool
+
+    public static let standard = WindowSize(width: 1024, height: 760)
+
+    public init(width: Int, height: Int, maximized: Bool = false) {
+        self.width = width
+        self.height = height
+        self.maximized = maximized
+    }
+
+    /// A size a window can really open at (the file may have been edited by hand).
+    public var isUsable: Bool { (320...16384).contains(width) && (240...16384).contains(height) }
+}
+
+/// Keeps the window size in `$XDG_STATE_HOME/image-gallery/window.json`, apart from the galleries:
+/// resizing a window is no change to the document, which stays as it was.
+public struct WindowSizeStore: Sendable {
+    public let fileURL: URL
+
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        XDGDirectories(environment: environment).stateHome
+            .appendingPathComponent("image-gallery", isDirectory: true)
+            .appendingPathComponent("window.json")
+    }
+
+    /// The remembered size; the standard one when there is none or it is unusable.
+    public func load() -> WindowSize {
+        guard let data = try? Data(contentsOf: fileURL),
+              let size = try? JSONDecoder().decode(WindowSize.self, from: data), size.isUsable else { return .standard }
+        return size
+    }
+
+    /// Writes `size` when it differs from what is kept; an unusable size is not kept. A failure
+    /// costs only the size at the next launch.
+    public func save(_ size: WindowSize) {
+        guard size.isUsable, size != load() || !FileManager.default.fileExists(atPath: fileURL.path),
+              let data = try? JSONEncoder().encode(size) else { return }
+        try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? data.write(to: fileURL, options: .atomic)
+    }
+}
