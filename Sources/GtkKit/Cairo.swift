@@ -79,12 +79,16 @@ public struct CairoContext: @unchecked Sendable {
         var left = x, top = y, right = x + width, bottom = y + height
         cairo_user_to_device(cr, &left, &top)
         cairo_user_to_device(cr, &right, &bottom)
-        let deviceWidth = right - left
-        let deviceHeight = bottom - top
-        guard abs(deviceWidth - Double(surface.pixelWidth)) <= 1.5, abs(deviceHeight - Double(surface.pixelHeight)) <= 1.5
+        // The transformation stops at "device units": on a HiDPI screen the target surface's own
+        // device scale turns each of those into several pixels.
+        var pixelsPerUnitX = 1.0, pixelsPerUnitY = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &pixelsPerUnitX, &pixelsPerUnitY)
+        let pixelWidth = (right - left) * pixelsPerUnitX
+        let pixelHeight = (bottom - top) * pixelsPerUnitY
+        guard abs(pixelWidth - Double(surface.pixelWidth)) <= 1.5, abs(pixelHeight - Double(surface.pixelHeight)) <= 1.5
         else { return false }
-        var originX = (left + (deviceWidth - Double(surface.pixelWidth)) / 2).rounded()
-        var originY = (top + (deviceHeight - Double(surface.pixelHeight)) / 2).rounded()
+        var originX = (left * pixelsPerUnitX + (pixelWidth - Double(surface.pixelWidth)) / 2).rounded() / pixelsPerUnitX
+        var originY = (top * pixelsPerUnitY + (pixelHeight - Double(surface.pixelHeight)) / 2).rounded() / pixelsPerUnitY
         cairo_device_to_user(cr, &originX, &originY)
         cairo_set_source_surface(cr, surface.surface, originX, originY)
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)

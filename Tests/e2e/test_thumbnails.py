@@ -47,15 +47,19 @@ def inner(box, inset=8):
     return (x + inset, y + inset, x + w - inset, y + h - inset)
 
 
-def sharpness(app, sources):
-    """[(cell, step on screen, step of a bilinear downscale of its photo to the cell's size)]."""
+def sharpness(app, sources, scale=1):
+    """[(cell, step on screen, step of a bilinear downscale of its photo to the cell's size)]. At a device scale,
+    AT-SPI gives cells in points and the screenshot is in pixels."""
     shot = app.screenshot()
+    vx, vy, vw, vh = app.gallery().parent().extents()
     measured = []
     for cell in app.cells():
-        source = sources[cell.url]
-        reference = source.resize((cell.width, cell.height), Image.BILINEAR)
-        measured.append((cell, neighbour_step(shot.crop(inner(cell.box))),
-                         neighbour_step(reference.crop(inner((0, 0, cell.width, cell.height))))))
+        if cell.y < vy or cell.y + cell.height > vy + vh:
+            continue  # partly scrolled out of view, or under the trash zone
+        box = tuple(v * scale for v in cell.box)
+        reference = sources[cell.url].resize(box[2:], Image.BILINEAR)
+        measured.append((cell, neighbour_step(shot.crop(inner(box, 8 * scale))),
+                         neighbour_step(reference.crop(inner((0, 0) + box[2:], 8 * scale)))))
     return measured
 
 
@@ -71,12 +75,12 @@ def photos_state(tmp_path, count=4):
     return state, sources
 
 
-def wait_sharp(app, sources, what):
+def wait_sharp(app, sources, what, scale=1):
     last = {}
 
     def sharp():
-        last["m"] = sharpness(app, sources)
-        return all(step >= 0.95 * reference for _, step, reference in last["m"])
+        last["m"] = sharpness(app, sources, scale)
+        return last["m"] and all(step >= 0.95 * reference for _, step, reference in last["m"])
 
     wait_until(sharp, 15, 0.3, what, lambda: "\n".join("%s: %.1f on screen, %.1f bilinear" % (c, s, r)
                                                        for c, s, r in last["m"]))
@@ -95,6 +99,15 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
     app.wait_cells(lambda cells: len(cells) == 4 and all(c.height > before[c.url] * 1.15 for c in cells), 10,
                    what="cells grown with the window")
     wait_sharp(app, sources, "every grown cell as sharp as a bilinear downscale")
+
+
+def test_cells_are_as_sharp_on_a_hidpi_screen(make_app, desktop, tmp_path):
+    state, sources = photos_state(tmp_path)
+    app = make_app(state, env_overrides={"GDK_SCALE": "2"})
+    app.start()
+    app.resize(1270, 1000)  # X pixels: 635x500 points
+    app.wait_settled(4)
+    wait_sharp(app, sources, "every cell on screen as sharp as a bilinear downscale, at scale 2", scale=2)
 
 
 def thumbnails(app):
