@@ -7,6 +7,13 @@ public final class Application: Object {
         super.init(owning: gtk_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
     }
 
+    /// Keeps GDK from opening OpenGL on X11 (unless the user's GDK_GL says otherwise): an app that
+    /// paints with cairo alone would load Mesa and LLVM for nothing, 50 MB and a slower start.
+    /// Call before GTK starts.
+    public static func paintWithoutOpenGL() {
+        setenv("GDK_GL", "disable", 0)
+    }
+
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
     public func onShutdown(_ handler: @escaping VoidHandler) { on("shutdown", handler) }
 

@@ -27,6 +27,7 @@ public final class ImageGalleryApplication {
             print("image-gallery \(AppInfo.version)")
             return 0
         }
+        Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
         stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))

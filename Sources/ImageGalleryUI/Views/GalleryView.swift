@@ -30,6 +30,7 @@ final class GalleryView {
     /// Where the view was scrolled to when the loader was last told, and which way it went since.
     private var lastReportedOffset = 0.0
     private var scrollingUp = false
+    private var labelsByURL: [String: String] = [:]
     private var laidOutWidth = 0.0
 
     /// Room opened at an insertion point while something is dragged over the gallery.
@@ -356,6 +357,15 @@ final class GalleryView {
     }
 
     /// The cells on screen, in reading order, as assistive technologies see them.
+    /// An image's label by its address: parsing the URL for it every time the cells' names are
+    /// refreshed (each image that arrives) cost more than the rest of the refresh.
+    private func label(of image: GalleryImage) -> String {
+        if let label = labelsByURL[image.url] { return label }
+        let label = image.label
+        labelsByURL[image.url] = label
+        return label
+    }
+
     private func accessibleCells() -> [AccessibleCell] {
         let visible = visibleRect
         return cellIndices(intersecting: visible).map { index in
@@ -367,12 +377,13 @@ final class GalleryView {
             case .image(let image):
                 description = image.url
                 // Translators: the names of cells, read by screen readers.
+                let label = label(of: image)
                 if let failure = loader.failure(of: image.id) {
-                    name = tr("{image}, error: {reason}", ["image": image.label, "reason": failure])
+                    name = tr("{image}, error: {reason}", ["image": label, "reason": failure])
                 } else if case .loading = loader.peekState(of: image.id) {
-                    name = tr("{image}, loading", ["image": image.label])
+                    name = tr("{image}, loading", ["image": label])
                 } else {
-                    name = image.label
+                    name = label
                 }
             case .placeholder(let label, let progress):
                 description = label
