@@ -8,15 +8,28 @@ public final class MenuModel: Object {
 
     var menu: OpaquePointer { OpaquePointer(pointer) }
 
-    public func append(label: String, action: String, target: String? = nil) {
+    /// `accel`: the key shown beside the label (GTK's syntax, "<Control>c") when the key is not an
+    /// accelerator of the action itself (a key the gallery handles).
+    public func append(label: String, action: String, target: String? = nil, accel: String? = nil) {
         let item = g_menu_item_new(label, nil)
         if let target {
             g_menu_item_set_action_and_target_value(item, action, g_variant_new_string(target))
         } else {
             g_menu_item_set_action_and_target_value(item, action, nil)
         }
+        if let accel { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accel)) }
         g_menu_append_item(menu, item)
         g_object_unref(UnsafeMutableRawPointer(item))
+    }
+
+    /// A group of items, set apart from the others by separators.
+    public func appendSection(_ section: MenuModel) {
+        g_menu_append_section(menu, nil, section.pointer.assumingMemoryBound(to: GMenuModel.self))
+    }
+
+    /// An item that opens `submenu` (in a popover, a page that slides in).
+    public func appendSubmenu(label: String, _ submenu: MenuModel) {
+        g_menu_append_submenu(menu, label, submenu.pointer.assumingMemoryBound(to: GMenuModel.self))
     }
 }
 
