@@ -8,16 +8,13 @@ public final class MenuModel: Object {
 
     var menu: OpaquePointer { OpaquePointer(pointer) }
 
-    /// `accel`: the key shown beside the label (GTK's syntax, "<Control>c") when the key is not an
-    /// accelerator of the action itself (a key the gallery handles).
-    public func append(label: String, action: String, target: String? = nil, accel: String? = nil) {
+    public func append(label: String, action: String, target: String? = nil) {
         let item = g_menu_item_new(label, nil)
         if let target {
             g_menu_item_set_action_and_target_value(item, action, g_variant_new_string(target))
         } else {
             g_menu_item_set_action_and_target_value(item, action, nil)
         }
-        if let accel { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accel)) }
         g_menu_append_item(menu, item)
         g_object_unref(UnsafeMutableRawPointer(item))
     }

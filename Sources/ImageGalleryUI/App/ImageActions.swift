@@ -75,8 +75,8 @@ final class ImageActions {
         menu.appendSection(open)
 
         let clipboard = MenuModel()
-        clipboard.append(label: tr("_Copy"), action: "win.copy", accel: "<Control>c")
-        clipboard.append(label: tr("Cu_t"), action: "win.cut", accel: "<Control>x")
+        clipboard.append(label: tr("_Copy"), action: "win.copy")
+        clipboard.append(label: tr("Cu_t"), action: "win.cut")
         clipboard.append(label: trPlural("Copy Image _Address", "Copy Image _Addresses", images.count), action: "win.copy-address")
         menu.appendSection(clipboard)
 
@@ -97,7 +97,7 @@ final class ImageActions {
             for gallery in others { galleries.append(label: gallery.name, action: "win.move-images", target: gallery.id) }
             removal.appendSubmenu(label: tr("_Move to"), galleries)
         }
-        removal.append(label: tr("Move to _Trash"), action: "win.trash-images", accel: "Delete")
+        removal.append(label: tr("Move to _Trash"), action: "win.trash-images")
         menu.appendSection(removal)
         return menu
     }
@@ -173,9 +173,9 @@ final class ImageActions {
     /// Each web address in the browser the desktop chose for it.
     func openInBrowser() {
         for image in selectedImages where Self.isWebAddress(image.url) {
-            Desktop.open(image.url) { [weak self] error in
-                guard let error else { return }
-                self?.say(tr("Could not open “{address}”: {reason}", ["address": image.url, "reason": error]))
+            Desktop.open(image.url) { [weak self] failure in
+                guard let failure else { return }
+                self?.say(tr("Could not open “{address}”: {reason}", ["address": image.url, "reason": Self.reason(failure)]))
             }
         }
     }
@@ -184,10 +184,14 @@ final class ImageActions {
     func showInFiles() {
         let files = selectedImages.compactMap { URL(string: $0.url) }.filter(\.isFileURL)
         guard let first = files.first else { return }
-        Desktop.showItems(files.map(\.absoluteString), folderURI: first.deletingLastPathComponent().absoluteString) { [weak self] error in
-            guard let error else { return }
-            self?.say(tr("Could not show “{name}”: {reason}", ["name": first.lastPathComponent, "reason": error]))
+        Desktop.showItems(files.map(\.absoluteString), folderURI: first.deletingLastPathComponent().absoluteString) { [weak self] failure in
+            guard let failure else { return }
+            self?.say(tr("Could not show “{name}”: {reason}", ["name": first.lastPathComponent, "reason": Self.reason(failure)]))
         }
+    }
+
+    private static func reason(_ failure: Desktop.Failure) -> String {
+        failure.message ?? tr("no application answered")
     }
 
     // MARK: Saving

@@ -189,7 +189,10 @@ final class MainWindow {
         case .selection, .progress:
             break
         }
-        imageActions?.selectionChanged()
+        switch change {
+        case .cells, .shownGallery, .selection: imageActions?.selectionChanged()
+        case .galleries, .history, .progress: break
+        }
     }
 
     /// Title, empty state and the actions' availability follow the document.
