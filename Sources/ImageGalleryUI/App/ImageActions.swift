@@ -138,9 +138,10 @@ final class ImageActions {
         if case .success(let data) = source.bytes(for: images[0].url), let png = pngBytes(of: data) {
             contents.append(("image/png", png))
         }
-        // bytes(for:) above and here keep a download in the cache, where the shareable file is made from.
+        // The shareable file is made from the cached download: one not cached yet is fetched first.
         let files = images.compactMap { image -> String? in
-            if case .failure = source.bytes(for: image.url) { return nil }
+            if let file = source.shareableFile(for: image.url, label: image.label) { return file.absoluteString }
+            guard case .success = source.bytes(for: image.url) else { return nil }
             return source.shareableFile(for: image.url, label: image.label)?.absoluteString
         }
         if !files.isEmpty {
