@@ -34,4 +34,35 @@ public enum Clipboard {
             onMain { box.handler(bytes) }
         }, box.retainedPointer)
     }
+
+    /// Offers `contents` (target name → bytes, made beforehand) as the clipboard's owner until
+    /// something else is copied; each application asks for the targets it reads. A clipboard
+    /// manager may keep them after the app quits.
+    public static func offer(_ contents: [(target: String, bytes: [UInt8])]) {
+        guard !contents.isEmpty else { return }
+        let offered = OfferedContents(contents)
+        let names: [UnsafeMutablePointer<CChar>?] = contents.map { strdup($0.target) }
+        defer { names.forEach { free($0) } }
+        var entries = names.enumerated().map { GtkTargetEntry(target: $1, flags: 0, info: guint($0)) }
+        let owned = Unmanaged.passRetained(offered).toOpaque()
+        let accepted = gtk_clipboard_set_with_data(clipboard, &entries, guint(entries.count), { _, data, info, userData in
+            let offered = Unmanaged<OfferedContents>.fromOpaque(userData!).takeUnretainedValue()
+            guard let data, Int(info) < offered.contents.count else { return }
+            let (target, bytes) = offered.contents[Int(info)]
+            SelectionData(data: data).set(bytes, as: target)
+        }, { _, userData in
+            // GTK is done with these contents (another owner, or the app is closing).
+            Unmanaged<OfferedContents>.fromOpaque(userData!).release()
+        }, owned)
+        if accepted == 0 {
+            Unmanaged<OfferedContents>.fromOpaque(owned).release()
+            return
+        }
+        gtk_clipboard_set_can_store(clipboard, nil, 0)
+    }
+
+    private final class OfferedContents: @unchecked Sendable {
+        let contents: [(target: String, bytes: [UInt8])]
+        init(_ contents: [(target: String, bytes: [UInt8])]) { self.contents = contents }
+    }
 }

@@ -18,6 +18,16 @@ public final class MenuModel: Object {
         g_menu_append_item(menu, item)
         g_object_unref(UnsafeMutableRawPointer(item))
     }
+
+    /// A group of items, set apart from the others by separators.
+    public func appendSection(_ section: MenuModel) {
+        g_menu_append_section(menu, nil, section.pointer.assumingMemoryBound(to: GMenuModel.self))
+    }
+
+    /// An item that opens `submenu` (in a popover, a page that slides in).
+    public func appendSubmenu(label: String, _ submenu: MenuModel) {
+        g_menu_append_submenu(menu, label, submenu.pointer.assumingMemoryBound(to: GMenuModel.self))
+    }
 }
 
 /// A popover that shows a menu model, pointing at a spot of the widget it is relative to.

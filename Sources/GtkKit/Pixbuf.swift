@@ -49,6 +49,20 @@ public final class Pixbuf: @unchecked Sendable {
     }
 }
 
+extension Pixbuf {
+    /// The pixels as a PNG file's bytes (what an image/png clipboard target carries); nil if encoding failed.
+    public func pngData() -> [UInt8]? {
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        let saved = withCStrings(["compression"]) { keys in
+            withCStrings(["6"]) { values in gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "png", keys, values, nil) }
+        }
+        defer { g_free(buffer) }
+        guard saved != 0, let buffer else { return nil }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { Array(UnsafeBufferPointer(start: $0, count: Int(size))) }
+    }
+}
+
 /// Null-terminated C string arrays for GLib's `char **` parameters, alive during `body`.
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
     var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]

@@ -38,6 +38,8 @@ final class MainWindow {
     private var galleryMenu: Popover?
     /// The size the window has when not maximized: what a maximized window returns to next time.
     private var unmaximizedSize = (width: 1024, height: 760)
+    private var imageActions: ImageActions?
+    private var cellMenu: Popover?
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
 
@@ -89,6 +91,7 @@ final class MainWindow {
         trashTarget?.onDrop = { [weak self] drag, x, y in self?.trashDropped(drag, x: x, y: y) }
 
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
+        installImageActions()
         gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
         for drops in [gallery.externalDrops, sidebarDrops.externalDrops] {
             drops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
@@ -186,6 +189,10 @@ final class MainWindow {
         case .selection, .progress:
             break
         }
+        switch change {
+        case .cells, .shownGallery, .selection: imageActions?.selectionChanged()
+        case .galleries, .history, .progress: break
+        }
     }
 
     /// Title, empty state and the actions' availability follow the document.
@@ -235,6 +242,35 @@ final class MainWindow {
         popover.pointTo(x: x, y: y)
         popover.popup()
         galleryMenu = popover
+    }
+
+    // MARK: Images' menu and clipboard
+
+    private func installImageActions() {
+        let actions = ImageActions(window: window, session: session, bytesSource: services.loader.bytesSource)
+        actions.say = { [weak self] message in self?.say(message) }
+        actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
+        actions.delete = { [weak self] ids in self?.delete(ids) }
+        imageActions = actions
+        gallery.onCopyRequested = { [weak self] in self?.imageActions?.copySelection() }
+        gallery.onCutRequested = { [weak self] in self?.imageActions?.cutSelection() }
+        gallery.onMenuRequested = { [weak self] clicked, x, y in self?.showCellMenu(clicked, x: x, y: y) }
+    }
+
+    /// The menu of the selected images; on empty space, the gallery's own (Paste, Select All).
+    private func showCellMenu(_ clicked: ImageID?, x: Double, y: Double) {
+        let menu: MenuModel
+        if let clicked, let imageActions {
+            menu = imageActions.menu(clicked: clicked)
+        } else {
+            menu = MenuModel()
+            menu.append(label: tr("_Paste"), action: "win.paste")
+            menu.append(label: tr("Select _All"), action: "win.select-all")
+        }
+        let popover = Popover(menu: menu, relativeTo: gallery.canvas)
+        popover.pointTo(x: x, y: y)
+        popover.popup()
+        cellMenu = popover
     }
 
     // MARK: Undo
@@ -322,6 +358,10 @@ final class MainWindow {
     /// Ctrl+V: an image, or an image address, from the clipboard lands at the end, as a drop there would.
     private func paste() {
         Clipboard.requestTargets { [weak self] offered in
+            if offered.contains(ImageActions.addressesTarget) {
+                self?.pasteOwnCopy()
+                return
+            }
             let wanted = DropPayload.targetsToRequest(offered: offered)
             guard !wanted.isEmpty else {
                 self?.say(Self.nothingToPaste)
@@ -339,10 +379,19 @@ final class MainWindow {
         }
     }
 
+    /// What this app copied comes back by address: its file targets point into the app's cache.
+    private func pasteOwnCopy() {
+        Clipboard.requestContents(ImageActions.addressesTarget) { [weak self] bytes in
+            let addresses = String(decoding: bytes ?? [], as: UTF8.self).split(separator: "\n").map(String.init)
+            self?.pasted(addresses.map { DroppedImage(url: $0) })
+        }
+    }
+
     private static var nothingToPaste: String { tr("Nothing to paste: the clipboard holds no image or image address") }
 
-    private func pasted(_ received: [String: [UInt8]]) {
-        let images = DropPayload.images(received: received)
+    private func pasted(_ received: [String: [UInt8]]) { pasted(DropPayload.images(received: received)) }
+
+    private func pasted(_ images: [DroppedImage]) {
         guard !images.isEmpty else {
             say(Self.nothingToPaste)
             return
@@ -371,6 +420,8 @@ final class MainWindow {
     private func closed() {
         rememberSize()
         galleryMenu = nil
+        cellMenu = nil
+        imageActions = nil
         gallery.detach()
         sidebar.detach()
         session.close()

@@ -21,6 +21,7 @@ extension GalleryView {
     }
 
     private func buttonPressed(_ event: ButtonEvent) -> Bool {
+        if event.button == 3 { return secondaryClicked(event) }
         guard event.button == 1 else { return false }
         let y = contentY(fromWidgetY: event.y)
         if event.isDoubleClick {
@@ -108,6 +109,18 @@ extension GalleryView {
         case "Delete", "KP_Delete":
             deleteSelection()
             return true
+        case "c" where key.modifiers == [.control], "C" where key.modifiers == [.control]:
+            onCopyRequested()
+            return true
+        case "x" where key.modifiers == [.control], "X" where key.modifiers == [.control]:
+            onCutRequested()
+            return true
+        case "Menu":
+            openMenuFromKeyboard()
+            return true
+        case "F10" where key.modifiers == [.shift]:
+            openMenuFromKeyboard()
+            return true
         default:
             return false
         }
@@ -168,6 +181,39 @@ extension GalleryView {
         guard loader.failure(of: id) != nil else { return }
         loader.retry(id)
         relayout(animated: true)
+    }
+
+    // MARK: Context menu
+
+    /// A right-click on a cell outside the selection makes it the selection first (as in Files);
+    /// on a selected cell the menu is for the whole selection.
+    private func secondaryClicked(_ event: ButtonEvent) -> Bool {
+        canvas.grabFocus()
+        drag.pendingPress = nil
+        guard let index = cellIndex(atX: event.x, y: contentY(fromWidgetY: event.y)) else {
+            onMenuRequested(nil, event.x, event.y)
+            return true
+        }
+        let id = laidOutCells[index].id
+        if !session.selection.contains(id) { session.select(id, mode: .replace) }
+        setFocus(id, scrollTo: false)
+        onMenuRequested(id, event.x, event.y)
+        return true
+    }
+
+    /// Menu or Shift+F10: the menu for the selection, pointing at the focused cell (selected
+    /// first when nothing is).
+    private func openMenuFromKeyboard() {
+        if session.selection.isEmpty, let focusedID { session.select(focusedID, mode: .replace) }
+        let selected = session.ordered(session.selection)
+        guard let id = focusedID.flatMap({ session.selection.contains($0) ? $0 : nil }) ?? selected.first,
+              let index = index(of: id) else {
+            onMenuRequested(nil, Self.spacing * 4, Self.spacing * 4)
+            return
+        }
+        scrollToCell(at: index)
+        let frame = targetFrame(ofCellAt: index)
+        onMenuRequested(id, frame.midX, widgetY(fromContentY: frame.midY))
     }
 
     func deleteSelection() {

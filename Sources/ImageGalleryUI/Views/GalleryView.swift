@@ -47,6 +47,12 @@ final class GalleryView {
     let externalDrops: ExternalDrops
     /// Delete key: the window removes them and offers Undo.
     var onDeleteRequested: ([ImageID]) -> Void = { _ in }
+    /// The user asked for a menu (right-click, Menu key, Shift+F10) at (x, y) of the canvas: the
+    /// cell menu for the selection, which `clicked` belongs to, or with nil the gallery's own menu.
+    var onMenuRequested: (_ clicked: ImageID?, _ x: Double, _ y: Double) -> Void = { _, _, _ in }
+    /// Ctrl+C and Ctrl+X on the gallery (not app-wide keys: a text field keeps its own).
+    var onCopyRequested: () -> Void = {}
+    var onCutRequested: () -> Void = {}
     /// Cells were dragged into place (a reorder, or from another window): the window offers Undo.
     var onDropped: (_ message: String) -> Void = { _ in }
 

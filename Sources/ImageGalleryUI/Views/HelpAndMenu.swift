@@ -45,6 +45,11 @@ enum HelpAndMenu {
                 shortcut(accelerator: "&lt;Shift&gt;Left &lt;Shift&gt;Right", N_("Extend the selection")),
                 shortcut(accelerator: "Escape", N_("Clear the selection")),
             ]))
+            \(group(N_("Images"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;c", N_("Copy the selected images")),
+                shortcut(accelerator: "&lt;Ctrl&gt;x", N_("Cut the selected images")),
+                shortcut(accelerator: "Menu &lt;Shift&gt;F10", N_("Menu of the selected images")),
+            ]))
             \(group(N_("Galleries"), [
                 shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),
                 shortcut(accelerator: "F2", N_("Rename the gallery")),

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The name an image gets as a file of its own (Save As…, Save to Folder…): the name the gallery
+/// shows for it, with the extension its bytes really have, safe in any folder.
+public enum SavedImageName {
+    /// The usual extension of an image type (`DropPayload.sniffImageType`'s answer).
+    public static func fileExtension(forMimeType mimeType: String) -> String? {
+        switch mimeType.lowercased() {
+        case "image/png", "image/apng": "png"
+        case "image/jpeg", "image/jpg", "image/pjpeg": "jpg"
+        case "image/gif": "gif"
+        case "image/webp": "webp"
+        case "image/avif": "avif"
+        case "image/heif", "image/heic": "heic"
+        case "image/jxl": "jxl"
+        case "image/svg+xml": "svg"
+        case "image/bmp", "image/x-bmp", "image/x-ms-bmp": "bmp"
+        case "image/tiff": "tif"
+        case "image/x-icon", "image/vnd.microsoft.icon": "ico"
+        default: nil
+        }
+    }
+
+    /// Extensions that name the same type: a "photo.jpeg" that is a JPEG keeps its name.
+    private static let sameType: [String: Set<String>] = [
+        "jpg": ["jpg", "jpeg", "jpe", "jfif"], "tif": ["tif", "tiff"], "heic": ["heic", "heif"], "png": ["png", "apng"],
+    ]
+
+    /// Every extension an image file is known by: one of them on the label is replaced, not kept.
+    private static let imageExtensions: Set<String> = [
+        "png", "apng", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "avif", "heic", "heif", "jxl", "svg", "bmp",
+        "tif", "tiff", "ico",
+    ]
+
+    /// "cat.png" whose bytes are a JPEG becomes "cat.jpg"; "photo" (no extension) "photo.jpg"; a
+    /// label with a slash or a leading dot is made a plain, visible file name. Bytes of an unknown
+    /// type keep the label's own name.
+    public static func fileName(label: String, mimeType: String?) -> String {
+        var name = label.replacingOccurrences(of: "/", with: "_")
+            .filter { !($0.unicodeScalars.first?.properties.generalCategory == .control) }
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        while name.hasPrefix(".") { name.removeFirst() }
+        if name.isEmpty { name = tr("image") }
+        guard let wanted = mimeType.flatMap(fileExtension(forMimeType:)) else { return shortened(name) }
+        var stem = name
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            let current = name[name.index(after: dot)...].lowercased()
+            if (sameType[wanted] ?? [wanted]).contains(current) { return shortened(name) }
+            if imageExtensions.contains(current) { stem = String(name[..<dot]) }
+        }
+        return shortened(stem, extension: wanted)
+    }
+
+    /// The `number`th name for a file that must not replace another: "cat.jpg", "cat (2).jpg", …
+    public static func numbered(_ name: String, _ number: Int) -> String {
+        guard number > 1 else { return name }
+        let (stem, ext) = split(name)
+        return shortened(stem + " (\(number))", extension: ext)
+    }
+
+    private static func split(_ name: String) -> (stem: String, extension: String?) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, nil) }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// File systems take 255 bytes for a name: a long stem is cut, the extension kept.
+    private static func shortened(_ name: String) -> String {
+        let (stem, ext) = split(name)
+        return shortened(stem, extension: ext)
+    }
+
+    private static func shortened(_ stem: String, extension ext: String?) -> String {
+        let suffix = ext.map { ".\($0)" } ?? ""
+        var stem = stem
+        while stem.utf8.count + suffix.utf8.count > 255 && !stem.isEmpty { stem.removeLast() }
+        return stem + suffix
+    }
+}

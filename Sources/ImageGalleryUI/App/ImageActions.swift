@@ -1,0 +1,307 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// What a window does with its selected images, for the cell menu and Ctrl+C / Ctrl+X: copy them
+/// the way other applications read the clipboard, their addresses, open them in the browser or
+/// the file manager, save them as files, move them to another gallery, delete them. Reading and
+/// writing image files runs on worker threads; results come back on the main loop.
+@MainActor
+final class ImageActions {
+    /// The clipboard target that carries this app's own copy: pasting it adds the images again by
+    /// address, not the cache files the file targets point at.
+    nonisolated static let addressesTarget = "application/x-image-gallery-addresses"
+    /// Saving and preparing copies: file work, apart from the pools that feed the cells.
+    private static let pool = WorkerPool(threads: 2, name: "image-save")
+    /// The folder the user saved into last: the next chooser starts there.
+    private static var lastFolder: String?
+
+    private let window: ApplicationWindow
+    private let session: GallerySession
+    private let bytesSource: ImageBytesSource
+    private var library: GalleryLibrary { session.library }
+    private var actions: [Action] = []
+    private var chooser: FileChooser?
+
+    /// Tells the user something (the window's toast).
+    var say: (String) -> Void = { _ in }
+    /// Tells the user of a step they can undo.
+    var offerUndo: (String) -> Void = { _ in }
+    /// Moves images to the trash as the Delete key does.
+    var delete: ([ImageID]) -> Void = { _ in }
+
+    init(window: ApplicationWindow, session: GallerySession, bytesSource: ImageBytesSource) {
+        self.window = window
+        self.session = session
+        self.bytesSource = bytesSource
+        let selected: [(String, @MainActor (ImageActions) -> Void)] = [
+            ("copy", { $0.copySelection() }),
+            ("cut", { $0.cutSelection() }),
+            ("copy-address", { $0.copyAddresses() }),
+            ("open-in-browser", { $0.openInBrowser() }),
+            ("show-in-files", { $0.showInFiles() }),
+            ("save-images", { $0.save() }),
+            ("trash-images", { $0.delete($0.selectedImages.map(\.id)) }),
+        ]
+        for (name, run) in selected {
+            actions.append(window.addAction(name) { [weak self] in self.map(run) })
+        }
+        actions.append(window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
+            self?.move(to: galleryID)
+        })
+        selectionChanged()
+    }
+
+    /// The selected images in display order (placeholders have nothing to copy or save).
+    private var selectedImages: [GalleryImage] {
+        let selection = session.selection
+        return session.cells.compactMap { selection.contains($0.id) ? $0.image : nil }
+    }
+
+    /// The actions follow the selection: nothing selected, nothing to copy.
+    func selectionChanged() {
+        let images = selectedImages
+        for action in actions { action.enabled = !images.isEmpty }
+    }
+
+    // MARK: The menu
+
+    /// The cell menu for the selection; Open opens `clicked`.
+    func menu(clicked: ImageID) -> MenuModel {
+        let images = selectedImages
+        let menu = MenuModel()
+        let open = MenuModel()
+        open.append(label: tr("_Open"), action: "win.open-image", target: clicked.rawValue)
+        menu.appendSection(open)
+
+        let clipboard = MenuModel()
+        clipboard.append(label: tr("_Copy"), action: "win.copy")
+        clipboard.append(label: tr("Cu_t"), action: "win.cut")
+        clipboard.append(label: trPlural("Copy Image _Address", "Copy Image _Addresses", images.count), action: "win.copy-address")
+        menu.appendSection(clipboard)
+
+        let elsewhere = MenuModel()
+        if images.contains(where: { Self.isWebAddress($0.url) }) {
+            elsewhere.append(label: tr("Open in _Browser"), action: "win.open-in-browser")
+        }
+        if images.contains(where: { URL(string: $0.url)?.isFileURL == true }) {
+            elsewhere.append(label: tr("Show in _Files"), action: "win.show-in-files")
+        }
+        elsewhere.append(label: images.count == 1 ? tr("_Save As…") : tr("_Save to Folder…"), action: "win.save-images")
+        menu.appendSection(elsewhere)
+
+        let others = library.galleries.filter { $0.id != session.galleryID }
+        let removal = MenuModel()
+        if !others.isEmpty {
+            let galleries = MenuModel()
+            for gallery in others { galleries.append(label: gallery.name, action: "win.move-images", target: gallery.id) }
+            removal.appendSubmenu(label: tr("_Move to"), galleries)
+        }
+        removal.append(label: tr("Move to _Trash"), action: "win.trash-images")
+        menu.appendSection(removal)
+        return menu
+    }
+
+    private static func isWebAddress(_ url: String) -> Bool {
+        let scheme = URL(string: url)?.scheme?.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+
+    // MARK: Clipboard
+
+    /// Ctrl+C: the first image itself (image/png) for editors and chat apps, the files for file
+    /// managers, the addresses as text. The PNG and the files are made off the main loop, then offered.
+    func copySelection() {
+        let images = selectedImages
+        guard !images.isEmpty else { return }
+        let source = bytesSource
+        Self.pool.submit {
+            let contents = Self.clipboardContents(images, source: source)
+            MainContext.post { Clipboard.offer(contents) }
+        }
+    }
+
+    /// Ctrl+X: copies, then removes the images as Delete does; Undo puts them back where they were.
+    func cutSelection() {
+        let images = selectedImages
+        guard !images.isEmpty else { return }
+        copySelection()
+        let removed = library.remove(Set(images.map(\.id)), from: session.galleryID).filter { !$0.isPlaceholder }
+        guard !removed.isEmpty else { return }
+        offerUndo(trPlural("Image cut", "{count} images cut", removed.count))
+    }
+
+    private nonisolated static func clipboardContents(_ images: [GalleryImage], source: ImageBytesSource)
+        -> [(target: String, bytes: [UInt8])] {
+        let addresses = Array(images.map(\.url).joined(separator: "\n").utf8)
+        var contents: [(target: String, bytes: [UInt8])] = [(addressesTarget, addresses)]
+        if case .success(let data) = source.bytes(for: images[0].url), let png = pngBytes(of: data) {
+            contents.append(("image/png", png))
+        }
+        // The shareable file is made from the cached download: one not cached yet is fetched first.
+        let files = images.compactMap { image -> String? in
+            if let file = source.shareableFile(for: image.url, label: image.label) { return file.absoluteString }
+            guard case .success = source.bytes(for: image.url) else { return nil }
+            return source.shareableFile(for: image.url, label: image.label)?.absoluteString
+        }
+        if !files.isEmpty {
+            contents.append(("text/uri-list", Array(files.map { $0 + "\r\n" }.joined().utf8)))
+            contents.append(("x-special/gnome-copied-files", Array((["copy"] + files).joined(separator: "\n").utf8)))
+        }
+        for target in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"] { contents.append((target, addresses)) }
+        return contents
+    }
+
+    /// PNG bytes as they are; any other format decoded and encoded as PNG.
+    private nonisolated static func pngBytes(of data: Data) -> [UInt8]? {
+        if DropPayload.sniffImageType(Array(data.prefix(64))) == "image/png" { return Array(data) }
+        let picture = (try? ImageDecoder.decodePicture(data, fit: nil).get())
+            ?? (try? ImageDecoder.decodePicture(data, fit: (8192, 8192)).get())
+        return picture?.pixbuf.pngData()
+    }
+
+    /// The addresses as text, one a line (and as this app's own copy, so a paste adds them again).
+    func copyAddresses() {
+        let images = selectedImages
+        guard !images.isEmpty else { return }
+        let text = Array(images.map(\.url).joined(separator: "\n").utf8)
+        Clipboard.offer([(Self.addressesTarget, text), ("UTF8_STRING", text), ("text/plain;charset=utf-8", text),
+                         ("text/plain", text)])
+    }
+
+    // MARK: Other applications
+
+    /// Each web address in the browser the desktop chose for it.
+    func openInBrowser() {
+        for image in selectedImages where Self.isWebAddress(image.url) {
+            Desktop.open(image.url) { [weak self] failure in
+                guard let failure else { return }
+                self?.say(tr("Could not open “{address}”: {reason}", ["address": image.url, "reason": Self.reason(failure)]))
+            }
+        }
+    }
+
+    /// The local files, selected in the file manager (or their folder opened).
+    func showInFiles() {
+        let files = selectedImages.compactMap { URL(string: $0.url) }.filter(\.isFileURL)
+        guard let first = files.first else { return }
+        Desktop.showItems(files.map(\.absoluteString), folderURI: first.deletingLastPathComponent().absoluteString) { [weak self] failure in
+            guard let failure else { return }
+            self?.say(tr("Could not show “{name}”: {reason}", ["name": first.lastPathComponent, "reason": Self.reason(failure)]))
+        }
+    }
+
+    private static func reason(_ failure: Desktop.Failure) -> String {
+        failure.message ?? tr("no application answered")
+    }
+
+    // MARK: Saving
+
+    /// One image: Save As… under its name with its real extension; several: into a chosen folder.
+    func save() {
+        let images = selectedImages
+        guard !images.isEmpty, chooser == nil else { return }
+        if images.count > 1 {
+            let chooser = FileChooser(title: tr("Save to Folder"), parent: window, purpose: .selectFolder,
+                                      acceptLabel: tr("_Save"), folder: Self.startingFolder)
+            self.chooser = chooser
+            chooser.run { [weak self] folder in
+                self?.chooser = nil
+                guard let folder else { return }
+                Self.lastFolder = folder
+                self?.save(images, into: folder)
+            }
+            return
+        }
+        let image = images[0]
+        let source = bytesSource
+        // The name depends on the bytes (the real extension): read them before asking.
+        Self.pool.submit { [weak self] in
+            let fetched = source.bytes(for: image.url)
+            MainContext.post {
+                switch fetched {
+                case .success(let data): self?.askWhereToSave(image, data)
+                case .failure(let reason): self?.say(Self.couldNotSave(image.label, reason.description))
+                }
+            }
+        }
+    }
+
+    private static var startingFolder: String? { lastFolder ?? FileChooser.picturesFolder }
+
+    private func askWhereToSave(_ image: GalleryImage, _ data: Data) {
+        guard chooser == nil else { return }
+        let name = SavedImageName.fileName(label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+        let chooser = FileChooser(title: tr("Save Image"), parent: window, purpose: .save(suggestedName: name),
+                                  acceptLabel: tr("_Save"), folder: Self.startingFolder)
+        self.chooser = chooser
+        chooser.run { [weak self] path in
+            self?.chooser = nil
+            guard let path else { return }
+            Self.lastFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            Self.pool.submit { [weak self] in
+                let saved: String? = {
+                    do throws(ImageFileWriter.Failure) {
+                        try ImageFileWriter.write(data, to: path)
+                        return nil
+                    } catch { return error.description }
+                }()
+                let fileName = URL(fileURLWithPath: path).lastPathComponent
+                MainContext.post {
+                    if let saved { self?.say(Self.couldNotSave(fileName, saved)) } else {
+                        self?.say(tr("Saved “{name}”", ["name": fileName]))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every image into `folder`, each under its own name, none replacing a file already there.
+    private func save(_ images: [GalleryImage], into folder: String) {
+        let source = bytesSource
+        Self.pool.submit { [weak self] in
+            var saved = 0
+            var failures: [String] = []
+            for image in images {
+                switch source.bytes(for: image.url) {
+                case .success(let data):
+                    let name = SavedImageName.fileName(label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+                    do throws(ImageFileWriter.Failure) {
+                        _ = try ImageFileWriter.writeBesideOthers(data, named: name, in: folder)
+                        saved += 1
+                    } catch {
+                        failures.append(Self.couldNotSave(name, error.description))
+                    }
+                case .failure(let reason):
+                    failures.append(Self.couldNotSave(image.label, reason.description))
+                }
+            }
+            let folderName = URL(fileURLWithPath: folder).lastPathComponent
+            MainContext.post {
+                if let failure = failures.first {
+                    self?.say(failures.count == 1 ? failure
+                              : trPlural("{count} image could not be saved: {reason}", "{count} images could not be saved: {reason}",
+                                         failures.count, ["reason": failure]))
+                } else {
+                    self?.say(trPlural("{count} image saved to “{folder}”", "{count} images saved to “{folder}”", saved,
+                                       ["folder": folderName]))
+                }
+            }
+        }
+    }
+
+    private nonisolated static func couldNotSave(_ name: String, _ reason: String) -> String {
+        tr("Could not save “{name}”: {reason}", ["name": name, "reason": reason])
+    }
+
+    // MARK: Galleries
+
+    /// Moves the selection to the end of another gallery: one undo step.
+    private func move(to galleryID: String) {
+        let ids = selectedImages.map(\.id)
+        guard let name = library.gallery(galleryID)?.name, !ids.isEmpty else { return }
+        let moved = library.transfer(ids, from: session.galleryID, to: galleryID, copy: false)
+        guard !moved.isEmpty else { return }
+        offerUndo(trPlural("Image moved to “{gallery}”", "{count} images moved to “{gallery}”", moved.count, ["gallery": name]))
+    }
+}
