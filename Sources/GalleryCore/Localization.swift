@@ -1,5 +1,6 @@
 import CIntl
 import Foundation
+import Synchronization
 
 /// The app's name, version and text domain: one place, kept equal to Meson's project version by a test.
 public enum AppInfo {
@@ -20,6 +21,7 @@ public enum Localization {
         bind_textdomain_codeset(AppInfo.textDomain, "UTF-8")
         textdomain(AppInfo.textDomain)
         numberLocale = Locale(identifier: posixLocaleName(LC_NUMERIC))
+        formatted.withLock { $0 = FormattedNumbers() }
     }
 
     /// Whether `directory` holds a catalog of this app for some language.
@@ -39,14 +41,33 @@ public enum Localization {
         return bare == "C" || bare == "POSIX" ? "en_US_POSIX" : bare
     }
 
+    /// Numbers already written: a download's progress and a gallery's count are written again and
+    /// again (every frame, every accessibility refresh), and each formatting asked ICU for a new formatter.
+    private struct FormattedNumbers {
+        var percents = [String?](repeating: nil, count: 101)
+        var integers: [Int: String] = [:]
+    }
+
+    private static let formatted = Mutex(FormattedNumbers())
+
     /// An integer as the user's locale writes it ("12 345" in French).
     public static func number(_ value: Int) -> String {
-        value.formatted(.number.locale(numberLocale))
+        if let text = formatted.withLock({ $0.integers[value] }) { return text }
+        let text = value.formatted(.number.locale(numberLocale))
+        formatted.withLock { numbers in
+            if numbers.integers.count > 4096 { numbers.integers.removeAll() }
+            numbers.integers[value] = text
+        }
+        return text
     }
 
     /// A fraction from 0 to 1 as a whole percentage ("45 %" in French).
     public static func percent(_ fraction: Double) -> String {
-        fraction.formatted(.percent.precision(.fractionLength(0)).locale(numberLocale))
+        let whole = Int((min(max(fraction, 0), 1) * 100).rounded())
+        if let text = formatted.withLock({ $0.percents[whole] }) { return text }
+        let text = (Double(whole) / 100).formatted(.percent.precision(.fractionLength(0)).locale(numberLocale))
+        formatted.withLock { $0.percents[whole] = text }
+        return text
     }
 
     /// In one pass, so a value that itself holds "{…}" (a gallery named so) stays as it is.

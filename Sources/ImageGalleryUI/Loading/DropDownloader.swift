@@ -150,14 +150,18 @@ final class DropDownloader {
     }
 }
 
-/// Lets through whole-percent steps only, so progress does not flood the GUI thread. Used by the
-/// one thread that runs a transfer.
+/// Lets through whole-percent steps at most ten times a second, and the end, so a hundred
+/// transfers at once do not flood the GUI thread. Used by the one thread that runs a transfer.
 private final class ProgressThrottle: @unchecked Sendable {
     private var last = -1.0
+    private var lastTime = 0.0
 
     func shouldReport(_ fraction: Double) -> Bool {
-        guard fraction - last >= 0.01 || (fraction >= 1 && last < 1) else { return false }
+        let now = ProcessInfo.processInfo.systemUptime
+        let finished = fraction >= 1 && last < 1
+        guard finished || (fraction - last >= 0.01 && now - lastTime >= 0.1) else { return false }
         last = fraction
+        lastTime = now
         return true
     }
 }

@@ -275,8 +275,14 @@ final class GalleryView {
         case .progress(let id):
             // Only the placeholder's content changed: its place in the layout is the same.
             let cells = session.cells
-            if let index = cellIndexByID[id], index < cells.count, cells[index].id == id { laidOutCells[index] = cells[index] }
-            canvas.queueDraw()
+            if let index = cellIndexByID[id], index < cells.count, cells[index].id == id {
+                laidOutCells[index] = cells[index]
+                // A hundred downloads report progress many times a second: each repaints its own cell.
+                let frame = displayedFrame(ofCellAt: index)
+                canvas.queueDraw(x: frame.x, y: frame.y - scroller.scrollOffset, width: frame.width, height: frame.height)
+            } else {
+                canvas.queueDraw()
+            }
             scheduleAccessibilityRefresh()
         case .selection:
             canvas.queueDraw()
