@@ -22,9 +22,10 @@ open class Widget: Object {
     private var pendingIdles: Set<UInt32> = []
     private var removesIdlesOnDestroy = false
 
-    /// Runs `work` on the main loop soon, unless the widget is destroyed before: a callback that
-    /// reads a widget must not outlive it (a window closed while a refresh was queued).
-    @MainActor public func post(_ work: @escaping @MainActor () -> Void) {
+    /// Runs `work` on the main loop soon (after `milliseconds`, if given), unless the widget is
+    /// destroyed before: a callback that reads a widget must not outlive it (a window closed
+    /// while a refresh was queued).
+    @MainActor public func post(after milliseconds: UInt32 = 0, _ work: @escaping @MainActor () -> Void) {
         if !removesIdlesOnDestroy {
             removesIdlesOnDestroy = true
             onDestroy { [weak self] in
@@ -39,11 +40,15 @@ open class Widget: Object {
             work()
         }
         let box = CallbackBox<VoidHandler>(run)
-        source.id = UInt32(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { userData in
+        let callback: GSourceFunc = { userData in
             let box = CallbackBox<VoidHandler>.from(userData: userData)
             onMain { box.handler() }
             return gboolean(G_SOURCE_REMOVE)
-        }, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify))
+        }
+        source.id = milliseconds == 0
+            ? UInt32(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, callback, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify))
+            : UInt32(g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, milliseconds, callback, box.retainedPointer,
+                                        CallbackBox<VoidHandler>.destroyNotify))
         pendingIdles.insert(source.id)
     }
 

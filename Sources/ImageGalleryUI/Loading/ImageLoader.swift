@@ -56,7 +56,8 @@ final class ImageLoader {
 
     private var surfaces: [ImageID: Entry] = [:]
     private var failures: [ImageID: String] = [:]
-    private var inFlight: [ImageID: (job: WorkerPool.Job, download: DownloadCancellation, width: Int)] = [:]
+    /// Work under way, and when it started (monotonic microseconds).
+    private var inFlight: [ImageID: (job: WorkerPool.Job, download: DownloadCancellation, started: Int)] = [:]
     private var useCounter: UInt64 = 0
     private var usedBytes = 0
     let byteBudget: Int
@@ -98,6 +99,13 @@ final class ImageLoader {
     }
 
     func failure(of id: ImageID) -> String? { failures[id] }
+
+    /// Whether the image has been on its way for longer than `seconds`: a picture read from disk
+    /// in a few milliseconds shows no spinner on its way.
+    func isSlow(_ id: ImageID, after seconds: Double) -> Bool {
+        guard let started = inFlight[id]?.started else { return false }
+        return Double(MainContext.monotonicMicroseconds - started) / 1_000_000 > seconds
+    }
 
     /// The state without starting any work (for names read by assistive technologies).
     func peekState(of id: ImageID) -> State {
@@ -165,7 +173,7 @@ final class ImageLoader {
                 decode(data)
             }
         }
-        inFlight[id] = (job, download, pixelWidth)
+        inFlight[id] = (job, download, MainContext.monotonicMicroseconds)
     }
 
     /// The picture for a cell of `cell` device pixels: from the thumbnail on disk when it is

@@ -52,8 +52,11 @@ extension GalleryView {
                 drawImage(surface, in: frame, context: context, palette: palette, alpha: alpha)
             case .loading:
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
-                drawSpinner(centerX: frame.midX, centerY: frame.midY, radius: min(frame.width, frame.height, 64) / 4,
-                            progress: nil, context: context, palette: palette)
+                // Pictures on disk arrive within a frame or two: a spinner would only flicker.
+                if loader.isSlow(image.id, after: 0.3) {
+                    drawSpinner(centerX: frame.midX, centerY: frame.midY, radius: min(frame.width, frame.height, 64) / 4,
+                                progress: nil, context: context, palette: palette)
+                }
                 ensureSpinnerTicking()
             case .failed(let reason):
                 drawTile(frame, context: context, palette: palette, alpha: alpha)

@@ -31,6 +31,8 @@ final class GalleryView {
     private var lastReportedOffset = 0.0
     private var scrollingUp = false
     private var labelsByURL: [String: String] = [:]
+    /// The pending load of the next screen (a GLib source id; 0 when none).
+    private var prefetchTimer: UInt32 = 0
     private var laidOutWidth = 0.0
 
     /// Room opened at an insertion point while something is dragged over the gallery.
@@ -62,6 +64,8 @@ final class GalleryView {
     private var spinnerTick: UInt32?
     private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
+    /// When the accessible cells were last refreshed (monotonic microseconds).
+    private var lastAccessibilityRefresh = 0
     private var loaderObservation: ImageLoader.Observation?
     /// The window is closing: its widgets are being destroyed and nothing here may touch them.
     private(set) var isDetached = false
@@ -102,6 +106,8 @@ final class GalleryView {
         canvas.clearAccessibleCells()
         loaderObservation = nil
         loader.setVisible([], for: ObjectIdentifier(self))
+        MainContext.cancel(prefetchTimer)
+        prefetchTimer = 0
         if let spinnerTick { canvas.removeTickCallback(spinnerTick) }
         spinnerTick = nil
         animator.stop(on: canvas)
@@ -226,15 +232,27 @@ final class GalleryView {
         scheduleAccessibilityRefresh()
     }
 
-    /// Tells the loader what this view shows, and starts the next screen in the direction of the
-    /// last scroll, so Page Up after Page Up finds pictures ready. Work for what no view shows or
-    /// is about to show stops.
+    /// Tells the loader what this view shows: work for what no view shows stops. Once the view
+    /// has rested a moment, the next screen in the direction of the last scroll is loaded ahead,
+    /// so the next Page Down finds its pictures ready; screens passed by while keys repeat are
+    /// not decoded for nothing.
     private func reportVisibleCells() {
         let view = visibleRect
         if view.y != lastReportedOffset {
             scrollingUp = view.y < lastReportedOffset
             lastReportedOffset = view.y
         }
+        loader.setVisible(Set(cellIndices(intersecting: view).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        MainContext.cancel(prefetchTimer)
+        prefetchTimer = MainContext.after(milliseconds: 150) { [weak self] in
+            self?.prefetchTimer = 0
+            self?.prefetchNextScreen()
+        }
+    }
+
+    private func prefetchNextScreen() {
+        guard !isDetached else { return }
+        let view = visibleRect
         let visible = cellIndices(intersecting: view)
         let nextScreen = LayoutRect(x: view.x, y: scrollingUp ? view.y - view.height : view.maxY, width: view.width,
                                     height: view.height)
@@ -354,12 +372,16 @@ final class GalleryView {
 
     // MARK: Accessibility
 
+    /// Refreshes what assistive technologies read, at most every 150 ms: while Page Up repeats,
+    /// each screen passed by would otherwise replace every cell's accessible object, twice a key.
     private func scheduleAccessibilityRefresh() {
         guard !isDetached, !accessibilityRefreshQueued else { return }
         accessibilityRefreshQueued = true
-        canvas.post { [weak self] in
+        let sinceLast = (MainContext.monotonicMicroseconds - lastAccessibilityRefresh) / 1000
+        canvas.post(after: UInt32(max(0, 150 - sinceLast))) { [weak self] in
             guard let self, !isDetached else { return }
             accessibilityRefreshQueued = false
+            lastAccessibilityRefresh = MainContext.monotonicMicroseconds
             let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
             if signature != accessibleSignature {
                 accessibleSignature = signature
@@ -368,7 +390,6 @@ final class GalleryView {
         }
     }
 
-    /// The cells on screen, in reading order, as assistive technologies see them.
     /// An image's label by its address: parsing the URL for it every time the cells' names are
     /// refreshed (each image that arrives) cost more than the rest of the refresh.
     private func label(of image: GalleryImage) -> String {
@@ -377,6 +398,8 @@ final class GalleryView {
         labelsByURL[image.url] = label
         return label
     }
+
+    /// The cells on screen, in reading order, as assistive technologies see them.
 
     private func accessibleCells() -> [AccessibleCell] {
         let visible = visibleRect
