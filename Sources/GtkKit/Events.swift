@@ -42,6 +42,9 @@ public struct ScrollEvent: Sendable {
     public enum Direction: Sendable { case up, down, smooth(dy: Double), other }
     public let direction: Direction
     public let modifiers: Modifiers
+    /// Where the pointer is, in the widget's coordinates (zooming keeps this point still).
+    public let x: Double
+    public let y: Double
 }
 
 /// Events a widget receives; handlers return true when they consumed the event.
@@ -110,7 +113,7 @@ public extension Widget {
             case GDK_SCROLL_SMOOTH: .smooth(dy: value.delta_y)
             default: .other
             }
-            let scroll = ScrollEvent(direction: direction, modifiers: Modifiers(state: value.state))
+            let scroll = ScrollEvent(direction: direction, modifiers: Modifiers(state: value.state), x: value.x, y: value.y)
             return onMain { box.handler(scroll) } ? 1 : 0
         }
         connect(pointer, "scroll-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)

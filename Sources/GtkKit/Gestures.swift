@@ -27,4 +27,12 @@ public final class PinchGesture: Object {
         }
         connect(pointer, "scale-changed", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
+
+    /// The point between the fingers, in the widget's coordinates (zooming keeps it still).
+    public var center: (x: Double, y: Double)? {
+        var x = 0.0
+        var y = 0.0
+        guard gtk_gesture_get_bounding_box_center(OpaquePointer(pointer), &x, &y) != 0 else { return nil }
+        return (x, y)
+    }
 }

@@ -55,6 +55,11 @@ public extension ApplicationWindow {
         return action
     }
 
+    /// Activates a window action with a string parameter, as a menu item with that target would.
+    func activateAction(_ name: String, target: String) {
+        g_action_group_activate_action(OpaquePointer(pointer), name, g_variant_new_string(target))
+    }
+
     /// A window action with a boolean state (a check in menus, a pressed toggle button); activating
     /// it flips the state and calls `handler` with the new one.
     func addToggleAction(_ name: String, state: Bool, _ handler: @escaping @MainActor (Bool) -> Void) -> Action {

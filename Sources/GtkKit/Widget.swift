@@ -112,6 +112,31 @@ open class Widget: Object {
         set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue) }
     }
 
+    /// What assistive technologies are told the widget is (a drawing area says nothing by itself).
+    public func setAccessibleRole(_ role: AccessibleRole) {
+        atk_object_set_role(gtk_widget_get_accessible(widget), role.atk)
+    }
+
+    /// Where the pointer is, in this widget's coordinates (for a widget with its own window), or nil
+    /// when the widget is not on screen.
+    public var pointerPosition: (x: Double, y: Double)? {
+        guard let window = gtk_widget_get_window(widget),
+              let seat = gdk_display_get_default_seat(gtk_widget_get_display(widget)),
+              let pointer = gdk_seat_get_pointer(seat) else { return nil }
+        var x = 0.0
+        var y = 0.0
+        gdk_window_get_device_position_double(window, pointer, &x, &y, nil)
+        return (x, y)
+    }
+
+    /// The pointer's shape over this widget, by its CSS name ("grab", "grabbing"); nil for the default.
+    public func setCursor(named name: String?) {
+        guard let window = gtk_widget_get_window(widget) else { return }
+        let cursor = name.flatMap { gdk_cursor_new_from_name(gtk_widget_get_display(widget), $0) }
+        gdk_window_set_cursor(window, cursor)
+        if let cursor { g_object_unref(UnsafeMutableRawPointer(cursor)) }
+    }
+
     /// Whether a compositor draws this widget's screen: without one, transparent pixels of
     /// override-redirect windows (drag images) show as garbage, so they must be opaque.
     public var isComposited: Bool { gdk_screen_is_composited(gtk_widget_get_screen(widget)) != 0 }
@@ -170,6 +195,15 @@ open class Widget: Object {
     }
 
     public func removeTickCallback(_ id: UInt32) { gtk_widget_remove_tick_callback(widget, guint(id)) }
+}
+
+public enum AccessibleRole {
+    case image
+    var atk: AtkRole {
+        switch self {
+        case .image: ATK_ROLE_IMAGE
+        }
+    }
 }
 
 /// A colour with alpha, in 0...1.

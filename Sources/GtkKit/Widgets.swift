@@ -71,6 +71,11 @@ public final class Button: Widget {
     public func onClicked(_ handler: @escaping VoidHandler) { on("clicked", handler) }
 }
 
+/// A widget with its own input window that the app paints itself (the image viewer).
+public final class DrawingArea: Widget {
+    public init() { super.init(owning: gtk_drawing_area_new()) }
+}
+
 public final class Overlay: Container {
     public init() { super.init(owning: gtk_overlay_new()) }
 
@@ -140,6 +145,12 @@ public final class HeaderBar: Container {
     public var title: String {
         get { gtk_header_bar_get_title(typed()).map { String(cString: $0) } ?? "" }
         set { gtk_header_bar_set_title(typed(), newValue) }
+    }
+
+    /// The smaller line under the title; nil shows none.
+    public var subtitle: String? {
+        get { gtk_header_bar_get_subtitle(typed()).map { String(cString: $0) } }
+        set { gtk_header_bar_set_subtitle(typed(), newValue) }
     }
 
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }

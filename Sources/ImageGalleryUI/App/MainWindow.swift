@@ -40,6 +40,16 @@ final class MainWindow {
     private var unmaximizedSize = (width: 1024, height: 760)
     private var imageActions: ImageActions?
     private var cellMenu: Popover?
+    // The image viewer: a page beside the gallery in the gallery area.
+    private let viewer: ImageViewer
+    private let galleryStack = Stack()
+    private let backButton = Button(iconName: "go-previous-symbolic", tooltip: tr("Back to the Gallery"))
+    private let sidebarButton = ToggleButton(iconName: "sidebar-show-symbolic", tooltip: tr("Show Galleries"))
+    /// The gallery's own actions, off while the viewer shows (they would act on cells out of sight).
+    private var galleryOnlyActions: [Action] = []
+    private var isViewing: Bool { galleryStack.visibleChildName == Self.viewerPage }
+    private static let viewerPage = "viewer"
+    private static let galleryPage = "gallery"
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
 
@@ -60,12 +70,15 @@ final class MainWindow {
         gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
         sidebar = Sidebar(session: session)
         sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags)
+        viewer = ImageViewer(session: session, loader: services.loader)
 
         buildHeader()
         addActions()
 
         let galleryArea = Overlay()
-        galleryArea.add(gallery.scroller)
+        galleryStack.addNamed(gallery.scroller, Self.galleryPage)
+        galleryStack.addNamed(viewer.area, Self.viewerPage)
+        galleryArea.add(galleryStack)
         galleryArea.addOverlay(emptyState.root)
         galleryArea.setPassThrough(emptyState.root, true)
         // In the gallery area, so a toast never hides the trash zone below it.
@@ -93,6 +106,13 @@ final class MainWindow {
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
         installImageActions()
         gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
+        gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
+        viewer.onClose = { [weak self] in self?.closeViewer() }
+        viewer.onDelete = { [weak self] id in
+            guard let self else { return }
+            remove([id], from: session.galleryID)
+        }
+        viewer.onShownChanged = { [weak self] in self?.updateChrome() }
         for drops in [gallery.externalDrops, sidebarDrops.externalDrops] {
             drops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
             drops.onRefused = { [weak self] message in self?.say(message) }
@@ -114,13 +134,15 @@ final class MainWindow {
 
         window.showAll()
         flights.area.isVisible = false
+        backButton.isVisible = false
         sidebar.root.isVisible = library.sidebarVisible
         updateChrome()
         gallery.canvas.grabFocus()
     }
 
     private func buildHeader() {
-        let sidebarButton = ToggleButton(iconName: "sidebar-show-symbolic", tooltip: tr("Show Galleries"))
+        backButton.onClicked { [weak self] in self?.closeViewer() }
+        header.packStart(backButton)
         sidebarButton.setAction("win.show-sidebar")
         header.packStart(sidebarButton)
         undoButton.setAction("app.undo")
@@ -152,14 +174,17 @@ final class MainWindow {
             HelpAndMenu.builder().presentShortcutsWindow("shortcuts", over: window)
         }
         _ = window.addAction("close") { [weak self] in self?.window.close() }
-        _ = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
-        _ = window.addAction("paste") { [weak self] in self?.paste() }
-        _ = window.addAction("zoom-in") { [weak self] in self?.gallery.zoom(by: 1.2) }
-        _ = window.addAction("zoom-out") { [weak self] in self?.gallery.zoom(by: 1 / 1.2) }
-        sidebarAction = window.addToggleAction("show-sidebar", state: library.sidebarVisible) { [weak self] visible in
+        let selectAll = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
+        let paste = window.addAction("paste") { [weak self] in self?.paste() }
+        _ = window.addAction("zoom-in") { [weak self] in self?.zoom(by: 1.2) }
+        _ = window.addAction("zoom-out") { [weak self] in self?.zoom(by: 1 / 1.2) }
+        let showSidebar = window.addToggleAction("show-sidebar", state: library.sidebarVisible) { [weak self] visible in
             self?.setSidebarVisible(visible)
         }
-        _ = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
+        sidebarAction = showSidebar
+        let rename = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
+        galleryOnlyActions = [selectAll, paste, showSidebar, rename]
+        _ = window.addAction("open-image", parameter: String.self) { [weak self] id in self?.openImage(ImageID(id)) }
         _ = window.addAction("rename-gallery", parameter: String.self) { [weak self] id in self?.renameGallery(id) }
         deleteGalleryAction = window.addAction("delete-gallery", parameter: String.self) { [weak self] id in
             self?.deleteGallery(id)
@@ -168,10 +193,62 @@ final class MainWindow {
 
     func present() { window.present() }
 
+    // MARK: Viewing one image
+
+    /// `win.open-image` (Enter, a double-click, the cell's menu): the image fills the gallery area;
+    /// a cell that could not be loaded tries again instead.
+    private func openImage(_ id: ImageID) {
+        guard session.cells.contains(where: { $0.image?.id == id }), !gallery.retryIfFailed(id) else { return }
+        if !isViewing {
+            galleryStack.visibleChildName = Self.viewerPage
+            // The image alone, as in Eye of GNOME: no sidebar, no trash zone; the toast still shows.
+            sidebar.root.isVisible = false
+            trash.root.isVisible = false
+            emptyState.root.isVisible = false
+            sidebarButton.isVisible = false
+            backButton.isVisible = true
+            for action in galleryOnlyActions { action.enabled = false }
+        }
+        viewer.show(id)
+        viewer.area.grabFocus()
+        updateChrome()
+    }
+
+    /// Esc or Back: the gallery as it was, scrolled where it was, with the image just seen focused.
+    private func closeViewer() {
+        guard isViewing else { return }
+        let shown = viewer.imageID
+        viewer.close()
+        galleryStack.visibleChildName = Self.galleryPage
+        sidebar.root.isVisible = library.sidebarVisible
+        trash.root.isVisible = true
+        sidebarButton.isVisible = true
+        backButton.isVisible = false
+        for action in galleryOnlyActions { action.enabled = true }
+        if let shown, gallery.index(of: shown) != nil {
+            session.select(shown, mode: .replace)
+            gallery.setFocus(shown)
+        }
+        gallery.canvas.grabFocus()
+        updateChrome()
+    }
+
+    /// Ctrl+plus, Ctrl+minus and the header bar's buttons: the viewer's image, else the gallery's cells.
+    private func zoom(by factor: Double) {
+        if isViewing { viewer.zoom(by: factor) } else { gallery.zoom(by: factor) }
+    }
+
     // MARK: Following the session
 
     private func sessionChanged(_ change: GallerySession.Change) {
         gallery.sessionChanged(change)
+        if isViewing {
+            switch change {
+            case .cells: viewer.cellsChanged()
+            case .shownGallery: closeViewer()
+            default: break
+            }
+        }
         switch change {
         case .cells, .history:
             updateChrome()
@@ -198,9 +275,17 @@ final class MainWindow {
     /// Title, empty state and the actions' availability follow the document.
     func updateChrome() {
         let name = session.gallery.name
-        header.title = name
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
-        emptyState.root.isVisible = session.cells.isEmpty
+        if isViewing, let image = viewer.image, let position = viewer.position {
+            header.title = image.label
+            // Translators: which image the viewer shows, in the header bar under its name.
+            header.subtitle = tr("{index} of {count}", ["index": Localization.number(position.index),
+                                                         "count": Localization.number(position.count)])
+        } else {
+            header.title = name
+            header.subtitle = nil
+        }
+        emptyState.root.isVisible = session.cells.isEmpty && !isViewing
         let history = library.history
         undoButton.tooltip = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
         redoButton.tooltip = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
@@ -422,6 +507,7 @@ final class MainWindow {
         galleryMenu = nil
         cellMenu = nil
         imageActions = nil
+        viewer.close()
         gallery.detach()
         sidebar.detach()
         session.close()

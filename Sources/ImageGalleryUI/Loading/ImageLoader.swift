@@ -114,6 +114,11 @@ final class ImageLoader {
         return .loading
     }
 
+    /// The file's own pixel size, once a cell decoded it.
+    func originalSize(of id: ImageID) -> (width: Int, height: Int)? {
+        surfaces[id].map { ($0.originalWidth, $0.originalHeight) }
+    }
+
     /// Forgets a failure, and whatever was cached for it, so the next paint tries again.
     func retry(_ id: ImageID) {
         failures[id] = nil

@@ -176,11 +176,19 @@ extension GalleryView {
         if session.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
     }
 
-    /// Double-click or Enter on a cell that could not be loaded tries it again.
+    /// Double-click or Enter: a cell that could not be loaded tries again, an image opens.
     private func activate(_ id: ImageID) {
-        guard loader.failure(of: id) != nil else { return }
+        if retryIfFailed(id) { return }
+        guard let index = index(of: id), laidOutCells[index].image != nil else { return }
+        onOpenRequested(id)
+    }
+
+    /// Tries a cell that could not be loaded again; false when it had not failed.
+    func retryIfFailed(_ id: ImageID) -> Bool {
+        guard loader.failure(of: id) != nil else { return false }
         loader.retry(id)
         relayout(animated: true)
+        return true
     }
 
     // MARK: Context menu

@@ -55,6 +55,8 @@ final class GalleryView {
     /// Ctrl+C and Ctrl+X on the gallery (not app-wide keys: a text field keeps its own).
     var onCopyRequested: () -> Void = {}
     var onCutRequested: () -> Void = {}
+    /// Double-click or Enter on an image: the window opens it in its viewer.
+    var onOpenRequested: (ImageID) -> Void = { _ in }
     /// Cells were dragged into place (a reorder, or from another window): the window offers Undo.
     var onDropped: (_ message: String) -> Void = { _ in }
 

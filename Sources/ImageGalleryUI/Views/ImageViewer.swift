@@ -1,0 +1,376 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// One image of the gallery as large as the window allows, as Eye of GNOME and Loupe show it: the
+/// cell's picture at once, then the image decoded off the main loop at the size the screen shows
+/// (never more pixels than that, within ViewerZoom.decodeCap when zoomed in), again after each
+/// zoom that needs more pixels. Zoom, pan, previous/next and delete; the window decides what
+/// opening, closing and deleting mean.
+@MainActor
+final class ImageViewer {
+    let area = DrawingArea()
+    private let session: GallerySession
+    private let loader: ImageLoader
+    /// One decode at a time, apart from the gallery's: a 96 MP JPEG never holds its cells back. The
+    /// newest request runs first; older ones waiting are withdrawn.
+    private static let decodePool = WorkerPool(threads: 1, name: "viewer-decode")
+    /// Zoom changes come in bursts (a scroll, a pinch): the sharp decode waits for a pause.
+    private static let decodeDelayMilliseconds: UInt32 = 120
+
+    private(set) var imageID: ImageID?
+    /// Where the image was among the gallery's images, to show its neighbour once it is gone.
+    private var lastIndex = 0
+    private var zoom = ViewerZoom(imageWidth: 1, imageHeight: 1, viewWidth: 1, viewHeight: 1)
+    /// Decoded for the view: the sharp picture and the zoom's sharp size it was asked for.
+    private var sharp: (surface: CairoSurface, width: Int)?
+    private var failure: String?
+    private var pending: (generation: Int, width: Int, job: WorkerPool.Job, cancellation: DownloadCancellation)?
+    private var generation = 0
+    private var decodeTimer: UInt32?
+    private var panFrom: (x: Double, y: Double)?
+    private var pinch: PinchGesture?
+    private var scaleAtPinchStart = 1.0
+    private var loaderObservation: ImageLoader.Observation?
+
+    /// Esc: back to the gallery.
+    var onClose: () -> Void = {}
+    /// Delete: the window removes the image (with Undo); the viewer then shows its neighbour.
+    var onDelete: (ImageID) -> Void = { _ in }
+    /// Another image shows, or the gallery around it changed (the header says which, and of how many).
+    var onShownChanged: () -> Void = {}
+
+    init(session: GallerySession, loader: ImageLoader) {
+        self.session = session
+        self.loader = loader
+        area.addStyleClass("image-viewer")
+        area.setAccessibleRole(.image)
+        area.enablePointerAndKeyEvents()
+        area.setExpand(horizontal: true, vertical: true)
+        area.onDraw { [weak self] context in self?.draw(context) }
+        area.onSizeAllocate { [weak self] width, height in self?.sizeChanged(width: width, height: height) }
+        area.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
+        area.onScroll { [weak self] event in self?.scrolled(event) ?? false }
+        area.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
+        area.onButtonRelease { [weak self] event in self?.buttonReleased(event) ?? false }
+        area.onMotion { [weak self] event in self?.pointerMoved(event) ?? false }
+        let pinch = PinchGesture(on: area)
+        pinch.onBegin { [weak self] in self.map { $0.scaleAtPinchStart = $0.zoom.effectiveScale } }
+        pinch.onScaleChanged { [weak self, weak pinch] scale in
+            guard let self else { return }
+            let center = pinch?.center ?? (Double(area.allocatedWidth) / 2, Double(area.allocatedHeight) / 2)
+            setScale(scaleAtPinchStart * scale, around: center)
+        }
+        self.pinch = pinch
+        loaderObservation = loader.observe { [weak self] id in
+            // The cell's picture arrived: it shows until the sharp one does.
+            if id == self?.imageID { self?.area.queueDraw() }
+        }
+    }
+
+    /// The gallery's images, in order: what previous and next step through.
+    private var images: [GalleryImage] { session.cells.compactMap(\.image) }
+
+    var image: GalleryImage? { imageID.flatMap { id in images.first { $0.id == id } } }
+
+    /// Which image shows, counted from 1, and how many the gallery has.
+    var position: (index: Int, count: Int)? {
+        let images = images
+        guard let imageID, let index = images.firstIndex(where: { $0.id == imageID }) else { return nil }
+        return (index + 1, images.count)
+    }
+
+    // MARK: Showing
+
+    func show(_ id: ImageID) {
+        let images = images
+        guard let index = images.firstIndex(where: { $0.id == id }) else { return }
+        let image = images[index]
+        cancelDecode()
+        imageID = id
+        lastIndex = index
+        sharp = nil
+        failure = nil
+        let scale = Double(area.scaleFactor)
+        let view = (Double(area.allocatedWidth) * scale, Double(area.allocatedHeight) * scale)
+        if let size = loader.originalSize(of: id) {
+            zoom = ViewerZoom(imageWidth: Double(size.width), imageHeight: Double(size.height), viewWidth: view.0, viewHeight: view.1)
+        } else {
+            // Not decoded yet: as large as any image may be, at its ratio, until the decode says.
+            let ratio = max(image.aspectRatio, 0.01)
+            let side = Double(ImageDecoder.maximumSide)
+            zoom = ViewerZoom(imageWidth: ratio >= 1 ? side : side * ratio, imageHeight: ratio >= 1 ? side / ratio : side,
+                              viewWidth: view.0, viewHeight: view.1)
+        }
+        area.accessibleName = image.label
+        updateCursor()
+        area.queueDraw()
+        requestSharp()
+        onShownChanged()
+    }
+
+    /// Leaves the image: its decode stops and its pixels are freed.
+    func close() {
+        cancelDecode()
+        if let decodeTimer { MainContext.cancel(decodeTimer) }
+        decodeTimer = nil
+        imageID = nil
+        sharp = nil
+        failure = nil
+    }
+
+    /// The gallery changed: the image may be gone (deleted here or elsewhere), then its neighbour shows.
+    func cellsChanged() {
+        guard let imageID else { return }
+        let images = images
+        if images.contains(where: { $0.id == imageID }) {
+            onShownChanged()
+        } else if images.isEmpty {
+            onClose()
+        } else {
+            show(images[min(lastIndex, images.count - 1)].id)
+        }
+    }
+
+    private func step(_ offset: Int) {
+        let images = images
+        guard let imageID, let index = images.firstIndex(where: { $0.id == imageID }) else { return }
+        let target = min(max(index + offset, 0), images.count - 1)
+        if target != index { show(images[target].id) }
+    }
+
+    // MARK: Zoom
+
+    /// Ctrl+plus and Ctrl+minus (the window's zoom actions): around the pointer when it is over the image.
+    func zoom(by factor: Double) {
+        setScale(zoom.effectiveScale * factor, around: pointerOrCenter)
+    }
+
+    private var pointerOrCenter: (x: Double, y: Double) {
+        let width = Double(area.allocatedWidth)
+        let height = Double(area.allocatedHeight)
+        if let pointer = area.pointerPosition, pointer.x >= 0, pointer.y >= 0, pointer.x < width, pointer.y < height {
+            return pointer
+        }
+        return (width / 2, height / 2)
+    }
+
+    /// `point` in the widget's coordinates stays where it is.
+    private func setScale(_ scale: Double, around point: (x: Double, y: Double)) {
+        let device = Double(area.scaleFactor)
+        zoom.setScale(scale, aroundX: point.x * device, y: point.y * device)
+        zoomChanged()
+    }
+
+    private func fit() {
+        zoom.fit()
+        zoomChanged()
+    }
+
+    private func zoomChanged() {
+        updateCursor()
+        area.queueDraw()
+        scheduleSharp()
+    }
+
+    private func updateCursor() {
+        area.setCursor(named: panFrom != nil ? "grabbing" : zoom.canPan ? "grab" : nil)
+    }
+
+    private func sizeChanged(width: Int, height: Int) {
+        let scale = Double(area.scaleFactor)
+        zoom.setViewSize(width: Double(width) * scale, height: Double(height) * scale)
+        guard imageID != nil else { return }
+        updateCursor()
+        scheduleSharp()
+    }
+
+    // MARK: Decoding
+
+    private func scheduleSharp() {
+        if let decodeTimer { MainContext.cancel(decodeTimer) }
+        decodeTimer = MainContext.after(milliseconds: Self.decodeDelayMilliseconds) { [weak self] in
+            self?.decodeTimer = nil
+            self?.requestSharp()
+        }
+    }
+
+    /// Decodes the image at the size shown unless what is decoded (or on its way) already is that
+    /// sharp; one much sharper than needed is decoded again smaller, as painting it would cost more.
+    private func requestSharp() {
+        guard let image, area.allocatedWidth > 1, failure == nil else { return }
+        let wanted = zoom.sharpSize
+        if let sharp, sharp.width >= wanted.width - 1, sharp.width <= wanted.width * 2 { return }
+        if let pending, pending.width == wanted.width { return }
+        cancelDecode()
+        generation += 1
+        let request = generation
+        let cancellation = DownloadCancellation()
+        let source = loader.bytesSource
+        let url = image.url
+        let id = image.id
+        let scale = area.scaleFactor
+        let job = Self.decodePool.submit {
+            guard !cancellation.isCancelled else { return }
+            let decoded = Self.decode(url, source: source, wanted: wanted, scale: scale, cancellation: cancellation)
+            guard !cancellation.isCancelled else { return }
+            MainContext.post { [weak self] in self?.finish(id, request: request, wanted: wanted.width, decoded) }
+        }
+        pending = (request, wanted.width, job, cancellation)
+    }
+
+    private func cancelDecode() {
+        guard let pending else { return }
+        Self.decodePool.withdraw(pending.job)
+        pending.cancellation.cancel()
+        self.pending = nil
+    }
+
+    /// The image fitted inside `wanted` (device pixels), upright. Runs on the viewer's decode thread.
+    private nonisolated static func decode(_ url: String, source: ImageBytesSource, wanted: (width: Int, height: Int),
+                                           scale: Int, cancellation: DownloadCancellation) -> Result<DecodedImage, LoadFailure> {
+        let data: Data
+        switch source.bytes(for: url, cancellation: cancellation) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let bytes): data = bytes
+        }
+        // A square box: EXIF rotation turns the picture after the decoder fitted it.
+        let side = max(wanted.width, wanted.height)
+        switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
+        case .success(let picture):
+            let factor = min(Double(wanted.width) / Double(max(picture.originalWidth, 1)),
+                             Double(wanted.height) / Double(max(picture.originalHeight, 1)), 1)
+            return .success(picture.image(width: max(1, Int((Double(picture.originalWidth) * factor).rounded())),
+                                          height: max(1, Int((Double(picture.originalHeight) * factor).rounded())),
+                                          scale: scale))
+        case .failure(let error):
+            return .failure(LoadFailure(error, decoding: data))
+        }
+    }
+
+    private func finish(_ id: ImageID, request: Int, wanted: Int, _ result: Result<DecodedImage, LoadFailure>) {
+        guard id == imageID else { return }
+        if pending?.generation == request { pending = nil }
+        switch result {
+        case .success(let decoded):
+            // A decode overtaken by a zoom still beats the cell's picture.
+            guard request == generation || sharp == nil else { return }
+            if Double(decoded.originalWidth) != zoom.imageWidth || Double(decoded.originalHeight) != zoom.imageHeight {
+                zoom.setImageSize(width: Double(decoded.originalWidth), height: Double(decoded.originalHeight))
+                updateCursor()
+            }
+            sharp = (decoded.surface, wanted)
+            area.queueDraw()
+            // The true size may ask for other pixels than the guess did.
+            if request == generation { requestSharp() }
+        case .failure(let failure):
+            guard request == generation else { return }
+            self.failure = failure.description
+            area.queueDraw()
+        }
+    }
+
+    // MARK: Drawing
+
+    private func draw(_ context: CairoContext) {
+        area.renderBackground(context)
+        guard let imageID else { return }
+        let device = Double(area.scaleFactor)
+        let rect = zoom.imageRect
+        let preview: CairoSurface? = if case .ready(let surface) = loader.peekState(of: imageID) { surface } else { nil }
+        if let surface = sharp?.surface ?? preview {
+            context.draw(surface, x: rect.x / device, y: rect.y / device, width: rect.width / device, height: rect.height / device)
+        }
+        if let failure, sharp == nil {
+            let width = Double(area.allocatedWidth)
+            context.drawText(tr("This image could not be shown: {reason}", ["reason": failure]), widget: area,
+                             centerX: width / 2, centerY: Double(area.allocatedHeight) - 40, maxWidth: width - 48,
+                             color: area.themeForeground)
+        }
+    }
+
+    // MARK: Input
+
+    private func keyPressed(_ key: KeyEvent) -> Bool {
+        let control = key.modifiers.contains(.control)
+        switch key.keyName {
+        case "Left", "Page_Up", "KP_Page_Up":
+            step(-1)
+        case "Right", "Page_Down", "KP_Page_Down":
+            step(1)
+        case "Home":
+            step(-images.count)
+        case "End":
+            step(images.count)
+        case "Escape":
+            onClose()
+        case "Delete", "KP_Delete":
+            if let imageID { onDelete(imageID) }
+        case "0", "KP_0":
+            guard control else { return false }
+            fit()
+        case "1", "KP_1":
+            guard !control else { return false }
+            setScale(1, around: pointerOrCenter)
+        case "plus", "equal", "KP_Add":
+            guard !control else { return false }
+            zoom(by: 1.25)
+        case "minus", "KP_Subtract":
+            guard !control else { return false }
+            zoom(by: 1 / 1.25)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func scrolled(_ event: ScrollEvent) -> Bool {
+        let step: Double
+        switch event.direction {
+        case .up: step = -1
+        case .down: step = 1
+        case .smooth(let dy): step = dy
+        case .other: return false
+        }
+        if event.modifiers.contains(.control) {
+            setScale(zoom.effectiveScale * pow(1.15, -step), around: (event.x, event.y))
+        } else if zoom.canPan {
+            let distance = -step * 60 * Double(area.scaleFactor)
+            event.modifiers.contains(.shift) ? zoom.pan(dx: distance, dy: 0) : zoom.pan(dx: 0, dy: distance)
+            area.queueDraw()
+        }
+        return true
+    }
+
+    private func buttonPressed(_ event: ButtonEvent) -> Bool {
+        guard event.button == 1 else { return false }
+        area.grabFocus()
+        if event.isDoubleClick {
+            // As in Loupe: a double-click shows the image pixel for pixel there, or the whole of it again.
+            panFrom = nil
+            if zoom.isFitting && zoom.fitScale < 1 { setScale(1, around: (event.x, event.y)) } else { fit() }
+            return true
+        }
+        if zoom.canPan {
+            panFrom = (event.x, event.y)
+            updateCursor()
+        }
+        return true
+    }
+
+    private func pointerMoved(_ event: MotionEvent) -> Bool {
+        guard let from = panFrom, event.buttonHeld else { return false }
+        let device = Double(area.scaleFactor)
+        zoom.pan(dx: (event.x - from.x) * device, dy: (event.y - from.y) * device)
+        panFrom = (event.x, event.y)
+        area.queueDraw()
+        return true
+    }
+
+    private func buttonReleased(_ event: ButtonEvent) -> Bool {
+        guard event.button == 1, panFrom != nil else { return false }
+        panFrom = nil
+        updateCursor()
+        return true
+    }
+}
