@@ -147,11 +147,9 @@ public final class HeaderBar: Container {
         set { gtk_header_bar_set_title(typed(), newValue) }
     }
 
-    /// The smaller line under the title; nil shows none.
-    public var subtitle: String? {
-        get { gtk_header_bar_get_subtitle(typed()).map { String(cString: $0) } }
-        set { gtk_header_bar_set_subtitle(typed(), newValue) }
-    }
+    /// Shown instead of the title (the window sets the title to its own whenever its title changes);
+    /// nil shows the title again.
+    public func setCustomTitle(_ widget: Widget?) { gtk_header_bar_set_custom_title(typed(), widget?.widget) }
 
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }
     public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(typed(), child.widget) }

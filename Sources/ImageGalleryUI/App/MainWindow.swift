@@ -49,6 +49,10 @@ final class MainWindow {
     private var galleryOnlyActions: [Action] = []
     private var isViewing: Bool { galleryStack.visibleChildName == Self.viewerPage }
     private static let viewerPage = "viewer"
+    /// The header bar's title while the viewer shows: the image's name, and "3 of 48" under it.
+    private let viewerHeading = Box(.vertical)
+    private let viewerTitle = Label()
+    private let viewerSubtitle = Label()
     private static let galleryPage = "gallery"
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
@@ -142,6 +146,14 @@ final class MainWindow {
 
     private func buildHeader() {
         backButton.onClicked { [weak self] in self?.closeViewer() }
+        viewerHeading.setAlign(horizontal: .center, vertical: .center)
+        viewerTitle.addStyleClass("title")
+        viewerTitle.ellipsize()
+        viewerSubtitle.addStyleClass("subtitle")
+        viewerSubtitle.addStyleClass("dim-label")
+        viewerHeading.append(viewerTitle)
+        viewerHeading.append(viewerSubtitle)
+        viewerHeading.showAll()
         header.packStart(backButton)
         sidebarButton.setAction("win.show-sidebar")
         header.packStart(sidebarButton)
@@ -207,6 +219,7 @@ final class MainWindow {
             emptyState.root.isVisible = false
             sidebarButton.isVisible = false
             backButton.isVisible = true
+            header.setCustomTitle(viewerHeading)
             for action in galleryOnlyActions { action.enabled = false }
         }
         viewer.show(id)
@@ -224,6 +237,7 @@ final class MainWindow {
         trash.root.isVisible = true
         sidebarButton.isVisible = true
         backButton.isVisible = false
+        header.setCustomTitle(nil)
         for action in galleryOnlyActions { action.enabled = true }
         if let shown, gallery.index(of: shown) != nil {
             session.select(shown, mode: .replace)
@@ -275,16 +289,15 @@ final class MainWindow {
     /// Title, empty state and the actions' availability follow the document.
     func updateChrome() {
         let name = session.gallery.name
-        window.title = tr("{gallery} — Image Gallery", ["gallery": name])
+        header.title = name
         if isViewing, let image = viewer.image, let position = viewer.position {
-            header.title = image.label
+            viewerTitle.text = image.label
             // Translators: which image the viewer shows, in the header bar under its name.
-            header.subtitle = tr("{index} of {count}", ["index": Localization.number(position.index),
-                                                         "count": Localization.number(position.count)])
-        } else {
-            header.title = name
-            header.subtitle = nil
+            viewerSubtitle.text = tr("{index} of {count}", ["index": Localization.number(position.index),
+                                                            "count": Localization.number(position.count)])
         }
+        // After the header bar's: the window's accessible name follows the title set last.
+        window.title = tr("{gallery} — Image Gallery", ["gallery": name])
         emptyState.root.isVisible = session.cells.isEmpty && !isViewing
         let history = library.history
         undoButton.tooltip = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
