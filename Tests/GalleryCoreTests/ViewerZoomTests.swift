@@ -5,7 +5,7 @@ import Testing
     @Test func fitShowsTheWholeImageCentredAsLargeAsTheViewAllows() {
         // A panorama in a 1000×800 view: its width fills the view, centred vertically.
         let panorama = ViewerZoom(imageWidth: 4000, imageHeight: 1000, viewWidth: 1000, viewHeight: 800)
-        #expect(panorama.imageRect == LayoutRect(x: 0, y: 300, width: 1000, height: 250))
+        #expect(panorama.imageRect == LayoutRect(x: 0, y: 275, width: 1000, height: 250))
         // A portrait: its height fills the view, centred horizontally.
         let portrait = ViewerZoom(imageWidth: 1000, imageHeight: 2000, viewWidth: 1000, viewHeight: 800)
         #expect(portrait.imageRect == LayoutRect(x: 300, y: 0, width: 400, height: 800))
