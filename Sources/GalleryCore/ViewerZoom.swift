@@ -108,13 +108,23 @@ public struct ViewerZoom: Equatable, Sendable {
     }
 
     /// The size to decode the image at for the view to show it sharp: the image at the zoom shown
-    /// (never larger than the file), within `decodeCap` pixels.
+    /// (never larger than the file), decoded within `decodeCap` pixels.
     public var sharpSize: (width: Int, height: Int) {
-        var s = min(effectiveScale, 1)
-        let pixels = imageWidth * imageHeight * s * s
-        if pixels > Double(Self.decodeCap) { s *= (Double(Self.decodeCap) / pixels).squareRoot() }
-        return (max(1, Int((imageWidth * s).rounded())), max(1, Int((imageHeight * s).rounded())))
+        let wanted = min(effectiveScale, 1)
+        var scale = wanted
+        // A JPEG decoder scales by 1/2, 1/4 or 1/8 in the DCT and reduces the rest afterwards: the
+        // step at or above the wanted scale is what it decodes, so that step must fit within the cap
+        // (zoomed into a 96 MP photo, a decode just past 1/2 would otherwise decode all of it).
+        let steps = [1, 0.5, 0.25, 0.125]
+        let decoded = steps.last { $0 >= wanted } ?? 1
+        if pixels(atScale: decoded) > Double(Self.decodeCap) {
+            scale = steps.first { pixels(atScale: $0) <= Double(Self.decodeCap) }
+                ?? (Double(Self.decodeCap) / pixels(atScale: 1)).squareRoot()
+        }
+        return (max(1, Int((imageWidth * scale).rounded())), max(1, Int((imageHeight * scale).rounded())))
     }
+
+    private func pixels(atScale scale: Double) -> Double { imageWidth * imageHeight * scale * scale }
 
     /// Keeps the image covering the view on each axis where it is larger than the view.
     private mutating func clamp() {
