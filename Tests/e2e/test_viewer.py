@@ -262,3 +262,27 @@ def test_a_12000_by_8000_jpeg_opens_while_the_window_keeps_answering(make_app, t
                "the huge image's blue middle in the viewer")
     app.key("Escape")
     wait_gallery_back(app)
+
+
+def test_a_failed_cell_retries_on_enter_and_double_click_instead_of_opening(make_app, tmp_path):
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    late = [(folder / "late-a.png", 300, 200), (folder / "late-b.png", 300, 200)]
+    app = make_app(state_of(late))
+    app.start()
+    app.wait_cells(lambda cs: len(cs) == 2 and all(c.error for c in cs), 30, what="two error cells")
+    app.focus()
+    for path, w, h in late:
+        solid(path, w, h, GREEN)
+    app.key("Home")
+    app.key("Return")
+    app.wait_cells(lambda cs: not cs[0].error and cs[0].settled and cs[1].error, 10,
+                   what="Enter to retry the first cell, and only it")
+    second = app.cells()[1]
+    app.desktop.move_to(*second.center)
+    app.desktop.xdotool("click", "--repeat", 2, "--delay", 80, 1)
+    app.wait_cells(lambda cs: all(c.settled and not c.error for c in cs), 10, what="the double-click to retry it")
+    time.sleep(0.5)
+    assert viewer(app, "late-a.png") is None and viewer(app, "late-b.png") is None, (
+        "retrying a failed cell opened the viewer")
+    assert app.gallery().has_state("SHOWING")
