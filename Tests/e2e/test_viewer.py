@@ -10,6 +10,7 @@ import time
 from PIL import Image, ImageDraw
 
 import harness
+from actions_helpers import choose
 from harness import colour_close, dominant_colour, wait_until
 
 STRIPE = 20
@@ -286,3 +287,11 @@ def test_a_failed_cell_retries_on_enter_and_double_click_instead_of_opening(make
     assert viewer(app, "late-a.png") is None and viewer(app, "late-b.png") is None, (
         "retrying a failed cell opened the viewer")
     assert app.gallery().has_state("SHOWING")
+
+
+def test_the_cell_menu_opens_the_image_it_was_asked_on(make_app, tmp_path):
+    app = launch(make_app, tmp_path)
+    cell = next(c for c in app.cells() if c.label == "yellow.png")
+    choose(app, app.desktop, cell, "Open")
+    wait_viewer(app, "yellow.png")
+    wait_header(app, "3 of 3")
