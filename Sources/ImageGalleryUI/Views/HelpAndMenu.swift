@@ -50,16 +50,6 @@ enum HelpAndMenu {
                 shortcut(accelerator: "&lt;Ctrl&gt;x", N_("Cut the selected images")),
                 shortcut(accelerator: "Menu &lt;Shift&gt;F10", N_("Menu of the selected images")),
             ]))
-            \(group(N_("Viewing an Image"), [
-                shortcut(accelerator: "Return", N_("Open the focused image")),
-                shortcut(accelerator: "Left Right", N_("Previous or next image")),
-                shortcut(accelerator: "Page_Up Page_Down", N_("Previous or next image (also)")),
-                shortcut(accelerator: "&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", N_("Zoom in or out")),
-                shortcut(accelerator: "&lt;Ctrl&gt;0", N_("Fit the image to the window")),
-                shortcut(accelerator: "1", N_("Show the image at its real size")),
-                shortcut(accelerator: "Delete", N_("Move the image to the trash")),
-                shortcut(accelerator: "Escape", N_("Back to the gallery")),
-            ]))
             \(group(N_("Galleries"), [
                 shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),
                 shortcut(accelerator: "F2", N_("Rename the gallery")),
@@ -75,6 +65,15 @@ enum HelpAndMenu {
                 shortcut(accelerator: "&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", N_("Larger or smaller images")),
                 shortcut(accelerator: "&lt;Ctrl&gt;question", N_("Keyboard shortcuts")),
                 shortcut(accelerator: "&lt;Ctrl&gt;q", N_("Quit")),
+            ]))
+            \(group(N_("Viewing an Image"), [
+                shortcut(accelerator: "Return", N_("Open the focused image")),
+                shortcut(accelerator: "Left Right Page_Up Page_Down", N_("Previous or next image")),
+                shortcut(accelerator: "&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", N_("Zoom in or out")),
+                shortcut(accelerator: "&lt;Ctrl&gt;0", N_("Fit the image to the window")),
+                shortcut(accelerator: "1", N_("Show the image at its real size")),
+                shortcut(accelerator: "Delete", N_("Move the image to the trash")),
+                shortcut(accelerator: "Escape", N_("Back to the gallery")),
             ]))
           </object>
         </child>
