@@ -295,3 +295,15 @@ def test_the_cell_menu_opens_the_image_it_was_asked_on(make_app, tmp_path):
     choose(app, app.desktop, cell, "Open")
     wait_viewer(app, "yellow.png")
     wait_header(app, "3 of 3")
+
+
+def test_a_click_then_at_once_a_drag_moves_the_cell_and_opens_nothing(make_app, tmp_path):
+    app = launch(make_app, tmp_path)
+    cells = {c.label: c for c in app.cells()}
+    first, last = cells["stripes.png"], cells["yellow.png"]
+    # The drag's press comes within the double-click time of the click, on the same spot.
+    app.desktop.click(*first.center)
+    app.desktop.drag(first.center, (last.x + last.width - 4, last.y + last.height // 2), steps=20, step_delay=0.02)
+    wait_until(lambda: [i["id"] for i in app.state()["galleries"][0]["images"]] == [image_id(1), image_id(2), image_id(0)],
+               10, 0.2, "the striped image moved to the end", lambda: app.state_bytes().decode())
+    assert viewer(app, "stripes.png") is None, "the click and the drag's press opened the viewer"

@@ -25,7 +25,11 @@ extension GalleryView {
         guard event.button == 1 else { return false }
         let y = contentY(fromWidgetY: event.y)
         if event.isDoubleClick {
-            if let index = cellIndex(atX: event.x, y: y) { activate(laidOutCells[index].id) }
+            // The second press already began as a press (GDK sends both): the cell opens on release,
+            // unless it becomes a drag (a click, then at once a drag, is a drag).
+            if let press = drag.pendingPress, let index = cellIndex(atX: event.x, y: y), laidOutCells[index].id == press.id {
+                drag.pendingPress?.activatesOnRelease = true
+            }
             return true
         }
         canvas.grabFocus()
@@ -54,6 +58,7 @@ extension GalleryView {
         drag.pendingPress = nil
         // A plain click on a selected cell (that did not become a drag) selects just it.
         if press.narrowOnRelease { session.select(press.id, mode: .replace) }
+        if press.activatesOnRelease { activate(press.id) }
         return true
     }
 
@@ -239,4 +244,6 @@ struct PendingPress {
     let y: Double
     /// Clicking an already selected cell narrows the selection on release, unless it was dragged.
     let narrowOnRelease: Bool
+    /// The second press of a double-click: released without dragging, the cell opens.
+    var activatesOnRelease = false
 }
