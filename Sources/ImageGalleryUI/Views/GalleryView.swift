@@ -66,6 +66,7 @@ final class GalleryView {
     private var spinnerTick: UInt32?
     private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
+    private var scrollRefreshQueued = false
     /// When the accessible cells were last refreshed (monotonic microseconds).
     private var lastAccessibilityRefresh = 0
     private var loaderObservation: ImageLoader.Observation?
@@ -157,7 +158,7 @@ final class GalleryView {
         }
         canvas.queueDraw()
         reportVisibleCells()
-        scheduleAccessibilityRefresh()
+        scheduleAccessibilityRefresh(scrolled: true)
     }
 
     /// Images that failed show as squares; the rest at their own ratio.
@@ -374,21 +375,36 @@ final class GalleryView {
 
     // MARK: Accessibility
 
-    /// Refreshes what assistive technologies read, at most every 150 ms: while Page Up repeats,
-    /// each screen passed by would otherwise replace every cell's accessible object, twice a key.
-    private func scheduleAccessibilityRefresh() {
-        guard !isDetached, !accessibilityRefreshQueued else { return }
-        accessibilityRefreshQueued = true
-        let sinceLast = (MainContext.monotonicMicroseconds - lastAccessibilityRefresh) / 1000
-        canvas.post(after: UInt32(max(0, 150 - sinceLast))) { [weak self] in
-            guard let self, !isDetached else { return }
-            accessibilityRefreshQueued = false
-            lastAccessibilityRefresh = MainContext.monotonicMicroseconds
-            let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
-            if signature != accessibleSignature {
-                accessibleSignature = signature
-                canvas.accessibleCellsChanged()
+    /// Refreshes what assistive technologies read once the main loop is idle. While the view
+    /// scrolls (Page Up repeating), at most every 150 ms: each screen passed by would otherwise
+    /// replace every cell's accessible object. A change to the cells themselves is told at once.
+    private func scheduleAccessibilityRefresh(scrolled: Bool = false) {
+        guard !isDetached else { return }
+        if scrolled {
+            guard !scrollRefreshQueued else { return }
+            scrollRefreshQueued = true
+            let sinceLast = (MainContext.monotonicMicroseconds - lastAccessibilityRefresh) / 1000
+            canvas.post(after: UInt32(max(0, 150 - sinceLast))) { [weak self] in
+                self?.scrollRefreshQueued = false
+                self?.refreshAccessibleCells()
             }
+        } else {
+            guard !accessibilityRefreshQueued else { return }
+            accessibilityRefreshQueued = true
+            canvas.post { [weak self] in
+                self?.accessibilityRefreshQueued = false
+                self?.refreshAccessibleCells()
+            }
+        }
+    }
+
+    private func refreshAccessibleCells() {
+        guard !isDetached else { return }
+        lastAccessibilityRefresh = MainContext.monotonicMicroseconds
+        let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
+        if signature != accessibleSignature {
+            accessibleSignature = signature
+            canvas.accessibleCellsChanged()
         }
     }
 
