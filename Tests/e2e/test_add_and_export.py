@@ -341,3 +341,32 @@ def test_an_export_to_a_full_or_read_only_disk_says_why_and_leaves_nothing(deskt
     reason = "Read-only file system" if read_only else "No space left on device"
     assert reason in message, message
     assert os.listdir(disk) == []
+
+
+def test_a_sidebar_rows_menu_exports_that_gallery_beside_a_folder_of_its_name(desktop, make_app, http_server, tmp_path):
+    cats = [image_entry(i, http_server.add_image("cat%d" % i, 90, 60, RED).url) for i in range(3)]
+    dogs = [image_entry(10 + i, http_server.add_image("dog%d" % i, 60, 90, BLUE).url, 2 / 3) for i in range(2)]
+    app = make_app({"version": 1, "sidebarVisible": True, "galleries": [
+        {"id": "c", "name": "Cats", "images": cats}, {"id": "d", "name": "Dogs", "images": dogs}]})
+    app.start()
+    app.focus()
+    target_dir = tmp_path / "out"
+    (target_dir / "dogs").mkdir(parents=True)  # taken, whatever its case: FAT and NTFS would mix them up
+    (target_dir / "dogs" / "mine.txt").write_text("not to be touched")
+    dogs_row = harness.wait_until(
+        lambda: next(iter(app.find_all(lambda a: a.role_name == "list item" and (a.name or "").startswith("Dogs,"))),
+                     None), 10, 0.1, "the Dogs row")
+    x, y, w, h = dogs_row.extents()
+    app.click(x + w // 2 - 40, y + h // 2, button=3)
+    item = harness.wait_until(lambda: next(iter(app.find_all(lambda a: a.name == "Export…" and a.has_state("SHOWING"))),
+                                           None), 5, 0.1, "the row menu's Export…")
+    ix, iy, iw, ih = item.extents()
+    app.click(ix + iw // 2, iy + ih // 2)
+    dialog = chooser(app, "Export “Dogs”")
+    choose_folder(app, dialog, target_dir, "Export")
+    toast_text(app, "exported to", timeout=30)
+    assert sorted(os.listdir(target_dir)) == ["Dogs 2", "dogs"]
+    assert os.listdir(target_dir / "dogs") == ["mine.txt"]
+    assert sorted(os.listdir(target_dir / "Dogs 2")) == ["001 dog0.png", "002 dog1.png", "gallery.json"]
+    manifest = json.loads((target_dir / "Dogs 2" / "gallery.json").read_text())
+    assert manifest["name"] == "Dogs" and [m["url"] for m in manifest["images"]] == [d["url"] for d in dogs]

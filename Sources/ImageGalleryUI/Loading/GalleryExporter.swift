@@ -74,8 +74,11 @@ private final class ExportRun: @unchecked Sendable {
         files = Array(repeating: nil, count: gallery.images.count)
     }
 
+    private static let temporaryPrefix = ".image-gallery-export-"
+
     func perform() -> GalleryExporter.Outcome {
-        let temporary = parent.appendingPathComponent(".image-gallery-export-\(UUID().uuidString.prefix(8).lowercased())")
+        removeAbandonedExports()
+        let temporary = parent.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString.prefix(8).lowercased())
         do throws(FileError) {
             try LocalFile.makeDirectory(temporary.path)
         } catch {
@@ -85,6 +88,17 @@ private final class ExportRun: @unchecked Sendable {
         if case .exported = outcome { return outcome }
         try? FileManager.default.removeItem(at: temporary)
         return outcome
+    }
+
+    /// An export the app could not finish (it was killed, the computer went off) left its hidden
+    /// folder: one untouched for a day is gone for good. A running export writes all the time.
+    private func removeAbandonedExports() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(Self.temporaryPrefix) {
+            let folder = parent.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate]) as? Date
+            if let modified, modified < Date(timeIntervalSinceNow: -86_400) { try? FileManager.default.removeItem(at: folder) }
+        }
     }
 
     /// Writes every image and the manifest into `temporary`, then renames it into place.
