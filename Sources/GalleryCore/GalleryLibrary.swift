@@ -22,6 +22,10 @@ public final class GalleryLibrary {
     private var cellLists: [String: CellList] = [:]
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
+    /// Placeholders whose images make one undo step (a folder, a file chooser's selection), by key.
+    private var arrivalBatches: [Int: ArrivalBatch] = [:]
+    private var batchOfPlaceholder: [ImageID: Int] = [:]
+    private var nextBatchKey = 0
     public let history = UndoHistory()
     private var observers: [Int: (Change) -> Void] = [:]
     private var nextObserverKey = 0
@@ -128,6 +132,7 @@ public final class GalleryLibrary {
             record(.images(galleryID: galleryID, .remove(entries)),
                    name: trPlural("Delete Image", "Delete {count} Images", entries.count))
         }
+        for id in placeholders { leaveBatch(id) }
         if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
         commit(galleries: [galleryID])
         return removed.map(\.element)
@@ -213,21 +218,29 @@ public final class GalleryLibrary {
         fulfillPlaceholders([(id, image)]).first
     }
 
-    /// Several images that arrived together, each an undo step of its own, published and saved
-    /// once. Returns the galleries they landed in.
+    /// Several images that arrived together, published and saved once. Each is an undo step of its
+    /// own, unless its placeholder belongs to a batch (`groupArrivals`). Returns the galleries they landed in.
     @discardableResult
     public func fulfillPlaceholders(_ arrivals: [(placeholder: ImageID, image: GalleryImage)]) -> [String] {
         var touched: [String] = []
+        var settledBatches: [Int] = []
         for (id, arrived) in arrivals {
             guard let galleryID = placeholderGallery.removeValue(forKey: id), let list = cellLists[galleryID],
                   let index = list.index(of: id) else { continue }
             var image = arrived
             image.id = id
             cellLists[galleryID]?.cells[index] = GalleryCell(image)
-            record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
-                   name: tr("Add Image"))
+            if let key = batchOfPlaceholder.removeValue(forKey: id) {
+                arrivalBatches[key]?.waiting.remove(id)
+                arrivalBatches[key]?.arrived.append((id, galleryID))
+                if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) { settledBatches.append(key) }
+            } else {
+                record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
+                       name: tr("Add Image"))
+            }
             if !touched.contains(galleryID) { touched.append(galleryID) }
         }
+        for key in settledBatches { recordBatch(key) }
         if !touched.isEmpty { commit(galleries: touched) }
         return touched
     }
@@ -237,7 +250,59 @@ public final class GalleryLibrary {
         guard let galleryID = placeholderGallery.removeValue(forKey: id), let index = cellLists[galleryID]?.index(of: id)
         else { return }
         cellLists[galleryID]?.cells.remove(at: index)
+        leaveBatch(id)
         publish(.cells(galleryID: galleryID))
+    }
+
+    // MARK: Batches
+
+    /// Placeholders of one batch: those still waiting, and the images that took the others' places.
+    private struct ArrivalBatch {
+        var waiting: Set<ImageID>
+        var arrived: [(id: ImageID, galleryID: String)] = []
+    }
+
+    /// Makes the images of these placeholders one undo step ("Add 12 Images"), however and
+    /// whenever each arrives: a folder or a file chooser's selection is undone as it was added.
+    /// The step is recorded when the last of them has arrived or gone; until then each image shows
+    /// (and is saved) as it arrives. Placeholders already in a batch, or gone, are left out.
+    public func groupArrivals(_ placeholders: [ImageID]) {
+        let waiting = Set(placeholders.filter { placeholderGallery[$0] != nil && batchOfPlaceholder[$0] == nil })
+        guard waiting.count > 1 else { return }
+        let key = nextBatchKey
+        nextBatchKey += 1
+        arrivalBatches[key] = ArrivalBatch(waiting: waiting)
+        for id in waiting { batchOfPlaceholder[id] = key }
+    }
+
+    /// A placeholder went without its image: its batch may now be complete.
+    private func leaveBatch(_ id: ImageID) {
+        guard let key = batchOfPlaceholder.removeValue(forKey: id) else { return }
+        arrivalBatches[key]?.waiting.remove(id)
+        if arrivalBatches[key]?.waiting.isEmpty == true { recordBatch(key) }
+    }
+
+    /// One step inserting the batch's images that are still there, where they stand now.
+    private func recordBatch(_ key: Int) {
+        guard let batch = arrivalBatches.removeValue(forKey: key) else { return }
+        var galleryOrder: [String] = []
+        for (_, galleryID) in batch.arrived where !galleryOrder.contains(galleryID) { galleryOrder.append(galleryID) }
+        var edits: [LibraryEdit] = []
+        var count = 0
+        for galleryID in galleryOrder {
+            guard let list = cellLists[galleryID] else { continue }
+            let wanted = Set(batch.arrived.filter { $0.galleryID == galleryID }.map(\.id))
+            let found = list.cells.enumerated().filter { wanted.contains($0.element.id) && !$0.element.isPlaceholder }
+            guard !found.isEmpty else { continue }
+            let entries = zip(list.imageIndices(ofCells: found.map(\.offset)), found.compactMap(\.element.image))
+                .map { IndexedImage(index: $0, image: $1) }
+            edits.append(.images(galleryID: galleryID, .insert(entries)))
+            count += entries.count
+        }
+        guard !edits.isEmpty else { return }
+        // "Add Image" alone is the message of a single drop already.
+        record(edits.count == 1 ? edits[0] : .group(edits),
+               name: count == 1 ? tr("Add Image") : trPlural("Add {count} Image", "Add {count} Images", count))
     }
 
     /// Records a better aspect ratio once an image has been decoded (the file had none, or a wrong one).
@@ -360,6 +425,8 @@ public final class GalleryLibrary {
         for id in discarded { placeholderGallery[id] = nil }
         state = adopted
         cellLists = lists
+        // Before the history starts afresh: a batch these complete records nothing that lasts.
+        for id in discarded { leaveBatch(id) }
         history.clear()
         if !discarded.isEmpty { publish(.placeholdersDiscarded(discarded)) }
         publish(.history)
@@ -408,7 +475,10 @@ public final class GalleryLibrary {
             guard let index = galleryIndex(gallery.id) else { return }
             state.galleries.remove(at: index)
             let placeholders = cellLists.removeValue(forKey: gallery.id)?.cells.filter(\.isPlaceholder).map(\.id) ?? []
-            for id in placeholders { placeholderGallery[id] = nil }
+            for id in placeholders {
+                placeholderGallery[id] = nil
+                leaveBatch(id)
+            }
             if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
         case .renameGallery(let id, _, let name):
             guard let index = galleryIndex(id) else { return }

@@ -88,9 +88,10 @@ public final class Overlay: Container {
 }
 
 public final class Revealer: Container {
-    public init(transitionMilliseconds: UInt32 = 200) {
+    /// `slidesDown`: the child slides in from the top edge (a banner) rather than the bottom (a toast).
+    public init(transitionMilliseconds: UInt32 = 200, slidesDown: Bool = false) {
         super.init(owning: gtk_revealer_new())
-        gtk_revealer_set_transition_type(typed(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
+        gtk_revealer_set_transition_type(typed(), slidesDown ? GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN : GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
         gtk_revealer_set_transition_duration(typed(), transitionMilliseconds)
     }
 
@@ -153,4 +154,13 @@ public final class HeaderBar: Container {
 
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(typed(), child.widget) }
     public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(typed(), child.widget) }
+}
+
+public final class ProgressBar: Widget {
+    public init() { super.init(owning: gtk_progress_bar_new()) }
+
+    public var fraction: Double {
+        get { gtk_progress_bar_get_fraction(typed()) }
+        set { gtk_progress_bar_set_fraction(typed(), min(max(newValue, 0), 1)) }
+    }
 }

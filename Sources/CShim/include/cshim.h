@@ -39,6 +39,10 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height);
 
+/// `renameat2(…, RENAME_NOREPLACE)`, which needs _GNU_SOURCE: renames unless `destination` exists
+/// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
+int cshim_rename_noreplace(const char *source, const char *destination);
+
 /// Casts used by the binding layer, where C code would use GTK_WIDGET() and friends.
 GtkWidget *cshim_widget(gpointer instance);
 

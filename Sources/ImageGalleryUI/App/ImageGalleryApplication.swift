@@ -66,6 +66,7 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["F2"], for: "win.rename")
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
         application.setAccelerators(["<Control>w"], for: "win.close")
+        application.setAccelerators(["<Control>o"], for: "win.add-images")
     }
 
     private func activate() {
@@ -154,7 +155,8 @@ public final class ImageGalleryApplication {
             if change == .history { self?.updateHistoryActions() }
         }
         let services = AppServices(application: application, library: library, loader: loader, downloader: downloader,
-                                   cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()))
+                                   cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()),
+                                   exporter: GalleryExporter(bytesSource: bytesSource))
         self.services = services
         updateHistoryActions()
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }

@@ -11,6 +11,7 @@ struct AppServices {
     let downloader: DropDownloader
     let cellDrags: CellDrags
     let windowSizes: WindowSizeStore
+    let exporter: GalleryExporter
 }
 
 /// One window: the header bar, the galleries sidebar, the gallery it shows (or its empty state),
@@ -24,7 +25,7 @@ final class MainWindow {
     let trash = TrashZone()
     let toast = Toast()
     let flights = FlightLayer()
-    private let services: AppServices
+    let services: AppServices
     private var library: GalleryLibrary { services.library }
     private let header = HeaderBar(title: tr("Image Gallery"))
     private let paned = Paned(.horizontal)
@@ -56,6 +57,11 @@ final class MainWindow {
     private static let galleryPage = "gallery"
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
+    /// Adding files and exporting (MainWindow+Files.swift).
+    let exportBanner = ExportBanner()
+    var exportJob: GalleryExporter.Job?
+    /// The file chooser on screen: GTK keeps no reference to it.
+    var fileChooser: FileChooser?
 
     /// The window is gone (closed, or the app quits).
     var onClosed: (MainWindow) -> Void = { _ in }
@@ -91,6 +97,7 @@ final class MainWindow {
         gallery.installDragAndDrop(dropArea: galleryArea)
 
         let column = Box(.vertical)
+        column.append(exportBanner.root)
         column.append(galleryArea, expand: true)
         column.append(trash.root)
 
@@ -201,6 +208,7 @@ final class MainWindow {
         deleteGalleryAction = window.addAction("delete-gallery", parameter: String.self) { [weak self] id in
             self?.deleteGallery(id)
         }
+        addFileActions()
     }
 
     func present() { window.present() }
@@ -335,6 +343,7 @@ final class MainWindow {
     private func showGalleryMenu(_ galleryID: String, x: Double, y: Double) {
         let menu = MenuModel()
         menu.append(label: tr("_Rename…"), action: "win.rename-gallery", target: galleryID)
+        menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
         menu.append(label: tr("_Delete"), action: "win.delete-gallery", target: galleryID)
         let popover = Popover(menu: menu, relativeTo: sidebar.list)
         popover.pointTo(x: x, y: y)
@@ -500,7 +509,7 @@ final class MainWindow {
         startDownloads(images, placeholder: placeholder)
     }
 
-    private func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
+    func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
         services.downloader.scaleFactor = gallery.canvas.scaleFactor
         services.downloader.start(images, placeholder: placeholder)
     }
@@ -521,6 +530,8 @@ final class MainWindow {
         cellMenu = nil
         imageActions = nil
         viewer.close()
+        // What an export wrote so far goes with it.
+        exportJob?.cancel()
         gallery.detach()
         sidebar.detach()
         session.close()

@@ -35,14 +35,40 @@ final class DropDownloader {
         }
     }
 
-    /// Starts every image; the first fills `placeholder`, the others get placeholders right after it.
+    /// Starts every image; the first fills `placeholder`, the others get placeholders right after
+    /// it, and together they are one undo step. Folders (dropped from Files, or chosen) are listed
+    /// first, off the main loop: their images take their place, in name order.
     func start(_ images: [DroppedImage], placeholder: ImageID) {
+        guard images.contains(where: LocalFiles.isLocalFile) else {
+            fetchAll(images, placeholder: placeholder)
+            return
+        }
+        let imageExtensions = LocalFiles.imageExtensions
+        pool.submit {
+            let listing = LocalFiles.expand(images, imageExtensions: imageExtensions)
+            MainContext.post { [weak self] in self?.listed(listing, placeholder: placeholder) }
+        }
+    }
+
+    private func listed(_ listing: LocalFiles.Listing, placeholder: ImageID) {
+        // Deleted while the folder was read: nobody waits for it any more.
+        guard let (galleryID, _) = library.location(of: placeholder) else { return }
+        if let message = listing.message { onFailure(message, galleryID) }
+        guard !listing.images.isEmpty else {
+            library.discardPlaceholder(placeholder)
+            return
+        }
+        fetchAll(listing.images, placeholder: placeholder)
+    }
+
+    private func fetchAll(_ images: [DroppedImage], placeholder: ImageID) {
         if let first = images.first { library.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
         if images.count > 1, let (galleryID, index) = library.location(of: placeholder),
            let others = library.insertPlaceholders(in: galleryID, at: index + 1, labels: images.dropFirst().map(Self.label)) {
             placeholders += others
         }
+        library.groupArrivals(placeholders)
         for (image, id) in zip(images, placeholders) { fetch(image, into: id) }
     }
 

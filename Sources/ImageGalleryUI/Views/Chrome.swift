@@ -19,6 +19,14 @@ final class EmptyState {
         root.append(icon)
         root.append(title)
         root.append(description)
+        // The overlay passes pointer events through to the gallery (drops land there); a button
+        // has an input window of its own, so it still takes clicks.
+        let add = Button(label: tr("_Add Images…"))
+        add.setAction("win.add-images")
+        add.addStyleClass("suggested-action")
+        add.addStyleClass("pill")
+        add.setAlign(horizontal: .center, vertical: .center)
+        root.append(add)
     }
 }
 

@@ -17,6 +17,11 @@ enum HelpAndMenu {
           \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
         </section>
         <section>
+          \(item(N_("_Add Images…"), action: "win.add-images"))
+          \(item(N_("Add _Folder…"), action: "win.add-folder"))
+          \(item(N_("_Export Gallery…"), action: "win.export"))
+        </section>
+        <section>
           \(item(N_("_Paste"), action: "win.paste"))
           \(item(N_("Select _All"), action: "win.select-all"))
         </section>
@@ -59,6 +64,7 @@ enum HelpAndMenu {
                 shortcut(accelerator: "&lt;Ctrl&gt;w", N_("Close the window")),
             ]))
             \(group(N_("General"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;o", N_("Add images from your computer")),
                 shortcut(accelerator: "&lt;Ctrl&gt;v", N_("Paste an image or an image address")),
                 shortcut(accelerator: "&lt;Ctrl&gt;z", N_("Undo")),
                 shortcut(accelerator: "&lt;Ctrl&gt;&lt;Shift&gt;z", N_("Redo")),

@@ -1,0 +1,128 @@
+import Foundation
+
+/// What an exported gallery is made of: a folder named after the gallery, its images as files
+/// named in display order ("001 cat.jpg"), and `gallery.json` saying which file is which image.
+/// Names are safe on any file system a person may copy the folder to (FAT and NTFS included).
+public enum GalleryExport {
+    public static let manifestFileName = "gallery.json"
+
+    /// The file name of the image at `position` (0-based) of `count`: its number, zero-padded so
+    /// that the files sort in display order everywhere, its label without the extension it had,
+    /// and `fileExtension`, the one its bytes call for.
+    public static func fileName(position: Int, count: Int, label: String, fileExtension: String) -> String {
+        let digits = max(3, String(max(count, 1)).count)
+        let number = String(repeating: "0", count: max(digits - String(position + 1).count, 0)) + String(position + 1)
+        let ext = safeComponent(fileExtension.lowercased(), maxBytes: 16)
+        let suffix = ext.isEmpty ? "" : "." + ext
+        let stem = safeComponent(stripImageExtension(label), maxBytes: maxNameBytes - number.utf8.count - 1 - suffix.utf8.count)
+        return (stem.isEmpty ? number : number + " " + stem) + suffix
+    }
+
+    /// The folder's name for a gallery: its name made safe, numbered ("Cats 2") when `taken`
+    /// already holds it; compared without case, as FAT, NTFS and exFAT do.
+    public static func folderName(for galleryName: String, taken: Set<String>, fallback: String) -> String {
+        var base = safeComponent(galleryName, maxBytes: maxNameBytes - 8)
+        if base.isEmpty { base = safeComponent(fallback, maxBytes: maxNameBytes - 8) }
+        if reservedWindowsNames.contains(base.uppercased()) { base += "_" }
+        let takenFolded = Set(taken.map { $0.lowercased() })
+        guard takenFolded.contains(base.lowercased()) else { return base }
+        var number = 2
+        while takenFolded.contains("\(base) \(number)".lowercased()) { number += 1 }
+        return "\(base) \(number)"
+    }
+
+    /// The extension a file of this media type (`DropPayload.sniffImageType`) carries.
+    public static func fileExtension(forMIMEType type: String) -> String? {
+        [
+            "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp",
+            "image/tiff": "tif", "image/x-icon": "ico", "image/avif": "avif", "image/heif": "heic", "image/jxl": "jxl",
+            "image/svg+xml": "svg",
+        ][type]
+    }
+
+    /// The extension a file whose bytes were not recognised keeps: the one its label has, else none.
+    public static func labelExtension(_ label: String) -> String? {
+        guard let dot = label.lastIndex(of: "."), dot != label.startIndex else { return nil }
+        let ext = label[label.index(after: dot)...]
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        return ext.lowercased()
+    }
+
+    // MARK: Safe names
+
+    /// Bytes a name may take: ext4 and most others allow 255; eCryptfs home folders 143.
+    static let maxNameBytes = 143
+
+    /// Characters FAT, NTFS or exFAT refuse, or shells and file managers stumble on.
+    private static let unsafeCharacters = Set("/\\:*?\"<>|")
+
+    private static let reservedWindowsNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+
+    /// `text` as one path component: unsafe and control characters become "_", runs of
+    /// white space one space, no leading dot (a hidden file) and no trailing dot or space
+    /// (Windows drops them), at most `maxBytes` of UTF-8 cut between characters.
+    static func safeComponent(_ text: String, maxBytes: Int) -> String {
+        var result = ""
+        var lastWasSpace = false
+        for character in text {
+            let isControl = character.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+            if character.isWhitespace {
+                if !lastWasSpace && !result.isEmpty { result.append(" ") }
+                lastWasSpace = true
+                continue
+            }
+            lastWasSpace = false
+            result.append(unsafeCharacters.contains(character) || isControl ? "_" : character)
+        }
+        while result.first == "." { result.removeFirst() }
+        var cut = ""
+        for character in result {
+            guard cut.utf8.count + String(character).utf8.count <= max(maxBytes, 0) else { break }
+            cut.append(character)
+        }
+        while let last = cut.last, last == "." || last == " " { cut.removeLast() }
+        return cut
+    }
+
+    /// "cat.jpg" → "cat": the real extension replaces the one the address had.
+    private static func stripImageExtension(_ label: String) -> String {
+        guard let ext = labelExtension(label), imageExtensions.contains(ext), let dot = label.lastIndex(of: ".") else { return label }
+        return String(label[..<dot])
+    }
+
+    private static let imageExtensions: Set<String> = [
+        "png", "apng", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "ico", "avif", "heic", "heif",
+        "jxl", "svg", "svgz",
+    ]
+}
+
+/// `gallery.json` in an exported folder: the gallery's name and, in display order, each image's
+/// file (nil when it could not be exported), the address it came from and its aspect ratio.
+public struct ExportManifest: Codable, Equatable, Sendable {
+    public struct Image: Codable, Equatable, Sendable {
+        public var file: String?
+        public var url: String
+        public var aspectRatio: Double
+
+        public init(file: String?, url: String, aspectRatio: Double) {
+            self.file = file
+            self.url = url
+            self.aspectRatio = aspectRatio
+        }
+    }
+
+    public var version = 1
+    public var name: String
+    public var images: [Image]
+
+    public init(name: String, images: [Image]) {
+        self.name = name
+        self.images = images
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
