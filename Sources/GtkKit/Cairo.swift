@@ -100,21 +100,42 @@ public struct CairoContext: @unchecked Sendable {
     /// Draws text with Pango, centred in a box, in the widget's font.
     public func drawText(_ text: String, widget: Widget, centerX: Double, centerY: Double, maxWidth: Double,
                          color: RGBA, scale: Double = 1) {
+        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: 1) { height in
+            centerY - height / 2
+        }
+    }
+
+    /// Draws text from `top` down, centred across `maxWidth`, wrapped onto at most `lines` lines
+    /// (the last one ellipsized); returns the height it took.
+    @discardableResult
+    public func drawText(_ text: String, widget: Widget, centerX: Double, top: Double, maxWidth: Double, color: RGBA,
+                         scale: Double = 1, lines: Int) -> Double {
+        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: lines) { _ in top }
+    }
+
+    private func drawText(_ text: String, widget: Widget, centerX: Double, maxWidth: Double, color: RGBA, scale: Double,
+                          lines: Int, top: (_ height: Double) -> Double) -> Double {
         let layout = gtk_widget_create_pango_layout(widget.widget, text)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_layout_set_width(layout, gint(maxWidth / scale * Double(PANGO_SCALE)))
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        if lines > 1 {
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_height(layout, gint(-lines))
+        }
         var width: gint = 0
         var height: gint = 0
         pango_layout_get_pixel_size(layout, &width, &height)
+        let drawnHeight = Double(height) * scale
         cairo_save(cr)
-        cairo_translate(cr, centerX - maxWidth / 2, centerY - Double(height) * scale / 2)
+        cairo_translate(cr, centerX - maxWidth / 2, top(drawnHeight))
         cairo_scale(cr, scale, scale)
         setColor(color)
         cairo_move_to(cr, 0, 0)
         pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
+        return drawnHeight
     }
 
     /// Draws a themed icon centred at a point.

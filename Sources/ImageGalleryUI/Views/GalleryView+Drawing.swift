@@ -62,11 +62,17 @@ extension GalleryView {
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
                 context.drawIcon(named: "image-missing-symbolic", widget: canvas, centerX: frame.midX,
                                  centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.55 * alpha))
-                context.drawText(reason, widget: canvas, centerX: frame.midX, centerY: frame.midY + 22,
-                                 maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7 * alpha))
-                if frame.height >= 120 {
-                    context.drawText(tr("Double-click to retry"), widget: canvas, centerX: frame.midX, centerY: frame.midY + 42,
-                                     maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85)
+                // Two lines for the reason where there is room: "image too large (30000×30000)" and its
+                // translations are longer than a small cell is wide.
+                let roomy = frame.height >= 120
+                let reasonHeight = context.drawText(reason, widget: canvas, centerX: frame.midX, top: frame.midY + 12,
+                                                    maxWidth: frame.width - 16,
+                                                    color: palette.foreground.withAlpha(0.7 * alpha), lines: roomy ? 2 : 1)
+                if roomy {
+                    context.drawText(tr("Double-click to retry"), widget: canvas, centerX: frame.midX,
+                                     top: frame.midY + 14 + reasonHeight, maxWidth: frame.width - 16,
+                                     color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85,
+                                     lines: frame.height >= 180 ? 2 : 1)
                 }
             }
         case .placeholder(_, let progress):
