@@ -3,7 +3,7 @@ import CShim
 import Foundation
 
 /// What assistive technologies are told about one visible cell.
-public struct AccessibleCell: Sendable {
+public struct AccessibleCell: Sendable, Equatable {
     public var x, y, width, height: Int
     public var name: String
     public var description: String
@@ -26,12 +26,21 @@ public final class GalleryCanvas: Widget {
     public typealias CellProvider = @MainActor () -> [AccessibleCell]
     public typealias FrameProvider = @MainActor (String) -> (x: Int, y: Int, width: Int, height: Int)?
 
-    private final class Providers: Sendable {
+    @MainActor private final class Providers {
         let cells: CellProvider
         let frame: FrameProvider
+        /// The cells as last told (`accessibleCellsChanged`): a tool reads them one by one, and
+        /// listing them all for each would cost the square of their number.
+        var snapshot: [AccessibleCell]?
         init(cells: @escaping CellProvider, frame: @escaping FrameProvider) {
             self.cells = cells
             self.frame = frame
+        }
+        func current() -> [AccessibleCell] {
+            if let snapshot { return snapshot }
+            let cells = cells()
+            snapshot = cells
+            return cells
         }
     }
 
@@ -43,20 +52,21 @@ public final class GalleryCanvas: Widget {
 
     deinit { cshim_gallery_canvas_set_cells(widget, nil) }
 
-    /// `cells` lists the cells on screen in reading order; `frame` finds a cell's current rectangle
-    /// by its key. Both are asked whenever a tool looks. The providers live as long as the canvas
+    /// `cells` lists the cells on screen in reading order, asked when a tool looks before any
+    /// `accessibleCellsChanged`; `frame` finds a cell's current rectangle by its key, asked whenever
+    /// a tool looks. The providers live as long as the canvas
     /// wrapper, which clears them from the widget in `deinit`.
-    public func setAccessibleCells(_ cells: @escaping CellProvider, frame: @escaping FrameProvider) {
+    @MainActor public func setAccessibleCells(_ cells: @escaping CellProvider, frame: @escaping FrameProvider) {
         let providers = Providers(cells: cells, frame: frame)
         self.providers = providers
         var table = CShimCanvasCells(
             visible_cell_count: { owner in
                 let providers = Unmanaged<Providers>.fromOpaque(owner!).takeUnretainedValue()
-                return gint(onMain { providers.cells().count })
+                return gint(onMain { providers.current().count })
             },
             visible_cell: { owner, index, rect, name, description, key in
                 let providers = Unmanaged<Providers>.fromOpaque(owner!).takeUnretainedValue()
-                let cells = onMain { providers.cells() }
+                let cells = onMain { providers.current() }
                 guard index >= 0, Int(index) < cells.count, let rect else { return 0 }
                 let cell = cells[Int(index)]
                 rect.pointee = GdkRectangle(x: gint(cell.x), y: gint(cell.y), width: gint(cell.width), height: gint(cell.height))
@@ -88,6 +98,11 @@ public final class GalleryCanvas: Widget {
     /// the scroll offset points at (cairo can't address content past 8,388,607 px).
     public func setContentHeight(_ height: Double) { cshim_gallery_canvas_set_content_height(widget, height) }
 
-    /// Call when the set of visible cells or their names changed.
-    public func accessibleCellsChanged() { cshim_gallery_canvas_cells_changed(widget) }
+    /// Tells the cells on screen now, in reading order; tools are notified when they differ from
+    /// the cells told before.
+    @MainActor public func accessibleCellsChanged(_ cells: [AccessibleCell]) {
+        guard let providers, providers.snapshot != cells else { return }
+        providers.snapshot = cells
+        cshim_gallery_canvas_cells_changed(widget)
+    }
 }

@@ -124,7 +124,9 @@ class Screen:
     # --- painted ---
     def wait_painted(self, area, since, timeout, hold=0.5, interval=0.05, cpu=None, what="the screen",
                      min_detail=0.25, artifacts=None, on_frame=None, quiet_after=None):
-        """Waits until the screen holds still for `hold` s with pictures everywhere in `area` (x, y, w, h).
+        """Waits until `area` (x, y, w, h) holds still for `hold` s with pictures everywhere in it. Only the area
+        is compared: GTK's overlay scrollbar beside it fades out for about 0.85 s after every scroll in both apps,
+        and a status bar's text is no picture.
         Returns a dict: t (first frame of the still run, seconds after `since`), frame (the array), cpu (cpu()
         at that frame, if given), frames (how many were grabbed). Raises TimeoutError with a clear message (and
         the last frame saved under `artifacts`) after `timeout` s. quiet_after() (a time, or None) : the still
@@ -142,7 +144,9 @@ class Screen:
             count += 1
             if on_frame:
                 on_frame(t, frame)
-            if previous is None or not numpy.array_equal(frame, previous):
+            x, y, w, h = area
+            content = frame[y:y + h, x:x + w]
+            if previous is None or not numpy.array_equal(content, previous[y:y + h, x:x + w]):
                 previous = frame
                 first_t, first_cpu = t, sample
                 last_check = None

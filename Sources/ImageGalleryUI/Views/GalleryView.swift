@@ -64,7 +64,6 @@ final class GalleryView {
     private var pinch: PinchGesture?
     private var rowHeightAtPinchStart = 220.0
     private var spinnerTick: UInt32?
-    private var accessibleSignature: [String] = []
     private var accessibilityRefreshQueued = false
     private var scrollRefreshQueued = false
     /// When the accessible cells were last refreshed (monotonic microseconds).
@@ -401,11 +400,7 @@ final class GalleryView {
     private func refreshAccessibleCells() {
         guard !isDetached else { return }
         lastAccessibilityRefresh = MainContext.monotonicMicroseconds
-        let signature = accessibleCells().map { "\($0.name)|\($0.description)|\($0.x),\($0.y),\($0.width),\($0.height)" }
-        if signature != accessibleSignature {
-            accessibleSignature = signature
-            canvas.accessibleCellsChanged()
-        }
+        canvas.accessibleCellsChanged(accessibleCells())
     }
 
     /// An image's label by its address: parsing the URL for it every time the cells' names are
