@@ -843,9 +843,11 @@ class Bench:
                     else:
                         self.record("drop_stall_max", "ours", max([ms for _, ms in stalls] or [0]))
                         self.record("drop_stalls", "ours", len(stalls))
-                    log("  placeholder %s after the release, all landed %.2f s, server answered %d requests"
+                    log("  placeholder %s after the release, all landed %.2f s (state.json %.2f s, painted %.2f s), "
+                        "server answered %d requests (the first came %.2f s after the release, the last %.2f s)"
                         % ("%.3f s" % placeholder if placeholder is not None else "never seen", landed,
-                           server.hits))
+                           landed_state - released, painted["t"] - released, server.hits,
+                           min(server.requested) - released, max(server.requested) - released))
                 finally:
                     if source is not None:
                         source.stop()
@@ -872,6 +874,7 @@ class SlowServer:
 
     def __init__(self, files, delay):
         self.files, self.delay, self.hits = files, delay, 0
+        self.requested = []  # monotonic times the requests came in
         owner = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -882,6 +885,7 @@ class SlowServer:
 
             def do_GET(self):
                 owner.hits += 1
+                owner.requested.append(time.monotonic())
                 try:
                     index = int(self.path.rsplit("/", 1)[1].split(".")[0])
                     with open(owner.files[index], "rb") as f:
@@ -899,6 +903,8 @@ class SlowServer:
                 except (BrokenPipeError, ConnectionResetError, socket.timeout):
                     pass
 
+        # a listen backlog like a real server's (socketserver's default of 5 drops connections at once)
+        http.server.ThreadingHTTPServer.request_queue_size = 128
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)

@@ -39,6 +39,11 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height);
 
+/// Writes `pixbuf` (8-bit RGB or RGBA) as a PNG at `path`, rows unfiltered and stored, with
+/// `text_count` tEXt chunks. FALSE if it could not be written whole.
+gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **keys,
+                                gchar **values, gint text_count);
+
 /// `renameat2(…, RENAME_NOREPLACE)`, which needs _GNU_SOURCE: renames unless `destination` exists
 /// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
 int cshim_rename_noreplace(const char *source, const char *destination);

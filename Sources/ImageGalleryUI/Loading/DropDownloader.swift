@@ -77,68 +77,21 @@ final class DropDownloader {
     }
 
     private func fetch(_ image: DroppedImage, into placeholder: ImageID) {
-        let source = loader.bytesSource
-        let importsDirectory = importsDirectory
-        let label = Self.label(for: image)
-        let scale = scaleFactor
         let cancellation = DownloadCancellation()
         cancellations[placeholder] = cancellation
-        pool.submit {
-            guard !cancellation.isCancelled else { return }
-            let throttle = ProgressThrottle()
-            let progress: @Sendable (Int64, Int64?) -> Bool = { received, expected in
-                guard let expected, expected > 0 else { return true }
-                let fraction = Double(received) / Double(expected)
-                if throttle.shouldReport(fraction) {
-                    MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
-                }
-                return true
-            }
-            // The dragged address first, then other addresses of the same image (a srcset's
-            // original, the thumbnail behind a search result); the first failure is the one told.
-            var outcome: Result<(url: String, decoded: DecodedImage), LoadFailure> = .failure(LoadFailure(description: tr("no address")))
-            for (attempt, url) in ([image.url].compactMap { $0 } + image.alternateURLs).enumerated() {
-                let fetched = source.bytes(for: url, cancellation: cancellation, progress: progress)
-                if cancellation.isCancelled { return }
-                var result = fetched.flatMap { Self.decode($0, url: url, scale: scale) }
-                if case .success(let (_, decoded)) = result, url.hasPrefix("data:"), case .success(let bytes) = fetched,
-                   let file = Self.keep(bytes, mimeType: nil, in: importsDirectory) {
-                    // An embedded image is kept as a file: the state file stays small.
-                    result = .success((file.absoluteString, decoded))
-                }
-                if case .success = result {
-                    outcome = result
-                    break
-                }
-                // Whatever the server sent instead of an image is not worth keeping.
-                source.removeCached(url)
-                if attempt == 0 { outcome = result }
-            }
-            // The address failed, but the drag carried the image itself.
-            if case .failure = outcome, let bytes = image.fallbackBytes,
-               case .success(let decoded) = ImageDecoder.decode(StillImage.firstFrame(of: bytes), fit: (1024, 1024), scale: scale) {
-                if let url = image.url, url.hasPrefix("http") {
-                    source.store(bytes, for: url)
-                    outcome = .success((url, decoded))
-                } else if let file = Self.keep(bytes, mimeType: image.mimeType, in: importsDirectory) {
-                    outcome = .success((file.absoluteString, decoded))
-                }
-            }
-            let result = outcome
-            MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) }
-        }
-    }
-
-    nonisolated private static func decode(_ data: Data, url: String, scale: Int)
-        -> Result<(url: String, decoded: DecodedImage), LoadFailure> {
-        switch ImageDecoder.decode(StillImage.firstFrame(of: data), fit: (1024, 1024), scale: scale) {
-        case .success(let decoded): .success((url, decoded))
-        case .failure(let error): .failure(LoadFailure(error, decoding: data))
-        }
+        let label = Self.label(for: image)
+        let transfer = DropTransfer(
+            image: image, scale: scaleFactor, importsDirectory: importsDirectory, loader: loader, pool: pool,
+            cancellation: cancellation,
+            progress: { fraction in
+                MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
+            },
+            done: { result in MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) } })
+        transfer.attempt(0, firstFailure: nil)
     }
 
     /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
-    nonisolated private static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
+    nonisolated static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
         let type = mimeType ?? DropPayload.sniffImageType(Array(bytes.prefix(64)))
         let ext = type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
         let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
@@ -173,6 +126,92 @@ final class DropDownloader {
         let images = arrived
         arrived = []
         library.fulfillPlaceholders(images)
+    }
+}
+
+/// One dropped image on its way. Each of its addresses in turn is fetched on a transfer thread and
+/// decoded on the loader's decode threads, so the transfer thread is free for the next download
+/// meanwhile and a hundred transfers ending together decode a core's worth at a time; the first
+/// address that gives a picture wins, else the bytes the drag carried.
+private final class DropTransfer: Sendable {
+    typealias Outcome = Result<(url: String, decoded: DecodedImage), LoadFailure>
+
+    let image: DroppedImage
+    let scale: Int
+    let importsDirectory: URL
+    let loader: ImageLoader
+    let pool: WorkerPool
+    let cancellation: DownloadCancellation
+    let throttle = ProgressThrottle()
+    let progress: @Sendable (Double) -> Void
+    let done: @Sendable (Outcome) -> Void
+
+    init(image: DroppedImage, scale: Int, importsDirectory: URL, loader: ImageLoader, pool: WorkerPool,
+         cancellation: DownloadCancellation, progress: @escaping @Sendable (Double) -> Void,
+         done: @escaping @Sendable (Outcome) -> Void) {
+        self.image = image
+        self.scale = scale
+        self.importsDirectory = importsDirectory
+        self.loader = loader
+        self.pool = pool
+        self.cancellation = cancellation
+        self.progress = progress
+        self.done = done
+    }
+
+    /// The dragged address first, then other addresses of the same image (a srcset's original, the
+    /// thumbnail behind a search result); the first failure is the one told.
+    func attempt(_ index: Int, firstFailure: LoadFailure?) {
+        let addresses = [image.url].compactMap { $0 } + image.alternateURLs
+        guard index < addresses.count else {
+            return fallBack(firstFailure ?? LoadFailure(description: tr("no address")))
+        }
+        let url = addresses[index]
+        let source = loader.bytesSource
+        pool.submit { [self] in
+            guard !cancellation.isCancelled else { return }
+            let fetched = source.bytes(for: url, cancellation: cancellation) { [self] received, expected in
+                guard let expected, expected > 0 else { return true }
+                let fraction = Double(received) / Double(expected)
+                if throttle.shouldReport(fraction) { progress(fraction) }
+                return true
+            }
+            if cancellation.isCancelled { return }
+            switch fetched {
+            case .failure(let failure):
+                source.removeCached(url)
+                attempt(index + 1, firstFailure: firstFailure ?? failure)
+            case .success(let bytes):
+                loader.decodeDropped(url, bytes: bytes, scale: scale) { [self] decoded in
+                    switch decoded {
+                    case .success(let decoded):
+                        // An embedded image is kept as a file: the state file stays small.
+                        let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
+                        done(.success((kept?.absoluteString ?? url, decoded)))
+                    case .failure(let failure):
+                        // Whatever the server sent instead of an image is not worth keeping.
+                        source.removeCached(url)
+                        attempt(index + 1, firstFailure: firstFailure ?? failure)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every address failed, but the drag may have carried the image itself.
+    private func fallBack(_ failure: LoadFailure) {
+        guard let bytes = image.fallbackBytes else { return done(.failure(failure)) }
+        loader.decodeDropped(image.url ?? "", bytes: bytes, scale: scale) { [self] decoded in
+            guard case .success(let decoded) = decoded else { return done(.failure(failure)) }
+            if let url = image.url, url.hasPrefix("http") {
+                loader.bytesSource.store(bytes, for: url)
+                done(.success((url, decoded)))
+            } else if let file = DropDownloader.keep(bytes, mimeType: image.mimeType, in: importsDirectory) {
+                done(.success((file.absoluteString, decoded)))
+            } else {
+                done(.failure(failure))
+            }
+        }
     }
 }
 

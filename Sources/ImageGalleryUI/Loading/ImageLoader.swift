@@ -181,6 +181,19 @@ final class ImageLoader {
         inFlight[id] = (job, download, MainContext.monotonicMicroseconds)
     }
 
+    /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers
+    /// ending together take their turns instead of decoding at once and starving the window. Fitted
+    /// into the x-large thumbnail size, whose thumbnail it leaves behind, so the cell that shows it
+    /// decodes its exact size from that small file.
+    nonisolated func decodeDropped(_ url: String, bytes: Data, scale: Int,
+                                   then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void) {
+        let source = bytesSource
+        let box = ThumbnailSize.xLarge.pixels
+        decodePool.submit {
+            then(Self.decode(url, bytes: bytes, source: source, cell: PixelSize(width: box, height: box), scale: scale))
+        }
+    }
+
     /// The picture for a cell of `cell` device pixels: from the thumbnail on disk when it is
     /// current and large enough, else decoded from the file (leaving that thumbnail behind), else
     /// from `bytes` (a data: URI). Runs on a decode thread.
