@@ -47,6 +47,37 @@ public struct CairoContext: @unchecked Sendable {
         return (x1, y1, x2 - x1, y2 - y1)
     }
 
+    /// The rectangles that need redrawing, in user coordinates (a frame that repaints a few
+    /// spinners damages a few small rectangles, whose extents may span the window); nil when the
+    /// clip is not a set of rectangles.
+    public var clipRectangles: [(x: Double, y: Double, width: Double, height: Double)]? {
+        guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return nil }
+        return (0..<Int(list.pointee.num_rectangles)).map { index in
+            let rectangle = list.pointee.rectangles[index]
+            return (rectangle.x, rectangle.y, rectangle.width, rectangle.height)
+        }
+    }
+
+    /// Draws into a new surface like the one this context paints on (on X11 a pixmap in the server,
+    /// at the same device scale), `width`×`height` points: painted many times, its pixels are not
+    /// sent again each time, as an image surface's are.
+    public func renderSimilar(width: Double, height: Double, _ body: (CairoContext) -> Void) -> CairoSurface {
+        let surface = cairo_surface_create_similar(cairo_get_target(cr), CAIRO_CONTENT_COLOR_ALPHA,
+                                                   Int32(width.rounded(.up)), Int32(height.rounded(.up)))!
+        let similar = cairo_create(surface)!
+        body(CairoContext(cr: similar))
+        cairo_destroy(similar)
+        return CairoSurface(taking: surface, logicalWidth: width, logicalHeight: height)
+    }
+
+    /// Paints `surface` at its own size, its top left corner at (`x`, `y`).
+    public func paint(_ surface: CairoSurface, x: Double, y: Double) {
+        cairo_set_source_surface(cr, surface.surface, x, y)
+        cairo_paint(cr)
+    }
+
     /// Paints `surface` scaled into the rectangle, filtered well when shrinking.
     public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1) {
         guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
@@ -172,7 +203,7 @@ public final class CairoSurface: @unchecked Sendable {
 
     deinit { cairo_surface_destroy(surface) }
 
-    /// Bytes held in memory, for the cache's budget.
+    /// Bytes held in memory, for the cache's budget (image surfaces; 0 for others).
     public var byteCount: Int {
         Int(cairo_image_surface_get_stride(surface)) * Int(cairo_image_surface_get_height(surface))
     }

@@ -20,10 +20,41 @@ extension GalleryView {
         if let gap, gap.index <= laidOutCells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
             drawGap(layout.frames[gapSlot(for: gap.index)], context: context, palette: palette)
         }
+        // Spinners turning damage their own squares: the cells between them are not painted again.
+        let damage = isAnimatingLayout ? nil : context.clipRectangles.map { rectangles in
+            rectangles.map { LayoutRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        }
         for index in cellIndices(intersecting: area) {
-            drawCell(at: index, context: context, palette: palette, scale: scale)
+            // The selection and focus rings reach a few pixels past the cell.
+            let frame = displayedFrame(ofCellAt: index)
+            guard Self.needsPainting(LayoutRect(x: frame.x - 6, y: frame.y - 6, width: frame.width + 12, height: frame.height + 12),
+                                     damage: damage) else { continue }
+            drawCell(at: index, context: context, palette: palette, scale: scale, damage: damage)
         }
     }
+
+    private static func needsPainting(_ rect: LayoutRect, damage: [LayoutRect]?) -> Bool {
+        damage?.contains { $0.intersects(rect) } ?? true
+    }
+
+    /// Where a cell's spinner turns, if it shows one: the only part of the cell a turn repaints.
+    func spinnerBox(of cell: GalleryCell, in frame: LayoutRect) -> (centerX: Double, centerY: Double, radius: Double, box: LayoutRect)? {
+        let centerY: Double
+        let radius: Double
+        switch cell.content {
+        case .image(let image):
+            guard case .loading = loader.peekState(of: image.id), loader.isSlow(image.id, after: 0.3) else { return nil }
+            centerY = frame.midY
+            radius = max(min(frame.width, frame.height, 64) / 4, 8)
+        case .placeholder:
+            centerY = frame.midY - 8
+            radius = max(min(frame.width, frame.height, 96) / 5, 8)
+        }
+        let reach = radius + Self.spinnerLineWidth(radius: radius) / 2 + 1
+        return (frame.midX, centerY, radius, LayoutRect(x: frame.midX - reach, y: centerY - reach, width: reach * 2, height: reach * 2))
+    }
+
+    private static func spinnerLineWidth(radius: Double) -> Double { max(radius / 5, 2.5) }
 
     private func gapSlot(for index: Int) -> Int {
         index < slotOfCell.count ? slotOfCell[index] - 1 : layout.frames.count - 1
@@ -39,7 +70,7 @@ extension GalleryView {
         context.stroke()
     }
 
-    private func drawCell(at index: Int, context: CairoContext, palette: Palette, scale: Int) {
+    private func drawCell(at index: Int, context: CairoContext, palette: Palette, scale: Int, damage: [LayoutRect]?) {
         let cell = laidOutCells[index]
         let frame = displayedFrame(ofCellAt: index)
         let alpha = dimmed.contains(cell.id) ? 0.3 : 1
@@ -53,8 +84,8 @@ extension GalleryView {
             case .loading:
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
                 // Pictures on disk arrive within a frame or two: a spinner would only flicker.
-                if loader.isSlow(image.id, after: 0.3) {
-                    drawSpinner(centerX: frame.midX, centerY: frame.midY, radius: min(frame.width, frame.height, 64) / 4,
+                if let spinner = spinnerBox(of: cell, in: frame) {
+                    drawSpinner(centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
                                 progress: nil, context: context, palette: palette)
                 }
                 ensureSpinnerTicking()
@@ -77,12 +108,16 @@ extension GalleryView {
             }
         case .placeholder(_, let progress):
             drawTile(frame, context: context, palette: palette, alpha: alpha)
-            drawSpinner(centerX: frame.midX, centerY: frame.midY - 8, radius: min(frame.width, frame.height, 96) / 5,
-                        progress: progress, context: context, palette: palette)
-            let caption = progress.map(Localization.percent) ?? tr("Downloading…")
-            context.drawText(caption, widget: canvas, centerX: frame.midX,
-                             centerY: frame.midY + min(frame.width, frame.height, 96) / 5 + 14,
-                             maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
+            if let spinner = spinnerBox(of: cell, in: frame) {
+                drawSpinner(centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
+                            progress: progress, context: context, palette: palette)
+                let captionY = spinner.box.maxY + 8
+                if Self.needsPainting(LayoutRect(x: frame.x, y: captionY - 4, width: frame.width, height: 32), damage: damage) {
+                    let caption = progress.map(Localization.percent) ?? tr("Downloading…")
+                    context.drawText(caption, widget: canvas, centerX: frame.midX, centerY: captionY + 10,
+                                     maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
+                }
+            }
             if progress == nil { ensureSpinnerTicking() }
         }
         if session.selection.contains(cell.id) {
@@ -128,27 +163,32 @@ extension GalleryView {
         context.fill()
     }
 
-    /// A progress ring when the fraction is known, a turning arc otherwise.
+    /// A progress ring when the fraction is known, a turning arc otherwise. Painted from a sprite:
+    /// all the spinners of a frame turn alike, and stroking arcs is what a frame of a hundred
+    /// downloads spent most on (on X11, each stroke is tessellated and sent as trapezoids).
     func drawSpinner(centerX: Double, centerY: Double, radius: Double, progress: Double?, context: CairoContext, palette: Palette) {
         let r = max(radius, 8)
-        context.setLineWidth(max(r / 5, 2.5))
-        context.setRoundCaps()
-        context.arc(x: centerX, y: centerY, radius: r, from: 0, to: 2 * Double.pi)
-        context.setColor(palette.foreground.withAlpha(0.15))
-        context.stroke()
-        let start: Double
-        let end: Double
-        if let progress {
-            start = -Double.pi / 2
-            end = start + 2 * Double.pi * min(max(progress, 0.02), 1)
-        } else {
-            let turn = Double(MainContext.monotonicMicroseconds % 1_000_000) / 1_000_000
-            start = turn * 2 * Double.pi
-            end = start + Double.pi * 0.6
+        let lineWidth = Self.spinnerLineWidth(radius: r)
+        let reach = r + lineWidth / 2 + 1
+        // Whole percents for a progress ring, 64 steps of a turn a second for a spinner.
+        let phase = progress.map { Int((min(max($0, 0.02), 1) * 100).rounded()) }
+            ?? -1 - Int(MainContext.monotonicMicroseconds % 1_000_000 * 64 / 1_000_000)
+        let key = SpinnerSprites.Key(radius: r, phase: phase, scale: canvas.scaleFactor)
+        let sprite = spinnerSprites.sprite(for: key, palette: palette) {
+            context.renderSimilar(width: reach * 2, height: reach * 2) { sprite in
+                sprite.setLineWidth(lineWidth)
+                sprite.setRoundCaps()
+                sprite.arc(x: reach, y: reach, radius: r, from: 0, to: 2 * Double.pi)
+                sprite.setColor(palette.foreground.withAlpha(0.15))
+                sprite.stroke()
+                let start = phase >= 0 ? -Double.pi / 2 : Double(-1 - phase) / 64 * 2 * Double.pi
+                let end = phase >= 0 ? start + 2 * Double.pi * Double(phase) / 100 : start + Double.pi * 0.6
+                sprite.arc(x: reach, y: reach, radius: r, from: start, to: end)
+                sprite.setColor(palette.accent)
+                sprite.stroke()
+            }
         }
-        context.arc(x: centerX, y: centerY, radius: r, from: start, to: end)
-        context.setColor(palette.accent)
-        context.stroke()
+        context.paint(sprite, x: centerX - reach, y: centerY - reach)
     }
 
     private func drawCheckBadge(x: Double, y: Double, context: CairoContext, palette: Palette) {
@@ -165,8 +205,34 @@ extension GalleryView {
     }
 }
 
+/// Spinners and progress rings drawn once and painted wherever they turn, for the theme's colours
+/// of the moment.
+@MainActor
+final class SpinnerSprites {
+    struct Key: Hashable {
+        let radius: Double
+        /// Whole percents (0...100) of a progress ring; -1 - step for a turning spinner.
+        let phase: Int
+        let scale: Int
+    }
+
+    private var sprites: [Key: CairoSurface] = [:]
+    private var palette: Palette?
+
+    func sprite(for key: Key, palette: Palette, render: () -> CairoSurface) -> CairoSurface {
+        if self.palette != palette || sprites.count >= 512 {
+            sprites = [:]
+            self.palette = palette
+        }
+        if let sprite = sprites[key] { return sprite }
+        let sprite = render()
+        sprites[key] = sprite
+        return sprite
+    }
+}
+
 /// Colours taken from the theme each paint, so the dark variant looks right.
-struct Palette {
+struct Palette: Equatable {
     let foreground: RGBA
     let accent: RGBA
     let tile: RGBA

@@ -64,6 +64,7 @@ final class GalleryView {
     private var pinch: PinchGesture?
     private var rowHeightAtPinchStart = 220.0
     private var spinnerTick: UInt32?
+    let spinnerSprites = SpinnerSprites()
     private var accessibilityRefreshQueued = false
     private var scrollRefreshQueued = false
     /// When the accessible cells were last refreshed (monotonic microseconds).
@@ -346,7 +347,7 @@ final class GalleryView {
     // MARK: Spinner animation
 
     /// Keeps a frame-clock tick running while loading cells are on screen, for the spinners: each
-    /// frame repaints those cells alone, not the whole gallery.
+    /// frame repaints the spinners' squares alone, not their cells or the gallery.
     func ensureSpinnerTicking() {
         guard spinnerTick == nil else { return }
         spinnerTick = canvas.addTickCallback { [weak self] _ in
@@ -354,8 +355,8 @@ final class GalleryView {
             let spinning = cellIndices(intersecting: visibleRect).filter { self.showsSpinner(self.laidOutCells[$0]) }
             let offset = scroller.scrollOffset
             for index in spinning {
-                let frame = displayedFrame(ofCellAt: index)
-                canvas.queueDraw(x: frame.x, y: frame.y - offset, width: frame.width, height: frame.height)
+                guard let box = spinnerBox(of: laidOutCells[index], in: displayedFrame(ofCellAt: index))?.box else { continue }
+                canvas.queueDraw(x: box.x, y: box.y - offset, width: box.width, height: box.height)
             }
             if spinning.isEmpty { spinnerTick = nil }
             return !spinning.isEmpty
