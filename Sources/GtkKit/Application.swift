@@ -83,7 +83,7 @@ public final class ApplicationWindow: Container {
 
     public var title: String {
         get { gtk_window_get_title(typed()).map { String(cString: $0) } ?? "" }
-        set { gtk_window_set_title(typed(), newValue) }
+        set { if newValue != title { gtk_window_set_title(typed(), newValue) } }
     }
 
     /// Whether this is the window the user works in (it has the keyboard).

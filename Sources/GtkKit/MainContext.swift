@@ -36,6 +36,8 @@ public enum MainContext {
     public static func logStalls(to file: FileHandle, over threshold: Double = 8) {
         let start = g_get_monotonic_time()
         var last = start
+        // The clock the times count from (CLOCK_MONOTONIC), so other tools' times line up.
+        file.write(Data(String(format: "start %.6f\n", Double(start) / 1_000_000).utf8))
         let box = CallbackBox<@MainActor () -> Void> {
             let now = g_get_monotonic_time()
             let gap = Double(now - last) / 1000 - 1

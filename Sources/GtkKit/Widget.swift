@@ -96,7 +96,8 @@ open class Widget: Object {
 
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(widget).map { text in defer { g_free(text) }; return String(cString: text) } }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        // Setting a tooltip asks the X server where the pointer is: not for the same text again.
+        set { if newValue != tooltip { gtk_widget_set_tooltip_text(widget, newValue) } }
     }
 
     public func addStyleClass(_ name: String) { gtk_style_context_add_class(gtk_widget_get_style_context(widget), name) }
@@ -108,8 +109,8 @@ open class Widget: Object {
 
     /// The name assistive technologies read.
     public var accessibleName: String {
-        get { String(cString: atk_object_get_name(gtk_widget_get_accessible(widget))) }
-        set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue) }
+        get { atk_object_get_name(gtk_widget_get_accessible(widget)).map { String(cString: $0) } ?? "" }
+        set { if newValue != accessibleName { atk_object_set_name(gtk_widget_get_accessible(widget), newValue) } }
     }
 
     /// What assistive technologies are told the widget is (a drawing area says nothing by itself).

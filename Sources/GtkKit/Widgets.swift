@@ -28,7 +28,8 @@ public final class Label: Widget {
 
     public var text: String {
         get { String(cString: gtk_label_get_text(typed())) }
-        set { gtk_label_set_text(typed(), newValue) }
+        // The same text again would still measure the window's widgets anew.
+        set { if newValue != text { gtk_label_set_text(typed(), newValue) } }
     }
 
     public func setWrap(_ wrap: Bool, maxWidthChars: Int32 = -1) {
@@ -145,7 +146,7 @@ public final class HeaderBar: Container {
 
     public var title: String {
         get { gtk_header_bar_get_title(typed()).map { String(cString: $0) } ?? "" }
-        set { gtk_header_bar_set_title(typed(), newValue) }
+        set { if newValue != title { gtk_header_bar_set_title(typed(), newValue) } }
     }
 
     /// Shown instead of the title (the window sets the title to its own whenever its title changes);

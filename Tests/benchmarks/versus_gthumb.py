@@ -24,7 +24,8 @@ XDG directories, kept across its runs and across invocations (/tmp/image-gallery
 cache is warm: gThumb's is $XDG_CACHE_HOME/thumbnails. The window is put at (0, 0) and sized 1280x1024 through X
 the moment it is mapped (no window manager on Xvfb).
 - Image Gallery: a state.json with one gallery of the photos' file:// URLs, the sidebar hidden; the env var
-  IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms>").
+  IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms>", after
+  "start <CLOCK_MONOTONIC seconds>").
 - gThumb: `gthumb <folder>` (browser view), with GSETTINGS_BACKEND=keyfile and this keyfile in its own
   XDG_CONFIG_HOME (glib-2.0/settings/keyfile): org.gnome.gthumb.browser thumbnail-size=256 (the freedesktop "large"
   size, the nearest to our 220 px rows: gThumb fits each picture in 256x256), sidebar-visible=false,
@@ -309,12 +310,15 @@ class ImageGallery(Contender):
         if not os.path.exists(self.stall_log):
             return None
         out = []
+        start = self.started  # the Popen, unless the log says when its clock started
         with open(self.stall_log) as f:
             for line in f:
                 parts = line.split()
-                if len(parts) == 3 and parts[0] == "stall":
+                if len(parts) == 2 and parts[0] == "start":
+                    start = float(parts[1])
+                elif len(parts) == 3 and parts[0] == "stall":
                     try:
-                        t, ms = self.started + float(parts[1]), float(parts[2])
+                        t, ms = start + float(parts[1]), float(parts[2])
                     except ValueError:
                         continue
                     if (since is None or t >= since) and (until is None or t <= until):

@@ -69,14 +69,16 @@ final class DropDownloader {
             placeholders += others
         }
         library.groupArrivals(placeholders)
-        for (image, id) in zip(images, placeholders) { fetch(image, into: id) }
+        // One hand-over for all: each wake-up of a transfer thread could take the core from the window.
+        pool.submit(zip(images, placeholders).map { image, id in fetch(image, into: id) })
     }
 
     private static func label(for image: DroppedImage) -> String {
         image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? tr("image")
     }
 
-    private func fetch(_ image: DroppedImage, into placeholder: ImageID) {
+    /// The job that starts bringing `image` into `placeholder`, for the transfer pool.
+    private func fetch(_ image: DroppedImage, into placeholder: ImageID) -> WorkerPool.Job {
         let cancellation = DownloadCancellation()
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
@@ -87,7 +89,7 @@ final class DropDownloader {
                 MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
             },
             done: { result in MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) } })
-        transfer.attempt(0, firstFailure: nil)
+        return transfer.job(attempting: 0, firstFailure: nil)
     }
 
     /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
@@ -162,14 +164,16 @@ private final class DropTransfer: Sendable {
     /// The dragged address first, then other addresses of the same image (a srcset's original, the
     /// thumbnail behind a search result); the first failure is the one told.
     func attempt(_ index: Int, firstFailure: LoadFailure?) {
+        pool.submit([job(attempting: index, firstFailure: firstFailure)])
+    }
+
+    func job(attempting index: Int, firstFailure: LoadFailure?) -> WorkerPool.Job {
         let addresses = [image.url].compactMap { $0 } + image.alternateURLs
-        guard index < addresses.count else {
-            return fallBack(firstFailure ?? LoadFailure(description: tr("no address")))
-        }
-        let url = addresses[index]
+        let url = addresses.indices.contains(index) ? addresses[index] : nil
         let source = loader.bytesSource
-        pool.submit { [self] in
+        return WorkerPool.Job { [self] in
             guard !cancellation.isCancelled else { return }
+            guard let url else { return fallBack(firstFailure ?? LoadFailure(description: tr("no address"))) }
             let fetched = source.bytes(for: url, cancellation: cancellation) { [self] received, expected in
                 guard let expected, expected > 0 else { return true }
                 let fraction = Double(received) / Double(expected)

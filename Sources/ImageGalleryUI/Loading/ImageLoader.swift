@@ -58,6 +58,8 @@ final class ImageLoader {
     private var failures: [ImageID: String] = [:]
     /// Work under way, and when it started (monotonic microseconds).
     private var inFlight: [ImageID: (job: WorkerPool.Job, download: DownloadCancellation, started: Int)] = [:]
+    /// Jobs asked for since the main loop was last idle.
+    private var unsubmitted: [WorkerPool.Job] = []
     private var useCounter: UInt64 = 0
     private var usedBytes = 0
     let byteBudget: Int
@@ -166,7 +168,7 @@ final class ImageLoader {
                 MainContext.post { [weak self] in self?.finish(id, decoded, decodedFor: cell) }
             }
         }
-        let job = fetchPool.submit {
+        let job = WorkerPool.Job {
             // A file on disk (or a cached download) is read where it is decoded.
             if source.localOriginal(for: url) != nil { return decode(nil) }
             let result = source.bytes(for: url, cancellation: download)
@@ -179,6 +181,15 @@ final class ImageLoader {
             }
         }
         inFlight[id] = (job, download, MainContext.monotonicMicroseconds)
+        // Handed to the pool together once the main loop is idle: after the frame that asked.
+        if unsubmitted.isEmpty {
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                fetchPool.submit(unsubmitted)
+                unsubmitted = []
+            }
+        }
+        unsubmitted.append(job)
     }
 
     /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers

@@ -11,7 +11,8 @@ final class WorkerPool: @unchecked Sendable {
         fileprivate let work: @Sendable () -> Void
         fileprivate var started = false  // guarded by the pool's condition
         fileprivate var withdrawn = false  // guarded by the pool's condition
-        fileprivate init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+        /// A job to hand to `submit(_:)` later; it can be withdrawn before that.
+        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
     }
 
     private let condition = NSCondition()
@@ -29,20 +30,27 @@ final class WorkerPool: @unchecked Sendable {
     @discardableResult
     func submit(_ work: @escaping @Sendable () -> Void) -> Job {
         let job = Job(work)
+        submit([job])
+        return job
+    }
+
+    /// Queues jobs made beforehand (the last one runs first), skipping those withdrawn since, and
+    /// wakes the threads once: each wake-up may take the core from the caller, so the window's thread
+    /// hands over a frame's worth of work in one go, after the frame.
+    func submit(_ jobs: [Job]) {
         condition.lock()
-        pending.append(job)
-        let startsThread = idleThreads < pending.count && threadCount < maximumThreads
-        if startsThread { threadCount += 1 }
-        let threadNumber = threadCount
-        condition.signal()
+        pending.append(contentsOf: jobs.filter { !$0.withdrawn })
+        let missing = min(pending.count - idleThreads, maximumThreads - threadCount)
+        let firstNew = threadCount + 1
+        if missing > 0 { threadCount += missing }
+        condition.broadcast()
         condition.unlock()
-        if startsThread {
+        for number in stride(from: firstNew, to: firstNew + max(missing, 0), by: 1) {
             // The pool lives as long as the app: its threads hold it.
             let thread = Thread { [self] in run() }
-            thread.name = "\(name)-\(threadNumber)"
+            thread.name = "\(name)-\(number)"
             thread.start()
         }
-        return job
     }
 
     /// Withdraws a job that has not started; returns false when it already has.
@@ -51,7 +59,7 @@ final class WorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !job.started else { return false }
-        job.withdrawn = true
+        job.withdrawn = true  // also when not queued yet: `submit(_:)` skips it
         pending.removeAll { $0 === job }
         return true
     }
