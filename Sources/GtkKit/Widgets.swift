@@ -144,11 +144,6 @@ public final class HeaderBar: Container {
         gtk_header_bar_set_show_close_button(typed(), 1)
     }
 
-    public var title: String {
-        get { gtk_header_bar_get_title(typed()).map { String(cString: $0) } ?? "" }
-        set { if newValue != title { gtk_header_bar_set_title(typed(), newValue) } }
-    }
-
     /// Shown instead of the title (the window sets the title to its own whenever its title changes);
     /// nil shows the title again.
     public func setCustomTitle(_ widget: Widget?) { gtk_header_bar_set_custom_title(typed(), widget?.widget) }

@@ -297,14 +297,13 @@ final class MainWindow {
     /// Title, empty state and the actions' availability follow the document.
     func updateChrome() {
         let name = session.gallery.name
-        header.title = name
         if isViewing, let image = viewer.image, let position = viewer.position {
             viewerTitle.text = image.label
             // Translators: which image the viewer shows, in the header bar under its name.
             viewerSubtitle.text = tr("{index} of {count}", ["index": Localization.number(position.index),
                                                             "count": Localization.number(position.count)])
         }
-        // After the header bar's: the window's accessible name follows the title set last.
+        // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
         emptyState.root.isVisible = session.cells.isEmpty && !isViewing
         let history = library.history
@@ -315,6 +314,7 @@ final class MainWindow {
 
     private func setSidebarVisible(_ visible: Bool) {
         sidebar.root.isVisible = visible
+        if visible { sidebar.showRows() }
         sidebarAction?.state = visible
         library.sidebarVisible = visible
         if !visible && sidebar.root.hasFocus { gallery.canvas.grabFocus() }

@@ -36,21 +36,16 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Queues jobs made beforehand (the last one runs first), skipping those withdrawn since, and
     /// wakes the threads once: each wake-up may take the core from the caller, so the window's thread
-    /// hands over a frame's worth of work in one go, after the frame.
+    /// hands over a frame's worth of work in one go, after the frame. It starts one thread at most;
+    /// each new thread starts the next while work waits (64 transfers of a drop did not start 64
+    /// threads from the window's thread).
     func submit(_ jobs: [Job]) {
         condition.lock()
         pending.append(contentsOf: jobs.filter { !$0.withdrawn })
-        let missing = min(pending.count - idleThreads, maximumThreads - threadCount)
-        let firstNew = threadCount + 1
-        if missing > 0 { threadCount += missing }
+        let number = reserveThread()
         condition.broadcast()
         condition.unlock()
-        for number in stride(from: firstNew, to: firstNew + max(missing, 0), by: 1) {
-            // The pool lives as long as the app: its threads hold it.
-            let thread = Thread { [self] in run() }
-            thread.name = "\(name)-\(number)"
-            thread.start()
-        }
+        if let number { startThread(number) }
     }
 
     /// Withdraws a job that has not started; returns false when it already has.
@@ -64,6 +59,20 @@ final class WorkerPool: @unchecked Sendable {
         return true
     }
 
+    /// The number of a thread to start when work waits for more threads than are idle; condition held.
+    private func reserveThread() -> Int? {
+        guard pending.count > idleThreads, threadCount < maximumThreads else { return nil }
+        threadCount += 1
+        return threadCount
+    }
+
+    private func startThread(_ number: Int) {
+        // The pool lives as long as the app: its threads hold it.
+        let thread = Thread { [self] in run() }
+        thread.name = "\(name)-\(number)"
+        thread.start()
+    }
+
     private func run() {
         CurrentThread.lowerPriority(by: 5)
         while true {
@@ -75,7 +84,9 @@ final class WorkerPool: @unchecked Sendable {
             }
             let job = pending.removeLast()
             job.started = true
+            let next = reserveThread()
             condition.unlock()
+            if let next { startThread(next) }
             job.work()
         }
     }

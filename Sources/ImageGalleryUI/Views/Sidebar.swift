@@ -59,7 +59,10 @@ final class Sidebar {
     private func libraryChanged(_ change: GalleryLibrary.Change) {
         switch change {
         case .galleries: rebuild()
-        case .cells(let galleryID): rows.first { $0.galleryID == galleryID }?.update(from: library)
+        case .cells(let galleryID):
+            // Hidden, its counts wait for `showRows()`: each new count measures the window's widgets again.
+            guard root.isVisible else { break }
+            rows.first { $0.galleryID == galleryID }?.update(from: library)
         case .progress, .placeholdersDiscarded, .history: break
         }
     }
@@ -74,6 +77,11 @@ final class Sidebar {
         }
         for row in rows { row.update(from: library) }
         followShownGallery()
+    }
+
+    /// Brings every row up to date as the sidebar shows again.
+    func showRows() {
+        for row in rows { row.update(from: library) }
     }
 
     /// Selects the row of the gallery the window shows.
