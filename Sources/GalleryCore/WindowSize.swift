@@ -6,13 +6,17 @@ public struct WindowSize: Codable, Hashable, Sendable {
     public var width: Int
     public var height: Int
     public var maximized: Bool
+    /// How wide the gallery was in that window: the next launch lays out and starts decoding its
+    /// first screen while GTK is still building the window.
+    public var galleryWidth: Int?
 
     public static let standard = WindowSize(width: 1024, height: 760)
 
-    public init(width: Int, height: Int, maximized: Bool = false) {
+    public init(width: Int, height: Int, maximized: Bool = false, galleryWidth: Int? = nil) {
         self.width = width
         self.height = height
         self.maximized = maximized
+        self.galleryWidth = galleryWidth
     }
 
     /// A size a window can really open at (the file may have been edited by hand).

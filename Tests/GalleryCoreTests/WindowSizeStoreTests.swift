@@ -21,6 +21,15 @@ import Testing
         #expect(store.load() == WindowSize(width: 1280, height: 1000, maximized: true))
     }
 
+    @Test func theGalleryWidthIsKeptWhenKnownAndOlderFilesStillLoad() throws {
+        let store = try temporaryStore()
+        store.save(WindowSize(width: 1280, height: 1000, galleryWidth: 1040))
+        #expect(store.load().galleryWidth == 1040)
+        try Data(#"{"width":900,"height":700,"maximized":false}"#.utf8).write(to: store.fileURL)
+        #expect(store.load() == WindowSize(width: 900, height: 700))
+        #expect(store.load().galleryWidth == nil)
+    }
+
     @Test func nonsenseInTheFileGivesTheStandardSize() throws {
         let store = try temporaryStore()
         try FileManager.default.createDirectory(at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)

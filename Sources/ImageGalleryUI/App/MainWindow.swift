@@ -81,6 +81,9 @@ final class MainWindow {
         sidebar = Sidebar(session: session)
         sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags)
         viewer = ImageViewer(session: session, loader: services.loader)
+        if let width = size.galleryWidth, width > 0 {
+            gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
+        }
 
         buildHeader()
         addActions()
@@ -521,7 +524,9 @@ final class MainWindow {
         // The window's own size when it has one: a resize just before quitting may not be laid out yet.
         let maximized = window.isMaximized
         let size = maximized ? unmaximizedSize : window.size
-        services.windowSizes.save(WindowSize(width: size.width, height: size.height, maximized: maximized))
+        let galleryWidth = gallery.canvas.allocatedWidth
+        services.windowSizes.save(WindowSize(width: size.width, height: size.height, maximized: maximized,
+                                             galleryWidth: galleryWidth > 1 ? Int(galleryWidth) : nil))
     }
 
     private func closed() {

@@ -183,13 +183,17 @@ final class ImageLoader {
         inFlight[id] = (job, download, MainContext.monotonicMicroseconds)
         // Handed to the pool together once the main loop is idle: after the frame that asked.
         if unsubmitted.isEmpty {
-            MainContext.post { [weak self] in
-                guard let self else { return }
-                fetchPool.submit(unsubmitted)
-                unsubmitted = []
-            }
+            MainContext.post { [weak self] in self?.startRequested() }
         }
         unsubmitted.append(job)
+    }
+
+    /// Hands what was asked for to the pool now, not once the main loop is idle (a window being
+    /// built wants its first screen decoding meanwhile).
+    func startRequested() {
+        guard !unsubmitted.isEmpty else { return }
+        fetchPool.submit(unsubmitted)
+        unsubmitted = []
     }
 
     /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers

@@ -253,6 +253,23 @@ final class GalleryView {
         }
     }
 
+    /// Starts decoding the first screen as it will be laid out at `width` (the gallery's width when
+    /// the window was last closed), while GTK still builds the window: the first frame then finds
+    /// most pictures ready. A wrong guess costs those decodes, no more.
+    func prefetchFirstScreen(width: Double, height: Double) {
+        let cells = session.cells
+        let layout = JustifiedLayout(aspectRatios: cells.map(displayAspectRatio), width: width,
+                                     targetRowHeight: rowHeight, spacing: Self.spacing)
+        let scale = canvas.scaleFactor
+        for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
+            guard let image = cells[index].image else { continue }
+            let frame = layout.frames[index]
+            loader.prefetch(image, pixelWidth: Int((frame.width * Double(scale)).rounded(.up)),
+                            pixelHeight: Int((frame.height * Double(scale)).rounded(.up)), scale: scale)
+        }
+        loader.startRequested()
+    }
+
     private func prefetchNextScreen() {
         guard !isDetached else { return }
         let view = visibleRect
