@@ -6,7 +6,8 @@ release build if present), waits until the first screen is painted, and prints t
 /proc/PID/smaps: the heap (malloc's main arena and the threads' arenas), thread stacks, each shared library's
 pages (code and data), SysV/memfd shared memory (X SHM images), and the rest. Then it holds Page Down through the
 whole gallery (`--sweep`, default on; `--no-sweep` to skip) and prints the same again, with the peak (VmHWM).
-The decoded pictures live in the heap: their budget is 192 MiB (`ImageLoader.byteBudget`).
+The decoded pictures are kept within 192 MB (`ImageLoader.byteBudget`); cairo-xlib keeps a copy of each picture it
+has painted in SysV shared memory for the X server (MIT-SHM), which shows here as shared memory.
 """
 import argparse
 import collections
@@ -43,7 +44,7 @@ def kind_of(path):
     if path.startswith("[stack"):
         return "main thread stack"
     if path.startswith("/SYSV") or path.startswith("/memfd") or path.startswith("/dev/shm"):
-        return "shared memory (X SHM)"
+        return "shared memory (MIT-SHM: cairo's copies of pictures for the X server)"
     if path.startswith("["):
         return "kernel ([vdso], [vvar])"
     base = os.path.basename(path)
@@ -77,6 +78,9 @@ def main():
     parser.add_argument("--binary", default=os.environ.get("IMAGE_GALLERY_BIN") or next(
         (p for p in (".build/release/image-gallery", ".build/debug/image-gallery") if os.path.exists(p)), None))
     args = parser.parse_args()
+    if not args.binary:
+        sys.exit("no app binary: build it (swift build -c release) or set IMAGE_GALLERY_BIN")
+    args.binary = os.path.abspath(args.binary)
     vg.setup()
     bench = vg.Bench(argparse.Namespace(count=args.count, fresh=False, binary=args.binary, artifacts=None, runs=1))
     bench.prepare()
