@@ -81,13 +81,10 @@ public struct CairoContext: @unchecked Sendable {
     /// Paints `surface` scaled into the rectangle, filtered well when shrinking.
     public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1) {
         guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
+        if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) { return }
         cairo_save(cr)
         cairo_rectangle(cr, x, y, width, height)
         cairo_clip(cr)
-        if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) {
-            cairo_restore(cr)
-            return
-        }
         cairo_translate(cr, x, y)
         let scaleX = width / surface.logicalWidth
         let scaleY = height / surface.logicalHeight
@@ -104,7 +101,8 @@ public struct CairoContext: @unchecked Sendable {
 
     /// A surface decoded at the rectangle's size in device pixels (give or take the rounding of a
     /// fractional layout) is painted one surface pixel onto one screen pixel: resampling it for a
-    /// sub-pixel offset or a 0.5% scale would blur every edge of the picture.
+    /// sub-pixel offset or a 0.5% scale would blur every edge of the picture. It fills its own
+    /// whole-pixel rectangle, with no clip (a fractional clip becomes a mask on X11).
     private func drawPixelAligned(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
                                   alpha: Double) -> Bool {
         var left = x, top = y, right = x + width, bottom = y + height
@@ -121,10 +119,13 @@ public struct CairoContext: @unchecked Sendable {
         var originX = (left * pixelsPerUnitX + (pixelWidth - Double(surface.pixelWidth)) / 2).rounded() / pixelsPerUnitX
         var originY = (top * pixelsPerUnitY + (pixelHeight - Double(surface.pixelHeight)) / 2).rounded() / pixelsPerUnitY
         cairo_device_to_user(cr, &originX, &originY)
+        cairo_save(cr)
         cairo_set_source_surface(cr, surface.surface, originX, originY)
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        cairo_rectangle(cr, originX, originY, surface.logicalWidth, surface.logicalHeight)
+        cairo_clip(cr)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
+        cairo_restore(cr)
         return true
     }
 
@@ -194,11 +195,14 @@ public final class CairoSurface: @unchecked Sendable {
     /// Size in layout points (pixels divided by the device scale).
     public let logicalWidth: Double
     public let logicalHeight: Double
+    /// The radius (points) its corners were cut round with, transparent outside; 0 for square ones.
+    public let cornerRadius: Double
 
-    init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double) {
+    init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double, cornerRadius: Double = 0) {
         self.surface = surface
         self.logicalWidth = logicalWidth
         self.logicalHeight = logicalHeight
+        self.cornerRadius = cornerRadius
     }
 
     deinit { cairo_surface_destroy(surface) }

@@ -28,11 +28,12 @@ public struct DecodedPicture: Sendable {
         self.originalHeight = originalHeight
     }
 
-    /// Scaled down to `width`×`height` pixels if larger, painted at the device `scale`.
-    public func image(width: Int, height: Int, scale: Int) -> DecodedImage {
+    /// Scaled down to `width`×`height` pixels if larger, painted at the device `scale`; with
+    /// `cornerRadius` points cut round when not 0.
+    public func image(width: Int, height: Int, scale: Int, cornerRadius: Double = 0) -> DecodedImage {
         let fitted = width < pixbuf.width || height < pixbuf.height ? pixbuf.scaled(width: width, height: height) : pixbuf
-        return DecodedImage(surface: fitted.surface(scale: scale), originalWidth: originalWidth,
-                            originalHeight: originalHeight)
+        let surface = cornerRadius > 0 ? fitted.surface(scale: scale, cornerRadius: cornerRadius) : fitted.surface(scale: scale)
+        return DecodedImage(surface: surface, originalWidth: originalWidth, originalHeight: originalHeight)
     }
 }
 

@@ -241,7 +241,10 @@ final class ImageLoader {
     private nonisolated static func fitted(_ picture: DecodedPicture, cell: PixelSize, scale: Int) -> DecodedImage {
         let fit = PixelFit(originalWidth: picture.originalWidth, originalHeight: picture.originalHeight,
                            cellWidth: cell.width, cellHeight: cell.height)
-        return picture.image(width: fit.width, height: fit.height, scale: scale)
+        // A picture that fills its cell has the cell's round corners: it is painted without a clip.
+        let fillsCell = abs(fit.width - cell.width) <= 1 && abs(fit.height - cell.height) <= 1
+        return picture.image(width: fit.width, height: fit.height, scale: scale,
+                             cornerRadius: fillsCell ? GalleryView.cornerRadius : 0)
     }
 
     private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize) {

@@ -3,7 +3,7 @@ import GalleryCore
 import GtkKit
 
 extension GalleryView {
-    static let cornerRadius = 6.0
+    nonisolated static let cornerRadius = 6.0
 
     func draw(_ context: CairoContext) {
         canvas.renderBackground(context)
@@ -138,6 +138,13 @@ extension GalleryView {
     }
 
     private func drawImage(_ surface: CairoSurface, in frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double) {
+        // Decoded for this very cell, its own corners are round: no clip path for the X server to fill.
+        let scale = Double(canvas.scaleFactor)
+        if surface.cornerRadius == Self.cornerRadius, abs(Double(surface.pixelWidth) - frame.width * scale) <= 1.5,
+           abs(Double(surface.pixelHeight) - frame.height * scale) <= 1.5 {
+            context.draw(surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height, alpha: alpha)
+            return
+        }
         context.save()
         context.roundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height, radius: Self.cornerRadius)
         context.clip()
