@@ -76,8 +76,10 @@ extension GalleryView {
         let alpha = dimmed.contains(cell.id) ? 0.3 : 1
         switch cell.content {
         case .image(let image):
-            let state = loader.state(for: image, pixelWidth: Int((frame.width * Double(scale)).rounded(.up)),
-                                     pixelHeight: Int((frame.height * Double(scale)).rounded(.up)), scale: scale)
+            // Decoded for where the cell is going, not for each size it passes through while sliding.
+            let target = targetFrame(ofCellAt: index)
+            let state = loader.state(for: image, pixelWidth: Int((target.width * Double(scale)).rounded(.up)),
+                                     pixelHeight: Int((target.height * Double(scale)).rounded(.up)), scale: scale)
             switch state {
             case .ready(let surface):
                 drawImage(surface, in: frame, context: context, palette: palette, alpha: alpha)
