@@ -14,7 +14,6 @@ import collections
 import os
 import re
 import sys
-import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
@@ -92,19 +91,7 @@ def main():
             show("first screen painted", app.proc.pid)
             if args.sweep:
                 app.focus(session.screen)
-                pages = args.count // 10 + 20
-                quiet = [float("inf")]
-
-                def page_downs():
-                    quiet[0] = session.screen.keys("Next", pages, 0.015)[-1]
-
-                sender = threading.Thread(target=page_downs)
-                sender.start()
-                try:
-                    bench.painted(session, app, 0, "Page Down through all", timeout=180 + pages * 0.05,
-                                  quiet_after=lambda: quiet[0])
-                finally:
-                    sender.join()
+                bench.sweep(session, app)
                 show("after Page Down through all %d" % args.count, app.proc.pid)
         finally:
             app.stop()

@@ -570,20 +570,8 @@ class Bench:
                 end = self.painted(session, app, 0, "End", quiet_after=lambda: pressed)
                 self.record("end", who, end["t"] - pressed, measured)
 
-                times = []
-                quiet = [float("inf")]
                 cpu_before = app.cpu()
-
-                def page_ups():
-                    times.extend(session.screen.keys("Prior", 20, 0.04))
-                    quiet[0] = times[-1]
-
-                sender = threading.Thread(target=page_ups)
-                sender.start()
-                try:
-                    ups = self.painted(session, app, 0, "20 x Page Up", quiet_after=lambda: quiet[0])
-                finally:
-                    sender.join()
+                times, ups = self.press_until_painted(session, app, "Prior", 20, 0.04, "20 x Page Up")
                 if measured:
                     self.record("pgup_first", who, ups["t"] - times[0])
                     self.record("pgup_last", who, ups["t"] - times[-1])
@@ -602,26 +590,37 @@ class Bench:
                                      ups["cpu"] - cpu_before, home["t"] - pressed))
 
                 if sweep:
-                    pages = self.args.count // 10 + 20
-                    quiet = [float("inf")]
-
-                    def page_downs():
-                        sent = session.screen.keys("Next", pages, 0.015)
-                        quiet[0] = sent[-1]
-
-                    sender = threading.Thread(target=page_downs)
-                    sender.start()
-                    try:
-                        self.painted(session, app, 0, "Page Down through all images", timeout=180 + pages * 0.05,
-                                     quiet_after=lambda: quiet[0])
-                    finally:
-                        sender.join()
+                    self.sweep(session, app)
                     peak = app.peak_mb()
                     if measured:
                         self.record("rss_scrolled", who, peak)
                     log("  %s: peak RSS after Page Down through all: %.0f MB" % (app.name, peak))
             finally:
                 app.stop()
+
+    def press_until_painted(self, session, app, key, count, interval, what, timeout=60):
+        """Presses `key` `count` times, `interval` s apart, from another thread while frames are grabbed.
+        Returns the presses' times and painted()'s result (the screen still past the last press)."""
+        times = []
+        quiet = [float("inf")]
+
+        def press():
+            times.extend(session.screen.keys(key, count, interval))
+            quiet[0] = times[-1]
+
+        sender = threading.Thread(target=press)
+        sender.start()
+        try:
+            result = self.painted(session, app, 0, what, timeout=timeout, quiet_after=lambda: quiet[0])
+        finally:
+            sender.join()
+        return times, result
+
+    def sweep(self, session, app):
+        """Page Down held through every image (every 15 ms), until the last screen is painted."""
+        pages = self.args.count // 10 + 20
+        self.press_until_painted(session, app, "Next", pages, 0.015, "Page Down through all images",
+                                 timeout=180 + pages * 0.05)
 
     def sharpness(self, session, app, who, frame, scale=1, figure="sharp"):
         if isinstance(app, ImageGallery):

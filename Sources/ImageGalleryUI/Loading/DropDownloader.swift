@@ -135,7 +135,7 @@ final class DropDownloader {
 /// decoded on the loader's decode threads, so the transfer thread is free for the next download
 /// meanwhile and a hundred transfers ending together decode a core's worth at a time; the first
 /// address that gives a picture wins, else the bytes the drag carried.
-private final class DropTransfer: Sendable {
+private struct DropTransfer: Sendable {
     typealias Outcome = Result<(url: String, decoded: DecodedImage), LoadFailure>
 
     let image: DroppedImage
@@ -148,25 +148,8 @@ private final class DropTransfer: Sendable {
     let progress: @Sendable (Double) -> Void
     let done: @Sendable (Outcome) -> Void
 
-    init(image: DroppedImage, scale: Int, importsDirectory: URL, loader: ImageLoader, pool: WorkerPool,
-         cancellation: DownloadCancellation, progress: @escaping @Sendable (Double) -> Void,
-         done: @escaping @Sendable (Outcome) -> Void) {
-        self.image = image
-        self.scale = scale
-        self.importsDirectory = importsDirectory
-        self.loader = loader
-        self.pool = pool
-        self.cancellation = cancellation
-        self.progress = progress
-        self.done = done
-    }
-
-    /// The dragged address first, then other addresses of the same image (a srcset's original, the
-    /// thumbnail behind a search result); the first failure is the one told.
-    func attempt(_ index: Int, firstFailure: LoadFailure?) {
-        pool.submit([job(attempting: index, firstFailure: firstFailure)])
-    }
-
+    /// Tries the address at `index`: the dragged address first, then other addresses of the same
+    /// image (a srcset's original, the thumbnail behind a search result); the first failure is the one told.
     func job(attempting index: Int, firstFailure: LoadFailure?) -> WorkerPool.Job {
         let addresses = [image.url].compactMap { $0 } + image.alternateURLs
         let url = addresses.indices.contains(index) ? addresses[index] : nil
@@ -184,7 +167,7 @@ private final class DropTransfer: Sendable {
             switch fetched {
             case .failure(let failure):
                 source.removeCached(url)
-                attempt(index + 1, firstFailure: firstFailure ?? failure)
+                pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
             case .success(let bytes):
                 loader.decodeDropped(url, bytes: bytes, scale: scale) { [self] decoded in
                     switch decoded {
@@ -195,7 +178,7 @@ private final class DropTransfer: Sendable {
                     case .failure(let failure):
                         // Whatever the server sent instead of an image is not worth keeping.
                         source.removeCached(url)
-                        attempt(index + 1, firstFailure: firstFailure ?? failure)
+                        pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
                     }
                 }
             }

@@ -69,9 +69,10 @@ final class ImageLoader {
         self.byteBudget = byteBudget
     }
 
-    /// What to paint for `image` in a cell of `pixelWidth`×`pixelHeight` device pixels; starts
+    /// What to paint for `image` in a cell of `cell`'s size (points) at the device `scale`; starts
     /// loading it (or a sharper version) when needed.
-    func state(for image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) -> State {
+    func state(for image: GalleryImage, cell: LayoutRect, scale: Int) -> State {
+        let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         if let failure = failures[image.id] { return .failed(failure) }
         useCounter += 1
         if var entry = surfaces[image.id] {
@@ -95,9 +96,15 @@ final class ImageLoader {
 
     /// Starts loading a cell about to be shown, behind what is on screen now (the pools run the
     /// newest work first, and cells painted after this ask later).
-    func prefetch(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) {
+    func prefetch(_ image: GalleryImage, cell: LayoutRect, scale: Int) {
         guard failures[image.id] == nil, surfaces[image.id] == nil, inFlight[image.id] == nil else { return }
+        let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+    }
+
+    /// A cell's size in device pixels, as decodes are asked for and kept.
+    private static func pixels(of cell: LayoutRect, scale: Int) -> (width: Int, height: Int) {
+        (Int((cell.width * Double(scale)).rounded(.up)), Int((cell.height * Double(scale)).rounded(.up)))
     }
 
     func failure(of id: ImageID) -> String? { failures[id] }

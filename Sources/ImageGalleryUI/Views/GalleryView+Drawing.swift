@@ -77,9 +77,7 @@ extension GalleryView {
         switch cell.content {
         case .image(let image):
             // Decoded for where the cell is going, not for each size it passes through while sliding.
-            let target = targetFrame(ofCellAt: index)
-            let state = loader.state(for: image, pixelWidth: Int((target.width * Double(scale)).rounded(.up)),
-                                     pixelHeight: Int((target.height * Double(scale)).rounded(.up)), scale: scale)
+            let state = loader.state(for: image, cell: targetFrame(ofCellAt: index), scale: scale)
             switch state {
             case .ready(let surface):
                 drawImage(surface, in: frame, context: context, palette: palette, alpha: alpha)

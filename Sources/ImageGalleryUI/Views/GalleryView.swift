@@ -263,9 +263,7 @@ final class GalleryView {
         let scale = canvas.scaleFactor
         for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
             guard let image = cells[index].image else { continue }
-            let frame = layout.frames[index]
-            loader.prefetch(image, pixelWidth: Int((frame.width * Double(scale)).rounded(.up)),
-                            pixelHeight: Int((frame.height * Double(scale)).rounded(.up)), scale: scale)
+            loader.prefetch(image, cell: layout.frames[index], scale: scale)
         }
         loader.startRequested()
     }
@@ -281,9 +279,7 @@ final class GalleryView {
         let scale = canvas.scaleFactor
         for index in ahead {
             guard let image = laidOutCells[index].image else { continue }
-            let frame = targetFrame(ofCellAt: index)
-            loader.prefetch(image, pixelWidth: Int((frame.width * Double(scale)).rounded(.up)),
-                            pixelHeight: Int((frame.height * Double(scale)).rounded(.up)), scale: scale)
+            loader.prefetch(image, cell: targetFrame(ofCellAt: index), scale: scale)
         }
     }
 
