@@ -12,7 +12,8 @@ let package = Package(
             pkgConfig: "gtk+-3.0",
             providers: [.apt(["libgtk-3-dev"])]
         ),
-        // libpng itself, for decoding large PNGs a few rows at a time (gdk-pixbuf decodes them whole).
+        // libpng itself, for decoding large PNGs a few rows at a time (gdk-pixbuf decodes them whole) and
+        // for writing thumbnails unfiltered and stored.
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
