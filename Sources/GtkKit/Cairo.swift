@@ -78,8 +78,20 @@ public struct CairoContext: @unchecked Sendable {
         cairo_paint(cr)
     }
 
-    /// Paints `surface` scaled into the rectangle, filtered well when shrinking.
-    public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1) {
+    /// How a picture painted at another size than its own is resampled.
+    public enum Resampling: Sendable {
+        /// Cairo's "good" filter: a convolution that stays sharp when shrinking a lot. On X11 the
+        /// server has no such filter, so cairo reads the target back, resamples on this thread
+        /// and uploads the result, for each paint.
+        case best
+        /// Bilinear, which the X server does itself (RENDER): for pictures in motion or on their way
+        /// to a decode at their exact size, where the painting thread must not spend a frame on it.
+        case fast
+    }
+
+    /// Paints `surface` scaled into the rectangle.
+    public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1,
+                     resampling: Resampling = .best) {
         guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
         if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) { return }
         cairo_save(cr)
@@ -94,7 +106,8 @@ public struct CairoContext: @unchecked Sendable {
         // a blurred dot); a small image blown up shows its pixels, as image viewers do.
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         let magnification = min(scaleX, scaleY) * surface.logicalWidth / Double(max(surface.pixelWidth, 1))
-        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST
+                                                 : resampling == .fast ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_GOOD)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
         cairo_restore(cr)
     }

@@ -55,7 +55,7 @@ final class FlightLayer {
                                      radius: 6 * frame.width / max(flight.path.start.width, 1))
             context.clip()
             context.draw(flight.surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-                         alpha: flight.path.opacity(at: elapsed))
+                         alpha: flight.path.opacity(at: elapsed), resampling: .fast)
             context.restore()
         }
     }

@@ -160,7 +160,9 @@ extension GalleryView {
             context.setColor(palette.tile.withAlpha(palette.tile.alpha * alpha))
             context.paint()
         }
-        context.draw(surface, x: frame.midX - width / 2, y: frame.midY - height / 2, width: width, height: height, alpha: alpha)
+        // Not at its cell's size: sliding, or its decode for this size is on the way.
+        context.draw(surface, x: frame.midX - width / 2, y: frame.midY - height / 2, width: width, height: height, alpha: alpha,
+                     resampling: .fast)
         context.restore()
     }
 
