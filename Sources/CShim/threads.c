@@ -1,15 +1,41 @@
 #define _GNU_SOURCE
 #include "cshim.h"
 #include <errno.h>
+#include <malloc.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 void cshim_lower_thread_priority(gint steps) {
-    /* On Linux a nice value belongs to a thread: this one alone is lowered. */
-    pid_t thread = gettid();
+    /* On Linux a nice value belongs to a thread: this one alone is set, `steps` below the main
+     * thread's (the process id's), whatever the thread that started it had. */
     errno = 0;
-    int current = getpriority(PRIO_PROCESS, (id_t)thread);
+    int process = getpriority(PRIO_PROCESS, (id_t)getpid());
     if (errno == 0) {
-        setpriority(PRIO_PROCESS, (id_t)thread, current + steps);
+        setpriority(PRIO_PROCESS, (id_t)gettid(), process + steps);
     }
+}
+
+gint cshim_wakeup_new(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+void cshim_wakeup_signal(gint fd) {
+    eventfd_write(fd, 1);
+}
+
+void cshim_wakeup_clear(gint fd) {
+    eventfd_t count;
+    eventfd_read(fd, &count);
+}
+
+void cshim_give_each_thread_its_own_heap(void) {
+    /* glibc makes 8 heaps per core and then shares them among threads, the GUI thread's among
+     * them; a worker preempted while holding that heap's lock held up the GUI thread for up to
+     * 30 ms. With a heap per thread the GUI thread's lock is only taken by frees of what it
+     * allocated itself. */
+    mallopt(M_ARENA_MAX, 256);
+    /* Blocks from 256 KiB up (pictures, download bodies) come from and go back to the system
+     * directly: none sits in a thread's heap after use, and freeing one takes no heap's lock. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 }

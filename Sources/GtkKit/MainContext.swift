@@ -1,19 +1,15 @@
 import CGtk
 import CShim
 import Foundation
+import Synchronization
 
 /// Hops onto the GTK main loop. Workers use it to hand results back; nothing else touches widgets.
 public enum MainContext {
     public typealias Work = @Sendable @MainActor () -> Void
 
-    /// Runs `work` on the main loop soon; callable from any thread.
+    /// Runs `work` on the main loop soon, after what was posted before it; callable from any thread.
     public static func post(_ work: @escaping Work) {
-        let box = CallbackBox<Work>(work)
-        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { userData in
-            let box = CallbackBox<Work>.from(userData: userData)
-            onMain { box.handler() }
-            return gboolean(G_SOURCE_REMOVE)
-        }, box.retainedPointer, CallbackBox<Work>.destroyNotify)
+        Posted.queue.append(work)
     }
 
     /// Runs `work` once after `milliseconds`; returns the source id for `cancel`.
@@ -60,9 +56,71 @@ public enum MainContext {
 
 /// The thread that calls it.
 public enum CurrentThread {
-    /// Makes it yield the cores to the GUI thread (a higher nice value): decodes and transfers
-    /// then cannot delay a frame.
+    /// Makes it yield the cores to the GUI thread (a nice value `steps` above the process's, not
+    /// above that of the thread that started it): decodes and transfers then cannot delay a frame.
     public static func lowerPriority(by steps: Int) {
         cshim_lower_thread_priority(gint(steps))
+    }
+
+    /// Gives every thread started after this call a heap of its own, so the GUI thread never
+    /// waits on a worker for memory. Call before starting threads.
+    public static func giveEachThreadItsOwnHeap() {
+        cshim_give_each_thread_its_own_heap()
+    }
+}
+
+/// What workers hand to the main loop, run there in the order it was handed over. A worker takes
+/// no lock of GLib's to hand work over: attaching a GLib source wakes the main loop while holding
+/// the context's lock, so the woken window thread preempted the low-priority worker and then
+/// waited on it, up to 15 ms while the cores were busy. Here the lock is ours, held for an append,
+/// and the main loop is woken through an eventfd it polls.
+private final class Posted: Sendable {
+    static let queue = Posted()
+
+    private struct Pending {
+        var works: [MainContext.Work] = []
+        var signalled = false
+    }
+
+    private let pending = Mutex(Pending())
+    private let wakeup: gint
+
+    private init() {
+        wakeup = cshim_wakeup_new()
+        g_unix_fd_add_full(G_PRIORITY_DEFAULT_IDLE, wakeup, G_IO_IN, { _, _, _ in
+            onMain { Posted.queue.runSome() }
+            return gboolean(G_SOURCE_CONTINUE)
+        }, nil, nil)
+    }
+
+    func append(_ work: @escaping MainContext.Work) {
+        let mustSignal = pending.withLock { pending in
+            pending.works.append(work)
+            defer { pending.signalled = true }
+            return !pending.signalled
+        }
+        if mustSignal { cshim_wakeup_signal(wakeup) }
+    }
+
+    /// Runs queued work for up to 4 ms, so a frame never waits behind a long queue; what is left
+    /// runs at the loop's next turn.
+    @MainActor
+    func runSome() {
+        cshim_wakeup_clear(wakeup)
+        let deadline = g_get_monotonic_time() + 4000
+        var batch = pending.withLock { pending in
+            defer { pending.works = [] }
+            return pending.works[...]
+        }
+        while let work = batch.popFirst() {
+            work()
+            if g_get_monotonic_time() >= deadline, !batch.isEmpty { break }
+        }
+        let left = pending.withLock { pending in
+            pending.works.insert(contentsOf: batch, at: 0)
+            pending.signalled = !pending.works.isEmpty
+            return pending.signalled
+        }
+        if left { cshim_wakeup_signal(wakeup) }
     }
 }

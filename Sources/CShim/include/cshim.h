@@ -93,9 +93,15 @@ void cshim_gallery_canvas_set_content_height(GtkWidget *canvas, gdouble height);
 /// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
 void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 
-/// Lowers the calling thread's scheduling priority (its nice value) by `steps`: background work
-/// then yields the cores to the thread that draws the window.
+/// Sets the calling thread's scheduling priority (its nice value) `steps` below the process's:
+/// background work then yields the cores to the thread that draws the window.
 void cshim_lower_thread_priority(gint steps);
+/// A malloc heap (arena) for each thread started from now on, and large blocks mapped directly.
+void cshim_give_each_thread_its_own_heap(void);
+/// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.
+gint cshim_wakeup_new(void);
+void cshim_wakeup_signal(gint fd);
+void cshim_wakeup_clear(gint fd);
 
 G_END_DECLS
 

@@ -21,6 +21,7 @@ public final class ImageGalleryApplication {
     private var historyObservation: LibraryObservation?
 
     public static func run(arguments: [String]) -> Int32 {
+        CurrentThread.giveEachThreadItsOwnHeap()
         Localization.start(localeDirectory: localeDirectory())
         // Answered before GTK starts: no display is needed to ask which version is installed.
         if arguments.dropFirst().contains("--version") {

@@ -35,15 +35,15 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Queues jobs made beforehand (the last one runs first), skipping those withdrawn since, and
-    /// wakes the threads once: each wake-up may take the core from the caller, so the window's thread
-    /// hands over a frame's worth of work in one go, after the frame. It starts one thread at most;
-    /// each new thread starts the next while work waits (64 transfers of a drop did not start 64
-    /// threads from the window's thread).
+    /// wakes one thread: each wake-up may take the core from the caller, so the window's thread
+    /// hands over a frame's worth of work in one go, after the frame, and wakes or starts one thread
+    /// at most. Each thread that takes a job wakes or starts the next while work waits (a drop's 64
+    /// transfers did not start 64 threads, nor wake 20 idle ones, from the window's thread).
     func submit(_ jobs: [Job]) {
         condition.lock()
         pending.append(contentsOf: jobs.filter { !$0.withdrawn })
-        let number = reserveThread()
-        condition.broadcast()
+        let number = idleThreads > 0 ? nil : reserveThread()
+        condition.signal()
         condition.unlock()
         if let number { startThread(number) }
     }
@@ -84,6 +84,7 @@ final class WorkerPool: @unchecked Sendable {
             }
             let job = pending.removeLast()
             job.started = true
+            if !pending.isEmpty, idleThreads > 0 { condition.signal() }
             let next = reserveThread()
             condition.unlock()
             if let next { startThread(next) }
