@@ -35,7 +35,4 @@ void cshim_give_each_thread_its_own_heap(void) {
      * 30 ms. With a heap per thread the GUI thread's lock is only taken by frees of what it
      * allocated itself. */
     mallopt(M_ARENA_MAX, 256);
-    /* Blocks from 256 KiB up (pictures, download bodies) come from and go back to the system
-     * directly: none sits in a thread's heap after use, and freeing one takes no heap's lock. */
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 }
