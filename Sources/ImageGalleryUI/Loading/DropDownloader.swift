@@ -70,7 +70,9 @@ final class DropDownloader {
         }
         library.groupArrivals(placeholders)
         // One hand-over for all: each wake-up of a transfer thread could take the core from the window.
-        pool.submit(zip(images, placeholders).map { image, id in fetch(image, into: id) })
+        // The pool runs the last job first: reversed, the first images (where the drop landed, on
+        // screen) start first, and the ones past the pool's 64 threads are those below.
+        pool.submit(zip(images, placeholders).reversed().map { image, id in fetch(image, into: id) })
     }
 
     private static func label(for image: DroppedImage) -> String {
