@@ -87,6 +87,13 @@ public struct CairoContext: @unchecked Sendable {
         /// Bilinear, which the X server does itself (RENDER): for pictures in motion or on their way
         /// to a decode at their exact size, where the painting thread must not spend a frame on it.
         case fast
+
+        fileprivate var filter: cairo_filter_t {
+            switch self {
+            case .best: CAIRO_FILTER_GOOD
+            case .fast: CAIRO_FILTER_BILINEAR
+            }
+        }
     }
 
     /// Paints `surface` scaled into the rectangle.
@@ -106,8 +113,7 @@ public struct CairoContext: @unchecked Sendable {
         // a blurred dot); a small image blown up shows its pixels, as image viewers do.
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         let magnification = min(scaleX, scaleY) * surface.logicalWidth / Double(max(surface.pixelWidth, 1))
-        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST
-                                                 : resampling == .fast ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_GOOD)
+        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST : resampling.filter)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
         cairo_restore(cr)
     }
