@@ -2,6 +2,7 @@
 #include "cshim.h"
 #include <errno.h>
 #include <malloc.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -14,6 +15,11 @@ void cshim_lower_thread_priority(gint steps) {
     if (errno == 0) {
         setpriority(PRIO_PROCESS, (id_t)gettid(), process + steps);
     }
+}
+
+void cshim_schedule_thread_when_idle(void) {
+    struct sched_param parameters = {0};
+    sched_setscheduler(0, SCHED_IDLE, &parameters);
 }
 
 gint cshim_wakeup_new(void) {

@@ -1,4 +1,5 @@
 import CGtk
+import CShim
 
 /// A cairo context borrowed for the length of a draw callback (on the GTK thread only).
 public struct CairoContext: @unchecked Sendable {
@@ -233,6 +234,15 @@ public final class CairoSurface: @unchecked Sendable {
 
     public var pixelWidth: Int { Int(cairo_image_surface_get_width(surface)) }
     public var pixelHeight: Int { Int(cairo_image_surface_get_height(surface)) }
+
+    /// A copy the display reads without uploading it at every paint (shared memory on X11): for
+    /// pictures painted again and again. Made where it is kept, on the GUI thread, since making
+    /// one talks to the display; workers make plain surfaces.
+    @MainActor
+    public func forDisplay() -> CairoSurface {
+        CairoSurface(taking: cshim_display_image_copy(surface)!, logicalWidth: logicalWidth,
+                     logicalHeight: logicalHeight, cornerRadius: cornerRadius)
+    }
 }
 
 public extension CairoSurface {

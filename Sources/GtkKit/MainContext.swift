@@ -62,6 +62,12 @@ public enum CurrentThread {
         cshim_lower_thread_priority(gint(steps))
     }
 
+    /// Makes it run only while a core has nothing else to do (`SCHED_IDLE`): for threads that
+    /// mostly wait, so that many of them waking at once cannot outweigh the GUI thread.
+    public static func runOnlyWhenIdle() {
+        cshim_schedule_thread_when_idle()
+    }
+
     /// Gives every thread started after this call a heap of its own, so the GUI thread never
     /// waits on a worker for memory. Call before starting threads.
     public static func giveEachThreadItsOwnHeap() {

@@ -32,8 +32,10 @@ public final class Pixbuf: @unchecked Sendable {
     }
 
     /// A cairo surface of these pixels for a device `scale` (2 on HiDPI: half as many points).
+    /// Any thread may make one: it touches no display.
     public func surface(scale: Int) -> CairoSurface {
-        let surface = gdk_cairo_surface_create_from_pixbuf(pixbuf, gint(max(scale, 1)), nil)!
+        let surface = cshim_image_surface_from_pixbuf(pixbuf)!
+        cairo_surface_set_device_scale(surface, Double(max(scale, 1)), Double(max(scale, 1)))
         return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(max(scale, 1)),
                             logicalHeight: Double(height) / Double(max(scale, 1)))
     }
@@ -48,9 +50,11 @@ public final class Pixbuf: @unchecked Sendable {
         CairoContext(cr: cr).roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height),
                                               radius: cornerRadius * Double(scale))
         cairo_clip(cr)
-        gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
+        let pixels = cshim_image_surface_from_pixbuf(pixbuf)!
+        cairo_set_source_surface(cr, pixels, 0, 0)
         cairo_paint(cr)
         cairo_destroy(cr)
+        cairo_surface_destroy(pixels)
         cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
         return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(scale),
                             logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)

@@ -47,6 +47,15 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
 gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **keys,
                                 gchar **values, gint text_count);
 
+/// The pixels of `pixbuf` (8-bit RGB or RGBA) in a new image surface (ARGB32 with alpha, else
+/// RGB24) that belongs to no display, so any thread may make one (see image_surfaces.c).
+cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf);
+
+/// A copy of the image surface `image` (ARGB32 or RGB24) that the display reads without an upload
+/// each time it is painted (a MIT-SHM image on X11), or `image` itself, referenced again, where
+/// the display has none. GUI thread only.
+cairo_surface_t *cshim_display_image_copy(cairo_surface_t *image);
+
 /// `renameat2(…, RENAME_NOREPLACE)`, which needs _GNU_SOURCE: renames unless `destination` exists
 /// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
 int cshim_rename_noreplace(const char *source, const char *destination);
@@ -96,6 +105,8 @@ void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 /// Sets the calling thread's scheduling priority (its nice value) `steps` below the process's:
 /// background work then yields the cores to the thread that draws the window.
 void cshim_lower_thread_priority(gint steps);
+/// Schedules the calling thread only while a core is otherwise idle (SCHED_IDLE).
+void cshim_schedule_thread_when_idle(void);
 /// A malloc heap (arena) for each thread started from now on.
 void cshim_give_each_thread_its_own_heap(void);
 /// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.

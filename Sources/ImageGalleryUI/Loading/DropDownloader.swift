@@ -14,7 +14,7 @@ final class DropDownloader {
     /// Transfers wait on servers: threads of their own, enough that 100 images dropped at once
     /// from a server that takes a second each land within about two, and trickling servers
     /// can't hold every other drop back.
-    private let pool = WorkerPool(threads: 64, name: "drop-download")
+    private let pool = WorkerPool(threads: 64, name: "drop-download", priority: .whenIdle)
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?

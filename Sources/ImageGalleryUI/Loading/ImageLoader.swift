@@ -35,7 +35,7 @@ final class ImageLoader {
 
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
-    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
+    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch", priority: .whenIdle)
     /// One thread a core; work for images scrolled away is dropped before it starts.
     private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode")
 
@@ -271,7 +271,8 @@ final class ImageLoader {
     private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {
         useCounter += 1
         if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
-        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth,
+        // Painted in every frame it is on screen: a copy the display reads without an upload.
+        surfaces[id] = Entry(surface: decoded.surface.forDisplay(), originalWidth: decoded.originalWidth,
                              originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
         usedBytes += decoded.surface.byteCount
         evictIfNeeded()

@@ -1,30 +1,53 @@
+import Dispatch
 import Foundation
 import GtkKit
+import Synchronization
 
-/// Threads of its own for work that waits on the network. GCD on Linux adds threads slowly when
-/// its workers block, so eight stalled transfers on its pool held every other image back for
-/// seconds; here a job that finds every thread busy starts another at once, up to the limit. The
-/// newest job runs first: it is what the user looks at now.
-final class WorkerPool: @unchecked Sendable {
+/// Threads of its own for work that waits on the network or the disk. GCD on Linux adds threads
+/// slowly when its workers block, so eight stalled transfers on its pool held every other image
+/// back for seconds; here a job that finds every thread busy starts another at once, up to the
+/// limit. The newest job runs first: it is what the user looks at now.
+///
+/// The window's thread takes the pool's lock to hand work over, and low-priority workers hold it
+/// too: it is a `Mutex`, which on Linux lends its holder the priority of whoever waits for it,
+/// and idle threads sleep on a semaphore, not under a lock.
+final class WorkerPool: Sendable {
     /// A job not yet started can be withdrawn; one under way runs to its end.
     final class Job: @unchecked Sendable {
         fileprivate let work: @Sendable () -> Void
-        fileprivate var started = false  // guarded by the pool's condition
-        fileprivate var withdrawn = false  // guarded by the pool's condition
+        fileprivate var started = false  // guarded by the pool's state lock
+        fileprivate var withdrawn = false  // guarded by the pool's state lock
         /// A job to hand to `submit(_:)` later; it can be withdrawn before that.
         init(_ work: @escaping @Sendable () -> Void) { self.work = work }
     }
 
-    private let condition = NSCondition()
-    private var pending: [Job] = []  // guarded by condition
-    private var threadCount = 0  // guarded by condition
-    private var idleThreads = 0  // guarded by condition
+    /// How the pool's threads yield the cores to the window's thread.
+    enum Priority {
+        /// Decoding and writing: a nice value 5 above the process's, so they still progress on a
+        /// busy desktop.
+        case background
+        /// Transfers, which wait on servers and take little CPU: scheduled only when a core is free
+        /// of other work (`SCHED_IDLE`). Sixty-four of them at nice +5 outweighed the window's
+        /// thread when a drop's answers arrived together.
+        case whenIdle
+    }
+
+    private struct State {
+        var pending: [Job] = []
+        var threadCount = 0
+        var idleThreads = 0
+    }
+
+    private let state = Mutex(State())
+    private let wakeups = DispatchSemaphore(value: 0)
     private let maximumThreads: Int
     private let name: String
+    private let priority: Priority
 
-    init(threads: Int, name: String) {
+    init(threads: Int, name: String, priority: Priority = .background) {
         maximumThreads = max(threads, 1)
         self.name = name
+        self.priority = priority
     }
 
     @discardableResult
@@ -40,55 +63,75 @@ final class WorkerPool: @unchecked Sendable {
     /// at most. Each thread that takes a job wakes or starts the next while work waits (a drop's 64
     /// transfers did not start 64 threads, nor wake 20 idle ones, from the window's thread).
     func submit(_ jobs: [Job]) {
-        condition.lock()
-        pending.append(contentsOf: jobs.filter { !$0.withdrawn })
-        let number = idleThreads > 0 ? nil : reserveThread()
-        condition.signal()
-        condition.unlock()
-        if let number { startThread(number) }
+        let next = state.withLock { state in
+            state.pending.append(contentsOf: jobs.filter { !$0.withdrawn })
+            return nextThread(&state)
+        }
+        start(next)
     }
 
     /// Withdraws a job that has not started; returns false when it already has.
     @discardableResult
     func withdraw(_ job: Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !job.started else { return false }
-        job.withdrawn = true  // also when not queued yet: `submit(_:)` skips it
-        pending.removeAll { $0 === job }
-        return true
+        state.withLock { state in
+            guard !job.started else { return false }
+            job.withdrawn = true  // also when not queued yet: `submit(_:)` skips it
+            state.pending.removeAll { $0 === job }
+            return true
+        }
     }
 
-    /// The number of a thread to start when work waits for more threads than are idle; condition held.
-    private func reserveThread() -> Int? {
-        guard pending.count > idleThreads, threadCount < maximumThreads else { return nil }
-        threadCount += 1
-        return threadCount
+    private enum NextThread {
+        case none
+        case wakeIdle
+        case startNew(number: Int)
     }
 
-    private func startThread(_ number: Int) {
-        // The pool lives as long as the app: its threads hold it.
-        let thread = Thread { [self] in run() }
-        thread.name = "\(name)-\(number)"
-        thread.start()
+    /// Which thread takes the work still waiting: an idle one, or a new one; state locked.
+    private func nextThread(_ state: inout State) -> NextThread {
+        guard !state.pending.isEmpty else { return .none }
+        if state.idleThreads > 0 {
+            state.idleThreads -= 1
+            return .wakeIdle
+        }
+        guard state.threadCount < maximumThreads else { return .none }
+        state.threadCount += 1
+        return .startNew(number: state.threadCount)
+    }
+
+    private func start(_ next: NextThread) {
+        switch next {
+        case .none: break
+        case .wakeIdle: wakeups.signal()
+        case .startNew(let number):
+            // The pool lives as long as the app: its threads hold it.
+            let thread = Thread { [self] in run() }
+            thread.name = "\(name)-\(number)"
+            thread.start()
+        }
     }
 
     private func run() {
-        CurrentThread.lowerPriority(by: 5)
+        switch priority {
+        case .background: CurrentThread.lowerPriority(by: 5)
+        case .whenIdle: CurrentThread.runOnlyWhenIdle()
+        }
         while true {
-            condition.lock()
-            while pending.isEmpty {
-                idleThreads += 1
-                condition.wait()
-                idleThreads -= 1
+            let taken: (job: Job, next: NextThread)? = state.withLock { state in
+                guard let job = state.pending.popLast() else {
+                    state.idleThreads += 1
+                    return nil
+                }
+                job.started = true
+                return (job, nextThread(&state))
             }
-            let job = pending.removeLast()
-            job.started = true
-            if !pending.isEmpty, idleThreads > 0 { condition.signal() }
-            let next = reserveThread()
-            condition.unlock()
-            if let next { startThread(next) }
-            job.work()
+            guard let taken else {
+                // Whoever signals has already counted this thread as woken.
+                wakeups.wait()
+                continue
+            }
+            start(taken.next)
+            taken.job.work()
         }
     }
 }

@@ -262,7 +262,7 @@ final class ImageViewer {
                 updateCursor()
             }
             let smaller = sharp.filter { $0.width < wanted }.min { $0.width < $1.width }
-            sharp = (smaller.map { [$0] } ?? []) + [(decoded.surface, wanted)]
+            sharp = (smaller.map { [$0] } ?? []) + [(decoded.surface.forDisplay(), wanted)]
             area.queueDraw()
             // The true size may ask for other pixels than the guess did.
             if request == generation { requestSharp() }
