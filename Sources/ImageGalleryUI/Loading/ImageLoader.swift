@@ -35,7 +35,7 @@ final class ImageLoader {
 
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
-    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch", priority: .whenIdle)
+    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
     /// One thread a core; work for images scrolled away is dropped before it starts.
     private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode")
 
