@@ -50,11 +50,10 @@ public final class Pixbuf: @unchecked Sendable {
         CairoContext(cr: cr).roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height),
                                               radius: cornerRadius * Double(scale))
         cairo_clip(cr)
-        let pixels = cshim_image_surface_from_pixbuf(pixbuf)!
-        cairo_set_source_surface(cr, pixels, 0, 0)
+        let pixels = self.surface(scale: 1)
+        cairo_set_source_surface(cr, pixels.surface, 0, 0)
         cairo_paint(cr)
         cairo_destroy(cr)
-        cairo_surface_destroy(pixels)
         cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
         return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(scale),
                             logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)

@@ -272,9 +272,10 @@ final class ImageLoader {
         useCounter += 1
         if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
         // Painted in every frame it is on screen: a copy the display reads without an upload.
-        surfaces[id] = Entry(surface: decoded.surface.forDisplay(), originalWidth: decoded.originalWidth,
+        let surface = decoded.surface.forDisplay()
+        surfaces[id] = Entry(surface: surface, originalWidth: decoded.originalWidth,
                              originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
-        usedBytes += decoded.surface.byteCount
+        usedBytes += surface.byteCount
         evictIfNeeded()
     }
 
