@@ -17,11 +17,6 @@ void cshim_lower_thread_priority(gint steps) {
     }
 }
 
-void cshim_schedule_thread_when_idle(void) {
-    struct sched_param parameters = {0};
-    sched_setscheduler(0, SCHED_IDLE, &parameters);
-}
-
 gint cshim_wakeup_new(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

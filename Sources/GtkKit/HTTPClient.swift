@@ -1,6 +1,7 @@
 import CCurl
 import CShim
 import Foundation
+import Synchronization
 
 public struct HTTPResponse: Sendable {
     public let body: Data
@@ -48,28 +49,25 @@ public enum DownloadError: Error, Equatable {
 }
 
 /// Lets another thread stop a transfer: checked by libcurl's progress callback, about once a second
-/// even while no byte arrives.
-public final class DownloadCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+/// even while no byte arrives. An atomic, not a lock: the window's thread cancels, and must not
+/// wait for a low-priority transfer thread preempted while it held one.
+public final class DownloadCancellation: Sendable {
+    private let cancelled = Atomic(false)
 
     public init() {}
 
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
+        cancelled.store(true, ordering: .relaxed)
     }
 
     public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
+        cancelled.load(ordering: .relaxed)
     }
 }
 
-/// Blocking downloads with libcurl, one easy handle per call, run on a worker thread.
-/// Only http and https (also after redirects), a size cap, connect and low-speed timeouts.
+/// Blocking downloads with libcurl, one easy handle per call, made on the caller's worker thread and
+/// run by the transfer thread while the caller waits. Only http and https (also after redirects), a
+/// size cap, connect and low-speed timeouts.
 public enum HTTPClient {
     /// How the app names itself to servers; set once by `globalInit`, before any thread downloads.
     nonisolated(unsafe) public private(set) static var userAgent = ""
@@ -173,7 +171,7 @@ public enum HTTPClient {
             cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, transferPointer)
 
             let started = Date()
-            let code = curl_easy_perform(handle)
+            let code = TransferThread.shared.perform(handle)
             switch code {
             case CURLE_OK: break
             case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
@@ -199,6 +197,80 @@ public enum HTTPClient {
             cshim_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
             return (.success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
                                           finalURL: effective.map { String(cString: $0) } ?? url)), nil)
+        }
+    }
+}
+
+/// Runs every transfer on one libcurl multi handle, on a thread of its own. With a thread per
+/// transfer, a drop's hundred answers arriving together woke a hundred threads that outweighed the
+/// window's thread, and their buffers grew in as many heaps, each growth locking the process's
+/// memory map against the window's thread's page faults. One thread reads every socket instead
+/// and callers only wait.
+private final class TransferThread: Sendable {
+    static let shared = TransferThread()
+
+    /// Told the result when its transfer ends; its caller waits for that.
+    private final class Waiter: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var code = CURLE_OK  // written by the transfer thread before `done` is signalled
+    }
+
+    /// A handle handed over, until it is added to the multi handle.
+    private struct HandedOver: @unchecked Sendable {
+        let handle: UnsafeMutableRawPointer
+        let waiter: Waiter
+    }
+
+    private let handedOver = Mutex<[HandedOver]>([])
+    /// Touched by the transfer thread only, except `curl_multi_wakeup`, which libcurl allows from any thread.
+    nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
+
+    private init() {
+        multi = curl_multi_init()
+        let thread = Thread { [self] in run() }
+        thread.name = "transfers"
+        thread.start()
+    }
+
+    /// Runs the transfer `handle` is set up for and returns its result; the handle is the
+    /// transfer thread's until then, and its callbacks run there.
+    func perform(_ handle: UnsafeMutableRawPointer) -> CURLcode {
+        let waiter = Waiter()
+        handedOver.withLock { $0.append(HandedOver(handle: handle, waiter: waiter)) }
+        curl_multi_wakeup(multi)
+        waiter.done.wait()
+        return waiter.code
+    }
+
+    private func run() {
+        CurrentThread.lowerPriority(by: 5)
+        var running: [UnsafeMutableRawPointer: Waiter] = [:]
+        while true {
+            let handed: [HandedOver] = handedOver.withLock { handed in
+                defer { handed = [] }
+                return handed
+            }
+            for transfer in handed {
+                if curl_multi_add_handle(multi, transfer.handle) == CURLM_OK {
+                    running[transfer.handle] = transfer.waiter
+                } else {
+                    transfer.waiter.code = CURLE_FAILED_INIT
+                    transfer.waiter.done.signal()
+                }
+            }
+            var active: Int32 = 0
+            curl_multi_perform(multi, &active)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, handle)
+                if let waiter = running.removeValue(forKey: handle) {
+                    waiter.code = code
+                    waiter.done.signal()
+                }
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
 }

@@ -62,12 +62,6 @@ public enum CurrentThread {
         cshim_lower_thread_priority(gint(steps))
     }
 
-    /// Makes it run only while a core has nothing else to do (`SCHED_IDLE`): for threads that
-    /// mostly wait, so that many of them waking at once cannot outweigh the GUI thread.
-    public static func runOnlyWhenIdle() {
-        cshim_schedule_thread_when_idle()
-    }
-
     /// Gives every thread started after this call a heap of its own, so the GUI thread never
     /// waits on a worker for memory. Call before starting threads.
     public static func giveEachThreadItsOwnHeap() {
@@ -75,21 +69,27 @@ public enum CurrentThread {
     }
 }
 
-/// What workers hand to the main loop, run there in the order it was handed over. A worker takes
-/// no lock of GLib's to hand work over: attaching a GLib source wakes the main loop while holding
-/// the context's lock, so the woken window thread preempted the low-priority worker and then
-/// waited on it, up to 15 ms while the cores were busy. Here the lock is ours, held for an append,
-/// and the main loop is woken through an eventfd it polls.
+/// What workers hand to the main loop, run there in the order it was handed over. Handing over
+/// takes no lock at all, neither GLib's nor ours: a worker on a low priority preempted while it
+/// held one kept the window's thread waiting for as long as the cores were busy (GLib's context
+/// lock up to 15 ms; a mutex of ours 40-100 ms during a drop, since Linux lends a waiter's
+/// priority to a holder only for real-time threads). Workers push onto a lock-free stack and wake
+/// the main loop through an eventfd it polls; the main loop takes the whole stack at once.
 private final class Posted: Sendable {
     static let queue = Posted()
 
-    private struct Pending {
-        var works: [MainContext.Work] = []
-        var signalled = false
+    /// `next` is written only before the node is published, by the one thread that pushes it.
+    private final class Node: @unchecked Sendable {
+        let work: MainContext.Work
+        var next: Unmanaged<Node>?
+        init(_ work: @escaping MainContext.Work) { self.work = work }
     }
 
-    private let pending = Mutex(Pending())
+    /// The newest work first; nil when nothing waits.
+    private let newest = Atomic<Unmanaged<Node>?>(nil)
     private let wakeup: gint
+    /// Taken from the stack but not run yet (the previous turn ran out of time); main loop only.
+    @MainActor private static var leftOver: ArraySlice<MainContext.Work> = []
 
     private init() {
         wakeup = cshim_wakeup_new()
@@ -100,33 +100,39 @@ private final class Posted: Sendable {
     }
 
     func append(_ work: @escaping MainContext.Work) {
-        let mustSignal = pending.withLock { pending in
-            pending.works.append(work)
-            defer { pending.signalled = true }
-            return !pending.signalled
+        let node = Unmanaged.passRetained(Node(work))
+        var head = newest.load(ordering: .relaxed)
+        while true {
+            node._withUnsafeGuaranteedRef { $0.next = head }
+            let (exchanged, current) = newest.weakCompareExchange(
+                expected: head, desired: node, successOrdering: .releasing, failureOrdering: .relaxed)
+            if exchanged { break }
+            head = current
         }
-        if mustSignal { cshim_wakeup_signal(wakeup) }
+        // The first onto an empty stack wakes the main loop; the others find it awake.
+        if head == nil { cshim_wakeup_signal(wakeup) }
     }
 
     /// Runs queued work for up to 4 ms, so a frame never waits behind a long queue; what is left
     /// runs at the loop's next turn.
     @MainActor
     func runSome() {
+        // Cleared before the stack is taken: work pushed after this signals again.
         cshim_wakeup_clear(wakeup)
-        let deadline = g_get_monotonic_time() + 4000
-        var batch = pending.withLock { pending in
-            defer { pending.works = [] }
-            return pending.works[...]
+        var taken: [MainContext.Work] = []
+        var node = newest.exchange(nil, ordering: .acquiring)
+        while let current = node {
+            taken.append(current.takeUnretainedValue().work)
+            node = current.takeUnretainedValue().next
+            current.release()
         }
+        var batch = Self.leftOver + taken.reversed()
+        let deadline = g_get_monotonic_time() + 4000
         while let work = batch.popFirst() {
             work()
             if g_get_monotonic_time() >= deadline, !batch.isEmpty { break }
         }
-        let left = pending.withLock { pending in
-            pending.works.insert(contentsOf: batch, at: 0)
-            pending.signalled = !pending.works.isEmpty
-            return pending.signalled
-        }
-        if left { cshim_wakeup_signal(wakeup) }
+        Self.leftOver = batch
+        if !batch.isEmpty { cshim_wakeup_signal(wakeup) }
     }
 }

@@ -105,8 +105,6 @@ void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 /// Sets the calling thread's scheduling priority (its nice value) `steps` below the process's:
 /// background work then yields the cores to the thread that draws the window.
 void cshim_lower_thread_priority(gint steps);
-/// Schedules the calling thread only while a core is otherwise idle (SCHED_IDLE).
-void cshim_schedule_thread_when_idle(void);
 /// A malloc heap (arena) for each thread started from now on.
 void cshim_give_each_thread_its_own_heap(void);
 /// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.

@@ -11,10 +11,10 @@ final class DropDownloader {
     private let library: GalleryLibrary
     private let loader: ImageLoader
     private let importsDirectory: URL
-    /// Transfers wait on servers: threads of their own, enough that 100 images dropped at once
-    /// from a server that takes a second each land within about two, and trickling servers
-    /// can't hold every other drop back.
-    private let pool = WorkerPool(threads: 64, name: "drop-download", priority: .whenIdle)
+    /// Each job waits for its transfer (run on HTTPClient's transfer thread): enough threads that
+    /// 100 images dropped at once from a server that takes a second each land within about two,
+    /// and trickling servers can't hold every other drop back.
+    private let pool = WorkerPool(threads: 64, name: "drop-download")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?

@@ -8,9 +8,9 @@ import Synchronization
 /// back for seconds; here a job that finds every thread busy starts another at once, up to the
 /// limit. The newest job runs first: it is what the user looks at now.
 ///
-/// The window's thread takes the pool's lock to hand work over, and low-priority workers hold it
-/// too: it is a `Mutex`, which on Linux lends its holder the priority of whoever waits for it,
-/// and idle threads sleep on a semaphore, not under a lock.
+/// The threads run at a nice value 5 above the process's, so they yield the cores to the window's
+/// thread yet still progress on a busy desktop. The window's thread takes the pool's lock to hand
+/// work over; workers hold it only to take a job, and idle ones sleep on a semaphore, not under it.
 final class WorkerPool: Sendable {
     /// A job not yet started can be withdrawn; one under way runs to its end.
     final class Job: @unchecked Sendable {
@@ -19,17 +19,6 @@ final class WorkerPool: Sendable {
         fileprivate var withdrawn = false  // guarded by the pool's state lock
         /// A job to hand to `submit(_:)` later; it can be withdrawn before that.
         init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-    }
-
-    /// How the pool's threads yield the cores to the window's thread.
-    enum Priority {
-        /// Decoding and writing: a nice value 5 above the process's, so they still progress on a
-        /// busy desktop.
-        case background
-        /// Transfers, which wait on servers and take little CPU: scheduled only when a core is free
-        /// of other work (`SCHED_IDLE`). Sixty-four of them at nice +5 outweighed the window's
-        /// thread when a drop's answers arrived together.
-        case whenIdle
     }
 
     private struct State {
@@ -42,12 +31,10 @@ final class WorkerPool: Sendable {
     private let wakeups = DispatchSemaphore(value: 0)
     private let maximumThreads: Int
     private let name: String
-    private let priority: Priority
 
-    init(threads: Int, name: String, priority: Priority = .background) {
+    init(threads: Int, name: String) {
         maximumThreads = max(threads, 1)
         self.name = name
-        self.priority = priority
     }
 
     @discardableResult
@@ -112,10 +99,7 @@ final class WorkerPool: Sendable {
     }
 
     private func run() {
-        switch priority {
-        case .background: CurrentThread.lowerPriority(by: 5)
-        case .whenIdle: CurrentThread.runOnlyWhenIdle()
-        }
+        CurrentThread.lowerPriority(by: 5)
         while true {
             let taken: (job: Job, next: NextThread)? = state.withLock { state in
                 guard let job = state.pending.popLast() else {
