@@ -36,8 +36,12 @@ final class ImageLoader {
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
     private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
-    /// One thread a core; work for images scrolled away is dropped before it starts.
-    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode")
+    /// One thread a core; work for images scrolled away is dropped before it starts. At the lowest
+    /// priority: the window's thread, sharing the process's CPU share (its autogroup) with them,
+    /// takes a core the moment it needs one, even while a drop's hundred pictures decode. The
+    /// window's thread takes no lock of theirs, so it never waits for one of them.
+    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode",
+                                        niceness: 19)
 
     private struct Entry {
         var surface: CairoSurface

@@ -31,10 +31,13 @@ final class WorkerPool: Sendable {
     private let wakeups = DispatchSemaphore(value: 0)
     private let maximumThreads: Int
     private let name: String
+    private let niceness: Int
 
-    init(threads: Int, name: String) {
+    /// - Parameter niceness: how far the threads' nice value is above the process's.
+    init(threads: Int, name: String, niceness: Int = 5) {
         maximumThreads = max(threads, 1)
         self.name = name
+        self.niceness = niceness
     }
 
     @discardableResult
@@ -99,7 +102,7 @@ final class WorkerPool: Sendable {
     }
 
     private func run() {
-        CurrentThread.lowerPriority(by: 5)
+        CurrentThread.lowerPriority(by: niceness)
         while true {
             let taken: (job: Job, next: NextThread)? = state.withLock { state in
                 guard let job = state.pending.popLast() else {
