@@ -73,6 +73,50 @@ public struct CairoContext: @unchecked Sendable {
         return CairoSurface(taking: surface, logicalWidth: width, logicalHeight: height)
     }
 
+    /// Fills a rounded rectangle with the current source, its edges on whole pixels, from straight
+    /// rectangles and a disc's quarters (`corners`): no curved path. On X11 a curved fill or clip is
+    /// cut into trapezoids the X server rasterizes at every paint; a frame of a hundred placeholders
+    /// sliding into place kept it busy enough that the window waited to send its next frame.
+    @MainActor
+    public func fillRoundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double,
+                                     corners: RoundedCorners) {
+        var left = x, top = y, right = x + width, bottom = y + height
+        cairo_user_to_device(cr, &left, &top)
+        cairo_user_to_device(cr, &right, &bottom)
+        var pixelsPerUnit = 1.0, unused = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &pixelsPerUnit, &unused)
+        var radiusX = radius, radiusY = 0.0
+        cairo_user_to_device_distance(cr, &radiusX, &radiusY)
+        // Whole pixels from here on, in device units (a pixel is 1/pixelsPerUnit of one).
+        func pixels(_ units: Double) -> Double { (units * pixelsPerUnit).rounded() }
+        let l = pixels(left), t = pixels(top), r = pixels(right), b = pixels(bottom)
+        guard r > l, b > t else { return }
+        let corner = min(pixels(radiusX), ((r - l) / 2).rounded(.down), ((b - t) / 2).rounded(.down))
+        let unit = 1 / pixelsPerUnit
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_rectangle(cr, (l + corner) * unit, t * unit, (r - l - 2 * corner) * unit, (b - t) * unit)
+        if b - t > 2 * corner, corner > 0 {
+            cairo_rectangle(cr, l * unit, (t + corner) * unit, corner * unit, (b - t - 2 * corner) * unit)
+            cairo_rectangle(cr, (r - corner) * unit, (t + corner) * unit, corner * unit, (b - t - 2 * corner) * unit)
+        }
+        cairo_fill(cr)
+        if corner > 0 {
+            let disc = corners.disc(pixels: Int(corner), pixelsPerUnit: pixelsPerUnit, like: self)
+            // Each corner square is masked by the quarter of the disc that falls in it.
+            for (cornerX, cornerY, discX, discY) in [(l, t, l, t), (r - corner, t, r - 2 * corner, t),
+                                                     (l, b - corner, l, b - 2 * corner),
+                                                     (r - corner, b - corner, r - 2 * corner, b - 2 * corner)] {
+                cairo_save(cr)
+                cairo_rectangle(cr, cornerX * unit, cornerY * unit, corner * unit, corner * unit)
+                cairo_clip(cr)
+                cairo_mask_surface(cr, disc.surface, discX * unit, discY * unit)
+                cairo_restore(cr)
+            }
+        }
+        cairo_restore(cr)
+    }
+
     /// Paints `surface` at its own size, its top left corner at (`x`, `y`).
     public func paint(_ surface: CairoSurface, x: Double, y: Double) {
         cairo_set_source_surface(cr, surface.surface, x, y)
@@ -103,20 +147,30 @@ public struct CairoContext: @unchecked Sendable {
         guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
         if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) { return }
         cairo_save(cr)
+        setSource(surface, x: x, y: y, width: width, height: height, resampling: resampling)
         cairo_rectangle(cr, x, y, width, height)
         cairo_clip(cr)
-        cairo_translate(cr, x, y)
-        let scaleX = width / surface.logicalWidth
-        let scaleY = height / surface.logicalHeight
-        cairo_scale(cr, scaleX, scaleY)
-        cairo_set_source_surface(cr, surface.surface, 0, 0)
-        // Edge pixels repeat outward instead of fading into transparency (a 1×1 image would paint as
-        // a blurred dot); a small image blown up shows its pixels, as image viewers do.
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        let magnification = min(scaleX, scaleY) * surface.logicalWidth / Double(max(surface.pixelWidth, 1))
-        cairo_pattern_set_filter(cairo_get_source(cr), magnification >= 4 ? CAIRO_FILTER_NEAREST : resampling.filter)
         alpha >= 1 ? cairo_paint(cr) : cairo_paint_with_alpha(cr, alpha)
         cairo_restore(cr)
+    }
+
+    /// Makes `surface`, scaled into the rectangle, what the next fill paints with.
+    public func setSource(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
+                          resampling: Resampling) {
+        let scaleX = width / max(surface.logicalWidth, 0.001)
+        let scaleY = height / max(surface.logicalHeight, 0.001)
+        let pattern = cairo_pattern_create_for_surface(surface.surface)!
+        var toSurface = cairo_matrix_t()
+        cairo_matrix_init_scale(&toSurface, 1 / max(scaleX, 0.001), 1 / max(scaleY, 0.001))
+        cairo_matrix_translate(&toSurface, -x, -y)
+        cairo_pattern_set_matrix(pattern, &toSurface)
+        // Edge pixels repeat outward instead of fading into transparency (a 1×1 image would paint as
+        // a blurred dot); a small image blown up shows its pixels, as image viewers do.
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        let magnification = min(scaleX, scaleY) * surface.logicalWidth / Double(max(surface.pixelWidth, 1))
+        cairo_pattern_set_filter(pattern, magnification >= 4 ? CAIRO_FILTER_NEAREST : resampling.filter)
+        cairo_set_source(cr, pattern)
+        cairo_pattern_destroy(pattern)
     }
 
     /// A surface decoded at the rectangle's size in device pixels (give or take the rounding of a
@@ -206,6 +260,35 @@ public struct CairoContext: @unchecked Sendable {
         gdk_cairo_set_source_pixbuf(cr, pixbuf, 0, 0)
         cairo_paint(cr)
         cairo_restore(cr)
+    }
+}
+
+/// Opaque discs, one per radius, that `fillRoundedRectangle` masks corners with: drawn once on
+/// the display (an alpha-only pixmap on X11), then only referred to.
+@MainActor
+public final class RoundedCorners {
+    private struct Key: Hashable {
+        let pixels: Int
+        let pixelsPerUnit: Double
+    }
+
+    private var discs: [Key: CairoSurface] = [:]
+
+    public init() {}
+
+    fileprivate func disc(pixels: Int, pixelsPerUnit: Double, like context: CairoContext) -> CairoSurface {
+        let key = Key(pixels: pixels, pixelsPerUnit: pixelsPerUnit)
+        if let disc = discs[key] { return disc }
+        let size = Double(2 * pixels) / pixelsPerUnit
+        let surface = cairo_surface_create_similar(cairo_get_target(context.cr), CAIRO_CONTENT_ALPHA,
+                                                   Int32(size.rounded(.up)), Int32(size.rounded(.up)))!
+        let cr = cairo_create(surface)!
+        cairo_arc(cr, size / 2, size / 2, size / 2, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        cairo_destroy(cr)
+        let disc = CairoSurface(taking: surface, logicalWidth: size, logicalHeight: size)
+        discs[key] = disc
+        return disc
     }
 }
 

@@ -145,9 +145,6 @@ extension GalleryView {
             context.draw(surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height, alpha: alpha)
             return
         }
-        context.save()
-        context.roundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height, radius: Self.cornerRadius)
-        context.clip()
         // The cell has the recorded ratio; if the file's differs, fit inside without stretching.
         let ratio = surface.logicalWidth / max(surface.logicalHeight, 0.001)
         var width = frame.width
@@ -156,20 +153,30 @@ extension GalleryView {
             height = frame.height
             width = height * ratio
         }
+        let fitted = LayoutRect(x: frame.midX - width / 2, y: frame.midY - height / 2, width: width, height: height)
         if abs(width - frame.width) > 1 || abs(height - frame.height) > 1 {
-            context.setColor(palette.tile.withAlpha(palette.tile.alpha * alpha))
-            context.paint()
+            drawTile(frame, context: context, palette: palette, alpha: alpha)
         }
         // Not at its cell's size: sliding, or its decode for this size is on the way.
-        context.draw(surface, x: frame.midX - width / 2, y: frame.midY - height / 2, width: width, height: height, alpha: alpha,
-                     resampling: .fast)
-        context.restore()
+        if alpha >= 1 {
+            context.setSource(surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, resampling: .fast)
+            context.fillRoundedRectangle(x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
+                                         radius: Self.cornerRadius, corners: roundedCorners)
+        } else {
+            context.save()
+            context.roundedRectangle(x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
+                                     radius: Self.cornerRadius)
+            context.clip()
+            context.draw(surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, alpha: alpha,
+                         resampling: .fast)
+            context.restore()
+        }
     }
 
     private func drawTile(_ frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double) {
-        context.roundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height, radius: Self.cornerRadius)
         context.setColor(palette.tile.withAlpha(palette.tile.alpha * alpha))
-        context.fill()
+        context.fillRoundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+                                     radius: Self.cornerRadius, corners: roundedCorners)
     }
 
     /// A progress ring when the fraction is known, a turning arc otherwise. Painted from a sprite:

@@ -65,6 +65,7 @@ final class GalleryView {
     private var rowHeightAtPinchStart = 220.0
     private var spinnerTick: UInt32?
     let spinnerSprites = SpinnerSprites()
+    let roundedCorners = RoundedCorners()
     private var accessibilityRefreshQueued = false
     private var scrollRefreshQueued = false
     /// When the accessible cells were last refreshed (monotonic microseconds).
