@@ -38,8 +38,9 @@ final class ImageLoader {
     private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
     /// One thread a core; work for images scrolled away is dropped before it starts. At the lowest
     /// priority: the window's thread, sharing the process's CPU share (its autogroup) with them,
-    /// takes a core the moment it needs one, even while a drop's hundred pictures decode. The
-    /// window's thread takes no lock of theirs, so it never waits for one of them.
+    /// takes a core the moment it needs one, even while a drop's hundred pictures decode. They
+    /// hand pictures over without a lock (`MainContext.post`); the only lock they share with the
+    /// window's thread is the number formatter's, taken for a look-up when a failure is worded.
     private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1), name: "image-decode",
                                         niceness: 19)
 
