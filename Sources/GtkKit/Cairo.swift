@@ -63,9 +63,10 @@ public struct CairoContext: @unchecked Sendable {
 
     /// Draws into a new surface like the one this context paints on (on X11 a pixmap in the server,
     /// at the same device scale), `width`×`height` points: painted many times, its pixels are not
-    /// sent again each time, as an image surface's are.
-    public func renderSimilar(width: Double, height: Double, _ body: (CairoContext) -> Void) -> CairoSurface {
-        let surface = cairo_surface_create_similar(cairo_get_target(cr), CAIRO_CONTENT_COLOR_ALPHA,
+    /// sent again each time, as an image surface's are. `alphaOnly` for a mask.
+    public func renderSimilar(width: Double, height: Double, alphaOnly: Bool = false,
+                              _ body: (CairoContext) -> Void) -> CairoSurface {
+        let surface = cairo_surface_create_similar(cairo_get_target(cr), alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA,
                                                    Int32(width.rounded(.up)), Int32(height.rounded(.up)))!
         let similar = cairo_create(surface)!
         body(CairoContext(cr: similar))
@@ -83,8 +84,7 @@ public struct CairoContext: @unchecked Sendable {
         var left = x, top = y, right = x + width, bottom = y + height
         cairo_user_to_device(cr, &left, &top)
         cairo_user_to_device(cr, &right, &bottom)
-        var pixelsPerUnit = 1.0, unused = 1.0
-        cairo_surface_get_device_scale(cairo_get_target(cr), &pixelsPerUnit, &unused)
+        let pixelsPerUnit = self.pixelsPerUnit
         var radiusX = radius, radiusY = 0.0
         cairo_user_to_device_distance(cr, &radiusX, &radiusY)
         // Whole pixels from here on, in device units (a pixel is 1/pixelsPerUnit of one).
@@ -115,6 +115,14 @@ public struct CairoContext: @unchecked Sendable {
             }
         }
         cairo_restore(cr)
+    }
+
+    /// Pixels per device unit: the transformation stops at "device units", and on a HiDPI screen
+    /// the target surface's own device scale (the same across and down) turns each into several.
+    private var pixelsPerUnit: Double {
+        var across = 1.0, down = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &across, &down)
+        return across
     }
 
     /// Paints `surface` at its own size, its top left corner at (`x`, `y`).
@@ -182,16 +190,13 @@ public struct CairoContext: @unchecked Sendable {
         var left = x, top = y, right = x + width, bottom = y + height
         cairo_user_to_device(cr, &left, &top)
         cairo_user_to_device(cr, &right, &bottom)
-        // The transformation stops at "device units": on a HiDPI screen the target surface's own
-        // device scale turns each of those into several pixels.
-        var pixelsPerUnitX = 1.0, pixelsPerUnitY = 1.0
-        cairo_surface_get_device_scale(cairo_get_target(cr), &pixelsPerUnitX, &pixelsPerUnitY)
-        let pixelWidth = (right - left) * pixelsPerUnitX
-        let pixelHeight = (bottom - top) * pixelsPerUnitY
+        let pixelsPerUnit = self.pixelsPerUnit
+        let pixelWidth = (right - left) * pixelsPerUnit
+        let pixelHeight = (bottom - top) * pixelsPerUnit
         guard abs(pixelWidth - Double(surface.pixelWidth)) <= 1.5, abs(pixelHeight - Double(surface.pixelHeight)) <= 1.5
         else { return false }
-        var originX = (left * pixelsPerUnitX + (pixelWidth - Double(surface.pixelWidth)) / 2).rounded() / pixelsPerUnitX
-        var originY = (top * pixelsPerUnitY + (pixelHeight - Double(surface.pixelHeight)) / 2).rounded() / pixelsPerUnitY
+        var originX = (left * pixelsPerUnit + (pixelWidth - Double(surface.pixelWidth)) / 2).rounded() / pixelsPerUnit
+        var originY = (top * pixelsPerUnit + (pixelHeight - Double(surface.pixelHeight)) / 2).rounded() / pixelsPerUnit
         cairo_device_to_user(cr, &originX, &originY)
         cairo_save(cr)
         cairo_set_source_surface(cr, surface.surface, originX, originY)
@@ -280,13 +285,10 @@ public final class RoundedCorners {
         let key = Key(pixels: pixels, pixelsPerUnit: pixelsPerUnit)
         if let disc = discs[key] { return disc }
         let size = Double(2 * pixels) / pixelsPerUnit
-        let surface = cairo_surface_create_similar(cairo_get_target(context.cr), CAIRO_CONTENT_ALPHA,
-                                                   Int32(size.rounded(.up)), Int32(size.rounded(.up)))!
-        let cr = cairo_create(surface)!
-        cairo_arc(cr, size / 2, size / 2, size / 2, 0, 2 * Double.pi)
-        cairo_fill(cr)
-        cairo_destroy(cr)
-        let disc = CairoSurface(taking: surface, logicalWidth: size, logicalHeight: size)
+        let disc = context.renderSimilar(width: size, height: size, alphaOnly: true) { disc in
+            disc.arc(x: size / 2, y: size / 2, radius: size / 2, from: 0, to: 2 * Double.pi)
+            disc.fill()
+        }
         discs[key] = disc
         return disc
     }

@@ -8,8 +8,8 @@ import Synchronization
 /// back for seconds; here a job that finds every thread busy starts another at once, up to the
 /// limit. The newest job runs first: it is what the user looks at now.
 ///
-/// The threads run at a nice value 5 above the process's, so they yield the cores to the window's
-/// thread yet still progress on a busy desktop. The window's thread takes the pool's lock to hand
+/// The threads run at a nice value above the process's (5 unless told), so they yield the cores to
+/// the window's thread yet still progress on a busy desktop. The window's thread takes the pool's lock to hand
 /// work over; workers hold it only to take a job, and idle ones sleep on a semaphore, not under it.
 final class WorkerPool: Sendable {
     /// A job not yet started can be withdrawn; one under way runs to its end.
