@@ -65,28 +65,49 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Writing files whose every byte must reach the disk before they count (an export).
+/// Writing files: those whose every byte must reach the disk before they count (an export), and
+/// caches, which a crash may only cost fetching again.
 public enum LocalFile {
     /// Creates `path` (it must not exist) with `data`, flushed to the disk.
     public static func create(_ path: String, contents data: Data) throws(FileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileError(code: errno) }
-        var failure: Int32 = 0
+        var failure = writeAll(data, to: descriptor)
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { throw FileError(code: failure) }
+    }
+
+    /// Replaces `path` with `data` in one step for its readers (a file beside it, renamed over it),
+    /// without waiting for the disk: a hundred downloads ending together each waiting on its own
+    /// flush kept the block layer's workers taking the core from the window's thread.
+    public static func replaceCache(_ path: String, contents data: Data) throws(FileError) {
+        let temporary = path + ".\(UInt64.random(in: 0...UInt64.max))~"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileError(code: errno) }
+        var failure = writeAll(data, to: descriptor)
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw FileError(code: failure)
+        }
+    }
+
+    /// Writes every byte of `data`; the error code, or 0.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = errno
-                    return
+                    return errno
                 }
                 offset += written
             }
+            return 0
         }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        if failure != 0 { throw FileError(code: failure) }
     }
 
     public static func makeDirectory(_ path: String) throws(FileError) {

@@ -107,7 +107,7 @@ final class ImageBytesSource: Sendable {
         guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-            try data.write(to: cacheFile(for: url), options: .atomic)
+            try LocalFile.replaceCache(cacheFile(for: url).path, contents: data)
         } catch {
             // A cache that cannot be written only costs a download next time.
         }
