@@ -11,10 +11,10 @@ final class DropDownloader {
     private let library: GalleryLibrary
     private let loader: ImageLoader
     private let importsDirectory: URL
-    /// Each job waits for its transfer (run on HTTPClient's transfer thread): enough threads that
-    /// 100 images dropped at once from a server that takes a second each land within about two,
-    /// and trickling servers can't hold every other drop back.
-    private let pool = WorkerPool(threads: 64, name: "drop-download")
+    /// Short jobs: reading folders and files, starting downloads, keeping what they brought. No
+    /// thread waits for a server (HTTPClient's transfer thread runs every download), so 100 images
+    /// dropped at once from a server that takes a second each all ask at once and land together.
+    private let pool = WorkerPool(threads: 4, name: "drop-import")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?
@@ -69,9 +69,9 @@ final class DropDownloader {
             placeholders += others
         }
         library.groupArrivals(placeholders)
-        // One hand-over for all: each wake-up of a transfer thread could take the core from the window.
+        // One hand-over for all: each wake-up of a worker could take the core from the window.
         // The pool runs the last job first: reversed, the first images (where the drop landed, on
-        // screen) start first, and the ones past the pool's 64 threads are those below.
+        // screen) start first.
         pool.submit(zip(images, placeholders).reversed().map { image, id in fetch(image, into: id) })
     }
 
@@ -79,7 +79,7 @@ final class DropDownloader {
         image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? tr("image")
     }
 
-    /// The job that starts bringing `image` into `placeholder`, for the transfer pool.
+    /// The job that starts bringing `image` into `placeholder`, for the pool.
     private func fetch(_ image: DroppedImage, into placeholder: ImageID) -> WorkerPool.Job {
         let cancellation = DownloadCancellation()
         cancellations[placeholder] = cancellation
@@ -133,10 +133,10 @@ final class DropDownloader {
     }
 }
 
-/// One dropped image on its way. Each of its addresses in turn is fetched on a transfer thread and
-/// decoded on the loader's decode threads, so the transfer thread is free for the next download
-/// meanwhile and a hundred transfers ending together decode a core's worth at a time; the first
-/// address that gives a picture wins, else the bytes the drag carried.
+/// One dropped image on its way. Each of its addresses in turn is fetched (a download holds no
+/// thread) and decoded on the loader's decode threads, so a hundred transfers ending together
+/// decode a core's worth at a time; the first address that gives a picture wins, else the bytes
+/// the drag carried.
 private struct DropTransfer: Sendable {
     typealias Outcome = Result<(url: String, decoded: DecodedImage), LoadFailure>
 
@@ -159,30 +159,35 @@ private struct DropTransfer: Sendable {
         return WorkerPool.Job { [self] in
             guard !cancellation.isCancelled else { return }
             guard let url else { return fallBack(firstFailure ?? LoadFailure(description: tr("no address"))) }
-            let fetched = source.bytes(for: url, cancellation: cancellation) { [self] received, expected in
+            source.fetch(url, cancellation: cancellation, finishingOn: pool, progress: { [self] received, expected in
                 guard let expected, expected > 0 else { return true }
                 let fraction = Double(received) / Double(expected)
                 if throttle.shouldReport(fraction) { progress(fraction) }
                 return true
-            }
-            if cancellation.isCancelled { return }
-            switch fetched {
-            case .failure(let failure):
-                source.removeCached(url)
-                pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
-            case .success(let bytes):
-                loader.decodeDropped(url, bytes: bytes, scale: scale) { [self] decoded in
-                    switch decoded {
-                    case .success(let decoded):
-                        // An embedded image is kept as a file: the state file stays small.
-                        let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
-                        done(.success((kept?.absoluteString ?? url, decoded)))
-                    case .failure(let failure):
-                        // Whatever the server sent instead of an image is not worth keeping.
-                        source.removeCached(url)
-                        pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
-                    }
+            }, then: { [self] fetched in
+                if cancellation.isCancelled { return }
+                switch fetched {
+                case .failure(let failure):
+                    source.removeCached(url)
+                    pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
+                case .success(let bytes):
+                    decode(bytes, from: url, attempt: index, firstFailure: firstFailure)
                 }
+            })
+        }
+    }
+
+    private func decode(_ bytes: Data, from url: String, attempt index: Int, firstFailure: LoadFailure?) {
+        loader.decodeDropped(url, bytes: bytes, scale: scale) { [self] decoded in
+            switch decoded {
+            case .success(let decoded):
+                // An embedded image is kept as a file: the state file stays small.
+                let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
+                done(.success((kept?.absoluteString ?? url, decoded)))
+            case .failure(let failure):
+                // Whatever the server sent instead of an image is not worth keeping.
+                loader.bytesSource.removeCached(url)
+                pool.submit([job(attempting: index + 1, firstFailure: firstFailure ?? failure)])
             }
         }
     }

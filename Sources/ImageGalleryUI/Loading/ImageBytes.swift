@@ -69,11 +69,32 @@ final class ImageBytesSource: Sendable {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
+    /// The bytes of the image at `url`, downloaded while the calling thread waits when they are
+    /// not at hand.
     /// - Parameters:
     ///   - progress: bytes received and expected (if known); return false to stop.
     ///   - cancellation: stops the download from another thread (its placeholder was deleted).
     func bytes(for url: String, cancellation: DownloadCancellation? = nil,
                progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true }) -> Result<Data, LoadFailure> {
+        if let local = bytesAtHand(for: url) { return local }
+        return kept(HTTPClient.download(url, cancellation: cancellation, progress: progress), for: url)
+    }
+
+    /// Like `bytes(for:)`, but a download holds no thread while the server answers: `then` gets
+    /// the bytes on a thread of `pool` (at once, on this one, when they are at hand).
+    func fetch(_ url: String, cancellation: DownloadCancellation, finishingOn pool: WorkerPool,
+               progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+               then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void) {
+        if let local = bytesAtHand(for: url) { return then(local) }
+        HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
+            // On the transfer thread, which serves every download: the file is written elsewhere.
+            pool.submit { [self] in then(kept(downloaded, for: url)) }
+        }
+    }
+
+    /// The bytes when no download is needed (a data: URI, a file, a download cached before), or
+    /// why there are none; nil when they must be downloaded.
+    private func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
         if url.hasPrefix("data:") {
             guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: tr("invalid data: URI"))) }
             return .success(decoded.data)
@@ -88,17 +109,20 @@ final class ImageBytesSource: Sendable {
             }
             return .success(data)
         case "http", "https":
-            let cached = cacheFile(for: url)
-            if let data = FileManager.default.contents(atPath: cached.path) { return .success(data) }
-            switch HTTPClient.download(url, cancellation: cancellation, progress: progress) {
-            case .success(let response):
-                store(response.body, for: url)
-                return .success(response.body)
-            case .failure(let error):
-                return .failure(LoadFailure(error))
-            }
+            return FileManager.default.contents(atPath: cacheFile(for: url).path).map { .success($0) }
         default:
             return .failure(LoadFailure(description: tr("{scheme}: addresses are not supported", ["scheme": scheme])))
+        }
+    }
+
+    /// A download's bytes, cached for next time.
+    private func kept(_ downloaded: HTTPClient.Outcome, for url: String) -> Result<Data, LoadFailure> {
+        switch downloaded {
+        case .success(let response):
+            store(response.body, for: url)
+            return .success(response.body)
+        case .failure(let error):
+            return .failure(LoadFailure(error))
         }
     }
 
