@@ -36,16 +36,19 @@ final class ImageLoader {
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
     private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
-    /// A thread for every core but one, at the lowest priority. Nice values order threads only
-    /// within the process's CPU share (its autogroup): the window's thread takes a core from them
-    /// at once, but the display server has a share of its own, and with every core decoding it
-    /// waited for one while the window's thread waited for it (a drop's hundred pictures: 9 stalls
-    /// over 8 ms in 8 probes with every core, 2 with one core left free). Work for images
-    /// scrolled away is dropped before it starts. They hand pictures over without a lock
-    /// (`MainContext.post`); the only lock they share with the window's thread is the number
-    /// formatter's, taken for a look-up when a failure is worded.
-    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
+    /// A thread a core, at the lowest priority: nice values order threads only within the
+    /// process's CPU share (its autogroup), where the window's thread takes a core from them at
+    /// once. Work for images scrolled away is dropped before it starts. They hand pictures over
+    /// without a lock (`MainContext.post`); the only lock they share with the window's thread is
+    /// the number formatter's, taken for a look-up when a failure is worded.
+    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1),
                                         name: "image-decode", niceness: 19)
+    /// A drop's pictures, a hundred at a time, leave a core free: the display server's CPU share is
+    /// its own, and with every core decoding it waited for one while the window's thread waited
+    /// for it during the slide (drop probe, 6 runs: 6 stalls over 8 ms with every core, 0 with one
+    /// left free).
+    private let dropDecodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
+                                            name: "drop-decode", niceness: 19)
 
     private struct Entry {
         var surface: CairoSurface
@@ -219,7 +222,7 @@ final class ImageLoader {
                                    then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void) {
         let source = bytesSource
         let box = ThumbnailSize.xLarge.pixels
-        decodePool.submit {
+        dropDecodePool.submit {
             then(Self.decode(url, bytes: bytes, source: source, cell: PixelSize(width: box, height: box), scale: scale))
         }
     }
