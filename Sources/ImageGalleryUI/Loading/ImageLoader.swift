@@ -214,7 +214,7 @@ final class ImageLoader {
         unsubmitted = []
     }
 
-    /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers
+    /// Decodes a dropped image on the drop decode threads, then calls `then` there: a hundred transfers
     /// ending together take their turns instead of decoding at once and starving the window. Fitted
     /// into the x-large thumbnail size, whose thumbnail it leaves behind, so the cell that shows it
     /// decodes its exact size from that small file.
