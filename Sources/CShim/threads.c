@@ -2,7 +2,6 @@
 #include "cshim.h"
 #include <errno.h>
 #include <malloc.h>
-#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>

@@ -147,8 +147,8 @@ public enum HTTPClient {
             // The server asked to come back later.
             waitToRetry(tenths: max(wait, 1) * 10, cancellation: cancellation) { cancelled in
                 if cancelled { return completion(.failure(.cancelled)) }
-                attempt(url, limits: limits, cancellation: cancellation, progress: progress, retriesLeft: retriesLeft - 1,
-                        completion: completion)
+                attempt(url, limits: limits, cancellation: cancellation, progress: progress,
+                        retriesLeft: retriesLeft - 1, completion: completion)
             }
         }
     }
@@ -192,7 +192,9 @@ public enum HTTPClient {
                 transfer.exceeded = true
                 return 0
             }
-            if let data { transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+            if let data {
+                transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+            }
             return length
         }
         cshim_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, transferPointer)

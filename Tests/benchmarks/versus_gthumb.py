@@ -62,9 +62,9 @@ Figures (median and min-max of the runs):
 7. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
    `drag_source.py` drags 100 image URLs (text/uri-list) into a 900x1000 window showing 3 photos, in front of the
    first one (real XDND, the button released through XTEST at a known time). Reported: the first frame after the
-   release with placeholder tiles (flat grey blocks; a grab every 10 ms), and the time until state.json lists all 103 images and the
-   screen is painted with pictures; main-loop stalls during it from IMAGE_GALLERY_STALL_LOG ("n/a" when the app
-   writes no such file).
+   release with placeholder tiles (flat grey blocks; a grab every 10 ms), and the time until state.json lists all
+   103 images and the screen is painted with pictures; main-loop stalls during it from IMAGE_GALLERY_STALL_LOG
+   ("n/a" when the app writes no such file).
 Every process started is ended (its process group), Xvfb and the buses too, also on errors and Ctrl+C; timeouts
 fail with what was on screen.
 """

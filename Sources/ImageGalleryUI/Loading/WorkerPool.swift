@@ -9,8 +9,9 @@ import Synchronization
 /// limit. The newest job runs first: it is what the user looks at now.
 ///
 /// The threads run at a nice value above the process's (5 unless told), so they yield the cores to
-/// the window's thread yet still progress on a busy desktop. The window's thread takes the pool's lock to hand
-/// work over; workers hold it only to take a job, and idle ones sleep on a semaphore, not under it.
+/// the window's thread yet still progress on a busy desktop. The window's thread takes the pool's
+/// lock to hand work over; workers hold it only to take a job, and idle ones sleep on a semaphore,
+/// not under it.
 final class WorkerPool: Sendable {
     /// A job not yet started can be withdrawn; one under way runs to its end.
     final class Job: @unchecked Sendable {
