@@ -10,7 +10,9 @@ SPEC is either a list of targets, or an object:
 
     {"targets": [{"target": "text/uri-list", "data_b64": "..."}, ...],   # or "text": "..." instead of data_b64
      "x": 960, "y": 120, "width": 280, "height": 200,                    # where the window goes (root coords)
-     "label": "Drag me", "actions": ["copy", "move", "link"]}
+     "label": "Drag me", "actions": ["copy", "move", "link"],
+     "withhold_first": false}                                            # true: each target's first answer is empty,
+                                                                          # like a source that gives data only on drop
 
 It prints one line per event on stdout (flushed):
     ready X Y W H            the widget is mapped and drawn; its extents in root coordinates
@@ -92,9 +94,14 @@ def _main(spec_path):
     def on_begin(_widget, _context):
         _say("drag-begin")
 
+    answered = set()
+
     def on_data_get(_widget, _context, selection, info, _time):
         name, data = targets[info]
         _say("data-get", name)
+        if spec.get("withhold_first") and name not in answered:
+            data = b""
+        answered.add(name)
         selection.set(Gdk.Atom.intern(name, False), 8, data)
 
     results = {Gtk.DragResult.SUCCESS: "success", Gtk.DragResult.NO_TARGET: "no-target",
@@ -161,10 +168,11 @@ class DragSource:
     """The drag-source program on the test desktop. `targets`: [target(name, data)] (or (name, data) pairs).
     start() waits for "ready"; `box`/`center` are the widget's extents; `lines` everything it printed."""
 
-    def __init__(self, desktop, targets, x=960, y=120, width=280, height=200, label=None, workdir=None):
+    def __init__(self, desktop, targets, x=960, y=120, width=280, height=200, label=None, workdir=None,
+                 withhold_first=False):
         self.desktop = desktop
         self.spec = {"targets": [t if isinstance(t, dict) else target(*t) for t in targets],
-                     "x": x, "y": y, "width": width, "height": height}
+                     "x": x, "y": y, "width": width, "height": height, "withhold_first": withhold_first}
         if label:
             self.spec["label"] = label
         self.workdir = workdir

@@ -9,7 +9,8 @@ What is checked: a placeholder at the drop point at once, with progress; the ima
 wherever that placeholder is by then (also after a reorder, and with several images in one drop); failures (404,
 HTML, too large, stalled, a redirect to file:) removing the placeholder with a message and changing nothing else;
 the bytes a drag carried, used when the URL fails or when they are all it carries; file:// URIs, WebP and
-search-engine wrapper links; a drag of plain text refused while hovering, HTML without an image refused on drop.
+search-engine wrapper links; a drag of plain text refused while hovering, HTML without an image refused on drop;
+the drag's data asked for once, while it hovers, and asked again on the drop only when that first answer was empty.
 
 Screenshots of the slow drop (placeholder, progress, landed) are kept as drop-*.png in $E2E_SAVE_SCREENSHOTS."""
 import os
@@ -66,10 +67,6 @@ def launch(make_app, images):
 def before(cell):
     """A drop point that inserts before `cell`: in its left fifth, halfway down."""
     return (cell.x + max(4, cell.width // 5), cell.y + cell.height // 2)
-
-
-def source(desktop, tmp_path, *targets):
-    return DragSource(desktop, list(targets), workdir=str(tmp_path / "drag-source"))
 
 
 def drop(app, src, point, **kw):
@@ -221,8 +218,8 @@ def sources():
     """Drag sources started by a test; all stopped after it."""
     started = []
 
-    def start(desktop, tmp_path, *targets):
-        src = source(desktop, tmp_path, *targets)
+    def start(desktop, tmp_path, *targets, **options):
+        src = DragSource(desktop, list(targets), workdir=str(tmp_path / "drag-source"), **options)
         started.append(src)
         return src.start()
 
@@ -633,3 +630,44 @@ def test_several_images_in_one_drop_land_in_order_whatever_order_they_arrive_in(
     check_on_screen(app, [(gallery[0].url, gallery[0].rgb, gallery[0].aspect)]
                     + [(u, i.rgb, i.aspect) for i, u in dropped]
                     + [(g.url, g.rgb, g.aspect) for g in gallery[1:]], "the three dropped images")
+
+
+# ------------------------------------------------------------------------------------------------------------
+# 10. The drag is read while it hovers, so the drop needs no transfer
+# ------------------------------------------------------------------------------------------------------------
+
+def test_the_drag_is_read_once_while_it_hovers_and_the_drop_uses_that(make_app, http_server, desktop, tmp_path,
+                                                                        sources):
+    gallery = serve(http_server, "red", "green", "blue")
+    app, cells = launch(make_app, gallery)
+    new = http_server.add_image("hover-teal", 500, 200, (0, 120, 110))
+    html = '<img src="%s" alt="teal">' % new.url
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(new.url)), target("text/html", html))
+
+    def asked_while_hovering():
+        wait_until(lambda: len(src.data_requests()) == 2, 5, 0.05, "both targets asked for before the release",
+                   lambda: src.lines)
+        return src.data_requests()
+
+    hovering = drop(app, src, before(cells[1]), while_hovering=asked_while_hovering)
+    assert sorted(hovering) == ["text/html", "text/uri-list"], src.lines
+    assert src.find("drag-end").startswith("drag-end succeeded=yes"), src.lines
+    urls = [gallery[0].url, new.url, gallery[1].url, gallery[2].url]
+    settle_order(app, urls, timeout=15, what="the hovered image at index 1")
+    assert src.data_requests() == hovering, "the drop asked again: %r" % src.lines
+    check_on_screen(app, expect(gallery[:1]) + [(new.url, new.rgb, new.aspect)] + expect(gallery[1:]),
+                    "the image read while hovering")
+    wait_saved(app, urls)
+
+
+def test_a_source_that_answers_only_on_drop_is_asked_again(make_app, http_server, desktop, tmp_path, sources):
+    gallery = serve(http_server, "red", "green", "blue")
+    app, cells = launch(make_app, gallery)
+    new = http_server.add_image("late-teal", 500, 200, (0, 120, 110))
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(new.url)), withhold_first=True)
+    drop(app, src, before(cells[1]))
+    assert src.data_requests() == ["text/uri-list", "text/uri-list"], src.lines
+    assert src.find("drag-end").startswith("drag-end succeeded=yes"), src.lines
+    urls = [gallery[0].url, new.url, gallery[1].url, gallery[2].url]
+    settle_order(app, urls, timeout=15, what="the image given on the drop at index 1")
+    wait_saved(app, urls)

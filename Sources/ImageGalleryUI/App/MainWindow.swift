@@ -30,6 +30,8 @@ final class MainWindow {
     private let header = HeaderBar(title: tr("Image Gallery"))
     private let paned = Paned(.horizontal)
     private let sidebarDrops: SidebarDrops
+    /// Drops from other applications, on the gallery or on a sidebar row.
+    private let externalDrops: ExternalDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
     private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: tr("Undo"))
@@ -77,9 +79,12 @@ final class MainWindow {
         if size.maximized { window.maximize() }
         unmaximizedSize = (size.width, size.height)
         window.setIconName(ImageGalleryApplication.id)
-        gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags)
+        externalDrops = ExternalDrops(library: services.library)
+        gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags,
+                              externalDrops: externalDrops)
         sidebar = Sidebar(session: session)
-        sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags)
+        sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags,
+                                    externalDrops: externalDrops)
         viewer = ImageViewer(session: session, loader: services.loader)
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
@@ -127,10 +132,8 @@ final class MainWindow {
             remove([id], from: session.galleryID)
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
-        for drops in [gallery.externalDrops, sidebarDrops.externalDrops] {
-            drops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
-            drops.onRefused = { [weak self] message in self?.say(message) }
-        }
+        externalDrops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
+        externalDrops.onRefused = { [weak self] message in self?.say(message) }
         sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
         sidebar.onDeleteRequested = { [weak self] galleryID in self?.deleteGallery(galleryID) }
         sidebar.onMenuRequested = { [weak self] galleryID, x, y in self?.showGalleryMenu(galleryID, x: x, y: y) }

@@ -3,20 +3,39 @@ import GalleryCore
 import GtkKit
 
 /// Drops from browsers, file managers and other apps, wherever they land (the gallery, a sidebar
-/// row): a placeholder is already waiting where the drop will go; the targets worth having are
-/// requested and handed to the core's parser, and what it finds goes to the download pipeline.
+/// row): the targets worth having are requested while the drag hovers, so that at the drop a
+/// placeholder goes where it lands and the core's parser already has what it needs; what it finds
+/// goes to the download pipeline. One per window, shared by the gallery and the sidebar.
 @MainActor
 final class ExternalDrops {
-    /// A drop whose targets are still being transferred.
-    private struct Pending {
+    /// The answers to one drag's requests, as they come.
+    private struct Answers {
         let context: DragContext
-        let placeholder: ImageID
         var awaiting: Set<String>
         var received: [String: [UInt8]] = [:]
+        /// The drag left the widget that asked, and no motion came since.
+        var hasLeft = false
+
+        var images: [DroppedImage] { DropPayload.images(received: received) }
+
+        mutating func record(_ data: SelectionData) {
+            awaiting.remove(data.target)
+            if let bytes = data.bytes, !bytes.isEmpty { received[data.target] = bytes }
+        }
+    }
+
+    /// A drop whose answers are still on their way.
+    private struct Pending {
+        var answers: Answers
+        let placeholder: ImageID
         let time: UInt32
     }
 
     private let library: GalleryLibrary
+    /// Answers asked for while the drag hovered, before any drop. Asking early also means GTK's
+    /// selection window, made on a process's first request, is made before the drop and not
+    /// during it: the X round trips that takes would otherwise delay the placeholder.
+    private var hovering: Answers?
     private var pending: [Pending] = []
     /// Images found in a drop, for the downloads to bring into `placeholder`.
     var onImages: (_ images: [DroppedImage], _ placeholder: ImageID) -> Void = { _, _ in }
@@ -30,30 +49,70 @@ final class ExternalDrops {
         !context.startedInThisApp && DropPayload.mayContainImage(offered: context.offeredTargets)
     }
 
-    /// Takes a drop: `placeholder(label)` puts the placeholder where the drop lands; the answers
-    /// arrive at `widget`'s drag-data-received, which must call `received`.
+    /// A drag from another application moves over `widget`, whose drag-data-received must call
+    /// `received`: its first motion asks for the targets worth having (GTK documents asking
+    /// during drag-motion; the source answers once, and the drop uses the answers).
+    func hovered(_ context: DragContext, over widget: Widget, time: UInt32) {
+        if hovering?.context == context {
+            hovering?.hasLeft = false
+            return
+        }
+        guard Self.mayContainImage(context) else { return }
+        hovering = request(context, at: widget, time: time)
+    }
+
+    /// The drag left a widget: its answers are let go unless a drop or a motion follows at once
+    /// (GTK sends drag-leave just before drag-drop, and between the gallery and the sidebar).
+    func left(_ context: DragContext) {
+        guard hovering?.context == context else { return }
+        hovering?.hasLeft = true
+        MainContext.post { [weak self] in
+            guard let self, let hovering, hovering.context == context, hovering.hasLeft else { return }
+            self.hovering = nil
+        }
+    }
+
+    /// Takes a drop: `placeholder(label)` puts the placeholder where the drop lands; answers still
+    /// to come arrive at `widget`'s drag-data-received, which must call `received`.
     func begin(_ context: DragContext, at widget: Widget, time: UInt32, placeholder: (String) -> ImageID?) {
-        let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
+        var answers = hovering.flatMap { $0.context == context ? $0 : nil }
+        hovering = nil
+        // A source that answered the early asking with nothing usable is asked again: some give
+        // their data only once it is dropped.
+        if let early = answers, early.awaiting.isEmpty, early.images.isEmpty { answers = nil }
+        let asked = answers ?? request(context, at: widget, time: time)
         // Translators: what a dropped image is called until its name is known ("Downloading image").
-        guard !targets.isEmpty, let id = placeholder(tr("image")) else {
+        guard !asked.awaiting.isEmpty || !asked.received.isEmpty, let id = placeholder(tr("image")) else {
             context.finish(success: false, time: time)
             return
         }
-        pending.append(Pending(context: context, placeholder: id, awaiting: Set(targets), time: time))
-        for target in targets { context.requestData(target, for: widget, time: time) }
+        pending.append(Pending(answers: asked, placeholder: id, time: time))
+        if asked.awaiting.isEmpty { complete(at: pending.count - 1) }
     }
 
     func received(_ context: DragContext, data: SelectionData) {
-        guard let position = pending.firstIndex(where: { $0.context == context }) else { return }
-        pending[position].awaiting.remove(data.target)
-        if let bytes = data.bytes, !bytes.isEmpty { pending[position].received[data.target] = bytes }
-        guard pending[position].awaiting.isEmpty else { return }
+        if hovering?.context == context {
+            hovering?.record(data)
+            return
+        }
+        guard let position = pending.firstIndex(where: { $0.answers.context == context }) else { return }
+        pending[position].answers.record(data)
+        if pending[position].answers.awaiting.isEmpty { complete(at: position) }
+    }
+
+    private func request(_ context: DragContext, at widget: Widget, time: UInt32) -> Answers {
+        let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
+        for target in targets { context.requestData(target, for: widget, time: time) }
+        return Answers(context: context, awaiting: Set(targets))
+    }
+
+    private func complete(at position: Int) {
         let drop = pending.remove(at: position)
-        let images = DropPayload.images(received: drop.received)
-        drop.context.finish(success: !images.isEmpty, time: drop.time)
+        let images = drop.answers.images
+        drop.answers.context.finish(success: !images.isEmpty, time: drop.time)
         guard !images.isEmpty else {
             library.discardPlaceholder(drop.placeholder)
-            onRefused(Self.describeRefusal(drop.received))
+            onRefused(Self.describeRefusal(drop.answers.received))
             return
         }
         onImages(images, drop.placeholder)

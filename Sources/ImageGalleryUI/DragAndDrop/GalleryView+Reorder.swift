@@ -18,7 +18,7 @@ extension GalleryView {
             guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
             return dragMoved(context, x: point.x, y: contentY(fromWidgetY: point.y), time: time)
         }
-        area.onDragLeave { [weak self] _, _ in self?.dragLeft() }
+        area.onDragLeave { [weak self] context, _ in self?.dragLeft(context) }
         area.onDragDrop { [weak self] context, x, y, time in
             guard let self, let point = drag.dropArea?.translate(x: x, y: y, to: canvas) else { return false }
             return dropped(context, x: point.x, y: contentY(fromWidgetY: point.y), time: time)
@@ -159,9 +159,10 @@ extension GalleryView {
             // Another part of this app (a sidebar row): not a drop for the gallery.
             gap = nil
             context.status([], time: time)
-        } else if ExternalDrops.mayContainImage(context) {
+        } else if ExternalDrops.mayContainImage(context), let dropArea = drag.dropArea {
             openRoom(atX: x, y: y, aspectRatio: 1)
             context.status(.copy, time: time)
+            externalDrops.hovered(context, over: dropArea, time: time)
         } else {
             gap = nil
             context.status([], time: time)
@@ -170,7 +171,8 @@ extension GalleryView {
         return true
     }
 
-    private func dragLeft() {
+    private func dragLeft(_ context: DragContext) {
+        externalDrops.left(context)
         // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
         drag.leavePending = true
         stopAutoscroll()

@@ -9,15 +9,15 @@ final class SidebarDrops {
     private let sidebar: Sidebar
     private let session: GallerySession
     private let cellDrags: CellDrags
-    let externalDrops: ExternalDrops
+    private let externalDrops: ExternalDrops
     /// Cells moved or copied into another gallery: the window offers Undo.
     var onCellsDropped: (_ message: String) -> Void = { _ in }
 
-    init(sidebar: Sidebar, session: GallerySession, cellDrags: CellDrags) {
+    init(sidebar: Sidebar, session: GallerySession, cellDrags: CellDrags, externalDrops: ExternalDrops) {
         self.sidebar = sidebar
         self.session = session
         self.cellDrags = cellDrags
-        externalDrops = ExternalDrops(library: session.library)
+        self.externalDrops = externalDrops
         let list = sidebar.list
         list.makeDropDestination(targets: GalleryDragTarget.sidebarTargets, actions: [.copy, .move])
         list.onDragMotion { [weak self] context, _, y, time in
@@ -29,9 +29,13 @@ final class SidebarDrops {
                 list.unhighlightRow()
             }
             context.status(action, time: time)
+            if !action.isEmpty { externalDrops.hovered(context, over: list, time: time) }
             return true
         }
-        list.onDragLeave { _, _ in list.unhighlightRow() }
+        list.onDragLeave { [weak self] context, _ in
+            list.unhighlightRow()
+            self?.externalDrops.left(context)
+        }
         list.onDragDrop { [weak self] context, _, y, time in
             guard let self else { return false }
             list.unhighlightRow()

@@ -74,11 +74,11 @@ final class GalleryView {
     /// The window is closing: its widgets are being destroyed and nothing here may touch them.
     private(set) var isDetached = false
 
-    init(session: GallerySession, loader: ImageLoader, cellDrags: CellDrags) {
+    init(session: GallerySession, loader: ImageLoader, cellDrags: CellDrags, externalDrops: ExternalDrops) {
         self.session = session
         self.loader = loader
         self.cellDrags = cellDrags
-        externalDrops = ExternalDrops(library: session.library)
+        self.externalDrops = externalDrops
         canvas.addStyleClass("gallery-canvas")
         canvas.accessibleName = tr("Gallery")
         canvas.enablePointerAndKeyEvents()
