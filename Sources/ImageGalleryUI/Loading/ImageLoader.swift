@@ -58,6 +58,8 @@ final class ImageLoader {
         /// The cell size (device pixels) it was decoded for; nil for pixels handed in from elsewhere.
         var decodedFor: PixelSize?
         var lastUse: UInt64
+        /// Whether `surface` is the display's copy yet (see `remember`).
+        var isForDisplay = false
     }
 
     private struct PixelSize: Equatable {
@@ -88,6 +90,12 @@ final class ImageLoader {
         useCounter += 1
         if var entry = surfaces[image.id] {
             entry.lastUse = useCounter
+            if !entry.isForDisplay {
+                let copy = entry.surface.forDisplay()
+                usedBytes += copy.byteCount - entry.surface.byteCount
+                entry.surface = copy
+                entry.isForDisplay = true
+            }
             surfaces[image.id] = entry
             // The cell changed size (zoom, a wider window): decode again to paint pixel for pixel,
             // and paint this one meanwhile. Once per cell size, whatever the decode gives.
@@ -282,8 +290,10 @@ final class ImageLoader {
     private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {
         useCounter += 1
         if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
-        // Painted in every frame it is on screen: a copy the display reads without an upload.
-        let surface = decoded.surface.forDisplay()
+        // The display's copy, read without an upload in every frame the picture is on screen, is
+        // made at its first paint: most of a drop's hundred pictures land off screen, and making
+        // each copy at once held the window's thread (fresh shared memory to fault in and fill).
+        let surface = decoded.surface
         surfaces[id] = Entry(surface: surface, originalWidth: decoded.originalWidth,
                              originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
         usedBytes += surface.byteCount
