@@ -70,7 +70,8 @@ Figures (median and min-max of the runs):
      check. The main-loop stalls (IMAGE_GALLERY_STALL_LOG) from the release until state.json lists them all are
      the goal's figure, over all quiet runs together. Each 5 MB grab keeps Xvfb and this script busy for several
      ms on one of the two cores, and the app's window thread then waits for a core behind them, so the stalls of
-     the watched runs (reported too, without a goal) measure the benchmark as much as the app.
+     the watched runs (reported too, without a goal) measure the benchmark as much as the app. Each run's log line
+     also says how much CPU time the hypervisor took meanwhile (/proc/stat's steal), which no process can avoid.
 Every process started is ended (its process group), Xvfb and the buses too, also on errors and Ctrl+C; timeouts
 fail with what was on screen.
 """
@@ -833,6 +834,7 @@ class Bench:
                 point = (cells[0].x + max(4, cells[0].width // 5), cells[0].y + cells[0].height // 2)
                 session.desktop.drag(source.center, point, hold_at_end=0.6, release=False)
                 released = session.screen.button(False)
+                stolen = steal_ms()
                 placeholder = None
                 deadline = released + (0 if quiet else 5)
                 # Only the row the drop lands in, every 5 ms: a grab of the whole screen took Xvfb and this
@@ -869,6 +871,7 @@ class Bench:
                                        % (len(images), server.hits, [c.name for c in cells][:8]))
                 # Quiet: the stalls up to here, before the grabs of the painted check begin.
                 stalls = app.stalls(released, landed_state) if quiet else None
+                stolen = steal_ms() - stolen
                 painted = self.painted(session, app, 0, "the dropped images", area=area, timeout=60)
                 landed = max(landed_state, painted["t"]) - released
                 if not quiet:
@@ -880,13 +883,14 @@ class Bench:
                 if stalls is None:
                     raise RuntimeError("the app wrote no IMAGE_GALLERY_STALL_LOG")
                 log("  %s: placeholder %s after the release, all landed %.2f s (state.json %.2f s, painted %.2f s), "
-                    "%d stalls over 8 ms %s; server answered %d requests (the first came %.2f s after the "
+                    "%d stalls over 8 ms %s, %.0f ms of CPU time taken by the hypervisor until state.json "
+                    "listed them (steal); server answered %d requests (the first came %.2f s after the "
                     "release, the last %.2f s)"
                     % ("quiet  " if quiet else "watched", "%.3f s" % placeholder if placeholder is not None
                        else ("not looked for" if quiet else "never seen"), landed, landed_state - released,
                        painted["t"] - released, len(stalls), ["%.2f s: %.1f ms" % (t - released, ms)
                                                               for t, ms in stalls],
-                       server.hits, min(server.requested) - released, max(server.requested) - released))
+                       stolen, server.hits, min(server.requested) - released, max(server.requested) - released))
                 return {"placeholder": placeholder * 1000 if placeholder is not None else None,
                         "landed": landed, "stalls": stalls}
             finally:
@@ -906,6 +910,14 @@ class Bench:
             self.part_50k()
         if "drop" in self.parts:
             self.part_drop()
+
+
+def steal_ms():
+    """CPU time the hypervisor took from this machine's CPUs so far (/proc/stat's steal column, all CPUs), in ms:
+    a stall while it grows may be no process's doing."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
 
 
 class SlowServer:
