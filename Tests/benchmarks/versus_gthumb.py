@@ -62,7 +62,7 @@ Figures (median and min-max of the runs):
 7. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
    `drag_source.py` drags 100 image URLs (text/uri-list) into a 900x1000 window showing 3 photos, in front of the
    first one (real XDND, the button released through XTEST at a known time). `--runs` pairs of drops, each in a
-   fresh session: a watched one, then a quiet one.
+   fresh session: a watched one, then a quiet one. The server is one asyncio thread.
    - Watched: the first frame after the release with placeholder tiles (flat grey blocks in the row the drop lands
      in, grabbed alone every 5 ms), and the time until state.json lists all 103 images and the screen is painted
      with pictures.
@@ -76,12 +76,11 @@ Every process started is ended (its process group), Xvfb and the buses too, also
 fail with what was on screen.
 """
 import argparse
-import http.server
+import asyncio
 import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -921,55 +920,71 @@ def steal_ms():
 
 
 class SlowServer:
-    """127.0.0.1 only: /photo/<i>.jpg answers with the i-th file after `delay` seconds."""
+    """127.0.0.1 only: /photo/<i>.jpg answers with the i-th file after `delay` seconds. One thread serves every
+    connection (asyncio): a thread per request had a hundred threads waking together after the delay and passing
+    Python's interpreter lock around, which took the cores from the app just as its images arrived."""
 
     def __init__(self, files, delay):
         self.files, self.delay = files, delay
         self.reset()
-        owner = self
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+        async def serve():
+            # a listen backlog like a real server's, so no connection is refused when 100 come at once
+            self.server = await asyncio.start_server(self.answer, "127.0.0.1", 0, backlog=128)
+            started.set()
+            await self.server.serve_forever()
 
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                owner.hits += 1
-                owner.requested.append(time.monotonic())
-                try:
-                    index = int(self.path.rsplit("/", 1)[1].split(".")[0])
-                    with open(owner.files[index], "rb") as f:
-                        data = f.read()
-                except (ValueError, IndexError, OSError):
-                    self.send_error(404)
-                    return
-                time.sleep(owner.delay)
-                try:
-                    self.send_response(200)
-                    self.send_header("Content-Type", "image/jpeg")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError, socket.timeout):
-                    pass
-
-        # a listen backlog like a real server's (socketserver's default of 5 drops connections at once)
-        http.server.ThreadingHTTPServer.request_queue_size = 128
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self.thread = threading.Thread(target=lambda: self.loop.run_until_complete(self.quietly(serve())),
+                                       daemon=True)
         self.thread.start()
-        port = self.httpd.server_address[1]
+        started.wait(10)
+        port = self.server.sockets[0].getsockname()[1]
         self.urls = ["http://127.0.0.1:%d/photo/%d.jpg" % (port, i) for i in range(len(files))]
+
+    @staticmethod
+    async def quietly(coroutine):
+        try:
+            await coroutine
+        except asyncio.CancelledError:
+            pass
+
+    async def answer(self, reader, writer):
+        try:
+            request = await reader.readline()
+            while (await reader.readline()).strip():  # the headers
+                pass
+            self.hits += 1
+            self.requested.append(time.monotonic())
+            try:
+                index = int(request.split()[1].rsplit(b"/", 1)[1].split(b".")[0])
+                with open(self.files[index], "rb") as f:
+                    data = f.read()
+                head = b"HTTP/1.0 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data)
+            except (ValueError, IndexError, OSError):
+                data, head = b"", b"HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+            await asyncio.sleep(self.delay)
+            writer.write(head + data)
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
 
     def reset(self):
         self.hits = 0
         self.requested = []  # monotonic times the requests came in
 
     def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        def cancel_all():
+            self.server.close()
+            for task in asyncio.all_tasks(self.loop):
+                task.cancel()
+
+        self.loop.call_soon_threadsafe(cancel_all)
+        self.thread.join(10)
+        self.loop.close()
 
 
 # ------------------------------------------------------------------------------------------------------------
