@@ -311,3 +311,43 @@ def test_the_window_opens_at_the_size_it_was_closed_at_and_the_galleries_file_st
     assert 800 < saved["width"] <= 900 and 540 < saved["height"] <= 640 and saved["maximized"] is False, saved
     app.stop()
     assert app.state_bytes() == original, "resizing the window rewrote the galleries' file"
+
+
+def test_the_undo_button_names_the_step_it_undoes_to_screen_readers_and_in_its_tooltip(make_app, http_server,
+                                                                                       desktop):
+    from drag_helpers import gallery_state
+    images = [http_server.add_image(name, 300, 200, rgb) for name, rgb in (("a-red", (220, 20, 20)),
+                                                                           ("b-green", (20, 180, 40)))]
+    app = make_app(gallery_state(images))
+    app.start()
+    app.resize(900, 700)
+    cells = app.wait_cells(lambda cs: len(cs) == 2 and all(c.settled for c in cs), 20, what="the two images")
+
+    def header_button(name):
+        found = [b for b in app.find_all(lambda a: a.role_name == "push button" and a.name == name)
+                 if harness._safe(b.extents, (0, 999, 0, 0))[1] < 60]
+        assert len(found) == 1, app.dump_tree()
+        return found[0]
+
+    undo, redo = header_button("Undo"), header_button("Redo")
+    assert (undo.description, redo.description) == ("Undo", "Redo")
+    app.click(*cells[0].center)
+    app.key("Delete")
+    harness.wait_until(lambda: undo.description == "Undo Delete Image", 5, 0.1, "the undo button's description",
+                       lambda: undo.description)
+    # The tooltip says the same when the pointer rests on the button: a dark box appears below it.
+    x, y, w, h = undo.extents()
+    below = (x, y + h, 160, 40)
+
+    def dark_share():
+        shot = app.screenshot()
+        region = [shot.getpixel((px, py)) for px in range(below[0], below[0] + below[2], 4)
+                  for py in range(below[1], below[1] + below[3], 4)]
+        return sum(1 for p in region if max(p[:3]) < 60) / len(region)
+
+    assert dark_share() < 0.1
+    desktop.move_to(x + w // 2, y + h // 2)
+    harness.wait_until(lambda: dark_share() > 0.3, 5, 0.2, "the undo button's tooltip", lambda: dark_share())
+    app.key("ctrl+z")
+    harness.wait_until(lambda: (undo.description, redo.description) == ("Undo", "Redo Delete Image"), 5, 0.1,
+                       "the descriptions after Undo", lambda: (undo.description, redo.description))

@@ -172,6 +172,8 @@ final class MainWindow {
         header.packStart(sidebarButton)
         undoButton.setAction("app.undo")
         redoButton.setAction("app.redo")
+        undoButton.provideTooltip { [weak self] in self?.undoButton.accessibleDescription }
+        redoButton.provideTooltip { [weak self] in self?.redoButton.accessibleDescription }
         let history = Box(.horizontal)
         history.addStyleClass("linked")
         history.append(undoButton)
@@ -313,8 +315,9 @@ final class MainWindow {
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
         emptyState.root.isVisible = session.cells.isEmpty && !isViewing
         let history = library.history
-        undoButton.tooltip = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
-        redoButton.tooltip = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
+        // Told to assistive technologies now, and shown as the tooltip when asked for.
+        undoButton.accessibleDescription = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
+        redoButton.accessibleDescription = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
         deleteGalleryAction?.enabled = library.canDeleteGallery
     }
 
