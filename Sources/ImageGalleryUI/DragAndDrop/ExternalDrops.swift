@@ -75,19 +75,23 @@ final class ExternalDrops {
     /// Takes a drop: `placeholder(label)` puts the placeholder where the drop lands; answers still
     /// to come arrive at `widget`'s drag-data-received, which must call `received`.
     func begin(_ context: DragContext, at widget: Widget, time: UInt32, placeholder: (String) -> ImageID?) {
-        var answers = hovering.flatMap { $0.context == context ? $0 : nil }
+        let early = hovering.flatMap { $0.context == context ? $0 : nil }
         hovering = nil
+        let earlyImages = early.flatMap { $0.awaiting.isEmpty ? $0.images : nil }
         // A source that answered the early asking with nothing usable is asked again: some give
         // their data only once it is dropped.
-        if let early = answers, early.awaiting.isEmpty, early.images.isEmpty { answers = nil }
-        let asked = answers ?? request(context, at: widget, time: time)
+        let asked = (earlyImages?.isEmpty == true ? nil : early) ?? request(context, at: widget, time: time)
         // Translators: what a dropped image is called until its name is known ("Downloading image").
         guard !asked.awaiting.isEmpty || !asked.received.isEmpty, let id = placeholder(tr("image")) else {
             context.finish(success: false, time: time)
             return
         }
-        pending.append(Pending(answers: asked, placeholder: id, time: time))
-        if asked.awaiting.isEmpty { complete(at: pending.count - 1) }
+        let drop = Pending(answers: asked, placeholder: id, time: time)
+        if let earlyImages, !earlyImages.isEmpty {
+            land(drop, images: earlyImages)
+        } else {
+            pending.append(drop)
+        }
     }
 
     func received(_ context: DragContext, data: SelectionData) {
@@ -97,7 +101,9 @@ final class ExternalDrops {
         }
         guard let position = pending.firstIndex(where: { $0.answers.context == context }) else { return }
         pending[position].answers.record(data)
-        if pending[position].answers.awaiting.isEmpty { complete(at: position) }
+        guard pending[position].answers.awaiting.isEmpty else { return }
+        let drop = pending.remove(at: position)
+        land(drop, images: drop.answers.images)
     }
 
     private func request(_ context: DragContext, at widget: Widget, time: UInt32) -> Answers {
@@ -106,9 +112,8 @@ final class ExternalDrops {
         return Answers(context: context, awaiting: Set(targets))
     }
 
-    private func complete(at position: Int) {
-        let drop = pending.remove(at: position)
-        let images = drop.answers.images
+    /// Every answer is in: the images found go to the downloads, or the window says why none did.
+    private func land(_ drop: Pending, images: [DroppedImage]) {
         drop.answers.context.finish(success: !images.isEmpty, time: drop.time)
         guard !images.isEmpty else {
             library.discardPlaceholder(drop.placeholder)

@@ -293,10 +293,9 @@ final class ImageLoader {
         // The display's copy, read without an upload in every frame the picture is on screen, is
         // made at its first paint: most of a drop's hundred pictures land off screen, and making
         // each copy at once held the window's thread (fresh shared memory to fault in and fill).
-        let surface = decoded.surface
-        surfaces[id] = Entry(surface: surface, originalWidth: decoded.originalWidth,
+        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth,
                              originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
-        usedBytes += surface.byteCount
+        usedBytes += decoded.surface.byteCount
         evictIfNeeded()
     }
 
