@@ -2,6 +2,7 @@
 #include "cshim.h"
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -14,6 +15,13 @@ void cshim_lower_thread_priority(gint steps) {
     if (errno == 0) {
         setpriority(PRIO_PROCESS, (id_t)gettid(), process + steps);
     }
+}
+
+void cshim_name_thread(const char *name) {
+    /* The system keeps 15 bytes of a thread's name and refuses longer ones. */
+    char shortened[16];
+    g_strlcpy(shortened, name, sizeof shortened);
+    pthread_setname_np(pthread_self(), shortened);
 }
 
 gint cshim_wakeup_new(void) {

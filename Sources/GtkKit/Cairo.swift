@@ -224,6 +224,7 @@ public struct CairoContext: @unchecked Sendable {
         drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: lines) { _ in top }
     }
 
+    @discardableResult
     private func drawText(_ text: String, widget: Widget, centerX: Double, maxWidth: Double, color: RGBA, scale: Double,
                           lines: Int, top: (_ height: Double) -> Double) -> Double {
         let layout = gtk_widget_create_pango_layout(widget.widget, text)

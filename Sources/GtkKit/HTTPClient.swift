@@ -279,9 +279,7 @@ private final class TransferThread: Sendable {
 
     private init() {
         multi = curl_multi_init()
-        let thread = Thread { [self] in run() }
-        thread.name = "transfers"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     /// Runs the transfer `handle` is set up for and calls `finished` with its result, on the
@@ -292,6 +290,7 @@ private final class TransferThread: Sendable {
     }
 
     private func run() {
+        CurrentThread.name("transfers")
         CurrentThread.lowerPriority(by: 5)
         var running: [UnsafeMutableRawPointer: Finished] = [:]
         while true {

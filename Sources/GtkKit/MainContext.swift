@@ -56,6 +56,12 @@ public enum MainContext {
 
 /// The thread that calls it.
 public enum CurrentThread {
+    /// Names it where top, perf and /proc see it (Foundation's `Thread.name` did not always
+    /// reach the system: a pool's new thread kept the name of the thread that started it).
+    public static func name(_ name: String) {
+        cshim_name_thread(name)
+    }
+
     /// Makes it yield the cores to the GUI thread (a nice value `steps` above the process's, not
     /// above that of the thread that started it): decodes and transfers then cannot delay a frame.
     public static func lowerPriority(by steps: Int) {

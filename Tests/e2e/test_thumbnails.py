@@ -101,6 +101,36 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
     wait_sharp(app, sources, "every grown cell as sharp as a bilinear downscale")
 
 
+def nice_values(pid):
+    """{thread name: [nice value]} of a running process's threads, from /proc."""
+    found = {}
+    for task in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/stat" % (pid, task)) as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()  # after the name, which may hold spaces
+        with open("/proc/%d/task/%s/comm" % (pid, task)) as comm:
+            name = comm.read().strip()
+        found.setdefault(name, []).append(int(fields[19 - 3]))  # stat's field 19; the split starts at field 3
+    return found
+
+
+def test_pictures_are_fetched_and_decoded_on_named_threads_that_yield_to_the_window(make_app, desktop, tmp_path):
+    state, _ = photos_state(tmp_path)
+    app = make_app(state)
+    app.start()
+    app.wait_settled(4)
+    found = nice_values(app.proc.pid)
+
+    def pool(prefix):
+        return [nice for name, nices in found.items() if name.startswith(prefix) for nice in nices]
+
+    # Named as top and perf show them; decodes keep a core busy and run at the lowest priority, file and network work
+    # a little below the window's thread.
+    assert pool("image-decode-") and set(pool("image-decode-")) == {19}, found
+    assert pool("image-fetch-") and set(pool("image-fetch-")) == {5}, found
+    with open("/proc/%d/stat" % app.proc.pid) as stat:
+        assert int(stat.read().rsplit(")", 1)[1].split()[19 - 3]) == 0, "the window's thread: %s" % found
+
+
 def test_cells_are_as_sharp_on_a_hidpi_screen(make_app, desktop, tmp_path):
     state, sources = photos_state(tmp_path)
     app = make_app(state, env_overrides={"GDK_SCALE": "2"})

@@ -105,6 +105,8 @@ void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 /// Sets the calling thread's scheduling priority (its nice value) `steps` below the process's:
 /// background work then yields the cores to the thread that draws the window.
 void cshim_lower_thread_priority(gint steps);
+/// Names the calling thread where top, perf and /proc see it (its first 15 bytes).
+void cshim_name_thread(const char *name);
 /// A malloc heap (arena) for each thread started from now on.
 void cshim_give_each_thread_its_own_heap(void);
 /// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.

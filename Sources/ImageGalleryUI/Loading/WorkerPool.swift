@@ -96,13 +96,12 @@ final class WorkerPool: Sendable {
         case .wakeIdle: wakeups.signal()
         case .startNew(let number):
             // The pool lives as long as the app: its threads hold it.
-            let thread = Thread { [self] in run() }
-            thread.name = "\(name)-\(number)"
-            thread.start()
+            Thread { [self] in run(name: "\(name)-\(number)") }.start()
         }
     }
 
-    private func run() {
+    private func run(name: String) {
+        CurrentThread.name(name)
         CurrentThread.lowerPriority(by: niceness)
         while true {
             let taken: (job: Job, next: NextThread)? = state.withLock { state in
