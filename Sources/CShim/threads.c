@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "cshim.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
@@ -22,6 +24,19 @@ void cshim_name_thread(const char *name) {
     char shortened[16];
     g_strlcpy(shortened, name, sizeof shortened);
     pthread_setname_np(pthread_self(), shortened);
+}
+
+gint cshim_thread_times_open(void) {
+    return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+gboolean cshim_thread_times_read(gint fd, guint64 *ran_ns, guint64 *waited_ns) {
+    /* "<ns on a core> <ns runnable, waiting for one> <times scheduled>"; read again from the start each time */
+    char text[96];
+    ssize_t length = pread(fd, text, sizeof text - 1, 0);
+    if (length <= 0) return FALSE;
+    text[length] = '\0';
+    return sscanf(text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, ran_ns, waited_ns) == 2;
 }
 
 gint cshim_wakeup_new(void) {

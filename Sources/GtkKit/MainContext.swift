@@ -27,21 +27,29 @@ public enum MainContext {
         if source != 0 { g_source_remove(source) }
     }
 
-    /// For benchmarks: appends "stall <seconds since start> <milliseconds>" to `file` whenever the
-    /// main loop went more than `threshold` ms without running a high-priority 1 ms timer.
+    /// For benchmarks: appends "stall <seconds since start> <milliseconds> <ran> <waited>" to `file`
+    /// whenever the main loop went more than `threshold` ms without running a high-priority 1 ms
+    /// timer. Of that time, `ran` ms the thread ran (its own work) and `waited` ms it was ready but
+    /// waited for a core (the scheduler's doing); both are left out where Linux does not tell them.
     public static func logStalls(to file: FileHandle, over threshold: Double = 8) {
         let start = g_get_monotonic_time()
         var last = start
+        let times = ThreadTimes()
+        var lastTimes = times?.read()
         // The clock the times count from (CLOCK_MONOTONIC), so other tools' times line up.
         file.write(Data(String(format: "start %.6f\n", Double(start) / 1_000_000).utf8))
         let box = CallbackBox<@MainActor () -> Void> {
             let now = g_get_monotonic_time()
+            let nowTimes = times?.read()
             let gap = Double(now - last) / 1000 - 1
-            last = now
-            if gap > threshold {
-                let line = String(format: "stall %.3f %.1f\n", Double(now - start) / 1_000_000, gap)
-                file.write(Data(line.utf8))
+            defer { last = now; lastTimes = nowTimes }
+            guard gap > threshold else { return }
+            var line = String(format: "stall %.3f %.1f", Double(now - start) / 1_000_000, gap)
+            if let before = lastTimes, let after = nowTimes {
+                line += String(format: " %.1f %.1f", after.ranMilliseconds - before.ranMilliseconds,
+                               after.waitedMilliseconds - before.waitedMilliseconds)
             }
+            file.write(Data((line + "\n").utf8))
         }
         g_timeout_add_full(G_PRIORITY_HIGH, 1, { userData in
             let box = CallbackBox<@MainActor () -> Void>.from(userData: userData)
@@ -52,6 +60,31 @@ public enum MainContext {
 
     /// Monotonic time in microseconds, as the frame clock counts it.
     public static var monotonicMicroseconds: Int { g_get_monotonic_time() }
+}
+
+/// How long the thread that made it has run, and waited for a core while ready to run.
+private final class ThreadTimes {
+    struct Reading {
+        var ranMilliseconds: Double
+        var waitedMilliseconds: Double
+    }
+
+    private let descriptor: Int32
+
+    /// Nil where the system does not tell.
+    init?() {
+        descriptor = cshim_thread_times_open()
+        if descriptor < 0 { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    func read() -> Reading? {
+        var ran: guint64 = 0
+        var waited: guint64 = 0
+        guard cshim_thread_times_read(descriptor, &ran, &waited) != 0 else { return nil }
+        return Reading(ranMilliseconds: Double(ran) / 1_000_000, waitedMilliseconds: Double(waited) / 1_000_000)
+    }
 }
 
 /// The thread that calls it.

@@ -24,8 +24,9 @@ XDG directories, kept across its runs and across invocations (/tmp/image-gallery
 cache is warm: gThumb's is $XDG_CACHE_HOME/thumbnails. The window is put at (0, 0) and sized 1280x1024 through X
 the moment it is mapped (no window manager on Xvfb).
 - Image Gallery: a state.json with one gallery of the photos' file:// URLs, the sidebar hidden; the env var
-  IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms>", after
-  "start <CLOCK_MONOTONIC seconds>").
+  IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms> <ran>
+  <waited>", after "start <CLOCK_MONOTONIC seconds>"): of a stall, the ms its window thread ran, and the ms it was
+  ready but waited for a core (from /proc/thread-self/schedstat).
 - gThumb: `gthumb <folder>` (browser view), with GSETTINGS_BACKEND=keyfile and this keyfile in its own
   XDG_CONFIG_HOME (glib-2.0/settings/keyfile): org.gnome.gthumb.browser thumbnail-size=256 (the freedesktop "large"
   size, the nearest to our 220 px rows: gThumb fits each picture in 256x256), sidebar-visible=false,
@@ -70,13 +71,15 @@ Figures (median and min-max of the runs):
      check. The main-loop stalls (IMAGE_GALLERY_STALL_LOG) from the release until state.json lists them all are
      the goal's figure, over all quiet runs together. Each 5 MB grab keeps Xvfb and this script busy for several
      ms on one of the two cores, and the app's window thread then waits for a core behind them, so the stalls of
-     the watched runs (reported too, without a goal) measure the benchmark as much as the app. Each run's log line
+     the watched runs (reported too, without a goal) measure the benchmark as much as the app. The stalls in which
+     the window's thread mostly waited for a core are counted apart too. Each run's log line
      also says how much CPU time the hypervisor took meanwhile (/proc/stat's steal), which no process can avoid.
 Every process started is ended (its process group), Xvfb and the buses too, also on errors and Ctrl+C; timeouts
 fail with what was on screen.
 """
 import argparse
 import asyncio
+import collections
 import json
 import os
 import shutil
@@ -277,6 +280,19 @@ class Contender:
         self.window = None
 
 
+class Stall(collections.namedtuple("Stall", "t ms ran waited")):
+    """A main-loop stall: when it ended (monotonic s), how long (ms), and of that the ms the window's thread ran and
+    the ms it was ready but waited for a core (None where the log does not say)."""
+
+    @property
+    def waiting_for_a_core(self):
+        return self.waited is not None and self.waited >= self.ran
+
+    def __str__(self):
+        split = "" if self.waited is None else " (ran %.1f, waited for a core %.1f)" % (self.ran, self.waited)
+        return "%.1f ms%s" % (self.ms, split)
+
+
 class ImageGallery(Contender):
     name = "Image Gallery"
     area = OUR_AREA
@@ -312,7 +328,7 @@ class ImageGallery(Contender):
         return app
 
     def stalls(self, since=None, until=None):
-        """[(time, ms)] of the stall log, monotonic times, within [since, until]; None without a log."""
+        """[Stall] of the stall log, monotonic times, within [since, until]; None without a log."""
         if not os.path.exists(self.stall_log):
             return None
         out = []
@@ -322,13 +338,14 @@ class ImageGallery(Contender):
                 parts = line.split()
                 if len(parts) == 2 and parts[0] == "start":
                     start = float(parts[1])
-                elif len(parts) == 3 and parts[0] == "stall":
+                elif len(parts) in (3, 5) and parts[0] == "stall":
                     try:
                         t, ms = start + float(parts[1]), float(parts[2])
+                        ran, waited = (float(parts[3]), float(parts[4])) if len(parts) == 5 else (None, None)
                     except ValueError:
                         continue
                     if (since is None or t >= since) and (until is None or t <= until):
-                        out.append((t, ms))
+                        out.append(Stall(t, ms, ran, waited))
         return out
 
     def launch(self, desktop, screen, size, extra_env=None):
@@ -585,7 +602,7 @@ class Bench:
                     if isinstance(app, ImageGallery):
                         stalls = app.stalls(times[0], ups["t"])
                         if stalls is not None:
-                            self.record("pgup_stall", who, max([ms for _, ms in stalls] or [0]))
+                            self.record("pgup_stall", who, max([stall.ms for stall in stalls] or [0]))
 
                 pressed = session.screen.key("Home")
                 home = self.painted(session, app, 0, "Home", quiet_after=lambda: pressed)
@@ -809,13 +826,14 @@ class Bench:
                         self.record("drop_landed_quiet", "ours", result["landed"])
         finally:
             server.stop()
-        self.record("drop_stall_max", "ours", max([ms for _, ms in quiet_stalls] or [0]))
+        self.record("drop_stall_max", "ours", max([stall.ms for stall in quiet_stalls] or [0]))
         self.record("drop_stalls", "ours", len(quiet_stalls))
+        self.record("drop_stalls_waiting", "ours", sum(1 for stall in quiet_stalls if stall.waiting_for_a_core))
         self.record("drop_stalls_watched", "ours", len(watched_stalls))
 
     def drop_once(self, app, server, quiet):
         """One drop of the server's 100 URLs into `app` showing 3 photos, in a fresh session: {"placeholder" ms
-        (None when quiet), "landed" s (state.json lists all and the screen is painted), "stalls" [(t, ms)]}."""
+        (None when quiet), "landed" s (state.json lists all and the screen is painted), "stalls" [Stall]}."""
         from drag_source import DragSource, target, uri_list
         from screen_watch import flat_grey_blocks
         window = (900, 1000)
@@ -887,8 +905,8 @@ class Bench:
                     "release, the last %.2f s)"
                     % ("quiet  " if quiet else "watched", "%.3f s" % placeholder if placeholder is not None
                        else ("not looked for" if quiet else "never seen"), landed, landed_state - released,
-                       painted["t"] - released, len(stalls), ["%.2f s: %.1f ms" % (t - released, ms)
-                                                              for t, ms in stalls],
+                       painted["t"] - released, len(stalls), ["%.2f s: %s" % (stall.t - released, stall)
+                                                              for stall in stalls],
                        stolen, server.hits, min(server.requested) - released, max(server.requested) - released))
                 return {"placeholder": placeholder * 1000 if placeholder is not None else None,
                         "landed": landed, "stalls": stalls}
@@ -1019,6 +1037,7 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("drop_landed_quiet", "  the same, quiet runs (state.json lists all)", "s", "<= 3 s", lambda o, g: o <= 3),
     ("drop_stall_max", "  longest main-loop stall, all quiet runs", "ms", "<= 8 ms", lambda o, g: o <= 8),
     ("drop_stalls", "  stalls over 8 ms, all quiet runs together", "count", "0", lambda o, g: o == 0),
+    ("drop_stalls_waiting", "    of them, mostly waiting for a core", "count", "", None),
     ("drop_stalls_watched", "  stalls over 8 ms, all watched runs together", "count", "", None),
 ]
 
@@ -1045,7 +1064,8 @@ def table(bench, args, binary):
                       "time": time.strftime("%Y-%m-%d %H:%M:%S")}
     for key, label, unit, goal, check in FIGURES:
         entry = bench.results.get(key)
-        if entry is None and key not in ("pgup_stall", "drop_stall_max", "drop_stalls", "drop_stalls_watched"):
+        if entry is None and key not in ("pgup_stall", "drop_stall_max", "drop_stalls", "drop_stalls_waiting",
+                                         "drop_stalls_watched"):
             continue
         entry = entry or {}
         ours, theirs = summarise(entry.get("ours", [])), summarise(entry.get("gthumb", []))

@@ -107,6 +107,11 @@ void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 void cshim_lower_thread_priority(gint steps);
 /// Names the calling thread where top, perf and /proc see it (its first 15 bytes).
 void cshim_name_thread(const char *name);
+/// A descriptor for the calling thread's scheduling times (Linux /proc/thread-self/schedstat),
+/// -1 where there are none; it keeps reading that thread's, whichever thread reads it.
+gint cshim_thread_times_open(void);
+/// How long that thread has run on a core and waited, runnable, for one, in nanoseconds.
+gboolean cshim_thread_times_read(gint fd, guint64 *ran_ns, guint64 *waited_ns);
 /// A malloc heap (arena) for each thread started from now on.
 void cshim_give_each_thread_its_own_heap(void);
 /// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.
