@@ -1,6 +1,7 @@
 import CGtk
 import CShim
 import Foundation
+import Synchronization
 
 /// An image format gdk-pixbuf reads on this system (its built-in ones and the loaders installed).
 public struct PixbufFormat: Sendable {
@@ -83,15 +84,28 @@ public enum LocalFile {
     /// flush kept the block layer's workers taking the core from the window's thread.
     public static func replaceCache(_ path: String, contents data: Data) throws(FileError) {
         let temporary = path + ".\(UInt64.random(in: 0...UInt64.max))~"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileError(code: errno) }
-        var failure = writeAll(data, to: descriptor)
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw FileError(code: failure)
+        let failure = oneCreatorAtATime {
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { return errno }
+            var failure = writeAll(data, to: descriptor)
+            if close(descriptor) != 0 && failure == 0 { failure = errno }
+            if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+            if failure != 0 { unlink(temporary) }
+            return failure
         }
+        if failure != 0 { throw FileError(code: failure) }
+    }
+
+    private static let creating = Mutex(())
+
+    /// Runs `body`, which creates or renames files, while no other thread of the app does: the
+    /// kernel can spend milliseconds in one such call (ext4 looking for a free inode among those
+    /// deleted lately, threads spinning on the folder's lock), where the window's thread cannot
+    /// take the core back. With a drop's downloads written on four threads at once, both cores
+    /// were in there and the window's thread waited 12 ms for one (drop part, stall log). Threads
+    /// that wait here sleep.
+    public static func oneCreatorAtATime<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try creating.withLock { _ in try body() }
     }
 
     /// Writes every byte of `data`; the error code, or 0.

@@ -60,16 +60,19 @@ struct ThumbnailCache: Sendable {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString)")
-        let saved = picture.pixbuf.savePNG(to: temporary.path, text: [
+        let text = [
             ("Thumb::URI", original.uri),
             ("Thumb::MTime", String(original.modified)),
             ("Thumb::Image::Width", String(picture.originalWidth)),
             ("Thumb::Image::Height", String(picture.originalHeight)),
             (untranslated("Software"), untranslated("Image Gallery")),
-        ])
-        guard saved, chmod(temporary.path, 0o600) == 0, rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            return
+        ]
+        LocalFile.oneCreatorAtATime {
+            guard picture.pixbuf.savePNG(to: temporary.path, text: text), chmod(temporary.path, 0o600) == 0,
+                  rename(temporary.path, target.path) == 0 else {
+                try? FileManager.default.removeItem(at: temporary)
+                return
+            }
         }
     }
 
