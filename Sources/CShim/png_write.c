@@ -1,15 +1,20 @@
 #include "cshim.h"
 #include <png.h>
 #include <setjmp.h>
-#include <stdio.h>
 
 /* Writes a PNG with its rows stored unfiltered and uncompressed. gdk-pixbuf's saver lets libpng
  * try all five row filters on every row, which cost more than the rest of a thumbnail's making;
  * a thumbnail of a photo barely compresses anyway, and reads fastest stored. */
-gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **keys,
-                                gchar **values, gint text_count) {
-    FILE *file = fopen(path, "wb");
-    if (file == NULL) return FALSE;
+static void cshim_png_append(png_structp png, png_bytep data, png_size_t length) {
+    g_byte_array_append((GByteArray *)png_get_io_ptr(png), data, (guint)length);
+}
+
+static void cshim_png_flush(png_structp png) {
+    (void)png;
+}
+
+GBytes *cshim_png_encode_stored(GdkPixbuf *pixbuf, gchar **keys, gchar **values, gint text_count) {
+    GByteArray *bytes = g_byte_array_new();
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_textp text = g_new0(png_text, text_count > 0 ? text_count : 1);
@@ -17,7 +22,7 @@ gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **ke
     if (png == NULL || info == NULL) goto done;
     if (setjmp(png_jmpbuf(png))) goto done;
 
-    png_init_io(png, file);
+    png_set_write_fn(png, bytes, cshim_png_append, cshim_png_flush);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_compression_level(png, 0);
     gint width = gdk_pixbuf_get_width(pixbuf);
@@ -44,5 +49,9 @@ gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **ke
 done:
     png_destroy_write_struct(png ? &png : NULL, info ? &info : NULL);
     g_free(text);
-    return fclose(file) == 0 && written;
+    if (!written) {
+        g_byte_array_unref(bytes);
+        return NULL;
+    }
+    return g_byte_array_free_to_bytes(bytes);
 }

@@ -80,11 +80,12 @@ public enum LocalFile {
     }
 
     /// Replaces `path` with `data` in one step for its readers (a file beside it, renamed over it),
-    /// without waiting for the disk: a hundred downloads ending together each waiting on its own
-    /// flush kept the block layer's workers taking the core from the window's thread.
+    /// private to the user (0600), without waiting for the disk: a hundred downloads ending
+    /// together each waiting on its own flush kept the block layer's workers taking the core from
+    /// the window's thread.
     public static func replaceCache(_ path: String, contents data: Data) throws(FileError) {
         let temporary = path + ".\(UInt64.random(in: 0...UInt64.max))~"
-        let failure = oneCreatorAtATime {
+        let failure = creating.withLock { _ in
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { return errno }
             var failure = writeAll(data, to: descriptor)
@@ -96,17 +97,13 @@ public enum LocalFile {
         if failure != 0 { throw FileError(code: failure) }
     }
 
-    private static let creating = Mutex(())
-
-    /// Runs `body`, which creates or renames files, while no other thread of the app does: the
+    /// Held while creating and renaming a file, so one thread of the app at a time does: the
     /// kernel can spend milliseconds in one such call (ext4 looking for a free inode among those
     /// deleted lately, threads spinning on the folder's lock), where the window's thread cannot
     /// take the core back. With a drop's downloads written on four threads at once, both cores
     /// were in there and the window's thread waited 12 ms for one (drop part, stall log). Threads
-    /// that wait here sleep.
-    public static func oneCreatorAtATime<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try creating.withLock { _ in try body() }
-    }
+    /// that wait for it sleep.
+    private static let creating = Mutex(())
 
     /// Writes every byte of `data`; the error code, or 0.
     private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {

@@ -59,16 +59,22 @@ public final class Pixbuf: @unchecked Sendable {
                             logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)
     }
 
-    /// Writes a PNG with text chunks, its rows unfiltered and stored, not compressed: thumbnails are
-    /// read far more often than written, and photos hardly compress in PNG (a 512-pixel thumbnail is
-    /// 20% larger stored, and reads in 1.3 ms instead of 3.5 ms at level 3; written in a fraction of
-    /// the time gdk-pixbuf's saver takes, which tries every row filter).
-    public func savePNG(to path: String, text: [(key: String, value: String)]) -> Bool {
-        withCStrings(text.map(\.key)) { keys in
+    /// A PNG file's bytes with text chunks, its rows unfiltered and stored, not compressed:
+    /// thumbnails are read far more often than written, and photos hardly compress in PNG (a
+    /// 512-pixel thumbnail is 20% larger stored, and reads in 1.3 ms instead of 3.5 ms at level 3;
+    /// made in a fraction of the time gdk-pixbuf's saver takes, which tries every row filter).
+    /// Nil if encoding failed.
+    public func storedPNG(text: [(key: String, value: String)]) -> Data? {
+        let bytes = withCStrings(text.map(\.key)) { keys in
             withCStrings(text.map(\.value)) { values in
-                cshim_png_write_stored(path, pixbuf, keys, values, gint(text.count)) != 0
+                cshim_png_encode_stored(pixbuf, keys, values, gint(text.count))
             }
         }
+        guard let bytes else { return nil }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let start = g_bytes_get_data(bytes, &size) else { return nil }
+        return Data(bytes: start, count: Int(size))
     }
 }
 

@@ -42,10 +42,9 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height);
 
-/// Writes `pixbuf` (8-bit RGB or RGBA) as a PNG at `path`, rows unfiltered and stored, with
-/// `text_count` tEXt chunks. FALSE if it could not be written whole.
-gboolean cshim_png_write_stored(const gchar *path, GdkPixbuf *pixbuf, gchar **keys,
-                                gchar **values, gint text_count);
+/// `pixbuf` (8-bit RGB or RGBA) as a PNG file's bytes, rows unfiltered and stored, with
+/// `text_count` tEXt chunks; NULL if encoding failed.
+GBytes *cshim_png_encode_stored(GdkPixbuf *pixbuf, gchar **keys, gchar **values, gint text_count);
 
 /// The pixels of `pixbuf` (8-bit RGB or RGBA) in a new image surface (ARGB32 with alpha, else
 /// RGB24) that belongs to no display, so any thread may make one (see image_surfaces.c).

@@ -56,24 +56,17 @@ struct ThumbnailCache: Sendable {
     /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
     func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
         let target = file(for: original.uri, size: size)
-        let folder = target.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
+                                                 withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString)")
-        let text = [
+        guard let png = picture.pixbuf.storedPNG(text: [
             ("Thumb::URI", original.uri),
             ("Thumb::MTime", String(original.modified)),
             ("Thumb::Image::Width", String(picture.originalWidth)),
             ("Thumb::Image::Height", String(picture.originalHeight)),
             (untranslated("Software"), untranslated("Image Gallery")),
-        ]
-        LocalFile.oneCreatorAtATime {
-            guard picture.pixbuf.savePNG(to: temporary.path, text: text), chmod(temporary.path, 0o600) == 0,
-                  rename(temporary.path, target.path) == 0 else {
-                try? FileManager.default.removeItem(at: temporary)
-                return
-            }
-        }
+        ]) else { return }
+        try? LocalFile.replaceCache(target.path, contents: png)
     }
 
     /// Forgets the thumbnails of a file that is gone (a cached download pruned).
