@@ -135,7 +135,7 @@ final class DropDownloader {
 
 /// One dropped image on its way. Each of its addresses in turn is fetched (a download holds no
 /// thread) and decoded on the loader's decode threads, so a hundred transfers ending together
-/// decode a core's worth at a time; the first address that gives a picture wins, else the bytes
+/// decode on every core but one; the first address that gives a picture wins, else the bytes
 /// the drag carried.
 private struct DropTransfer: Sendable {
     typealias Outcome = Result<(url: String, decoded: DecodedImage), LoadFailure>

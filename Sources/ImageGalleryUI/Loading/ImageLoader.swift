@@ -36,19 +36,17 @@ final class ImageLoader {
     let bytesSource: ImageBytesSource
     /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
     private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
-    /// A thread a core, at the lowest priority: nice values order threads only within the
-    /// process's CPU share (its autogroup), where the window's thread takes a core from them at
-    /// once. Work for images scrolled away is dropped before it starts. They hand pictures over
-    /// without a lock (`MainContext.post`); the only lock they share with the window's thread is
-    /// the number formatter's, taken for a look-up when a failure is worded.
-    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount, 1),
+    /// Every core but one, at the lowest priority, for scrolls and drops alike: the window's thread
+    /// finds a core free when it wakes. Nice values order threads only within the process's CPU
+    /// share (its autogroup), and a decode thread that waited behind the window's thread is owed
+    /// that time by the scheduler, which paid it back by holding the window's thread for 4–5 ms
+    /// (drop part, 12 quiet drops, the window's thread's waits for a core over 3 ms: 107 with a
+    /// thread a core plus one for drops, 43 with one pool of every core but one). Work for images
+    /// scrolled away is dropped before it starts. They hand pictures over without a lock
+    /// (`MainContext.post`); the only lock they share with the window's thread is the number
+    /// formatter's, taken for a look-up when a failure is worded.
+    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
                                         name: "image-decode", niceness: 19)
-    /// A drop's pictures, a hundred at a time, leave a core free: the display server's CPU share is
-    /// its own, and with every core decoding it waited for one while the window's thread waited
-    /// for it during the slide (drop probe, 6 runs: 6 stalls over 8 ms with every core, 0 with one
-    /// left free).
-    private let dropDecodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
-                                            name: "drop-decode", niceness: 19)
 
     private struct Entry {
         var surface: CairoSurface
@@ -222,7 +220,7 @@ final class ImageLoader {
         unsubmitted = []
     }
 
-    /// Decodes a dropped image on the drop decode threads, then calls `then` there: a hundred transfers
+    /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers
     /// ending together take their turns instead of decoding at once and starving the window. Fitted
     /// into the x-large thumbnail size, whose thumbnail it leaves behind, so the cell that shows it
     /// decodes its exact size from that small file.
@@ -230,7 +228,7 @@ final class ImageLoader {
                                    then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void) {
         let source = bytesSource
         let box = ThumbnailSize.xLarge.pixels
-        dropDecodePool.submit {
+        decodePool.submit {
             then(Self.decode(url, bytes: bytes, source: source, cell: PixelSize(width: box, height: box), scale: scale))
         }
     }
