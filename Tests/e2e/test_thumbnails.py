@@ -101,23 +101,36 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
     wait_sharp(app, sources, "every grown cell as sharp as a bilinear downscale")
 
 
-def nice_values(pid):
-    """{thread name: [nice value]} of a running process's threads, from /proc."""
-    found = {}
+def threads(pid):
+    """[(name, nice value, wait channel)] of a running process's threads, from /proc."""
+    found = []
     for task in os.listdir("/proc/%d/task" % pid):
-        with open("/proc/%d/task/%s/stat" % (pid, task)) as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()  # after the name, which may hold spaces
-        with open("/proc/%d/task/%s/comm" % (pid, task)) as comm:
-            name = comm.read().strip()
-        found.setdefault(name, []).append(int(fields[19 - 3]))  # stat's field 19; the split starts at field 3
+        def read(entry):
+            with open("/proc/%d/task/%s/%s" % (pid, task, entry)) as f:
+                return f.read()
+        fields = read("stat").rsplit(")", 1)[1].split()  # after the name, which may hold spaces
+        found.append((read("comm").strip(), int(fields[19 - 3]), read("wchan")))  # stat's field 19; the split starts at 3
     return found
 
 
-def test_pictures_are_fetched_and_decoded_on_named_threads_that_yield_to_the_window(make_app, desktop, tmp_path):
+def nice_values(pid):
+    """{thread name: [nice value]} of a running process's threads."""
+    found = {}
+    for name, nice, _ in threads(pid):
+        found.setdefault(name, []).append(nice)
+    return found
+
+
+def test_fetches_decodes_and_saves_run_on_named_threads_that_yield_to_the_window(make_app, desktop, tmp_path):
     state, _ = photos_state(tmp_path)
     app = make_app(state)
     app.start()
-    app.wait_settled(4)
+    cells = app.wait_settled(4)
+    # A move, so the state file is saved on its own thread too.
+    desktop.click(cells[0].center[0], cells[0].center[1])
+    desktop.key("alt+Right")
+    wait_until(lambda: [image["id"] for image in app.state()["galleries"][0]["images"]][:2] == ["p1", "p0"], 5,
+               what="the move saved")
     found = nice_values(app.proc.pid)
 
     def pool(prefix):
@@ -129,6 +142,10 @@ def test_pictures_are_fetched_and_decoded_on_named_threads_that_yield_to_the_win
     assert pool("image-fetch-") and set(pool("image-fetch-")) == {5}, found
     with open("/proc/%d/stat" % app.proc.pid) as stat:
         assert int(stat.read().rsplit(")", 1)[1].split()[19 - 3]) == 0, "the window's thread: %s" % found
+    # GCD's threads (named after their root queue, "...-qos.overcommit") run below the window's, the state file's
+    # saver too; only libdispatch's manager is above it, waiting in epoll for its timers.
+    dispatch = [(nice, wchan) for name, nice, wchan in threads(app.proc.pid) if name.endswith("-qos.overcommit")]
+    assert dispatch and all(nice > 0 or wchan == "do_epoll_wait" for nice, wchan in dispatch), dispatch
 
 
 def test_cells_are_as_sharp_on_a_hidpi_screen(make_app, desktop, tmp_path):
