@@ -71,10 +71,14 @@ public final class Pixbuf: @unchecked Sendable {
             }
         }
         guard let bytes else { return nil }
-        defer { g_bytes_unref(bytes) }
         var size: gsize = 0
-        guard let start = g_bytes_get_data(bytes, &size) else { return nil }
-        return Data(bytes: start, count: Int(size))
+        guard let start = g_bytes_get_data(bytes, &size) else {
+            g_bytes_unref(bytes)
+            return nil
+        }
+        // The encoder's buffer itself, not a copy of it: it is released with the Data.
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size),
+                    deallocator: .custom { _, _ in g_bytes_unref(bytes) })
     }
 }
 

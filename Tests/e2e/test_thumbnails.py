@@ -102,22 +102,15 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
 
 
 def threads(pid):
-    """[(name, nice value, wait channel)] of a running process's threads, from /proc."""
+    """[(thread id, name, nice value, wait channel)] of a running process's threads, from /proc."""
     found = []
     for task in os.listdir("/proc/%d/task" % pid):
         def read(entry):
             with open("/proc/%d/task/%s/%s" % (pid, task, entry)) as f:
                 return f.read()
         fields = read("stat").rsplit(")", 1)[1].split()  # after the name, which may hold spaces
-        found.append((read("comm").strip(), int(fields[19 - 3]), read("wchan")))  # stat's field 19; the split starts at 3
-    return found
-
-
-def nice_values(pid):
-    """{thread name: [nice value]} of a running process's threads."""
-    found = {}
-    for name, nice, _ in threads(pid):
-        found.setdefault(name, []).append(nice)
+        # stat's field 19; the split starts at field 3
+        found.append((int(task), read("comm").strip(), int(fields[19 - 3]), read("wchan")))
     return found
 
 
@@ -131,20 +124,19 @@ def test_fetches_decodes_and_saves_run_on_named_threads_that_yield_to_the_window
     desktop.key("alt+Right")
     wait_until(lambda: [image["id"] for image in app.state()["galleries"][0]["images"]][:2] == ["p1", "p0"], 5,
                what="the move saved")
-    found = nice_values(app.proc.pid)
+    found = threads(app.proc.pid)
 
     def pool(prefix):
-        return [nice for name, nices in found.items() if name.startswith(prefix) for nice in nices]
+        return [nice for _, name, nice, _ in found if name.startswith(prefix)]
 
     # Named as top and perf show them; decodes keep a core busy and run at the lowest priority, file and network work
     # a little below the window's thread.
     assert pool("image-decode-") and set(pool("image-decode-")) == {19}, found
     assert pool("image-fetch-") and set(pool("image-fetch-")) == {5}, found
-    with open("/proc/%d/stat" % app.proc.pid) as stat:
-        assert int(stat.read().rsplit(")", 1)[1].split()[19 - 3]) == 0, "the window's thread: %s" % found
+    assert [nice for tid, _, nice, _ in found if tid == app.proc.pid] == [0], "the window's thread: %s" % found
     # GCD's threads (named after their root queue, "...-qos.overcommit") run below the window's, the state file's
     # saver too; only libdispatch's manager is above it, waiting in epoll for its timers.
-    dispatch = [(nice, wchan) for name, nice, wchan in threads(app.proc.pid) if name.endswith("-qos.overcommit")]
+    dispatch = [(nice, wchan) for _, name, nice, wchan in found if name.endswith("-qos.overcommit")]
     assert dispatch and all(nice > 0 or wchan == "do_epoll_wait" for nice, wchan in dispatch), dispatch
 
 
