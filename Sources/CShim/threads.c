@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cshim.h"
+#include <gio/gio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 void cshim_lower_thread_priority(gint steps) {
@@ -24,6 +26,41 @@ void cshim_name_thread(const char *name) {
     char shortened[16];
     g_strlcpy(shortened, name, sizeof shortened);
     pthread_setname_np(pthread_self(), shortened);
+}
+
+/* The kernel's struct sched_attr; glibc has no wrapper for sched_setattr. */
+struct cshim_sched_attr {
+    guint32 size;
+    guint32 policy;
+    guint64 flags;
+    gint32 nice;
+    guint32 priority;
+    guint64 runtime;
+    guint64 deadline;
+    guint64 period;
+};
+
+#define CSHIM_SCHED_OTHER 0
+#define CSHIM_SCHED_FLAG_RESET_ON_FORK 0x01
+
+gboolean cshim_request_time_slice(guint64 slice_ns) {
+    /* EEVDF (Linux 6.12 and later) reads a normal thread's sched_runtime as the slice it asks
+     * for: a shorter slice gives an earlier deadline, so the thread takes a core soon after it
+     * wakes. Reset-on-fork keeps the request to this thread: threads it starts get the default.
+     * GLib copies the scheduler settings of the thread that makes its first shared thread pool to
+     * every thread of such pools: GTask's pool is made first, while this thread has the default. */
+    g_type_ensure(G_TYPE_TASK);
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t)gettid());
+    if (errno != 0) return FALSE;
+    struct cshim_sched_attr attributes = {
+        .size = sizeof attributes,
+        .policy = CSHIM_SCHED_OTHER,
+        .flags = CSHIM_SCHED_FLAG_RESET_ON_FORK,
+        .nice = nice,
+        .runtime = slice_ns,
+    };
+    return syscall(SYS_sched_setattr, 0, &attributes, 0) == 0;
 }
 
 gint cshim_thread_times_open(void) {

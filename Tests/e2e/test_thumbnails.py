@@ -9,6 +9,7 @@ import glob
 import hashlib
 import os
 import random
+import re
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat, PngImagePlugin
 
@@ -102,7 +103,8 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
 
 
 def threads(pid):
-    """[(thread id, name, nice value, wait channel)] of a running process's threads, from /proc."""
+    """[(thread id, name, nice value, wait channel, time slice in ns)] of a running process's threads, from /proc; the
+    slice is None where the kernel does not tell it (before Linux 6.6)."""
     found = []
     for task in os.listdir("/proc/%d/task" % pid):
         def read(entry):
@@ -110,7 +112,9 @@ def threads(pid):
                 return f.read()
         fields = read("stat").rsplit(")", 1)[1].split()  # after the name, which may hold spaces
         # stat's field 19; the split starts at field 3
-        found.append((int(task), read("comm").strip(), int(fields[19 - 3]), read("wchan")))
+        slices = re.findall(r"^se\.slice\s*:\s*(\d+)", read("sched"), re.M)
+        found.append((int(task), read("comm").strip(), int(fields[19 - 3]), read("wchan"),
+                      int(slices[0]) if slices else None))
     return found
 
 
@@ -127,17 +131,23 @@ def test_fetches_decodes_and_saves_run_on_named_threads_that_yield_to_the_window
     found = threads(app.proc.pid)
 
     def pool(prefix):
-        return [nice for _, name, nice, _ in found if name.startswith(prefix)]
+        return [nice for _, name, nice, _, _ in found if name.startswith(prefix)]
 
     # Named as top and perf show them; decodes keep a core busy and run at the lowest priority, file and network work
     # a little below the window's thread.
     assert pool("image-decode-") and set(pool("image-decode-")) == {19}, found
     assert pool("image-fetch-") and set(pool("image-fetch-")) == {5}, found
-    assert [nice for tid, _, nice, _ in found if tid == app.proc.pid] == [0], "the window's thread: %s" % found
+    assert [nice for tid, _, nice, _, _ in found if tid == app.proc.pid] == [0], "the window's thread: %s" % found
     # GCD's threads (named after their root queue, "...-qos.overcommit") run below the window's, the state file's
     # saver too; only libdispatch's manager is above it, waiting in epoll for its timers.
-    dispatch = [(nice, wchan) for _, name, nice, wchan in found if name.endswith("-qos.overcommit")]
+    dispatch = [(nice, wchan) for _, name, nice, wchan, _ in found if name.endswith("-qos.overcommit")]
     assert dispatch and all(nice > 0 or wchan == "do_epoll_wait" for nice, wchan in dispatch), dispatch
+    # The window's thread asks for short time slices, so it takes a core soon after it wakes; every thread it started
+    # keeps the kernel's default, GLib's own pool threads too.
+    window = [time_slice for tid, *_, time_slice in found if tid == app.proc.pid]
+    others = {time_slice for tid, *_, time_slice in found if tid != app.proc.pid}
+    if window != [None]:  # kernels before 6.6 do not tell
+        assert window == [300_000] and len(others) == 1 and others.pop() > 300_000, found
 
 
 def test_cells_are_as_sharp_on_a_hidpi_screen(make_app, desktop, tmp_path):

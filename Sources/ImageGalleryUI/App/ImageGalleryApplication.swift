@@ -22,6 +22,7 @@ public final class ImageGalleryApplication {
 
     public static func run(arguments: [String]) -> Int32 {
         CurrentThread.giveEachThreadItsOwnHeap()
+        CurrentThread.requestShortTimeSlices()
         Localization.start(localeDirectory: localeDirectory())
         // Answered before GTK starts: no display is needed to ask which version is installed.
         if arguments.dropFirst().contains("--version") {
