@@ -547,7 +547,7 @@ extension GalleryState {
         var result = self
         for galleryIndex in result.galleries.indices {
             if !seenGalleries.insert(result.galleries[galleryIndex].id).inserted {
-                result.galleries[galleryIndex].id = UUID().uuidString.lowercased()
+                result.galleries[galleryIndex].id = RandomID.make()
                 seenGalleries.insert(result.galleries[galleryIndex].id)
             }
             for imageIndex in result.galleries[galleryIndex].images.indices {

@@ -6,7 +6,7 @@ public struct ImageID: Hashable, Codable, Sendable, CustomStringConvertible {
 
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    public static func make() -> ImageID { ImageID(UUID().uuidString.lowercased()) }
+    public static func make() -> ImageID { ImageID(RandomID.make()) }
 
     public init(from decoder: Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
@@ -71,7 +71,7 @@ public struct Gallery: Codable, Hashable, Sendable {
     /// Fields this version does not know: written back as read.
     public var unknownFields: [String: JSONValue] = [:]
 
-    public init(id: String = UUID().uuidString.lowercased(), name: String, images: [GalleryImage] = []) {
+    public init(id: String = RandomID.make(), name: String, images: [GalleryImage] = []) {
         self.id = id
         self.name = name
         self.images = images
