@@ -105,9 +105,8 @@ public enum CurrentThread {
     /// thread alone: the earlier deadline lets the GUI thread take a core as soon as it wakes,
     /// where it waited up to a whole slice behind whichever thread ran. Threads started later
     /// keep the default. Kernels before EEVDF's slice requests (6.12) ignore it.
-    @discardableResult
-    public static func requestShortTimeSlices() -> Bool {
-        cshim_request_time_slice(300_000) != 0
+    public static func requestShortTimeSlices() {
+        _ = cshim_request_time_slice(300_000)
     }
 
     /// Gives every thread started after this call a heap of its own, so the GUI thread never
