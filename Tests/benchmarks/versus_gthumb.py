@@ -74,12 +74,14 @@ Figures (median and min-max of the runs):
      the watched runs (reported too, without a goal) measure the benchmark as much as the app. The stalls in which
      the window's thread mostly waited for a core are counted apart too. Each run's log line
      also says how much CPU time the hypervisor took meanwhile (/proc/stat's steal), which no process can avoid.
-Every process started is ended (its process group), Xvfb and the buses too, also on errors and Ctrl+C; timeouts
-fail with what was on screen.
+One run at a time (memory_breakdown.py counts too): a second exits at once, naming the first, whose apps' homes and
+cores it would share. Every process started is ended (its process group), Xvfb and the buses too, also on errors
+and Ctrl+C; timeouts fail with what was on screen.
 """
 import argparse
 import asyncio
 import collections
+import fcntl
 import json
 import os
 import shutil
@@ -105,10 +107,27 @@ PACKAGES = {  # what to check -> Debian package
 }
 
 HOMES = "/tmp/image-gallery-bench-homes"
+LOCK = "/tmp/image-gallery-bench.lock"  # outside HOMES, which --fresh deletes
 SIZE = (1280, 1024)
 OUR_AREA = (0, 56, 1264, 860)       # the gallery canvas at 1280x1024 (below the header bar, above the trash zone)
 GTHUMB_AREA = (0, 96, 1264, 832)    # gThumb's grid (below its location bar, above its filter bar)
 INSET = 8
+
+
+def run_alone():
+    """Holds LOCK while this process lives, or exits naming the run that holds it. Two runs at once share the
+    apps' homes (each app merges the other's state file) and each measures the other's load on the two cores."""
+    lock = open(LOCK, "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        sys.exit("another benchmark run (pid %s) is under way: its figures and this run's would be each "
+                 "other's load; wait for it to end" % (lock.read().strip() or "?"))
+    lock.truncate(0)
+    lock.write(str(os.getpid()))
+    lock.flush()
+    return lock
 
 
 def log(*words):
@@ -1107,11 +1126,13 @@ def main():
     args = parser.parse_args()
     args.runs = args.runs or (2 if args.quick else 5)
     args.count = args.count or (2000 if args.quick else 10000)
+    lock = run_alone()  # held while the file stays open, until the process ends
     setup()
     import harness
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    args.binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release)
-                                                           else harness.DEFAULT_BINARY)
+    # absolute: the apps start in their own homes
+    args.binary = os.path.abspath(os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release)
+                                                                          else harness.DEFAULT_BINARY))
     if not os.access(args.binary, os.X_OK):
         sys.exit("no app binary at %s: build it (swift build -c release) or set IMAGE_GALLERY_BIN" % args.binary)
     log("binary: %s; %d images, %d runs each" % (args.binary, args.count, args.runs))
