@@ -43,7 +43,7 @@ struct cshim_sched_attr {
 #define CSHIM_SCHED_OTHER 0
 #define CSHIM_SCHED_FLAG_RESET_ON_FORK 0x01
 
-gboolean cshim_request_time_slice(guint64 slice_ns) {
+void cshim_request_time_slice(guint64 slice_ns) {
     /* EEVDF (Linux 6.12 and later) reads a normal thread's sched_runtime as the slice it asks
      * for: a shorter slice gives an earlier deadline, so the thread takes a core soon after it
      * wakes. Reset-on-fork keeps the request to this thread: threads it starts get the default.
@@ -52,7 +52,7 @@ gboolean cshim_request_time_slice(guint64 slice_ns) {
     g_type_ensure(G_TYPE_TASK);
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, (id_t)gettid());
-    if (errno != 0) return FALSE;
+    if (errno != 0) return;
     struct cshim_sched_attr attributes = {
         .size = sizeof attributes,
         .policy = CSHIM_SCHED_OTHER,
@@ -60,7 +60,7 @@ gboolean cshim_request_time_slice(guint64 slice_ns) {
         .nice = nice,
         .runtime = slice_ns,
     };
-    return syscall(SYS_sched_setattr, 0, &attributes, 0) == 0;
+    syscall(SYS_sched_setattr, 0, &attributes, 0);
 }
 
 gint cshim_thread_times_open(void) {

@@ -106,7 +106,7 @@ public enum CurrentThread {
     /// where it waited up to a whole slice behind whichever thread ran. Threads started later
     /// keep the default. Kernels before EEVDF's slice requests (6.12) ignore it.
     public static func requestShortTimeSlices() {
-        _ = cshim_request_time_slice(300_000)
+        cshim_request_time_slice(300_000)
     }
 
     /// Gives every thread started after this call a heap of its own, so the GUI thread never

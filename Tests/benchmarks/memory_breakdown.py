@@ -80,7 +80,7 @@ def main():
     if not args.binary:
         sys.exit("no app binary: build it (swift build -c release) or set IMAGE_GALLERY_BIN")
     args.binary = os.path.abspath(args.binary)
-    lock = vg.run_alone()  # held while the file stays open, until the process ends
+    vg.run_alone()
     vg.setup()
     bench = vg.Bench(argparse.Namespace(count=args.count, fresh=False, binary=args.binary, artifacts=None, runs=1))
     bench.prepare()

@@ -114,6 +114,9 @@ GTHUMB_AREA = (0, 96, 1264, 832)    # gThumb's grid (below its location bar, abo
 INSET = 8
 
 
+_held_lock = []  # the open lock file: the lock lasts while it stays open
+
+
 def run_alone():
     """Holds LOCK while this process lives, or exits naming the run that holds it. Two runs at once share the
     apps' homes (each app merges the other's state file) and each measures the other's load on the two cores."""
@@ -127,7 +130,7 @@ def run_alone():
     lock.truncate(0)
     lock.write(str(os.getpid()))
     lock.flush()
-    return lock
+    _held_lock.append(lock)
 
 
 def log(*words):
@@ -1126,7 +1129,7 @@ def main():
     args = parser.parse_args()
     args.runs = args.runs or (2 if args.quick else 5)
     args.count = args.count or (2000 if args.quick else 10000)
-    lock = run_alone()  # held while the file stays open, until the process ends
+    run_alone()
     setup()
     import harness
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")

@@ -111,8 +111,8 @@ def threads(pid):
             with open("/proc/%d/task/%s/%s" % (pid, task, entry)) as f:
                 return f.read()
         fields = read("stat").rsplit(")", 1)[1].split()  # after the name, which may hold spaces
-        # stat's field 19; the split starts at field 3
         slices = re.findall(r"^se\.slice\s*:\s*(\d+)", read("sched"), re.M)
+        # the nice value is stat's field 19; the split starts at field 3
         found.append((int(task), read("comm").strip(), int(fields[19 - 3]), read("wchan"),
                       int(slices[0]) if slices else None))
     return found

@@ -107,8 +107,8 @@ void cshim_lower_thread_priority(gint steps);
 /// Names the calling thread where top, perf and /proc see it (its first 15 bytes).
 void cshim_name_thread(const char *name);
 /// Asks the scheduler for time slices of `slice_ns` for the calling thread only (threads it
-/// starts later keep the default); FALSE where the kernel refuses.
-gboolean cshim_request_time_slice(guint64 slice_ns);
+/// starts later keep the default); kernels that do not know slice requests ignore it.
+void cshim_request_time_slice(guint64 slice_ns);
 /// A descriptor for the calling thread's scheduling times (Linux /proc/thread-self/schedstat),
 /// -1 where there are none; it keeps reading that thread's, whichever thread reads it.
 gint cshim_thread_times_open(void);
