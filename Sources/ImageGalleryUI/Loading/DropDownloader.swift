@@ -79,8 +79,8 @@ final class DropDownloader {
     /// How long the workers wait before they start a drop's images: the window's thread has just
     /// spent ~3 ms on the drop, and a hundred connections opening (~4 ms of kernel work on the
     /// transfer thread) right then held it off a core up to 10 ms, as the scheduler evened out
-    /// the process's share. Apart, neither waits: drop part, 24 quiet drops each, the window's
-    /// thread's waits for a core over 2 ms in the first 0.1 s went from 7 to 0; all landed 0.05 s later.
+    /// the process's share. Apart, neither waits: drop part, 40 quiet drops each, the window's
+    /// thread's waits for a core over 2 ms in the first 0.1 s went from 14 to 1; all landed 0.05 s later.
     private static let startDelay: UInt32 = 50
 
     private static func label(for image: DroppedImage) -> String {
