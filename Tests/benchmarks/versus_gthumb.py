@@ -3,7 +3,8 @@
 
 Options: `--runs 5` (measured runs per app), `--count 10000` (images), `--quick` (2 runs, 2,000 images, for
 development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,drop` (a subset),
-`--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts).
+`--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts),
+`--trace-stalls` (the drop part traces the scheduler, `stall_trace.py`: root only).
 The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`.
 
 Setup (`setup()`): installs what is missing with apt-get (sudo when not root): gthumb, xvfb, xdotool, x11-utils,
@@ -832,6 +833,14 @@ class Bench:
         app = ImageGallery(os.path.join(HOMES, "ours-drop"), self.args.binary,
                            [harness.file_url(p) for p in self.paths[-3:]], self.aspects[-3:])
         quiet_stalls, watched_stalls = [], []
+        self.recorder = None
+        if self.args.trace_stalls:
+            import stall_trace
+            try:
+                self.recorder = stall_trace.FlightRecorder().start()
+            except stall_trace.Unavailable as error:
+                self.notes.append("--trace-stalls: %s; the drops were measured without it" % error)
+        self.waits = {True: [], False: []}  # quiet? -> [(drop, [Wait])]
         try:
             for run in range(self.args.runs):
                 # Watched: the screen grabbed for the placeholder and the painted pictures. Quiet: nothing
@@ -848,6 +857,9 @@ class Bench:
                         self.record("drop_landed_quiet", "ours", result["landed"])
         finally:
             server.stop()
+            if self.recorder:
+                self.recorder.stop()
+                self.report_waits()
         self.record("drop_stall_max", "ours", max([stall.ms for stall in quiet_stalls] or [0]))
         self.record("drop_stalls", "ours", len(quiet_stalls))
         self.record("drop_stalls_waiting", "ours", sum(1 for stall in quiet_stalls if stall.waiting_for_a_core))
@@ -872,6 +884,8 @@ class Bench:
                                     x=960, y=120, workdir=os.path.join(app.home, "drag-source")).start()
                 point = (cells[0].x + max(4, cells[0].width // 5), cells[0].y + cells[0].height // 2)
                 session.desktop.drag(source.center, point, hold_at_end=0.6, release=False)
+                if self.recorder:
+                    self.recorder.clear()
                 released = session.screen.button(False)
                 stolen = steal_ms()
                 placeholder = None
@@ -930,12 +944,48 @@ class Bench:
                        painted["t"] - released, len(stalls), ["%.2f s: %s" % (stall.t - released, stall)
                                                               for stall in stalls],
                        stolen, server.hits, min(server.requested) - released, max(server.requested) - released))
+                if self.recorder:
+                    # The trace of a drop with a stall is kept, to be read again.
+                    keep = os.path.join(self.artifacts, "sched-trace-%.3f.txt.gz" % released) if stalls else None
+                    if keep:
+                        os.makedirs(self.artifacts, exist_ok=True)
+                        log("    scheduler trace kept: %s" % keep)
+                    waits = self.recorder.waits(app.proc.pid, released, released + landed, keep=keep)
+                    self.waits[quiet].append((released, waits))
+                    for stall in stalls:  # the waits within each stall, and who ran meanwhile
+                        log("    stall %.3f s: %s" % (stall.t - released, "; ".join(
+                            wait.describe(released) for wait in waits
+                            if wait.start < stall.t and wait.start + wait.ms / 1000 > stall.t - stall.ms / 1000)))
                 return {"placeholder": placeholder * 1000 if placeholder is not None else None,
                         "landed": landed, "stalls": stalls}
             finally:
                 if source is not None:
                     source.stop()
                 app.stop()
+
+    def report_waits(self):
+        """--trace-stalls: the window thread's waits for a core, counted by length and by when in the drop. At about
+        one stall over 8 ms in 60 quiet drops, stall counts cannot tell two builds apart; these counts can."""
+        spans = [("first 0.1 s", 0.0, 0.1), ("+1.0-1.3 s (the answers)", 1.0, 1.3), ("whole drop", 0.0, 1e9)]
+        limits = (2, 3, 4, 6)
+        for quiet in (True, False):
+            drops = self.waits[quiet]
+            log("window thread's waits for a core over %s ms, %d %s drops:"
+                % (" / ".join(map(str, limits)), len(drops), "quiet" if quiet else "watched"))
+            for label, since, until in spans:
+                counts = [sum(1 for released, waits in drops for wait in waits
+                              if wait.ms > limit and since <= wait.start - released < until) for limit in limits]
+                log("  %-26s %s" % (label, " / ".join(map(str, counts))))
+                self.notes.append("--trace-stalls, %s drops (%d), waits for a core over %s ms, %s: %s"
+                                  % ("quiet" if quiet else "watched", len(drops), "/".join(map(str, limits)),
+                                     label, "/".join(map(str, counts))))
+            holders = collections.Counter()
+            for _, waits in drops:
+                for wait in waits:
+                    if wait.ms > 2:
+                        holders.update(wait.holders)
+            log("  who ran during the waits over 2 ms (ms): %s" % ", ".join(
+                "%s %.0f" % (name, ms) for name, ms in holders.most_common(8)))
 
     def run(self):
         self.parts = set(self.args.only.split(",")) if self.args.only else \
@@ -1124,6 +1174,8 @@ def main():
     parser.add_argument("--json", help="also write the table as JSON there")
     parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,drop")
     parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")
+    parser.add_argument("--trace-stalls", action="store_true",
+                        help="drops: trace the scheduler (root) and count the window thread's waits for a core")
     parser.add_argument("--artifacts", default="/tmp/image-gallery-bench-artifacts",
                         help="where the last frame of a timeout goes")
     args = parser.parse_args()
