@@ -11,6 +11,7 @@ import collections
 import gzip
 import os
 import re
+import subprocess
 
 TRACING = "/sys/kernel/tracing"
 EVENTS = ("sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_migrate_task")
@@ -50,8 +51,8 @@ class FlightRecorder:
         if os.geteuid() != 0:
             raise Unavailable("the scheduler trace needs root (tracefs at %s)" % root)
         if not os.path.exists(os.path.join(root, "trace")):
-            if os.system("mount -t tracefs nodev %s 2>/dev/null" % root) != 0 or \
-                    not os.path.exists(os.path.join(root, "trace")):
+            subprocess.run(["mount", "-t", "tracefs", "nodev", root], stderr=subprocess.DEVNULL)
+            if not os.path.exists(os.path.join(root, "trace")):
                 raise Unavailable("tracefs is not mounted at %s and could not be" % root)
         self.saved = {name: self._read(name) for name in ("trace_clock", "buffer_size_kb", "tracing_on")}
 
@@ -71,14 +72,18 @@ class FlightRecorder:
             os.close(fd)
 
     def start(self):
-        self._write("tracing_on", "0")
-        self._write("set_event", "")
-        self._write("trace_clock", "mono")
-        self._write("buffer_size_kb", str(BUFFER_KB))
-        for event in EVENTS:
-            self._write("set_event", event, append=True)
-        self.clear()
-        self._write("tracing_on", "1")
+        try:
+            self._write("tracing_on", "0")
+            self._write("set_event", "")
+            self._write("trace_clock", "mono")
+            self._write("buffer_size_kb", str(BUFFER_KB))
+            for event in EVENTS:
+                self._write("set_event", event, append=True)
+            self.clear()
+            self._write("tracing_on", "1")
+        except OSError as error:  # the tracer is put back as it was
+            self.stop()
+            raise Unavailable("the scheduler trace could not be set up: %s" % error)
         return self
 
     def clear(self):

@@ -567,6 +567,8 @@ class Bench:
         self.results = {}     # figure -> {"ours": [...], "gthumb": [...]}
         self.notes = []
         self.artifacts = args.artifacts
+        self.recorder = None  # --trace-stalls: the scheduler's flight recorder while the drops run
+        self.waits = {True: [], False: []}  # quiet? -> [(released, [Wait])]
 
     def record(self, figure, who, value, measured=True):
         self._last = getattr(self, "_last", {})
@@ -833,14 +835,12 @@ class Bench:
         app = ImageGallery(os.path.join(HOMES, "ours-drop"), self.args.binary,
                            [harness.file_url(p) for p in self.paths[-3:]], self.aspects[-3:])
         quiet_stalls, watched_stalls = [], []
-        self.recorder = None
         if self.args.trace_stalls:
             import stall_trace
             try:
                 self.recorder = stall_trace.FlightRecorder().start()
             except stall_trace.Unavailable as error:
                 self.notes.append("--trace-stalls: %s; the drops were measured without it" % error)
-        self.waits = {True: [], False: []}  # quiet? -> [(drop, [Wait])]
         try:
             for run in range(self.args.runs):
                 # Watched: the screen grabbed for the placeholder and the painted pictures. Quiet: nothing
@@ -982,10 +982,10 @@ class Bench:
             holders = collections.Counter()
             for _, waits in drops:
                 for wait in waits:
-                    if wait.ms > 2:
+                    if wait.ms > limits[0]:
                         holders.update(wait.holders)
-            log("  who ran during the waits over 2 ms (ms): %s" % ", ".join(
-                "%s %.0f" % (name, ms) for name, ms in holders.most_common(8)))
+            log("  who ran during the waits over %d ms (ms): %s" % (limits[0], ", ".join(
+                "%s %.0f" % (name, ms) for name, ms in holders.most_common(8))))
 
     def run(self):
         self.parts = set(self.args.only.split(",")) if self.args.only else \
