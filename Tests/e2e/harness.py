@@ -245,6 +245,8 @@ class ImageServer:
     """ThreadingHTTPServer on 127.0.0.1 (a free port). Routes:
       /img/<name>.<ext>          a registered image (add_image)
       /slow/<name>.<ext>?delay=S the same bytes in ~10 chunks a second over S seconds, with Content-Length
+      /held/<path>               the file added at /<path>, answered once release_held() is called: every
+                                 held request gets its whole answer at the same moment
       /missing.png               404 (so is every unknown path)
       /page.html                 text/html page with an <img> per registered image
       /lie.png                   HTML bytes served as image/png
@@ -263,6 +265,7 @@ class ImageServer:
         self.log = []
         self._lock = threading.Lock()
         self._stopped = threading.Event()
+        self._held = threading.Event()
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -319,6 +322,10 @@ class ImageServer:
         return self.url(path)
 
     # --- log ---
+    def release_held(self):
+        """Answers every /held/ request, those waiting and those to come."""
+        self._held.set()
+
     def requests(self, route=None):
         with self._lock:
             return [r for r in self.log if route is None or r.route == route]
@@ -355,6 +362,12 @@ class ImageServer:
         if path.startswith("/img/") and path in self.images:
             image = self.images[path]
             return self._send(h, 200, image.content_type, image.data, head)
+        if path.startswith("/held/") and path[len("/held"):] in self.files:
+            while not self._held.wait(0.1):
+                if self._stopped.is_set():
+                    return
+            status, ctype, data, headers = self.files[path[len("/held"):]]
+            return self._send(h, status, ctype, data, head, headers)
         if path.startswith("/slow/"):
             image = self.images.get("/img/" + path[len("/slow/"):])
             if image is None:

@@ -10,9 +10,11 @@ wherever that placeholder is by then (also after a reorder, and with several ima
 HTML, too large, stalled, a redirect to file:) removing the placeholder with a message and changing nothing else;
 the bytes a drag carried, used when the URL fails or when they are all it carries; file:// URIs, WebP and
 search-engine wrapper links; a drag of plain text refused while hovering, HTML without an image refused on drop;
-the drag's data asked for once, while it hovers, and asked again on the drop only when that first answer was empty.
+the drag's data asked for once, while it hovers, and asked again on the drop only when that first answer was empty;
+a drop's images, all answered at once, decoded in drop order, the first (where the drop landed) first.
 
 Screenshots of the slow drop (placeholder, progress, landed) are kept as drop-*.png in $E2E_SAVE_SCREENSHOTS."""
+import io
 import os
 import re
 import time
@@ -630,6 +632,46 @@ def test_several_images_in_one_drop_land_in_order_whatever_order_they_arrive_in(
     check_on_screen(app, [(gallery[0].url, gallery[0].rgb, gallery[0].aspect)]
                     + [(u, i.rgb, i.aspect) for i, u in dropped]
                     + [(g.url, g.rgb, g.aspect) for g in gallery[1:]], "the three dropped images")
+
+
+def detailed_jpeg(width, height):
+    """A JPEG of noise in every channel: slow to decode (tens of ms), like a large detailed photo."""
+    from PIL import Image
+    noise = [Image.effect_noise((width, height), 80) for _ in range(3)]
+    out = io.BytesIO()
+    Image.merge("RGB", noise).save(out, "JPEG", quality=92)
+    return out.getvalue()
+
+
+def test_a_drops_images_decode_in_drop_order_the_first_where_it_landed_first(
+        make_app, http_server, desktop, tmp_path, sources):
+    gallery = serve(http_server, "red", "green", "blue")
+    app, cells = launch(make_app, gallery)
+    photo = detailed_jpeg(2000, 1500)
+    count = 24
+    for i in range(count):
+        http_server.add_file("/photo-%02d.jpg" % i, photo, "image/jpeg")
+    held = [http_server.url("/held/photo-%02d.jpg" % i) for i in range(count)]
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*held)))
+    drop(app, src, before(cells[0]))
+    wait_until(lambda: sum(1 for r in http_server.requests() if r.route.startswith("/held/")) == count, 15, 0.1,
+               "all %d downloads asked for" % count)
+    # Every answer at once: the order they decode in is the app's choice alone.
+    http_server.release_held()
+    # state.json is written as images arrive: read every 10 ms, it tells the order they land in.
+    order = []
+    deadline = time.monotonic() + 60
+    while len(order) < count and time.monotonic() < deadline:
+        saved = saved_urls(app) or []
+        order += [i for i, url in enumerate(held) if url in saved and i not in order]
+        time.sleep(0.01)
+    assert len(order) == count, "%d of %d landed in 60 s, in this order: %s" % (len(order), count, order)
+    # The images land in drop order, the first (where the drop landed, on screen) first. A few decodes begin while
+    # the answers still come in, each with the first image there then; the newest-first order that suits scrolling
+    # had landed them in any order, often the first ones last.
+    ahead = [i for n, i in enumerate(order) if any(j < i for j in order[n + 1:])]
+    assert len(ahead) <= count // 4, "landed before images dropped ahead of them: %s (order %s)" % (ahead, order)
+    wait_saved(app, held + [g.url for g in gallery], timeout=60, what="the %d dropped photos saved in drop order" % count)
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ final class DropDownloader {
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
     private var observation: LibraryObservation?
+    /// The decode rank of the next dropped image: the images of a drop decode in its order, and
+    /// after those of earlier drops.
+    private var nextRank = 0
     /// Images downloaded since the main loop last placed them.
     private var arrived: [(placeholder: ImageID, image: GalleryImage)] = []
     /// A drop into `galleryID` could not be added: someone showing it says why.
@@ -72,7 +75,11 @@ final class DropDownloader {
         // One hand-over for all: each wake-up of a worker could take the core from the window.
         // The pool runs the last job first: reversed, the first images (where the drop landed, on
         // screen) start first.
-        let jobs = zip(images, placeholders).reversed().map { image, id in fetch(image, into: id) }
+        let firstRank = nextRank
+        nextRank += placeholders.count
+        let jobs = zip(images, placeholders).enumerated().reversed().map { offset, pair in
+            fetch(pair.0, into: pair.1, rank: firstRank + offset)
+        }
         MainContext.after(milliseconds: Self.startDelay) { [pool] in pool.submit(jobs) }
     }
 
@@ -88,13 +95,13 @@ final class DropDownloader {
     }
 
     /// The job that starts bringing `image` into `placeholder`, for the pool.
-    private func fetch(_ image: DroppedImage, into placeholder: ImageID) -> WorkerPool.Job {
+    private func fetch(_ image: DroppedImage, into placeholder: ImageID, rank: Int) -> WorkerPool.Job {
         let cancellation = DownloadCancellation()
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
         let transfer = DropTransfer(
-            image: image, scale: scaleFactor, importsDirectory: importsDirectory, loader: loader, pool: pool,
-            cancellation: cancellation,
+            image: image, scale: scaleFactor, rank: rank, importsDirectory: importsDirectory, loader: loader,
+            pool: pool, cancellation: cancellation,
             progress: { fraction in
                 MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
             },
@@ -150,6 +157,8 @@ private struct DropTransfer: Sendable {
 
     let image: DroppedImage
     let scale: Int
+    /// Its turn among dropped images on the decode threads.
+    let rank: Int
     let importsDirectory: URL
     let loader: ImageLoader
     let pool: WorkerPool
@@ -186,7 +195,7 @@ private struct DropTransfer: Sendable {
     }
 
     private func decode(_ bytes: Data, from url: String, attempt index: Int, firstFailure: LoadFailure?) {
-        loader.decodeDropped(url, bytes: bytes, scale: scale) { [self] decoded in
+        loader.decodeDropped(url, bytes: bytes, scale: scale, rank: rank) { [self] decoded in
             switch decoded {
             case .success(let decoded):
                 // An embedded image is kept as a file: the state file stays small.
@@ -203,7 +212,7 @@ private struct DropTransfer: Sendable {
     /// Every address failed, but the drag may have carried the image itself.
     private func fallBack(_ failure: LoadFailure) {
         guard let bytes = image.fallbackBytes else { return done(.failure(failure)) }
-        loader.decodeDropped(image.url ?? "", bytes: bytes, scale: scale) { [self] decoded in
+        loader.decodeDropped(image.url ?? "", bytes: bytes, scale: scale, rank: rank) { [self] decoded in
             guard case .success(let decoded) = decoded else { return done(.failure(failure)) }
             if let url = image.url, url.hasPrefix("http") {
                 loader.bytesSource.store(bytes, for: url)

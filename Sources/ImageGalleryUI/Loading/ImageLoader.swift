@@ -223,12 +223,13 @@ final class ImageLoader {
     /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers
     /// ending together take their turns instead of decoding at once and starving the window. Fitted
     /// into the x-large thumbnail size, whose thumbnail it leaves behind, so the cell that shows it
-    /// decodes its exact size from that small file.
-    nonisolated func decodeDropped(_ url: String, bytes: Data, scale: Int,
+    /// decodes its exact size from that small file. Behind the cells on screen, and behind dropped
+    /// images of a lower `rank`: the first image of a drop, where it landed, first.
+    nonisolated func decodeDropped(_ url: String, bytes: Data, scale: Int, rank: Int,
                                    then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void) {
         let source = bytesSource
         let box = ThumbnailSize.xLarge.pixels
-        decodePool.submit {
+        decodePool.submit(rank: rank) {
             then(Self.decode(url, bytes: bytes, source: source, cell: PixelSize(width: box, height: box), scale: scale))
         }
     }

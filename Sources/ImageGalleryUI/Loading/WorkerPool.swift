@@ -6,7 +6,8 @@ import Synchronization
 /// Threads of its own for work that waits on the network or the disk. GCD on Linux adds threads
 /// slowly when its workers block, so eight stalled transfers on its pool held every other image
 /// back for seconds; here a job that finds every thread busy starts another at once, up to the
-/// limit. The newest job runs first: it is what the user looks at now.
+/// limit. The newest job runs first: it is what the user looks at now. Jobs given a rank (a drop's
+/// images) wait behind those, lowest rank first.
 ///
 /// The threads run at a nice value above the process's (5 unless told), so they yield the cores to
 /// the window's thread yet still progress on a busy desktop. The window's thread takes the pool's
@@ -24,6 +25,8 @@ final class WorkerPool: Sendable {
 
     private struct State {
         var pending: [Job] = []
+        /// Ranked jobs, highest rank first: the last runs next.
+        var ranked: [(rank: Int, job: Job)] = []
         var threadCount = 0
         var idleThreads = 0
     }
@@ -46,6 +49,16 @@ final class WorkerPool: Sendable {
         let job = Job(work)
         submit([job])
         return job
+    }
+
+    /// Queues `work` behind every unranked job and every ranked one of a lower `rank`.
+    func submit(rank: Int, _ work: @escaping @Sendable () -> Void) {
+        let next = state.withLock { state in
+            let position = state.ranked.firstIndex { $0.rank < rank } ?? state.ranked.endIndex
+            state.ranked.insert((rank, Job(work)), at: position)
+            return nextThread(&state)
+        }
+        start(next)
     }
 
     /// Queues jobs made beforehand (the last one runs first), skipping those withdrawn since, and
@@ -80,7 +93,7 @@ final class WorkerPool: Sendable {
 
     /// Which thread takes the work still waiting: an idle one, or a new one; state locked.
     private func nextThread(_ state: inout State) -> NextThread {
-        guard !state.pending.isEmpty else { return .none }
+        guard !state.pending.isEmpty || !state.ranked.isEmpty else { return .none }
         if state.idleThreads > 0 {
             state.idleThreads -= 1
             return .wakeIdle
@@ -105,7 +118,7 @@ final class WorkerPool: Sendable {
         CurrentThread.lowerPriority(by: niceness)
         while true {
             let taken: (job: Job, next: NextThread)? = state.withLock { state in
-                guard let job = state.pending.popLast() else {
+                guard let job = state.pending.popLast() ?? state.ranked.popLast()?.job else {
                     state.idleThreads += 1
                     return nil
                 }
