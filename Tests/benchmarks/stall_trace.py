@@ -97,16 +97,16 @@ class FlightRecorder:
         self._write("buffer_size_kb", self.saved["buffer_size_kb"])
         self._write("tracing_on", self.saved["tracing_on"])
 
-    def waits(self, tid, since, until, over_ms=1.0, keep=None):
-        """[Wait] of thread `tid` over `over_ms` that began within [since, until], from the buffer, which is then
-        cleared for the next drop; the trace is kept gzipped at `keep` if given."""
+    def waits(self, threads, since, until, over_ms=1.0, keep=None):
+        """{label: [Wait]} of each thread in `threads` ({label: tid}) over `over_ms` that began within [since, until],
+        from the buffer, which is then cleared for the next drop; the trace is kept gzipped at `keep` if given."""
         with open(os.path.join(self.root, "trace")) as f:
-            text = f.read()
+            lines = f.read().splitlines()
         self.clear()
         if keep:
             with gzip.open(keep, "wt") as out:
-                out.write(text)
-        return waits_in(text.splitlines(), tid, since, until, over_ms)
+                out.write("\n".join(lines) + "\n")
+        return {label: waits_in(lines, tid, since, until, over_ms) for label, tid in threads.items()}
 
 
 def waits_in(lines, tid, since, until, over_ms):

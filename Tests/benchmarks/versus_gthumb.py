@@ -568,7 +568,7 @@ class Bench:
         self.notes = []
         self.artifacts = args.artifacts
         self.recorder = None  # --trace-stalls: the scheduler's flight recorder while the drops run
-        self.waits = {True: [], False: []}  # quiet? -> [(released, [Wait])]
+        self.waits = {True: [], False: []}  # quiet? -> [(released, {"window": [Wait], "Xvfb": [Wait]})]
 
     def record(self, figure, who, value, measured=True):
         self._last = getattr(self, "_last", {})
@@ -950,11 +950,12 @@ class Bench:
                     if keep:
                         os.makedirs(self.artifacts, exist_ok=True)
                         log("    scheduler trace kept: %s" % keep)
-                    waits = self.recorder.waits(app.proc.pid, released, released + landed, keep=keep)
+                    waits = self.recorder.waits({"window": app.proc.pid, "Xvfb": session.desktop.xvfb.pid},
+                                                released, released + landed, keep=keep)
                     self.waits[quiet].append((released, waits))
                     for stall in stalls:  # the waits within each stall, and who ran meanwhile
                         log("    stall %.3f s: %s" % (stall.t - released, "; ".join(
-                            wait.describe(released) for wait in waits
+                            wait.describe(released) for wait in waits["window"]
                             if wait.start < stall.t and wait.start + wait.ms / 1000 > stall.t - stall.ms / 1000)))
                 return {"placeholder": placeholder * 1000 if placeholder is not None else None,
                         "landed": landed, "stalls": stalls}
@@ -965,27 +966,30 @@ class Bench:
 
     def report_waits(self):
         """--trace-stalls: the window thread's waits for a core, counted by length and by when in the drop. At about
-        one stall over 8 ms in 60 quiet drops, stall counts cannot tell two builds apart; these counts can."""
+        one stall over 8 ms in 60 quiet drops, stall counts cannot tell two builds apart; these counts can. Xvfb's
+        too: a window thread that waits for an X reply waits as long as the X server waits for a core, and the
+        desktop's other windows wait with it."""
         spans = [("first 0.1 s", 0.0, 0.1), ("+1.0-1.3 s (the answers)", 1.0, 1.3), ("whole drop", 0.0, 1e9)]
         limits = (2, 3, 4, 6)
         for quiet in (True, False):
             drops = self.waits[quiet]
-            log("window thread's waits for a core over %s ms, %d %s drops:"
-                % (" / ".join(map(str, limits)), len(drops), "quiet" if quiet else "watched"))
-            for label, since, until in spans:
-                counts = [sum(1 for released, waits in drops for wait in waits
-                              if wait.ms > limit and since <= wait.start - released < until) for limit in limits]
-                log("  %-26s %s" % (label, " / ".join(map(str, counts))))
-                self.notes.append("--trace-stalls, %s drops (%d), waits for a core over %s ms, %s: %s"
-                                  % ("quiet" if quiet else "watched", len(drops), "/".join(map(str, limits)),
-                                     label, "/".join(map(str, counts))))
-            holders = collections.Counter()
-            for _, waits in drops:
-                for wait in waits:
-                    if wait.ms > limits[0]:
-                        holders.update(wait.holders)
-            log("  who ran during the waits over %d ms (ms): %s" % (limits[0], ", ".join(
-                "%s %.0f" % (name, ms) for name, ms in holders.most_common(8))))
+            for thread, spans_shown in (("window", spans), ("Xvfb", spans[2:])):
+                log("%s thread's waits for a core over %s ms, %d %s drops:"
+                    % (thread, " / ".join(map(str, limits)), len(drops), "quiet" if quiet else "watched"))
+                for label, since, until in spans_shown:
+                    counts = [sum(1 for released, waits in drops for wait in waits[thread]
+                                  if wait.ms > limit and since <= wait.start - released < until) for limit in limits]
+                    log("  %-26s %s" % (label, " / ".join(map(str, counts))))
+                    self.notes.append("--trace-stalls, %s drops (%d), %s's waits for a core over %s ms, %s: %s"
+                                      % ("quiet" if quiet else "watched", len(drops), thread,
+                                         "/".join(map(str, limits)), label, "/".join(map(str, counts))))
+                holders = collections.Counter()
+                for _, waits in drops:
+                    for wait in waits[thread]:
+                        if wait.ms > limits[0]:
+                            holders.update(wait.holders)
+                log("  who ran during the waits over %d ms (ms): %s" % (limits[0], ", ".join(
+                    "%s %.0f" % (name, ms) for name, ms in holders.most_common(8))))
 
     def run(self):
         self.parts = set(self.args.only.split(",")) if self.args.only else \
