@@ -41,10 +41,12 @@ final class ImageLoader {
     /// share (its autogroup), and a decode thread that waited behind the window's thread is owed
     /// that time by the scheduler, which paid it back by holding the window's thread for 4–5 ms
     /// (drop part, 12 quiet drops, the window's thread's waits for a core over 3 ms: 107 with a
-    /// thread a core plus one for drops, 43 with one pool of every core but one). Work for images
-    /// scrolled away is dropped before it starts. They hand pictures over without a lock
-    /// (`MainContext.post`); the only lock they share with the window's thread is the number
-    /// formatter's, taken for a look-up when a failure is worded.
+    /// thread a core plus one for drops, 43 with one pool of every core but one). Nor a thread a core
+    /// at any priority: the X server, in its own autogroup, then waited behind them (Xvfb's waits for
+    /// a core over 6 ms in 8 drops: 1 with one decode thread, 10-15 with two, at nice 19 or as
+    /// SCHED_IDLE). Work for images scrolled away is dropped before it starts. They hand pictures
+    /// over without a lock (`MainContext.post`); the only lock they share with the window's thread
+    /// is the number formatter's, taken for a look-up when a failure is worded.
     private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
                                         name: "image-decode", niceness: 19)
 
