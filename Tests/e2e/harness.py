@@ -321,11 +321,11 @@ class ImageServer:
         self.files[path] = (status, content_type, data, dict(headers or {}))
         return self.url(path)
 
-    # --- log ---
     def release_held(self):
         """Answers every /held/ request, those waiting and those to come."""
         self._held.set()
 
+    # --- log ---
     def requests(self, route=None):
         with self._lock:
             return [r for r in self.log if route is None or r.route == route]

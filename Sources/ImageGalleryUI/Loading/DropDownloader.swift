@@ -77,8 +77,9 @@ final class DropDownloader {
         // screen) start first.
         let firstRank = nextRank
         nextRank += placeholders.count
-        let jobs = zip(images, placeholders).enumerated().reversed().map { offset, pair in
-            fetch(pair.0, into: pair.1, rank: firstRank + offset)
+        let jobs = zip(images, placeholders).enumerated().reversed().map { offset, imageAndPlaceholder in
+            let (image, placeholder) = imageAndPlaceholder
+            return fetch(image, into: placeholder, rank: firstRank + offset)
         }
         MainContext.after(milliseconds: Self.startDelay) { [pool] in pool.submit(jobs) }
     }
