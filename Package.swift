@@ -1,10 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "ImageGallery",
     products: [
         .executable(name: "image-gallery", targets: ["image-gallery"]),
+    ],
+    // Diagnostics the benchmarks use, built only when asked (`swift build -c release --traits StallLog`).
+    traits: [
+        .trait(name: "StallLog", description: "Logs main-loop stalls to $IMAGE_GALLERY_STALL_LOG, for benchmarks.")
     ],
     targets: [
         .systemLibrary(
@@ -31,14 +35,18 @@ let package = Package(
         .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG"]),
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
-        // The thin layer where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim"]),
+        // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
+        .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
+        // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
+        // source and its cache, thumbnails, decoding with limits.
+        .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
-        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"], plugins: ["CompileCatalogs"]),
+        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
+        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO"]),
     ]
 )

@@ -213,9 +213,8 @@ public struct StateStore: Sendable {
 /// pending: the next save or `flush` tries again.
 public final class BackgroundStateSaver: @unchecked Sendable {
     private let store: StateStore
-    /// Below the window's thread (nice 2, not level with it at 0): a save creates, syncs and renames
-    /// a file, calls the kernel may spend milliseconds in without letting go of the core.
-    private let queue = DispatchQueue(label: "io.github.imagegallery.save", qos: .utility)
+    /// One save at a time, in the order they were asked for.
+    private let queue = DispatchQueue(label: "io.github.imagegallery.save")
     private let lock = NSLock()
     private var pending: GalleryState?  // guarded by lock
     private var scheduled = false  // guarded by lock

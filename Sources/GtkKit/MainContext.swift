@@ -27,101 +27,13 @@ public enum MainContext {
         if source != 0 { g_source_remove(source) }
     }
 
-    /// For benchmarks: appends "stall <seconds since start> <milliseconds> <ran> <waited>" to `file`
-    /// whenever the main loop went more than `threshold` ms without running a high-priority 1 ms
-    /// timer. Of that time, `ran` ms the thread ran (its own work) and `waited` ms it was ready but
-    /// waited for a core (the scheduler's doing); both are left out where Linux does not tell them.
-    public static func logStalls(to file: FileHandle, over threshold: Double = 8) {
-        let start = g_get_monotonic_time()
-        var last = start
-        let times = ThreadTimes()
-        var lastTimes = times?.read()
-        // The clock the times count from (CLOCK_MONOTONIC), so other tools' times line up.
-        file.write(Data(String(format: "start %.6f\n", Double(start) / 1_000_000).utf8))
-        let box = CallbackBox<@MainActor () -> Void> {
-            let now = g_get_monotonic_time()
-            let nowTimes = times?.read()
-            let gap = Double(now - last) / 1000 - 1
-            defer { last = now; lastTimes = nowTimes }
-            guard gap > threshold else { return }
-            var line = String(format: "stall %.3f %.1f", Double(now - start) / 1_000_000, gap)
-            if let before = lastTimes, let after = nowTimes {
-                line += String(format: " %.1f %.1f", after.ranMilliseconds - before.ranMilliseconds,
-                               after.waitedMilliseconds - before.waitedMilliseconds)
-            }
-            file.write(Data((line + "\n").utf8))
-        }
-        g_timeout_add_full(G_PRIORITY_HIGH, 1, { userData in
-            let box = CallbackBox<@MainActor () -> Void>.from(userData: userData)
-            onMain { box.handler() }
-            return gboolean(G_SOURCE_CONTINUE)
-        }, box.retainedPointer, CallbackBox<@MainActor () -> Void>.destroyNotify)
-    }
-
     /// Monotonic time in microseconds, as the frame clock counts it.
     public static var monotonicMicroseconds: Int { g_get_monotonic_time() }
 }
 
-/// How long the thread that made it has run, and waited for a core while ready to run.
-private final class ThreadTimes {
-    struct Reading {
-        var ranMilliseconds: Double
-        var waitedMilliseconds: Double
-    }
-
-    private let descriptor: Int32
-
-    /// Nil where the system does not tell.
-    init?() {
-        descriptor = cshim_thread_times_open()
-        if descriptor < 0 { return nil }
-    }
-
-    deinit { close(descriptor) }
-
-    func read() -> Reading? {
-        var ran: guint64 = 0
-        var waited: guint64 = 0
-        guard cshim_thread_times_read(descriptor, &ran, &waited) != 0 else { return nil }
-        return Reading(ranMilliseconds: Double(ran) / 1_000_000, waitedMilliseconds: Double(waited) / 1_000_000)
-    }
-}
-
-/// The thread that calls it.
-public enum CurrentThread {
-    /// Names it where top, perf and /proc see it (Foundation's `Thread.name` did not always
-    /// reach the system: a pool's new thread kept the name of the thread that started it).
-    public static func name(_ name: String) {
-        cshim_name_thread(name)
-    }
-
-    /// Makes it yield the cores to the GUI thread (a nice value `steps` above the process's, not
-    /// above that of the thread that started it): decodes and transfers then cannot delay a frame.
-    public static func lowerPriority(by steps: Int) {
-        cshim_lower_thread_priority(gint(steps))
-    }
-
-    /// Asks the scheduler for short time slices (0.3 ms; the default here is 1.4 ms) for this
-    /// thread alone: the earlier deadline lets the GUI thread take a core as soon as it wakes,
-    /// where it waited up to a whole slice behind whichever thread ran. Threads started later
-    /// keep the default. Kernels before EEVDF's slice requests (6.12) ignore it.
-    public static func requestShortTimeSlices() {
-        cshim_request_time_slice(300_000)
-    }
-
-    /// Gives every thread started after this call a heap of its own, so the GUI thread never
-    /// waits on a worker for memory. Call before starting threads.
-    public static func giveEachThreadItsOwnHeap() {
-        cshim_give_each_thread_its_own_heap()
-    }
-}
-
-/// What workers hand to the main loop, run there in the order it was handed over. Handing over
-/// takes no lock at all, neither GLib's nor ours: a worker on a low priority preempted while it
-/// held one kept the window's thread waiting for as long as the cores were busy (GLib's context
-/// lock up to 15 ms; a mutex of ours 40-100 ms during a drop, since Linux lends a waiter's
-/// priority to a holder only for real-time threads). Workers push onto a lock-free stack and wake
-/// the main loop through an eventfd it polls; the main loop takes the whole stack at once.
+/// What workers hand to the main loop, run there in the order it was handed over, in batches that
+/// leave room for a frame. Workers push onto a lock-free stack and wake the main loop through an
+/// eventfd it polls; the main loop takes the whole stack at once.
 private final class Posted: Sendable {
     static let queue = Posted()
 

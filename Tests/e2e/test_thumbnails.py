@@ -118,36 +118,31 @@ def threads(pid):
     return found
 
 
-def test_fetches_decodes_and_saves_run_on_named_threads_that_yield_to_the_window(make_app, desktop, tmp_path):
+def test_background_work_runs_on_the_schedulers_few_named_threads_at_the_default_priority(make_app, desktop,
+                                                                                         tmp_path):
     state, _ = photos_state(tmp_path)
     app = make_app(state)
     app.start()
     cells = app.wait_settled(4)
-    # A move, so the state file is saved on its own thread too.
+    # A move, so the state file is saved too.
     desktop.click(cells[0].center[0], cells[0].center[1])
     desktop.key("alt+Right")
     wait_until(lambda: [image["id"] for image in app.state()["galleries"][0]["images"]][:2] == ["p1", "p0"], 5,
                what="the move saved")
     found = threads(app.proc.pid)
 
-    def pool(prefix):
-        return [nice for _, name, nice, _, _ in found if name.startswith(prefix)]
+    def lane(prefix):
+        return [name for _, name, _, _, _ in found if re.fullmatch(prefix + r"-\d+", name)]
 
-    # Named as top and perf show them; decodes keep a core busy and run at the lowest priority, file and network work
-    # a little below the window's thread.
-    assert pool("image-decode-") and set(pool("image-decode-")) == {19}, found
-    assert pool("image-fetch-") and set(pool("image-fetch-")) == {5}, found
-    assert [nice for tid, _, nice, _, _ in found if tid == app.proc.pid] == [0], "the window's thread: %s" % found
-    # GCD's threads (named after their root queue, "...-qos.overcommit") run below the window's, the state file's
-    # saver too; only libdispatch's manager is above it, waiting in epoll for its timers.
-    dispatch = [(nice, wchan) for _, name, nice, wchan, _ in found if name.endswith("-qos.overcommit")]
-    assert dispatch and all(nice > 0 or wchan == "do_epoll_wait" for nice, wchan in dispatch), dispatch
-    # The window's thread asks for short time slices, so it takes a core soon after it wakes; every thread it started
-    # keeps the kernel's default, GLib's own pool threads too.
-    window = [time_slice for tid, *_, time_slice in found if tid == app.proc.pid]
-    others = {time_slice for tid, *_, time_slice in found if tid != app.proc.pid}
-    if window != [None]:  # kernels before 6.6 do not tell
-        assert window == [300_000] and len(others) == 1 and others.pop() > 300_000, found
+    # Named as top and perf show them: decoding on every core but one, disk work on a few threads, every download
+    # on one thread.
+    assert 1 <= len(lane("decode")) <= max(os.cpu_count() - 1, 1), found
+    assert 1 <= len(lane("io")) <= 4, found
+    assert [name for _, name, _, _, _ in found].count("transfers") <= 1, found
+    # The app leaves the system's scheduling alone: every thread keeps the nice value and the time slice it started
+    # with.
+    assert {nice for _, _, nice, _, _ in found} == {0}, found
+    assert len({time_slice for *_, time_slice in found}) == 1, found
 
 
 def test_cells_are_as_sharp_on_a_hidpi_screen(make_app, desktop, tmp_path):

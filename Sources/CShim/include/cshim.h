@@ -101,21 +101,8 @@ void cshim_gallery_canvas_set_content_height(GtkWidget *canvas, gdouble height);
 /// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
 void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 
-/// Sets the calling thread's scheduling priority (its nice value) `steps` below the process's:
-/// background work then yields the cores to the thread that draws the window.
-void cshim_lower_thread_priority(gint steps);
 /// Names the calling thread where top, perf and /proc see it (its first 15 bytes).
 void cshim_name_thread(const char *name);
-/// Asks the scheduler for time slices of `slice_ns` for the calling thread only (threads it
-/// starts later keep the default); kernels that do not know slice requests ignore it.
-void cshim_request_time_slice(guint64 slice_ns);
-/// A descriptor for the calling thread's scheduling times (Linux /proc/thread-self/schedstat),
-/// -1 where there are none; it keeps reading that thread's, whichever thread reads it.
-gint cshim_thread_times_open(void);
-/// How long that thread has run on a core and waited, runnable, for one, in nanoseconds.
-gboolean cshim_thread_times_read(gint fd, guint64 *ran_ns, guint64 *waited_ns);
-/// A malloc heap (arena) for each thread started from now on.
-void cshim_give_each_thread_its_own_heap(void);
 /// An eventfd that wakes a poll (the main loop's) when signalled, until cleared.
 gint cshim_wakeup_new(void);
 void cshim_wakeup_signal(gint fd);

@@ -1,6 +1,8 @@
 import Foundation
 import GalleryCore
+import GalleryIO
 import GtkKit
+import Synchronization
 
 /// What a window does with its selected images, for the cell menu and Ctrl+C / Ctrl+X: copy them
 /// the way other applications read the clipboard, their addresses, open them in the browser or
@@ -11,8 +13,6 @@ final class ImageActions {
     /// The clipboard target that carries this app's own copy: pasting it adds the images again by
     /// address, not the cache files the file targets point at.
     nonisolated static let addressesTarget = "application/x-image-gallery-addresses"
-    /// Saving and preparing copies: file work, apart from the pools that feed the cells.
-    private static let pool = WorkerPool(threads: 2, name: "image-save")
     /// The folder the user saved into last: the next chooser starts there.
     private static var lastFolder: String?
 
@@ -114,11 +114,7 @@ final class ImageActions {
     func copySelection() {
         let images = selectedImages
         guard !images.isEmpty else { return }
-        let source = bytesSource
-        Self.pool.submit {
-            let contents = Self.clipboardContents(images, source: source)
-            MainContext.post { Clipboard.offer(contents) }
-        }
+        clipboardContents(images) { contents in MainContext.post { Clipboard.offer(contents) } }
     }
 
     /// Ctrl+X: copies, then removes the images as Delete does; Undo puts them back where they were.
@@ -131,25 +127,43 @@ final class ImageActions {
         offerUndo(trPlural("Image cut", "{count} images cut", removed.count))
     }
 
-    private nonisolated static func clipboardContents(_ images: [GalleryImage], source: ImageBytesSource)
-        -> [(target: String, bytes: [UInt8])] {
-        let addresses = Array(images.map(\.url).joined(separator: "\n").utf8)
-        var contents: [(target: String, bytes: [UInt8])] = [(addressesTarget, addresses)]
-        if case .success(let data) = source.bytes(for: images[0].url), let png = pngBytes(of: data) {
-            contents.append(("image/png", png))
+    /// What the clipboard offers for `images`, handed to `then` on an I/O thread: the first image's PNG,
+    /// the files (a download not cached yet is fetched first), the addresses.
+    private func clipboardContents(
+        _ images: [GalleryImage], then: @escaping @Sendable ([(target: String, bytes: [UInt8])]) -> Void
+    ) {
+        let source = bytesSource
+        source.scheduler.submit(.io, .visible) {
+            let shared = images.map { source.shareableFile(for: $0.url, label: $0.label)?.absoluteString }
+            let files = Mutex(shared)
+            let firstPNG = Mutex<[UInt8]?>(nil)
+            let toFetch = images.indices.filter { $0 == 0 || shared[$0] == nil }
+            source.fetchEach(
+                toFetch.map { images[$0].url }, priority: .visible,
+                each: { fetchedIndex, fetched in
+                    guard case .success(let data) = fetched else { return }
+                    let index = toFetch[fetchedIndex]
+                    if index == 0 { firstPNG.withLock { $0 = Self.pngBytes(of: data) } }
+                    guard shared[index] == nil else { return }
+                    let file = source.shareableFile(for: images[index].url, label: images[index].label)
+                    files.withLock { $0[index] = file?.absoluteString }
+                },
+                done: {
+                    let addresses = Array(images.map(\.url).joined(separator: "\n").utf8)
+                    var contents: [(target: String, bytes: [UInt8])] = [(Self.addressesTarget, addresses)]
+                    if let png = firstPNG.withLock({ $0 }) { contents.append(("image/png", png)) }
+                    let files = files.withLock { $0.compactMap { $0 } }
+                    if !files.isEmpty {
+                        contents.append(("text/uri-list", Array(files.map { $0 + "\r\n" }.joined().utf8)))
+                        contents.append(
+                            ("x-special/gnome-copied-files", Array((["copy"] + files).joined(separator: "\n").utf8)))
+                    }
+                    for target in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"] {
+                        contents.append((target, addresses))
+                    }
+                    then(contents)
+                })
         }
-        // The shareable file is made from the cached download: one not cached yet is fetched first.
-        let files = images.compactMap { image -> String? in
-            if let file = source.shareableFile(for: image.url, label: image.label) { return file.absoluteString }
-            guard case .success = source.bytes(for: image.url) else { return nil }
-            return source.shareableFile(for: image.url, label: image.label)?.absoluteString
-        }
-        if !files.isEmpty {
-            contents.append(("text/uri-list", Array(files.map { $0 + "\r\n" }.joined().utf8)))
-            contents.append(("x-special/gnome-copied-files", Array((["copy"] + files).joined(separator: "\n").utf8)))
-        }
-        for target in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"] { contents.append((target, addresses)) }
-        return contents
     }
 
     /// PNG bytes as they are; any other format decoded and encoded as PNG.
@@ -214,10 +228,8 @@ final class ImageActions {
             return
         }
         let image = images[0]
-        let source = bytesSource
         // The name depends on the bytes (the real extension): read them before asking.
-        Self.pool.submit { [weak self] in
-            let fetched = source.bytes(for: image.url)
+        bytesSource.fetch(image.url, priority: .visible) { [weak self] fetched in
             MainContext.post {
                 switch fetched {
                 case .success(let data): self?.askWhereToSave(image, data)
@@ -239,7 +251,7 @@ final class ImageActions {
             self?.chooser = nil
             guard let path else { return }
             Self.lastFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            Self.pool.submit { [weak self] in
+            self?.bytesSource.scheduler.submit(.io, .background) { [weak self] in
                 let saved: String? = {
                     do throws(ImageFileWriter.Failure) {
                         try ImageFileWriter.write(data, to: path)
@@ -258,36 +270,45 @@ final class ImageActions {
 
     /// Every image into `folder`, each under its own name, none replacing a file already there.
     private func save(_ images: [GalleryImage], into folder: String) {
-        let source = bytesSource
-        Self.pool.submit { [weak self] in
-            var saved = 0
-            var failures: [String] = []
-            for image in images {
-                switch source.bytes(for: image.url) {
+        let outcome = Mutex((saved: 0, failures: [String]()))
+        bytesSource.fetchEach(
+            images.map(\.url), priority: .background,
+            each: { index, fetched in
+                let image = images[index]
+                switch fetched {
                 case .success(let data):
-                    let name = SavedImageName.fileName(label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+                    let name = SavedImageName.fileName(
+                        label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
                     do throws(ImageFileWriter.Failure) {
                         _ = try ImageFileWriter.writeBesideOthers(data, named: name, in: folder)
-                        saved += 1
+                        outcome.withLock { $0.saved += 1 }
                     } catch {
-                        failures.append(Self.couldNotSave(name, error.description))
+                        outcome.withLock { $0.failures.append(Self.couldNotSave(name, error.description)) }
                     }
                 case .failure(let reason):
-                    failures.append(Self.couldNotSave(image.label, reason.description))
+                    outcome.withLock { $0.failures.append(Self.couldNotSave(image.label, reason.description)) }
                 }
-            }
-            let folderName = URL(fileURLWithPath: folder).lastPathComponent
-            MainContext.post {
-                if let failure = failures.first {
-                    self?.say(failures.count == 1 ? failure
-                              : trPlural("{count} image could not be saved: {reason}", "{count} images could not be saved: {reason}",
-                                         failures.count, ["reason": failure]))
-                } else {
-                    self?.say(trPlural("{count} image saved to “{folder}”", "{count} images saved to “{folder}”", saved,
-                                       ["folder": folderName]))
+            },
+            done: { [weak self] in
+                let (saved, failures) = outcome.withLock { ($0.saved, $0.failures) }
+                let folderName = URL(fileURLWithPath: folder).lastPathComponent
+                MainContext.post {
+                    if let failure = failures.first {
+                        self?.say(
+                            failures.count == 1
+                                ? failure
+                                : trPlural(
+                                    "{count} image could not be saved: {reason}",
+                                    "{count} images could not be saved: {reason}", failures.count,
+                                    ["reason": failure]))
+                    } else {
+                        self?.say(
+                            trPlural(
+                                "{count} image saved to “{folder}”", "{count} images saved to “{folder}”", saved,
+                                ["folder": folderName]))
+                    }
                 }
-            }
-        }
+            })
     }
 
     private nonisolated static func couldNotSave(_ name: String, _ reason: String) -> String {

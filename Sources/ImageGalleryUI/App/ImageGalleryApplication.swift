@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import GalleryIO
 import GtkKit
 
 /// Starts the GtkApplication, loads the galleries once for the whole app (the library), and opens
@@ -9,6 +10,8 @@ public final class ImageGalleryApplication {
     static let id = "io.github.imagegallery.ImageGallery"
 
     private let application = Application(id: ImageGalleryApplication.id)
+    /// The app's background work, from the process's start.
+    private static let scheduler = JobScheduler()
     /// The state file being read since the process started.
     private static var stateLoading: StateLoading?
     private var services: AppServices?
@@ -21,8 +24,6 @@ public final class ImageGalleryApplication {
     private var historyObservation: LibraryObservation?
 
     public static func run(arguments: [String]) -> Int32 {
-        CurrentThread.giveEachThreadItsOwnHeap()
-        CurrentThread.requestShortTimeSlices()
         Localization.start(localeDirectory: localeDirectory())
         // Answered before GTK starts: no display is needed to ask which version is installed.
         if arguments.dropFirst().contains("--version") {
@@ -32,11 +33,10 @@ public final class ImageGalleryApplication {
         Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
-        stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
-        if let path = ProcessInfo.processInfo.environment["IMAGE_GALLERY_STALL_LOG"],
-           FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) {
-            MainContext.logStalls(to: file)
-        }
+        stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
+        #if StallLog
+            StallLog.startIfAsked()
+        #endif
         let app = ImageGalleryApplication()
         return app.application.run(arguments: arguments)
     }
@@ -90,7 +90,10 @@ public final class ImageGalleryApplication {
     /// Loads the document and starts what every window shares.
     private func startServices() -> AppServices {
         let directories = XDGDirectories()
-        let loading = Self.stateLoading ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()))
+        let scheduler = Self.scheduler
+        let loading =
+            Self.stateLoading
+            ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
         Self.stateLoading = nil
         let store = loading.store
         let loaded = loading.result()
@@ -113,13 +116,14 @@ public final class ImageGalleryApplication {
         }
 
         let library = GalleryLibrary(state: state)
-        let bytesSource = ImageBytesSource(cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
-                                           thumbnails: ThumbnailCache(cacheHome: directories.cacheHome))
-        let loader = ImageLoader(bytesSource: bytesSource)
+        let bytesSource = ImageBytesSource(
+            cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
+            thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler)
+        let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
         // Images deleted in an earlier session can no longer be undone: their downloads go.
         let launch = Date()
         if case .loaded = loaded {
-            DispatchQueue.global(qos: .utility).async {
+            scheduler.submit(.io, .background) {
                 let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
                 bytesSource.pruneCache(keeping: referenced, writtenBefore: launch)
             }
@@ -130,7 +134,7 @@ public final class ImageGalleryApplication {
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         if canSave {
             let launch = Date()
-            DispatchQueue.global(qos: .utility).async {
+            scheduler.submit(.io, .background) {
                 store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
             let saver = BackgroundStateSaver(store: store, loaded: state, onError: { [weak self] message in
@@ -286,27 +290,5 @@ public final class ImageGalleryApplication {
             directory = directory.deletingLastPathComponent()
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("style.css").path) }
-    }
-}
-
-/// Reads and decodes the state file on a thread of its own, started before GTK is.
-private final class StateLoading: @unchecked Sendable {
-    let store: StateStore
-    private let done = DispatchSemaphore(value: 0)
-    private var loaded: StateStore.LoadResult?  // written once, before `done` is signalled
-
-    init(store: StateStore) {
-        self.store = store
-        Thread.detachNewThread { [self] in
-            loaded = store.load()
-            done.signal()
-        }
-    }
-
-    /// Waits for the load (on a launch, the time GTK took to start was the head start).
-    func result() -> StateStore.LoadResult {
-        done.wait()
-        done.signal()
-        return loaded!
     }
 }

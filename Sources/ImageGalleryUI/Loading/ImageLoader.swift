@@ -1,12 +1,11 @@
 import Foundation
 import GalleryCore
+import GalleryIO
 import GtkKit
 
-/// Turns gallery images into paintable surfaces: bytes fetched on an I/O pool, decoded on a CPU
-/// pool at exactly the size they are shown (from a thumbnail on disk when there is one, else from
-/// the file, leaving a thumbnail for next time), the newest requests (what is on screen now) first.
-/// Decoded surfaces are kept within a memory budget, least recently painted dropped first. GTK
-/// thread API.
+/// Turns gallery images into paintable surfaces through the image pipeline, at exactly the size they
+/// are shown, the cells on screen before those about to be. Decoded surfaces are kept within a memory
+/// budget, least recently painted dropped first. GTK thread API.
 @MainActor
 final class ImageLoader {
     enum State {
@@ -33,22 +32,8 @@ final class ImageLoader {
     /// An image's true shape, known once decoded.
     var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
 
-    let bytesSource: ImageBytesSource
-    /// Fetches wait on disks and servers: threads of their own, enough that slow servers can't hold the rest back.
-    private let fetchPool = WorkerPool(threads: 16, name: "image-fetch")
-    /// Every core but one, at the lowest priority, for scrolls and drops alike: the window's thread
-    /// finds a core free when it wakes. Nice values order threads only within the process's CPU
-    /// share (its autogroup), and a decode thread that waited behind the window's thread is owed
-    /// that time by the scheduler, which paid it back by holding the window's thread for 4–5 ms
-    /// (drop part, 12 quiet drops, the window's thread's waits for a core over 3 ms: 107 with a
-    /// thread a core plus one for drops, 43 with one pool of every core but one). Nor a thread a core
-    /// at any priority: the X server, in its own autogroup, then waited behind them (Xvfb's waits for
-    /// a core over 6 ms in 8 drops: 1 with one decode thread, 10-15 with two, at nice 19 or as
-    /// SCHED_IDLE). Work for images scrolled away is dropped before it starts. They hand pictures
-    /// over without a lock (`MainContext.post`); the only lock they share with the window's thread
-    /// is the number formatter's, taken for a look-up when a failure is worded.
-    private let decodePool = WorkerPool(threads: max(ProcessInfo.processInfo.activeProcessorCount - 1, 1),
-                                        name: "image-decode", niceness: 19)
+    let pipeline: ImagePipeline
+    var bytesSource: ImageBytesSource { pipeline.bytes }
 
     private struct Entry {
         var surface: CairoSurface
@@ -69,16 +54,15 @@ final class ImageLoader {
 
     private var surfaces: [ImageID: Entry] = [:]
     private var failures: [ImageID: String] = [:]
-    /// Work under way, and when it started (monotonic microseconds).
-    private var inFlight: [ImageID: (job: WorkerPool.Job, download: DownloadCancellation, started: Int)] = [:]
-    /// Jobs asked for since the main loop was last idle.
-    private var unsubmitted: [WorkerPool.Job] = []
+    /// Work under way: how to stop it, whether it is only a prefetch, and when it started (monotonic
+    /// microseconds).
+    private var inFlight: [ImageID: (cancellation: CancellationToken, prefetch: Bool, started: Int)] = [:]
     private var useCounter: UInt64 = 0
     private var usedBytes = 0
     let byteBudget: Int
 
-    init(bytesSource: ImageBytesSource, byteBudget: Int = 192 * 1024 * 1024) {
-        self.bytesSource = bytesSource
+    init(pipeline: ImagePipeline, byteBudget: Int = 192 * 1024 * 1024) {
+        self.pipeline = pipeline
         self.byteBudget = byteBudget
     }
 
@@ -107,18 +91,19 @@ final class ImageLoader {
             }
             return .ready(entry.surface)
         }
-        if inFlight[image.id] == nil {
+        // A prefetch on its way is asked for again as a cell on screen; whichever comes first stops the other.
+        if inFlight[image.id]?.prefetch ?? true {
             load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         }
         return .loading
     }
 
-    /// Starts loading a cell about to be shown, behind what is on screen now (the pools run the
-    /// newest work first, and cells painted after this ask later).
-    func prefetch(_ image: GalleryImage, cell: LayoutRect, scale: Int) {
+    /// Starts loading a cell before it is painted: one about to scroll into view behind those on screen,
+    /// or, with `onScreen`, one of the first screen while the window is being built.
+    func prefetch(_ image: GalleryImage, cell: LayoutRect, scale: Int, onScreen: Bool = false) {
         guard failures[image.id] == nil, surfaces[image.id] == nil, inFlight[image.id] == nil else { return }
         let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
-        load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+        load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, prefetch: !onScreen)
     }
 
     /// A cell's size in device pixels, as decodes are asked for and kept.
@@ -167,8 +152,7 @@ final class ImageLoader {
         visibleByView[view] = visible.isEmpty ? nil : visible
         let wanted = visibleByView.values.reduce(into: Set<ImageID>()) { $0.formUnion($1) }
         for (id, work) in inFlight where !wanted.contains(id) {
-            fetchPool.withdraw(work.job)
-            work.download.cancel()
+            work.cancellation.cancel()
             inFlight[id] = nil
         }
     }
@@ -179,99 +163,21 @@ final class ImageLoader {
         remember(decoded, for: id)
     }
 
-    private func load(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int) {
-        let source = bytesSource
-        let url = image.url
+    private func load(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int, prefetch: Bool = false) {
         let id = image.id
-        let decodePool = decodePool
-        let download = DownloadCancellation()
+        let cancellation = inFlight[id]?.cancellation ?? CancellationToken()
         let cell = PixelSize(width: pixelWidth, height: pixelHeight)
-        let decode: @Sendable (Data?) -> Void = { bytes in
-            decodePool.submit {
-                // Scrolled away while it waited: the next paint that needs it starts afresh.
-                guard !download.isCancelled else { return }
-                let decoded = Self.decode(url, bytes: bytes, source: source, cell: cell, scale: scale)
-                MainContext.post { [weak self] in self?.finish(id, decoded, decodedFor: cell) }
-            }
-        }
-        let job = WorkerPool.Job {
-            // A file on disk (or a cached download) is read where it is decoded.
-            if source.localOriginal(for: url) != nil { return decode(nil) }
-            let result = source.bytes(for: url, cancellation: download)
-            guard !download.isCancelled else { return }
-            switch result {
-            case .failure(let failure):
-                MainContext.post { [weak self] in self?.finish(id, .failure(failure), decodedFor: cell) }
-            case .success(let data):
-                decode(data)
-            }
-        }
-        inFlight[id] = (job, download, MainContext.monotonicMicroseconds)
-        // Handed to the pool together once the main loop is idle: after the frame that asked.
-        if unsubmitted.isEmpty {
-            MainContext.post { [weak self] in self?.startRequested() }
-        }
-        unsubmitted.append(job)
-    }
-
-    /// Hands what was asked for to the pool now, not once the main loop is idle (a window being
-    /// built wants its first screen decoding meanwhile).
-    func startRequested() {
-        guard !unsubmitted.isEmpty else { return }
-        fetchPool.submit(unsubmitted)
-        unsubmitted = []
-    }
-
-    /// Decodes a dropped image on the decode threads, then calls `then` there: a hundred transfers
-    /// ending together take their turns instead of decoding at once and starving the window. Fitted
-    /// into the x-large thumbnail size, whose thumbnail it leaves behind, so the cell that shows it
-    /// decodes its exact size from that small file. Behind the cells on screen, and behind dropped
-    /// images of a lower `rank`: the first image of a drop, where it landed, first.
-    nonisolated func decodeDropped(_ url: String, bytes: Data, scale: Int, rank: Int,
-                                   then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void) {
-        let source = bytesSource
-        let box = ThumbnailSize.xLarge.pixels
-        decodePool.submit(rank: rank) {
-            then(Self.decode(url, bytes: bytes, source: source, cell: PixelSize(width: box, height: box), scale: scale))
-        }
-    }
-
-    /// The picture for a cell of `cell` device pixels: from the thumbnail on disk when it is
-    /// current and large enough, else decoded from the file (leaving that thumbnail behind), else
-    /// from `bytes` (a data: URI). Runs on a decode thread.
-    private nonisolated static func decode(_ url: String, bytes: Data?, source: ImageBytesSource, cell: PixelSize,
-                                           scale: Int) -> Result<DecodedImage, LoadFailure> {
-        let original = source.localOriginal(for: url)
-        let thumbnailSize = original == nil ? nil : ThumbnailSize.covering(width: cell.width, height: cell.height)
-        if let original, let thumbnailSize, let thumbnail = source.thumbnails.read(original, size: thumbnailSize) {
-            return .success(fitted(thumbnail, cell: cell, scale: scale))
-        }
-        guard let data = bytes ?? original.flatMap({ FileManager.default.contents(atPath: $0.path) }) else {
-            return .failure(LoadFailure(description: tr("file not found")))
-        }
-        // A square box: EXIF rotation turns the picture after the decoder fitted it.
-        let side = thumbnailSize?.pixels ?? max(cell.width, cell.height)
-        switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
-        case .success(let picture):
-            if let original, let thumbnailSize,
-               max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels {
-                source.thumbnails.write(picture, of: original, size: thumbnailSize)
-            }
-            return .success(fitted(picture, cell: cell, scale: scale))
-        case .failure(let error):
-            // What the server sent was no image: do not keep it for next time.
-            source.removeCached(url)
-            return .failure(LoadFailure(error, decoding: data))
-        }
-    }
-
-    private nonisolated static func fitted(_ picture: DecodedPicture, cell: PixelSize, scale: Int) -> DecodedImage {
-        let fit = PixelFit(originalWidth: picture.originalWidth, originalHeight: picture.originalHeight,
-                           cellWidth: cell.width, cellHeight: cell.height)
-        // A picture that fills its cell has the cell's round corners: it is painted without a clip.
-        let fillsCell = abs(fit.width - cell.width) <= 1 && abs(fit.height - cell.height) <= 1
-        return picture.image(width: fit.width, height: fit.height, scale: scale,
-                             cornerRadius: fillsCell ? GalleryView.cornerRadius : 0)
+        let request = PictureRequest(
+            url: image.url, fit: .cell(width: pixelWidth, height: pixelHeight, cornerRadius: GalleryView.cornerRadius),
+            scale: scale)
+        inFlight[id] = (cancellation, prefetch, inFlight[id]?.started ?? MainContext.monotonicMicroseconds)
+        let priority: JobPriority = prefetch ? .prefetch : .visible
+        pipeline.picture(request, priority: priority, cancellation: cancellation, onMain: { [weak self] decoded in
+            // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
+            guard let self, inFlight[id]?.cancellation === cancellation else { return }
+            cancellation.cancel()
+            finish(id, decoded, decodedFor: cell)
+        })
     }
 
     private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize) {

@@ -264,9 +264,8 @@ final class GalleryView {
         let scale = canvas.scaleFactor
         for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
             guard let image = cells[index].image else { continue }
-            loader.prefetch(image, cell: layout.frames[index], scale: scale)
+            loader.prefetch(image, cell: layout.frames[index], scale: scale, onScreen: true)
         }
-        loader.startRequested()
     }
 
     private func prefetchNextScreen() {

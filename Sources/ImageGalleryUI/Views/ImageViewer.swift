@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import GalleryIO
 import GtkKit
 
 /// One image of the gallery as large as the window allows, as Eye of GNOME and Loupe show it: the
@@ -12,9 +13,6 @@ final class ImageViewer {
     let area = DrawingArea()
     private let session: GallerySession
     private let loader: ImageLoader
-    /// One decode at a time, apart from the gallery's: a 96 MP JPEG never holds its cells back. The
-    /// newest request runs first; older ones waiting are withdrawn.
-    private static let decodePool = WorkerPool(threads: 1, name: "viewer-decode")
     /// Zoom changes come in bursts (a scroll, a pinch): the sharp decode waits for a pause.
     private static let decodeDelayMilliseconds: UInt32 = 120
 
@@ -27,7 +25,7 @@ final class ImageViewer {
     /// window on the main loop took 110 ms). Each with the sharp size it was asked for.
     private var sharp: [(surface: CairoSurface, width: Int)] = []
     private var failure: String?
-    private var pending: (generation: Int, width: Int, job: WorkerPool.Job, cancellation: DownloadCancellation)?
+    private var pending: (generation: Int, width: Int, cancellation: CancellationToken)?
     private var generation = 0
     private var decodeTimer: UInt32?
     private var panFrom: (x: Double, y: Double)?
@@ -207,47 +205,21 @@ final class ImageViewer {
         cancelDecode()
         generation += 1
         let request = generation
-        let cancellation = DownloadCancellation()
-        let source = loader.bytesSource
-        let url = image.url
+        let cancellation = CancellationToken()
         let id = image.id
-        let scale = area.scaleFactor
-        let job = Self.decodePool.submit {
-            guard !cancellation.isCancelled else { return }
-            let decoded = Self.decode(url, source: source, wanted: wanted, scale: scale, cancellation: cancellation)
-            guard !cancellation.isCancelled else { return }
-            MainContext.post { [weak self] in self?.finish(id, request: request, wanted: wanted.width, decoded) }
-        }
-        pending = (request, wanted.width, job, cancellation)
+        // The latest wins: a newer request cancels this one.
+        loader.pipeline.picture(
+            PictureRequest(url: image.url, fit: .within(width: wanted.width, height: wanted.height),
+                           scale: area.scaleFactor),
+            priority: .viewer, cancellation: cancellation,
+            onMain: { [weak self] decoded in self?.finish(id, request: request, wanted: wanted.width, decoded) })
+        pending = (request, wanted.width, cancellation)
     }
 
     private func cancelDecode() {
         guard let pending else { return }
-        Self.decodePool.withdraw(pending.job)
         pending.cancellation.cancel()
         self.pending = nil
-    }
-
-    /// The image fitted inside `wanted` (device pixels), upright. Runs on the viewer's decode thread.
-    private nonisolated static func decode(_ url: String, source: ImageBytesSource, wanted: (width: Int, height: Int),
-                                           scale: Int, cancellation: DownloadCancellation) -> Result<DecodedImage, LoadFailure> {
-        let data: Data
-        switch source.bytes(for: url, cancellation: cancellation) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let bytes): data = bytes
-        }
-        // A square box: EXIF rotation turns the picture after the decoder fitted it.
-        let side = max(wanted.width, wanted.height)
-        switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
-        case .success(let picture):
-            let factor = min(Double(wanted.width) / Double(max(picture.originalWidth, 1)),
-                             Double(wanted.height) / Double(max(picture.originalHeight, 1)), 1)
-            return .success(picture.image(width: max(1, Int((Double(picture.originalWidth) * factor).rounded())),
-                                          height: max(1, Int((Double(picture.originalHeight) * factor).rounded())),
-                                          scale: scale))
-        case .failure(let error):
-            return .failure(LoadFailure(error, decoding: data))
-        }
     }
 
     private func finish(_ id: ImageID, request: Int, wanted: Int, _ result: Result<DecodedImage, LoadFailure>) {

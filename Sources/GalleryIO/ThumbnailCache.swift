@@ -7,15 +7,15 @@ import GtkKit
 /// `Thumb::MTime`): a scroll or a relaunch reads a small PNG instead of decoding a 2,000-pixel
 /// photo, and thumbnails Files or gThumb made serve here too. Downloaded images are thumbnailed
 /// through their cache file. Safe on any thread.
-struct ThumbnailCache: Sendable {
+public struct ThumbnailCache: Sendable {
     /// A local file an image's pixels come from, as the specification names it.
-    struct Original: Sendable {
-        let path: String
-        let uri: String
+    public struct Original: Sendable {
+        public let path: String
+        public let uri: String
         /// Seconds since the epoch: a thumbnail of another modification time is stale.
-        let modified: Int
+        public let modified: Int
 
-        init?(path: String) {
+        public init?(path: String) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                   attributes[.type] as? FileAttributeType == .typeRegular,
                   let date = attributes[.modificationDate] as? Date, let uri = FileURI.from(path: path) else { return nil }
@@ -25,19 +25,19 @@ struct ThumbnailCache: Sendable {
         }
     }
 
-    let root: URL
+    public let root: URL
 
-    init(cacheHome: URL) {
+    public init(cacheHome: URL) {
         root = cacheHome.appendingPathComponent("thumbnails", isDirectory: true)
     }
 
-    func file(for uri: String, size: ThumbnailSize) -> URL {
+    public func file(for uri: String, size: ThumbnailSize) -> URL {
         root.appendingPathComponent(size.folderName, isDirectory: true)
             .appendingPathComponent(Checksum.md5(uri) + ".png")
     }
 
     /// The thumbnail of `original` at `size`, if there is one made from the file as it is now.
-    func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
+    public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
         guard FileManager.default.fileExists(atPath: path), let pixbuf = Pixbuf.load(contentsOf: path),
               pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
@@ -54,7 +54,7 @@ struct ThumbnailCache: Sendable {
     /// Keeps `picture` (decoded to fit `size`) as the thumbnail of `original`. Written to a
     /// temporary file and renamed, as the specification asks, so a reader never sees half a PNG;
     /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
-    func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
+    public func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
         let target = file(for: original.uri, size: size)
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
                                                  withIntermediateDirectories: true,
@@ -70,7 +70,7 @@ struct ThumbnailCache: Sendable {
     }
 
     /// Forgets the thumbnails of a file that is gone (a cached download pruned).
-    func remove(thumbnailsOf path: String) {
+    public func remove(thumbnailsOf path: String) {
         guard let uri = FileURI.from(path: path) else { return }
         for size in ThumbnailSize.allCases {
             try? FileManager.default.removeItem(at: file(for: uri, size: size))

@@ -2,61 +2,22 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// Why an image could not be shown, in words short enough for a cell or a toast.
-struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
-    let description: String
-}
-
-extension LoadFailure {
-    init(_ error: DownloadError) {
-        description = switch error {
-        case .status(let code): tr("HTTP {code}", ["code": String(code)])
-        case .tooLarge(let limit): tr("larger than {megabytes} MB", ["megabytes": Localization.number(Int(limit / 1_000_000))])
-        case .timedOut: tr("timed out")
-        case .tooSlow: tr("the server is too slow")
-        case .cancelled: tr("cancelled")
-        case .refusedProtocol: tr("only http and https are downloaded")
-        case .tooManyRedirects: tr("too many redirects")
-        case .serverNotFound: tr("server not found")
-        case .couldNotConnect: tr("could not connect")
-        case .closedEarly: tr("the connection closed early")
-        case .insecure: tr("the secure connection failed")
-        case .network(let code): tr("download failed ({code})", ["code": String(code)])
-        }
-    }
-
-    /// An image in a format this system has no decoder for says which package would show it.
-    init(_ error: DecodeError, decoding bytes: Data) {
-        description = switch error {
-        case .notAnImage:
-            if let format = ImageFormat.sniff(Array(bytes.prefix(4096))), let package = format.loaderPackage {
-                tr("{format} images need {package}", ["format": format.name, "package": package])
-            } else {
-                tr("not an image")
-            }
-        case .tooLarge(let width, let height):
-            tr("image too large ({width}×{height})", ["width": Localization.number(width), "height": Localization.number(height)])
-        case .incomplete: tr("the image is incomplete")
-        case .damaged: tr("the image is damaged")
-        case .undecodable(let reason): reason ?? tr("the image could not be decoded")
-        }
-    }
-}
-
 /// Gets an image's bytes from wherever its URL points: the disk cache or the network for
 /// http(s), the file system for file://, the URL itself for data:. Runs on worker threads.
-final class ImageBytesSource: Sendable {
-    let cacheDirectory: URL
-    let thumbnails: ThumbnailCache
+public final class ImageBytesSource: Sendable {
+    public let cacheDirectory: URL
+    public let thumbnails: ThumbnailCache
+    public let scheduler: JobScheduler
 
-    init(cacheDirectory: URL, thumbnails: ThumbnailCache) {
+    public init(cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler) {
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
+        self.scheduler = scheduler
     }
 
     /// The local file the image at `url` is read from, when there is one now: the file itself for
     /// file://, the cached download for http(s).
-    func localOriginal(for url: String) -> ThumbnailCache.Original? {
+    public func localOriginal(for url: String) -> ThumbnailCache.Original? {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return nil }
         switch scheme {
         case "file": return ThumbnailCache.Original(path: parsed.path)
@@ -65,36 +26,67 @@ final class ImageBytesSource: Sendable {
         }
     }
 
-    func cacheFile(for url: String) -> URL {
+    public func cacheFile(for url: String) -> URL {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
-    /// The bytes of the image at `url`, downloaded while the calling thread waits when they are
-    /// not at hand.
+    /// Gets the bytes of the image at `url` and calls `then` with them on an I/O thread, exactly once:
+    /// read on one when they are at hand, else downloaded (holding no thread while the server answers)
+    /// and cached.
     /// - Parameters:
-    ///   - progress: bytes received and expected (if known); return false to stop.
-    ///   - cancellation: stops the download from another thread (its placeholder was deleted).
-    func bytes(for url: String, cancellation: DownloadCancellation? = nil,
-               progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true }) -> Result<Data, LoadFailure> {
-        if let local = bytesAtHand(for: url) { return local }
-        return kept(HTTPClient.download(url, cancellation: cancellation, progress: progress), for: url)
+    ///   - cancellation: stops the work from another thread; `then` hears "cancelled".
+    ///   - progress: bytes received and expected (if known), on the transfer thread; return false to stop.
+    public func fetch(
+        _ url: String, priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
+        then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
+    ) {
+        scheduler.submit(.io, priority) { [self] in
+            if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
+            if let local = bytesAtHand(for: url) { return then(local) }
+            HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
+                // On the transfer thread, which serves every download: the file is written elsewhere.
+                scheduler.submit(.io, priority) { [self] in then(kept(downloaded, for: url)) }
+            }
+        }
     }
 
-    /// Like `bytes(for:)`, but a download holds no thread while the server answers: `then` gets
-    /// the bytes on a thread of `pool` (at once, on this one, when they are at hand).
-    func fetch(_ url: String, cancellation: DownloadCancellation, finishingOn pool: WorkerPool,
-               progress: @escaping @Sendable (Int64, Int64?) -> Bool,
-               then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void) {
-        if let local = bytesAtHand(for: url) { return then(local) }
+    /// Downloads `url` and calls `then` on an I/O thread, where the bytes are cached first, unless
+    /// `cancellation` is cancelled by then.
+    func download(
+        _ url: String, priority: JobPriority, cancellation: CancellationToken,
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+        then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
+    ) {
         HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
             // On the transfer thread, which serves every download: the file is written elsewhere.
-            pool.submit { [self] in then(kept(downloaded, for: url)) }
+            scheduler.submit(.io, priority, cancellation: cancellation) { [self] in then(kept(downloaded, for: url)) }
+        }
+    }
+
+    /// Fetches `urls` one after another, calling `each` with every result in their order, then `done`,
+    /// on I/O threads: a long list never holds more than one image's bytes at once.
+    public func fetchEach(
+        _ urls: [String], priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
+        each: @escaping @Sendable (Int, Result<Data, LoadFailure>) -> Void, done: @escaping @Sendable () -> Void
+    ) {
+        fetchEach(urls[...], priority: priority, cancellation: cancellation, each: each, done: done)
+    }
+
+    private func fetchEach(
+        _ urls: ArraySlice<String>, priority: JobPriority, cancellation: CancellationToken,
+        each: @escaping @Sendable (Int, Result<Data, LoadFailure>) -> Void, done: @escaping @Sendable () -> Void
+    ) {
+        guard let url = urls.first else { return done() }
+        fetch(url, priority: priority, cancellation: cancellation) { [self] result in
+            each(urls.startIndex, result)
+            fetchEach(urls.dropFirst(), priority: priority, cancellation: cancellation, each: each, done: done)
         }
     }
 
     /// The bytes when no download is needed (a data: URI, a file, a download cached before), or
     /// why there are none; nil when they must be downloaded.
-    private func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
+    func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
         if url.hasPrefix("data:") {
             guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: tr("invalid data: URI"))) }
             return .success(decoded.data)
@@ -127,7 +119,7 @@ final class ImageBytesSource: Sendable {
     }
 
     /// Keeps bytes for `url` so the next launch needs no network (also bytes a drag carried).
-    func store(_ data: Data, for url: String) {
+    public func store(_ data: Data, for url: String) {
         guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
@@ -137,7 +129,7 @@ final class ImageBytesSource: Sendable {
         }
     }
 
-    func removeCached(_ url: String) {
+    public func removeCached(_ url: String) {
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
 
@@ -145,7 +137,7 @@ final class ImageBytesSource: Sendable {
     /// app uploads it): the file itself for file://, else a link to the cached download under a
     /// readable name with the right extension. nil when there is no local copy yet.
     /// Cheap (a hard link), so it may run while GTK asks for drag data.
-    func shareableFile(for url: String, label: String) -> URL? {
+    public func shareableFile(for url: String, label: String) -> URL? {
         guard let parsed = URL(string: url) else { return nil }
         if parsed.isFileURL { return parsed }
         let cached = cacheFile(for: url)
@@ -172,7 +164,7 @@ final class ImageBytesSource: Sendable {
 
     /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
     /// undone yet; files written since `launch` (this session's drops) stay.
-    func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
+    public func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
         let keep = Set(urls.map(Checksum.sha256))
         let files = (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files where !keep.contains(file.lastPathComponent) {

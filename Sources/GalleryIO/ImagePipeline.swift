@@ -1,0 +1,117 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// The one path from "bytes wanted" to a paintable picture, for cells, the viewer and drops alike:
+/// fetched through the byte source (cache, disk or network), decoded on the scheduler's CPU lane with
+/// the decoder's limits, from a thumbnail when one serves.
+public final class ImagePipeline: Sendable {
+    public let scheduler: JobScheduler
+    public let bytes: ImageBytesSource
+
+    public init(scheduler: JobScheduler, bytes: ImageBytesSource) {
+        self.scheduler = scheduler
+        self.bytes = bytes
+    }
+
+    /// Makes the picture `request` asks for and calls `then` with it on a worker thread, unless
+    /// `cancellation` is cancelled first (then `then` is never called).
+    public func picture(
+        _ request: PictureRequest, priority: JobPriority, cancellation: CancellationToken,
+        then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void
+    ) {
+        let source = bytes
+        let scheduler = scheduler
+        scheduler.submit(.cpu, priority, cancellation: cancellation) {
+            // A file on disk (or a cached download) is read where it is decoded.
+            let scheme = URL(string: request.url)?.scheme?.lowercased()
+            guard request.bytes == nil, scheme == "http" || scheme == "https",
+                source.localOriginal(for: request.url) == nil
+            else { return then(Self.decode(request, source: source)) }
+            source.download(request.url, priority: priority, cancellation: cancellation, progress: { _, _ in true }) {
+                fetched in
+                switch fetched {
+                case .failure(let failure): then(.failure(failure))
+                case .success(let data):
+                    let decodable = PictureRequest(url: request.url, bytes: data, fit: request.fit, scale: request.scale)
+                    scheduler.submit(.cpu, priority, cancellation: cancellation) {
+                        then(Self.decode(decodable, source: source))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Like `picture(_:priority:cancellation:then:)`, with the result handed to `then` on the GTK thread.
+    public func picture(
+        _ request: PictureRequest, priority: JobPriority, cancellation: CancellationToken,
+        onMain then: @escaping @Sendable @MainActor (Result<DecodedImage, LoadFailure>) -> Void
+    ) {
+        picture(request, priority: priority, cancellation: cancellation) { result in
+            guard !cancellation.isCancelled else { return }
+            MainContext.post { then(result) }
+        }
+    }
+
+    /// The picture for `request`: from the thumbnail on disk when it is current and large enough,
+    /// else decoded from the bytes or the file (leaving that thumbnail behind). Runs on the CPU lane.
+    static func decode(_ request: PictureRequest, source: ImageBytesSource) -> Result<DecodedImage, LoadFailure> {
+        let original = source.localOriginal(for: request.url)
+        var thumbnailSize: ThumbnailSize?
+        if case .cell(let width, let height, _) = request.fit, original != nil {
+            thumbnailSize = ThumbnailSize.covering(width: width, height: height)
+        }
+        if let original, let thumbnailSize, let thumbnail = source.thumbnails.read(original, size: thumbnailSize) {
+            return .success(fitted(thumbnail, request))
+        }
+        let data: Data
+        if let bytes = request.bytes {
+            data = bytes
+        } else if let original, let contents = FileManager.default.contents(atPath: original.path) {
+            data = contents
+        } else {
+            switch source.bytesAtHand(for: request.url) {
+            case .success(let contents): data = contents
+            case .failure(let failure): return .failure(failure)
+            case nil: return .failure(LoadFailure(description: tr("file not found")))
+            }
+        }
+        // A square box: EXIF rotation turns the picture after the decoder fitted it.
+        let side: Int
+        switch request.fit {
+        case .cell(let width, let height, _): side = thumbnailSize?.pixels ?? max(width, height)
+        case .within(let width, let height): side = max(width, height)
+        }
+        switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
+        case .success(let picture):
+            if let original, let thumbnailSize, max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels {
+                source.thumbnails.write(picture, of: original, size: thumbnailSize)
+            }
+            return .success(fitted(picture, request))
+        case .failure(let error):
+            // What the server sent was no image: it is not kept for next time.
+            source.removeCached(request.url)
+            return .failure(LoadFailure(error, decoding: data))
+        }
+    }
+
+    private static func fitted(_ picture: DecodedPicture, _ request: PictureRequest) -> DecodedImage {
+        switch request.fit {
+        case .cell(let width, let height, let cornerRadius):
+            let fit = PixelFit(
+                originalWidth: picture.originalWidth, originalHeight: picture.originalHeight,
+                cellWidth: width, cellHeight: height)
+            // A picture that fills its cell has the cell's round corners: it is painted without a clip.
+            let fillsCell = abs(fit.width - width) <= 1 && abs(fit.height - height) <= 1
+            return picture.image(
+                width: fit.width, height: fit.height, scale: request.scale, cornerRadius: fillsCell ? cornerRadius : 0)
+        case .within(let width, let height):
+            let factor = min(
+                Double(width) / Double(max(picture.originalWidth, 1)),
+                Double(height) / Double(max(picture.originalHeight, 1)), 1)
+            return picture.image(
+                width: max(1, Int((Double(picture.originalWidth) * factor).rounded())),
+                height: max(1, Int((Double(picture.originalHeight) * factor).rounded())), scale: request.scale)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import GalleryCore
+
+/// "These bytes, fitted to this size at this scale": what a cell, the viewer or a drop asks of the
+/// pipeline.
+public struct PictureRequest: Sendable {
+    /// How the picture is fitted to the size asked.
+    public enum Fit: Sendable, Equatable {
+        /// A gallery cell of this many device pixels: covered as the layout crops it, from a
+        /// thumbnail when one is large enough; a picture that fills it gets its round corners.
+        case cell(width: Int, height: Int, cornerRadius: Double)
+        /// Inside this many device pixels, never enlarged, from the original (the viewer).
+        case within(width: Int, height: Int)
+    }
+
+    public var url: String
+    /// Bytes already at hand (a drop's download, or what the drag carried); nil: fetched by address.
+    public var bytes: Data?
+    public var fit: Fit
+    /// The device scale factor the surface is painted at.
+    public var scale: Int
+
+    public init(url: String, bytes: Data? = nil, fit: Fit, scale: Int) {
+        self.url = url
+        self.bytes = bytes
+        self.fit = fit
+        self.scale = scale
+    }
+}
