@@ -5,7 +5,9 @@ Options: `--runs 5` (measured runs per app), `--count 10000` (images), `--quick`
 development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,drop` (a subset),
 `--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts),
 `--trace-stalls` (the drop part traces the scheduler, `stall_trace.py`: root only).
-The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`.
+The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`;
+the drop part reads its stall log, which only a build with the StallLog trait writes
+(`swift build -c release --traits StallLog`).
 
 Setup (`setup()`): installs what is missing with apt-get (sudo when not root): gthumb, xvfb, xdotool, x11-utils,
 imagemagick, dbus, at-spi2-core, python3-gi, gir1.2-atspi-2.0, gir1.2-gtk-3.0, python3-pil, python3-numpy,
@@ -934,7 +936,7 @@ class Bench:
                     self.notes.append("drop: cells still loading after it was painted: %s"
                                       % [c.name for c in visible if not c.settled][:5])
                 if stalls is None:
-                    raise RuntimeError("the app wrote no IMAGE_GALLERY_STALL_LOG")
+                    raise RuntimeError("the app wrote no IMAGE_GALLERY_STALL_LOG: build it with `--traits StallLog`")
                 log("  %s: placeholder %s after the release, all landed %.2f s (state.json %.2f s, painted %.2f s), "
                     "%d stalls over 8 ms %s, %.0f ms of CPU time taken by the hypervisor until state.json "
                     "listed them (steal); server answered %d requests (the first came %.2f s after the "

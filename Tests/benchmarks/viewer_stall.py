@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Opening a 12000×8000 JPEG in the viewer: `/usr/bin/python3 Tests/benchmarks/viewer_stall.py [runs]`.
 
-Starts the built app (release build if present, else debug) under Xvfb on a gallery of that JPEG (96 megapixels,
+Starts the built app (release build if present, else debug; built with `--traits StallLog`) under Xvfb on a gallery of that JPEG (96 megapixels,
 gradients and blocks, made with PIL) and a small PNG, with IMAGE_GALLERY_STALL_LOG set: the app then logs each
 main-loop stall over 8 ms ("stall <seconds> <ms>"). Once the gallery has loaded, each run opens the JPEG (Enter), waits
-3 s, shows it at 1:1 (the key 1: a decode bounded to 25 megapixels), waits 4 s, fits it again (Ctrl+0), waits 2 s, and goes back (Escape). Reported: the
+3 s, shows it at 1:1 (the key 1: a decode bounded to 25 megapixels), waits 4 s, fits it again (Ctrl+0), waits 2 s,
+and goes back (Escape). Reported: the
 longest stall while it opened and while it went 1:1, how long Enter took to show the viewer over AT-SPI, and the
 peak resident memory (VmHWM) before opening, after the fitted open and after 1:1. Not a test: timings go here.
 """
