@@ -21,8 +21,8 @@ final class ImageViewer {
     private var lastIndex = 0
     private var zoom = ViewerZoom(imageWidth: 1, imageHeight: 1, viewWidth: 1, viewHeight: 1)
     /// Decoded for the view: the latest sharp picture, and the one fitted to the window while the
-    /// latest is larger (zooming out again paints that at once: shrinking a 24 MP picture to the
-    /// window on the main loop took 110 ms). Each with the sharp size it was asked for.
+    /// latest is larger (zooming out again paints that at once, not a large picture shrunk on the GTK
+    /// thread). Each with the sharp size it was asked for.
     private var sharp: [(surface: CairoSurface, width: Int)] = []
     private var failure: String?
     private var pending: (generation: Int, width: Int, cancellation: CancellationToken)?
