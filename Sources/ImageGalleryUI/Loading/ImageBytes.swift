@@ -153,9 +153,9 @@ final class ImageBytesSource: Sendable {
         let head = handle.readData(ofLength: 64)
         try? handle.close()
         var name = label.replacingOccurrences(of: "/", with: "_")
-        if let type = DropPayload.sniffImageType(Array(head)), let ext = type.split(separator: "/").last,
-           !name.lowercased().hasSuffix(".\(ext)"), !(ext == "jpeg" && name.lowercased().hasSuffix(".jpg")) {
-            name += ".\(ext)"
+        if let format = ImageFormat.sniff(head),
+           !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") }) {
+            name += ".\(format.fileExtension)"
         }
         let folder = cacheDirectory.appendingPathComponent("drag-out", isDirectory: true)
             .appendingPathComponent(String(cached.lastPathComponent.prefix(16)), isDirectory: true)
