@@ -32,7 +32,7 @@ let package = Package(
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "CCurl", "CShim", "GalleryCore"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
         .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GtkKit"], plugins: ["CompileCatalogs"]),

@@ -1,6 +1,7 @@
 import CCurl
 import CShim
 import Foundation
+import GalleryCore
 import Synchronization
 
 public struct HTTPResponse: Sendable {
@@ -73,7 +74,7 @@ public enum HTTPClient {
     nonisolated(unsafe) public private(set) static var userAgent = ""
 
     public struct Limits: Sendable {
-        public var maximumBytes: Int64 = 50_000_000
+        public var maximumBytes = ImageLimits.maximumDownloadBytes
         public var connectTimeoutSeconds = 15
         /// A transfer slower than `slowBytesPerSecond` for this long is abandoned: a server that
         /// trickles must not hold a download for ever.
