@@ -35,6 +35,13 @@ public enum SavedImageName {
         return shortened(stem + " (\(number))", extension: ext)
     }
 
+    /// Where a file that must not replace another may go in `folder`: "cat.jpg", "cat (2).jpg", …
+    /// up to "cat (10000).jpg".
+    public static func numberedPaths(_ name: String, in folder: String) -> some Sequence<String> {
+        let folder = URL(fileURLWithPath: folder, isDirectory: true)
+        return (1...10_000).lazy.map { folder.appendingPathComponent(numbered(name, $0)).path }
+    }
+
     private static func split(_ name: String) -> (stem: String, extension: String?) {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, nil) }
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))

@@ -241,8 +241,8 @@ final class ImageActions {
             Self.lastFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             Self.pool.submit { [weak self] in
                 let saved: String? = {
-                    do throws(ImageFileWriter.Failure) {
-                        try ImageFileWriter.write(data, to: path)
+                    do throws(FileError) {
+                        try FileWriter.document.write(data, to: path, policy: .replace)
                         return nil
                     } catch { return error.description }
                 }()
@@ -266,8 +266,9 @@ final class ImageActions {
                 switch source.bytes(for: image.url) {
                 case .success(let data):
                     let name = SavedImageName.fileName(label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
-                    do throws(ImageFileWriter.Failure) {
-                        _ = try ImageFileWriter.writeBesideOthers(data, named: name, in: folder)
+                    do throws(FileError) {
+                        let paths = SavedImageName.numberedPaths(name, in: folder)
+                        _ = try FileWriter.document.write(data, toFirstFreeOf: paths, policy: .createNew)
                         saved += 1
                     } catch {
                         failures.append(Self.couldNotSave(name, error.description))

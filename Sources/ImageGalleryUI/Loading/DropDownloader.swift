@@ -118,7 +118,9 @@ final class DropDownloader {
         let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: file.path) { try bytes.write(to: file, options: .atomic) }
+            if !FileManager.default.fileExists(atPath: file.path) {
+                try FileWriter(durability: .cache).write(bytes, to: file.path, policy: .replace)
+            }
             return file
         } catch {
             return nil

@@ -119,7 +119,8 @@ private final class ExportRun: @unchecked Sendable {
             ExportManifest.Image(file: file, url: image.url, aspectRatio: image.aspectRatio)
         })
         do {
-            try LocalFile.create(temporary.appendingPathComponent(GalleryExport.manifestFileName).path, contents: manifest.encoded())
+            let manifestPath = temporary.appendingPathComponent(GalleryExport.manifestFileName).path
+            try FileWriter.document.write(manifest.encoded(), to: manifestPath, policy: .createInPlace)
             return try moveIntoPlace(temporary)
         } catch let error as FileError {
             return .failed(reason: error.description)
@@ -129,7 +130,7 @@ private final class ExportRun: @unchecked Sendable {
     }
 
     private func moveIntoPlace(_ temporary: URL) throws(FileError) -> GalleryExporter.Outcome {
-        LocalFile.syncDirectory(temporary.path)
+        FileWriter.syncFolder(temporary.path)
         var taken = Set((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
         while true {
             let name = GalleryExport.folderName(for: gallery.name, taken: taken, fallback: fallbackName)
@@ -142,7 +143,7 @@ private final class ExportRun: @unchecked Sendable {
                 taken.insert(name)
                 continue
             }
-            LocalFile.syncDirectory(parent.path)
+            FileWriter.syncFolder(parent.path)
             let (missingCount, reason) = lock.withLock { (self.missing, self.missingReason) }
             return .exported(folder: folder, missing: missingCount, reason: reason)
         }
@@ -157,7 +158,8 @@ private final class ExportRun: @unchecked Sendable {
             let ext = type.flatMap(GalleryExport.fileExtension(forMIMEType:)) ?? GalleryExport.labelExtension(image.label) ?? ""
             let name = GalleryExport.fileName(position: position, count: gallery.images.count, label: image.label, fileExtension: ext)
             do throws(FileError) {
-                try LocalFile.create(folder.appendingPathComponent(name).path, contents: data)
+                let path = folder.appendingPathComponent(name).path
+                try FileWriter.document.write(data, to: path, policy: .createInPlace)
                 lock.withLock { files[position] = name }
             } catch {
                 // The disk is full or went read-only: the export stops here.

@@ -131,7 +131,7 @@ final class ImageBytesSource: Sendable {
         guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-            try LocalFile.replaceCache(cacheFile(for: url).path, contents: data)
+            try FileWriter.cache.write(data, to: cacheFile(for: url).path, policy: .replace)
         } catch {
             // A cache that cannot be written only costs a download next time.
         }
