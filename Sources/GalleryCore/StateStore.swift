@@ -178,7 +178,7 @@ public struct StateStore: Sendable {
             path += "/" + component
             if mkdir(path, 0o755) != 0 && errno != EEXIST {
                 throw SaveError(description: tr("cannot create the folder {path}: {reason}",
-                                                   ["path": path, "reason": String(cString: strerror(errno))]))
+                                                   ["path": path, "reason": FileError(code: errno).description]))
             }
         }
         var info = stat()
@@ -187,7 +187,7 @@ public struct StateStore: Sendable {
         }
     }
 
-    private func errnoText() -> String { String(cString: strerror(errno)) }
+    private func errnoText() -> String { FileError(code: errno).description }
 }
 
 /// Saves off the caller's thread, one write at a time; when saves pile up only the newest is written.
