@@ -161,9 +161,8 @@ public enum DropPayload {
         DataURI.decode(uri)
     }
 
-    /// The image media type recognised from the first bytes (PNG, JPEG, GIF, WebP, BMP, TIFF, ICO, AVIF,
-    /// HEIF, JPEG XL, SVG); nil when not recognised.
+    /// The image media type recognised from the first bytes (`ImageFormat.sniff`); nil when not recognised.
     public static func sniffImageType(_ bytes: [UInt8]) -> String? {
-        ImageSniffer.mimeType(bytes[...])
+        ImageFormat.sniff(bytes)?.mimeType
     }
 }

@@ -136,8 +136,8 @@ extension DropPayload {
     /// `image/*` label whose signature is unknown here (gdk-pixbuf reads more formats than are sniffed).
     static func bytesSource(_ data: ArraySlice<UInt8>, label: String) -> ImageSource? {
         guard !data.isEmpty else { return nil }
-        if let mime = ImageSniffer.mimeType(data) { return .bytes(Data(data), mimeType: mime) }
-        guard label.hasPrefix("image/"), !ImageSniffer.hasKnownSignature(label) else { return nil }
+        if let format = ImageFormat.sniff(data) { return .bytes(Data(data), mimeType: format.mimeType) }
+        guard label.hasPrefix("image/"), !ImageFormat.hasKnownSignature(label) else { return nil }
         return .bytes(Data(data), mimeType: label)
     }
 

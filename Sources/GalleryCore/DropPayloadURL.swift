@@ -147,9 +147,9 @@ enum DataURI {
 
         let payload = percentDecoded(Array(uri[uri.index(after: comma)...].utf8))
         guard let bytes = isBase64 ? forgivingBase64(payload) : payload, !bytes.isEmpty else { return nil }
-        if let sniffed = ImageSniffer.mimeType(bytes[...]) { return (sniffed, Data(bytes)) }
+        if let sniffed = ImageFormat.sniff(bytes) { return (sniffed.mimeType, Data(bytes)) }
         // Content that is none of the formats recognised here: fine for an exotic type, a lie for a known one.
-        guard !ImageSniffer.hasKnownSignature(mediaType) else { return nil }
+        guard !ImageFormat.hasKnownSignature(mediaType) else { return nil }
         return (mediaType, Data(bytes))
     }
 
@@ -212,56 +212,5 @@ enum DataURI {
             }
         }
         return out
-    }
-}
-
-enum ImageSniffer {
-    /// Declared types whose content `mimeType(_:)` can recognise: such a label on unrecognised bytes is a lie.
-    static func hasKnownSignature(_ mimeType: String) -> Bool {
-        knownLabels.contains(mimeType.lowercased())
-    }
-
-    private static let knownLabels: Set<String> = [
-        "image/png", "image/apng", "image/jpeg", "image/jpg", "image/pjpeg", "image/gif", "image/webp",
-        "image/bmp", "image/x-bmp", "image/x-ms-bmp", "image/tiff", "image/x-icon", "image/vnd.microsoft.icon",
-        "image/avif", "image/heic", "image/heif", "image/jxl", "image/svg+xml",
-    ]
-
-    static func mimeType(_ b: ArraySlice<UInt8>) -> String? {
-        let b = Array(b.prefix(4096))
-        func at(_ offset: Int, _ signature: [UInt8]) -> Bool {
-            b.count >= offset + signature.count && Array(b[offset..<offset + signature.count]) == signature
-        }
-        func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
-
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if at(0, ascii("GIF87a")) || at(0, ascii("GIF89a")) { return "image/gif" }
-        if at(0, ascii("RIFF")) && at(8, ascii("WEBP")) { return "image/webp" }
-        if at(0, ascii("BM")) && b.count >= 26 { return "image/bmp" }
-        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return "image/tiff" }
-        if at(0, [0x00, 0x00, 0x01, 0x00]) || at(0, [0x00, 0x00, 0x02, 0x00]) { return "image/x-icon" }
-        if at(4, ascii("ftyp")) {
-            if at(8, ascii("avif")) || at(8, ascii("avis")) { return "image/avif" }
-            for brand in ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"] where at(8, ascii(brand)) {
-                return "image/heif"
-            }
-        }
-        if at(0, [0xFF, 0x0A]) || at(0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
-            return "image/jxl"
-        }
-        if looksLikeSVG(b) { return "image/svg+xml" }
-        return nil
-    }
-
-    /// An XML document whose root is `<svg`, possibly after an XML declaration, comments or a doctype.
-    private static func looksLikeSVG(_ b: [UInt8]) -> Bool {
-        var text = String(decoding: b, as: UTF8.self).lowercased()[...]
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        text = text.drop { $0.isWhitespace }
-        if text.hasPrefix("<svg") { return true }
-        guard text.hasPrefix("<?xml") || text.hasPrefix("<!--") || text.hasPrefix("<!doctype svg") else { return false }
-        guard let svg = text.range(of: "<svg") else { return false }
-        return !text[..<svg.lowerBound].contains("<html")
     }
 }

@@ -33,11 +33,7 @@ public enum GalleryExport {
 
     /// The extension a file of this media type (`DropPayload.sniffImageType`) carries.
     public static func fileExtension(forMIMEType type: String) -> String? {
-        [
-            "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp",
-            "image/tiff": "tif", "image/x-icon": "ico", "image/avif": "avif", "image/heif": "heic", "image/jxl": "jxl",
-            "image/svg+xml": "svg",
-        ][type]
+        ImageFormat.forMIMEType(type)?.fileExtension
     }
 
     /// The extension a file whose bytes were not recognised keeps: the one its label has, else none.
@@ -86,14 +82,10 @@ public enum GalleryExport {
 
     /// "cat.jpg" → "cat": the real extension replaces the one the address had.
     private static func stripImageExtension(_ label: String) -> String {
-        guard let ext = labelExtension(label), imageExtensions.contains(ext), let dot = label.lastIndex(of: ".") else { return label }
+        guard let ext = labelExtension(label), ImageFormat.forFileExtension(ext) != nil,
+              let dot = label.lastIndex(of: ".") else { return label }
         return String(label[..<dot])
     }
-
-    private static let imageExtensions: Set<String> = [
-        "png", "apng", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "ico", "avif", "heic", "heif",
-        "jxl", "svg", "svgz",
-    ]
 }
 
 /// `gallery.json` in an exported folder: the gallery's name and, in display order, each image's

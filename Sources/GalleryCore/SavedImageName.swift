@@ -5,32 +5,8 @@ import Foundation
 public enum SavedImageName {
     /// The usual extension of an image type (`DropPayload.sniffImageType`'s answer).
     public static func fileExtension(forMimeType mimeType: String) -> String? {
-        switch mimeType.lowercased() {
-        case "image/png", "image/apng": "png"
-        case "image/jpeg", "image/jpg", "image/pjpeg": "jpg"
-        case "image/gif": "gif"
-        case "image/webp": "webp"
-        case "image/avif": "avif"
-        case "image/heif", "image/heic": "heic"
-        case "image/jxl": "jxl"
-        case "image/svg+xml": "svg"
-        case "image/bmp", "image/x-bmp", "image/x-ms-bmp": "bmp"
-        case "image/tiff": "tif"
-        case "image/x-icon", "image/vnd.microsoft.icon": "ico"
-        default: nil
-        }
+        ImageFormat.forMIMEType(mimeType)?.fileExtension
     }
-
-    /// Extensions that name the same type: a "photo.jpeg" that is a JPEG keeps its name.
-    private static let sameType: [String: Set<String>] = [
-        "jpg": ["jpg", "jpeg", "jpe", "jfif"], "tif": ["tif", "tiff"], "heic": ["heic", "heif"], "png": ["png", "apng"],
-    ]
-
-    /// Every extension an image file is known by: one of them on the label is replaced, not kept.
-    private static let imageExtensions: Set<String> = [
-        "png", "apng", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "avif", "heic", "heif", "jxl", "svg", "bmp",
-        "tif", "tiff", "ico",
-    ]
 
     /// "cat.png" whose bytes are a JPEG becomes "cat.jpg"; "photo" (no extension) "photo.jpg"; a
     /// label with a slash or a leading dot is made a plain, visible file name. Bytes of an unknown
@@ -41,14 +17,15 @@ public enum SavedImageName {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         while name.hasPrefix(".") { name.removeFirst() }
         if name.isEmpty { name = tr("image") }
-        guard let wanted = mimeType.flatMap(fileExtension(forMimeType:)) else { return shortened(name) }
+        guard let format = mimeType.flatMap(ImageFormat.forMIMEType) else { return shortened(name) }
         var stem = name
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            let current = name[name.index(after: dot)...].lowercased()
-            if (sameType[wanted] ?? [wanted]).contains(current) { return shortened(name) }
-            if imageExtensions.contains(current) { stem = String(name[..<dot]) }
+            let current = String(name[name.index(after: dot)...])
+            // "photo.jpeg" that is a JPEG keeps its name; another image extension is replaced.
+            if format.fileExtensions.contains(current.lowercased()) { return shortened(name) }
+            if ImageFormat.forFileExtension(current) != nil { stem = String(name[..<dot]) }
         }
-        return shortened(stem, extension: wanted)
+        return shortened(stem, extension: format.fileExtension)
     }
 
     /// The `number`th name for a file that must not replace another: "cat.jpg", "cat (2).jpg", …
@@ -56,6 +33,13 @@ public enum SavedImageName {
         guard number > 1 else { return name }
         let (stem, ext) = split(name)
         return shortened(stem + " (\(number))", extension: ext)
+    }
+
+    /// Where a file that must not replace another may go in `folder`: "cat.jpg", "cat (2).jpg", …
+    /// up to "cat (10000).jpg".
+    public static func numberedPaths(_ name: String, in folder: String) -> some Sequence<String> {
+        let folder = URL(fileURLWithPath: folder, isDirectory: true)
+        return (1...10_000).lazy.map { folder.appendingPathComponent(numbered(name, $0)).path }
     }
 
     private static func split(_ name: String) -> (stem: String, extension: String?) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,46 +123,29 @@ public struct StateStore: Sendable {
     public func save(_ state: GalleryState) throws -> Revision? {
         let data = try Self.encode(state)
         let target = resolvedFileURL
-        let directory = target.deletingLastPathComponent()
-        try Self.makeFolders(directory)
-        var existing = stat()
-        let exists = stat(target.path, &existing) == 0
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SaveError(description: tr("cannot create {path}: {reason}", ["path": temporary.path, "reason": errnoText()])) }
-        var failure: String?
-        // The mode the file had (0644 for a new one), not what the umask makes of it.
-        if fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644) != 0 {
-            failure = tr("cannot set the mode of {path}: {reason}", ["path": temporary.path, "reason": errnoText()])
-        }
-        if exists { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }  // only root may; others keep theirs
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while failure == nil && offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = tr("cannot write {path}: {reason}", ["path": temporary.path, "reason": errnoText()])
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = tr("cannot sync {path}: {reason}", ["path": temporary.path, "reason": errnoText()]) }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, target.path) != 0 {
-            failure = tr("cannot replace {path}: {reason}", ["path": target.path, "reason": errnoText()])
-        }
-        if let failure {
-            unlink(temporary.path)
-            throw SaveError(description: failure)
-        }
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
+        try Self.makeFolders(target.deletingLastPathComponent())
+        do throws(FileError) {
+            try Self.writer.write(data, to: target.path, policy: .replace)
+        } catch {
+            throw SaveError(description: Self.message(error))
         }
         return revision()
+    }
+
+    /// The mode the file had (0644 for a new one), not what the umask makes of it; temporary files
+    /// named as `removeStaleTemporaryFiles` finds them.
+    private static let writer = FileWriter(durability: .flushed, mode: .keepExisting(orNew: 0o644),
+                                           temporaryName: .hiddenTmp)
+
+    private static func message(_ error: FileError) -> String {
+        let words = ["path": error.path ?? "", "reason": error.description]
+        return switch error.step {
+        case .create, nil: tr("cannot create {path}: {reason}", words)
+        case .setMode: tr("cannot set the mode of {path}: {reason}", words)
+        case .write: tr("cannot write {path}: {reason}", words)
+        case .sync: tr("cannot sync {path}: {reason}", words)
+        case .replace: tr("cannot replace {path}: {reason}", words)
+        }
     }
 
     /// An exclusive lock on the state's folder (`.state.json.lock`, flock), held while a copy of the
@@ -194,7 +178,7 @@ public struct StateStore: Sendable {
             path += "/" + component
             if mkdir(path, 0o755) != 0 && errno != EEXIST {
                 throw SaveError(description: tr("cannot create the folder {path}: {reason}",
-                                                   ["path": path, "reason": String(cString: strerror(errno))]))
+                                                   ["path": path, "reason": FileError(code: errno).description]))
             }
         }
         var info = stat()
@@ -203,7 +187,7 @@ public struct StateStore: Sendable {
         }
     }
 
-    private func errnoText() -> String { String(cString: strerror(errno)) }
+    private func errnoText() -> String { FileError(code: errno).description }
 }
 
 /// Saves off the caller's thread, one write at a time; when saves pile up only the newest is written.
@@ -211,20 +195,24 @@ public struct StateStore: Sendable {
 /// copy of the app (or a sync tool) wrote it meanwhile, both sides' changes are merged, written, and
 /// handed to `onMerged`, so neither silently loses the other's edits. A write that fails stays
 /// pending: the next save or `flush` tries again.
-public final class BackgroundStateSaver: @unchecked Sendable {
+public final class BackgroundStateSaver: Sendable {
+    private struct State {
+        /// The newest state asked for and not yet written, and whether a write is on the queue.
+        var pending: GalleryState?
+        var scheduled = false
+        /// The last state this copy asked to save, what the file holds (as far as this copy knows)
+        /// and its revision. They differ after a merge, until this copy's own state takes the merge
+        /// in: every save until then is merged again, so the other copy's changes never leave the
+        /// file. Only the queue changes them.
+        var base: GalleryState
+        var onDisk: GalleryState
+        var diskRevision: StateStore.Revision?
+    }
+
     private let store: StateStore
     /// One save at a time, in the order they were asked for.
     private let queue = DispatchQueue(label: "io.github.imagegallery.save")
-    private let lock = NSLock()
-    private var pending: GalleryState?  // guarded by lock
-    private var scheduled = false  // guarded by lock
-    /// What the file held when last read or written here, and its revision (queue only).
-    /// The last state this copy asked to save, what the file holds (as far as this copy knows) and
-    /// its revision. They differ after a merge, until this copy's own state takes the merge in: every
-    /// save until then is merged again, so the other copy's changes never leave the file.
-    private var base: GalleryState
-    private var onDisk: GalleryState
-    private var diskRevision: StateStore.Revision?
+    private let state: Mutex<State>
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
 
@@ -237,17 +225,16 @@ public final class BackgroundStateSaver: @unchecked Sendable {
         self.store = store
         self.onError = onError
         self.onMerged = onMerged
-        base = loaded
-        onDisk = loaded
-        diskRevision = store.revision()
+        state = Mutex(State(base: loaded, onDisk: loaded, diskRevision: store.revision()))
     }
 
-    public func save(_ state: GalleryState) {
-        lock.lock()
-        pending = state
-        let schedule = !scheduled
-        scheduled = true
-        lock.unlock()
+    public func save(_ newState: GalleryState) {
+        let schedule = state.withLock { state in
+            state.pending = newState
+            let wasScheduled = state.scheduled
+            state.scheduled = true
+            return !wasScheduled
+        }
         guard schedule else { return }
         queue.async { [self] in _ = writePending() }
     }
@@ -258,22 +245,26 @@ public final class BackgroundStateSaver: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let outcome = FlushOutcome()
         queue.async { [self] in
-            outcome.reason = writePending()
+            let reason = writePending()
+            outcome.reason.withLock { $0 = reason }
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success else {
             return trPlural("saving took longer than {count} second", "saving took longer than {count} seconds", Int(timeout))
         }
-        return outcome.reason
+        return outcome.reason.withLock { $0 }
     }
 
+    /// On the queue: the lock is held to take the request and to record what was written, never
+    /// while the file is written, so `save` never waits for the disk.
     private func writePending() -> String? {
-        lock.lock()
-        let state = pending
-        pending = nil
-        scheduled = false
-        lock.unlock()
-        guard let state else { return nil }
+        let (pending, base, onDisk, diskRevision) = state.withLock { state in
+            let taken = (state.pending, state.base, state.onDisk, state.diskRevision)
+            state.pending = nil
+            state.scheduled = false
+            return taken
+        }
+        guard let pending else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
             let folderLock = try store.lockFolder()
@@ -288,16 +279,19 @@ public final class BackgroundStateSaver: @unchecked Sendable {
                     theirs = base  // gone or unreadable (moved aside): nothing of theirs to keep
                 }
             }
-            let written = theirs == base ? state : GalleryState.merged(base: base, theirs: theirs, ours: state)
-            diskRevision = try store.save(written)
-            onDisk = written
-            base = state
-            if changedElsewhere && written != state { onMerged(written, state) }
+            let written = theirs == base ? pending : GalleryState.merged(base: base, theirs: theirs, ours: pending)
+            let revision = try store.save(written)
+            state.withLock { state in
+                state.diskRevision = revision
+                state.onDisk = written
+                state.base = pending
+            }
+            if changedElsewhere && written != pending { onMerged(written, pending) }
             return nil
         } catch {
-            lock.lock()
-            if pending == nil { pending = state }  // tried again by the next save or flush
-            lock.unlock()
+            state.withLock { state in
+                if state.pending == nil { state.pending = pending }  // tried again by the next save or flush
+            }
             onError("\(error)")
             return "\(error)"
         }
@@ -305,8 +299,8 @@ public final class BackgroundStateSaver: @unchecked Sendable {
 }
 
 /// What a flush found, handed from the saver's queue to the thread that waits for it.
-private final class FlushOutcome: @unchecked Sendable {
-    var reason: String?
+private final class FlushOutcome: Sendable {
+    let reason = Mutex<String?>(nil)
 }
 
 /// The XDG base directories, with their documented fallbacks.

@@ -5,9 +5,6 @@
 public struct ViewerZoom: Equatable, Sendable {
     /// How far in and out the user may zoom (device pixels per image pixel).
     public static let maximum = 20.0
-    /// Pixels a sharp decode may hold at most: zoomed into a huge image, the pixels beyond this are
-    /// enlarged rather than decoded (25 MP: a 24-megapixel photo still shows pixel for pixel).
-    public static let decodeCap = 25_000_000
 
     /// The image's own size, in its pixels (upright).
     public private(set) var imageWidth: Double
@@ -108,7 +105,7 @@ public struct ViewerZoom: Equatable, Sendable {
     }
 
     /// The size to decode the image at for the view to show it sharp: the image at the zoom shown
-    /// (never larger than the file), decoded within `decodeCap` pixels.
+    /// (never larger than the file), within `ImageLimits.maximumWholePixels`: the pixels beyond are enlarged.
     public var sharpSize: (width: Int, height: Int) {
         let wanted = min(effectiveScale, 1)
         var scale = wanted
@@ -117,9 +114,9 @@ public struct ViewerZoom: Equatable, Sendable {
         // (zoomed into a 96 MP photo, a decode just past 1/2 would otherwise decode all of it).
         let steps = [1, 0.5, 0.25, 0.125]
         let decoded = steps.last { $0 >= wanted } ?? 1
-        if pixels(atScale: decoded) > Double(Self.decodeCap) {
-            scale = steps.first { pixels(atScale: $0) <= Double(Self.decodeCap) }
-                ?? (Double(Self.decodeCap) / pixels(atScale: 1)).squareRoot()
+        let cap = Double(ImageLimits.maximumWholePixels)
+        if pixels(atScale: decoded) > cap {
+            scale = steps.first { pixels(atScale: $0) <= cap } ?? (cap / pixels(atScale: 1)).squareRoot()
         }
         return (max(1, Int((imageWidth * scale).rounded())), max(1, Int((imageHeight * scale).rounded())))
     }

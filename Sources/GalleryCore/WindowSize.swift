@@ -51,6 +51,6 @@ public struct WindowSizeStore: Sendable {
         guard size.isUsable, size != load() || !FileManager.default.fileExists(atPath: fileURL.path),
               let data = try? JSONEncoder().encode(size) else { return }
         try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? data.write(to: fileURL, options: .atomic)
+        try? FileWriter(durability: .cache, temporaryName: .hiddenTmp).write(data, to: fileURL.path, policy: .replace)
     }
 }

@@ -1,6 +1,7 @@
 import CCurl
 import CShim
 import Foundation
+import GalleryCore
 import Synchronization
 
 /// Downloads with libcurl, one easy handle each, set up on the caller's thread and run by the transfer
@@ -11,7 +12,7 @@ public enum HTTPClient {
     private static let userAgent = Mutex("")
 
     public struct Limits: Sendable {
-        public var maximumBytes: Int64 = 50_000_000
+        public var maximumBytes = ImageLimits.maximumDownloadBytes
         public var connectTimeoutSeconds = 15
         /// A transfer slower than `slowBytesPerSecond` for this long is abandoned: a server that
         /// trickles must not hold a download for ever.

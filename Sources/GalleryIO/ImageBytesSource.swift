@@ -123,7 +123,7 @@ public final class ImageBytesSource: Sendable {
         guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-            try LocalFile.replaceCache(cacheFile(for: url).path, contents: data)
+            try FileWriter.cache.write(data, to: cacheFile(for: url).path, policy: .replace)
         } catch {
             // A cache that cannot be written only costs a download next time.
         }
@@ -145,9 +145,9 @@ public final class ImageBytesSource: Sendable {
         let head = handle.readData(ofLength: 64)
         try? handle.close()
         var name = label.replacingOccurrences(of: "/", with: "_")
-        if let type = DropPayload.sniffImageType(Array(head)), let ext = type.split(separator: "/").last,
-           !name.lowercased().hasSuffix(".\(ext)"), !(ext == "jpeg" && name.lowercased().hasSuffix(".jpg")) {
-            name += ".\(ext)"
+        if let format = ImageFormat.sniff(head),
+           !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") }) {
+            name += ".\(format.fileExtension)"
         }
         let folder = cacheDirectory.appendingPathComponent("drag-out", isDirectory: true)
             .appendingPathComponent(String(cached.lastPathComponent.prefix(16)), isDirectory: true)

@@ -66,7 +66,7 @@ public struct ThumbnailCache: Sendable {
             ("Thumb::Image::Height", String(picture.originalHeight)),
             (untranslated("Software"), untranslated("Image Gallery")),
         ]) else { return }
-        try? LocalFile.replaceCache(target.path, contents: png)
+        try? FileWriter.cache.write(png, to: target.path, policy: .replace)
     }
 
     /// Forgets the thumbnails of a file that is gone (a cached download pruned).

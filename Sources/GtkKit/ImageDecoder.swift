@@ -1,6 +1,7 @@
 import CGtk
 import CShim
 import Foundation
+import GalleryCore
 
 /// A decoded image ready to paint, and the size the file itself has.
 public struct DecodedImage: Sendable {
@@ -52,13 +53,9 @@ public enum DecodeError: Error, Equatable {
 /// Decodes image bytes with gdk-pixbuf on the calling thread (a worker, never the GUI thread).
 /// The size is read first and absurd dimensions are refused before any pixel is decoded.
 public enum ImageDecoder {
-    /// Images above this many pixels are refused (gdk-pixbuf itself has no cap).
-    public static let maximumPixels = 150_000_000
-    public static let maximumSide = 40_000
     /// Formats that can't be decoded scaled (GIF, WebP, interlaced PNG…) are decoded whole before
-    /// they are scaled: above this many pixels they are refused, which bounds that to ~100 MB.
-    /// JPEG scales in the decoder and non-interlaced PNG row by row, so they go up to the cap above.
-    public static let maximumUnscaledPixels = 25_000_000
+    /// they are scaled, so they are refused above `ImageLimits.maximumWholePixels`; JPEG scales in
+    /// the decoder and non-interlaced PNG row by row, so they go up to `ImageLimits.maximumPixels`.
     /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding, and an
     /// animation is noticed soon after its first frame.
     static let chunkSize = 16 * 1024
@@ -86,9 +83,10 @@ public enum ImageDecoder {
         check.scalable = format.map { gdk_pixbuf_format_is_scalable($0) != 0 } ?? false
         let name = format.flatMap { gdk_pixbuf_format_get_name($0) }
         let scalesInDecoder = name.map { name in defer { g_free(name) }; return String(cString: name) == "jpeg" } ?? false
-        let cap = scalesInDecoder ? maximumPixels : maximumUnscaledPixels
+        let cap = scalesInDecoder ? ImageLimits.maximumPixels : ImageLimits.maximumWholePixels
         let fits = check.scalable && check.fitWidth > 0 && check.fitHeight > 0
-        if width <= 0 || height <= 0 || !fits && (Int(width) > maximumSide || Int(height) > maximumSide
+        let side = ImageLimits.maximumSide
+        if width <= 0 || height <= 0 || !fits && (Int(width) > side || Int(height) > side
             || Int(width) * Int(height) > cap) {
             check.refused = true
             gdk_pixbuf_loader_set_size(loader, 1, 1)
@@ -139,8 +137,8 @@ public enum ImageDecoder {
         var height: gint = 0
         let result = bytes.withUnsafeBytes { buffer in
             cshim_png_decode_scaled(buffer.bindMemory(to: guchar.self).baseAddress, gsize(buffer.count),
-                                    gint(fit?.width ?? 0), gint(fit?.height ?? 0), gint64(maximumPixels),
-                                    gint(maximumSide), &pixbuf, &width, &height)
+                                    gint(fit?.width ?? 0), gint(fit?.height ?? 0), gint64(ImageLimits.maximumPixels),
+                                    gint(ImageLimits.maximumSide), &pixbuf, &width, &height)
         }
         switch result {
         case CSHIM_PNG_OK:
@@ -200,7 +198,7 @@ public enum ImageDecoder {
         if check.scalable {
             // A vector image has no pixel size of its own: it says it is as large as any image may
             // be, so every cell asks for it at the cell's own size rather than enlarging pixels.
-            let grow = Double(maximumSide) / Double(max(originalWidth, originalHeight, 1))
+            let grow = Double(ImageLimits.maximumSide) / Double(max(originalWidth, originalHeight, 1))
             originalWidth = max(1, Int((Double(originalWidth) * grow).rounded()))
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }

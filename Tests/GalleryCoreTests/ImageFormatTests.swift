@@ -6,12 +6,55 @@ import Testing
     @Test func formatsWithoutALoaderNameTheirPackage() {
         let avif: [UInt8] = [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]
         let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]
-        #expect(ImageFormat.sniff(avif) == ImageFormat(name: "AVIF", loaderPackage: "libavif-gdk-pixbuf"))
+        #expect(ImageFormat.sniff(avif)?.name == "AVIF")
+        #expect(ImageFormat.sniff(avif)?.loaderPackage == "libavif-gdk-pixbuf")
         #expect(ImageFormat.sniff(heic)?.loaderPackage == "heif-gdk-pixbuf")
         #expect(ImageFormat.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8))?.name == "WebP")
         #expect(ImageFormat.sniff(Array("<?xml version=\"1.0\"?><svg/>".utf8))?.loaderPackage == "librsvg2-common")
         #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])?.loaderPackage == nil)
         #expect(ImageFormat.sniff(Array("<!DOCTYPE html><html>".utf8)) == nil)
+    }
+
+    @Test func anSVGIsCalledSVGNotItsMediaSubtype() {
+        let svg = ImageFormat.sniff(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
+        #expect(svg?.mimeType == "image/svg+xml")
+        #expect(svg?.fileExtension == "svg")
+        #expect(ImageFormat.forMIMEType("image/svg+xml")?.fileExtension == "svg")
+        #expect(SavedImageName.fileExtension(forMimeType: "image/svg+xml") == "svg")
+        #expect(GalleryExport.fileExtension(forMIMEType: "image/svg+xml") == "svg")
+    }
+
+    @Test func eachSpellingOfAFormatFindsItsOneEntry() {
+        #expect(ImageFormat.forMIMEType("image/JPG")?.fileExtension == "jpg")
+        #expect(ImageFormat.forMIMEType("image/vnd.microsoft.icon")?.name == "ICO")
+        #expect(ImageFormat.forMIMEType("image/heic")?.fileExtension == "heic")
+        #expect(ImageFormat.forFileExtension("JPEG")?.name == "JPEG")
+        #expect(ImageFormat.forFileExtension("tiff")?.mimeType == "image/tiff")
+        #expect(ImageFormat.forFileExtension("svgz")?.loaderPackage == "librsvg2-common")
+        #expect(ImageFormat.forMIMEType("image/x-portable-pixmap") == nil)
+    }
+
+    @Test func theTableHoldsEachFactOnce() {
+        let types = ImageFormat.all.flatMap(\.mimeTypes)
+        let extensions = ImageFormat.all.flatMap(\.fileExtensions)
+        #expect(Set(types).count == types.count)
+        #expect(Set(extensions).count == extensions.count)
+        for format in ImageFormat.all {
+            #expect(format.mimeTypes.allSatisfy { $0 == $0.lowercased() && $0.hasPrefix("image/") })
+            #expect(format.fileExtensions.allSatisfy { $0 == $0.lowercased() && !$0.contains(".") })
+        }
+    }
+
+    @Test func onlyFormatsWithASignatureMakeALabelALie() {
+        #expect(ImageFormat.hasKnownSignature("image/PNG"))
+        #expect(ImageFormat.hasKnownSignature("image/svg+xml"))
+        #expect(!ImageFormat.hasKnownSignature("image/svg+xml-compressed"))
+        #expect(!ImageFormat.hasKnownSignature("image/x-portable-pixmap"))
+    }
+
+    @Test func anIconHeaderWinsOverAnISOBoxOfTheSameBytes() {
+        #expect(ImageFormat.sniff([0, 0, 1, 0] + Array("ftypavif".utf8))?.name == "ICO")
+        #expect(ImageFormat.sniff(Array("BM".utf8) + [UInt8](repeating: 0, count: 10)) == nil)
     }
 
     private func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {

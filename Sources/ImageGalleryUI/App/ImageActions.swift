@@ -253,8 +253,8 @@ final class ImageActions {
             Self.lastFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             self?.bytesSource.scheduler.submit(.io, .background) { [weak self] in
                 let saved: String? = {
-                    do throws(ImageFileWriter.Failure) {
-                        try ImageFileWriter.write(data, to: path)
+                    do throws(FileError) {
+                        try FileWriter.document.write(data, to: path, policy: .replace)
                         return nil
                     } catch { return error.description }
                 }()
@@ -279,8 +279,9 @@ final class ImageActions {
                 case .success(let data):
                     let name = SavedImageName.fileName(
                         label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
-                    do throws(ImageFileWriter.Failure) {
-                        _ = try ImageFileWriter.writeBesideOthers(data, named: name, in: folder)
+                    do throws(FileError) {
+                        let paths = SavedImageName.numberedPaths(name, in: folder)
+                        _ = try FileWriter.document.write(data, toFirstFreeOf: paths, policy: .createNew)
                         outcome.withLock { $0.saved += 1 }
                     } catch {
                         outcome.withLock { $0.failures.append(Self.couldNotSave(name, error.description)) }

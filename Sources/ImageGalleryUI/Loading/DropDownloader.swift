@@ -96,11 +96,14 @@ final class DropDownloader {
     /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
     nonisolated static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
         let type = mimeType ?? DropPayload.sniffImageType(Array(bytes.prefix(64)))
-        let ext = type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
+        let format = type.flatMap(ImageFormat.forMIMEType)
+        let ext = format?.fileExtension ?? type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
         let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: file.path) { try bytes.write(to: file, options: .atomic) }
+            if !FileManager.default.fileExists(atPath: file.path) {
+                try FileWriter(durability: .cache).write(bytes, to: file.path, policy: .replace)
+            }
             return file
         } catch {
             return nil

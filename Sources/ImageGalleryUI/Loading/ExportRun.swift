@@ -106,7 +106,8 @@ final class ExportRun: Sendable {
             let name = GalleryExport.fileName(
                 position: position, count: gallery.images.count, label: image.label, fileExtension: ext)
             do throws(FileError) {
-                try LocalFile.create(folder.appendingPathComponent(name).path, contents: data)
+                let path = folder.appendingPathComponent(name).path
+                try FileWriter.document.write(data, to: path, policy: .createInPlace)
                 state.withLock { $0.files[position] = name }
             } catch {
                 // The disk is full or went read-only: the export stops here.
@@ -155,8 +156,8 @@ final class ExportRun: Sendable {
                 ExportManifest.Image(file: file, url: image.url, aspectRatio: image.aspectRatio)
             })
         do {
-            try LocalFile.create(
-                temporary.appendingPathComponent(GalleryExport.manifestFileName).path, contents: manifest.encoded())
+            let manifestPath = temporary.appendingPathComponent(GalleryExport.manifestFileName).path
+            try FileWriter.document.write(manifest.encoded(), to: manifestPath, policy: .createInPlace)
             return try moveIntoPlace(temporary)
         } catch let error as FileError {
             return .failed(reason: error.description)
@@ -166,7 +167,7 @@ final class ExportRun: Sendable {
     }
 
     private func moveIntoPlace(_ temporary: URL) throws(FileError) -> GalleryExporter.Outcome {
-        LocalFile.syncDirectory(temporary.path)
+        FileWriter.syncFolder(temporary.path)
         var taken = Set((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
         while true {
             let name = GalleryExport.folderName(for: gallery.name, taken: taken, fallback: fallbackName)
@@ -179,7 +180,7 @@ final class ExportRun: Sendable {
                 taken.insert(name)
                 continue
             }
-            LocalFile.syncDirectory(parent.path)
+            FileWriter.syncFolder(parent.path)
             let (missing, reason) = state.withLock { ($0.missing, $0.missingReason) }
             return .exported(folder: folder, missing: missing, reason: reason)
         }

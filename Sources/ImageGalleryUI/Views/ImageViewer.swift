@@ -5,7 +5,7 @@ import GtkKit
 
 /// One image of the gallery as large as the window allows, as Eye of GNOME and Loupe show it: the
 /// cell's picture at once, then the image decoded off the main loop at the size the screen shows
-/// (never more pixels than that, within ViewerZoom.decodeCap when zoomed in), again after each
+/// (never more pixels than that, within ImageLimits.maximumWholePixels zoomed in), again after each
 /// zoom that needs more pixels. Zoom, pan, previous/next and delete; the window decides what
 /// opening, closing and deleting mean.
 @MainActor
@@ -98,7 +98,7 @@ final class ImageViewer {
         } else {
             // Not decoded yet: as large as any image may be, at its ratio, until the decode says.
             let ratio = max(image.aspectRatio, 0.01)
-            let side = Double(ImageDecoder.maximumSide)
+            let side = Double(ImageLimits.maximumSide)
             zoom = ViewerZoom(imageWidth: ratio >= 1 ? side : side * ratio, imageHeight: ratio >= 1 ? side / ratio : side,
                               viewWidth: view.0, viewHeight: view.1)
         }
