@@ -1,0 +1,121 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Decodes image bytes on the calling thread (a worker, never the GTK thread) within `ImageLimits`: the
+/// size is read first and absurd dimensions are refused before any pixel is decoded. Formats that can't
+/// be decoded scaled (GIF, WebP, interlaced PNG…) are decoded whole before they are scaled, so they are
+/// refused above `ImageLimits.maximumWholePixels`; JPEG scales in the decoder and non-interlaced PNG row
+/// by row, so they go up to `ImageLimits.maximumPixels`.
+public enum ImageDecoder {
+    /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding, and an
+    /// animation is noticed soon after its first frame.
+    static let chunkSize = 16 * 1024
+
+    /// - Parameters:
+    ///   - fit: the largest pixel size wanted (the cell at its device scale); nil for full size.
+    ///   - scale: device scale factor the surface is for (2 on HiDPI), so it paints crisp.
+    public static func decode(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int) -> Result<
+        DecodedImage, DecodeError
+    > {
+        decodePicture(bytes, fit: fit).map { picture in
+            DecodedImage(
+                surface: picture.pixbuf.surface(scale: scale), originalWidth: picture.originalWidth,
+                originalHeight: picture.originalHeight)
+        }
+    }
+
+    /// The pixels, fitted inside `fit` (nil: full size), not yet a surface.
+    public static func decodePicture(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
+        DecodedPicture, DecodeError
+    > {
+        switch ScaledPNG.decode(
+            bytes, fit: fit, maximumPixels: ImageLimits.maximumPixels, maximumSide: ImageLimits.maximumSide)
+        {
+        case .decoded(let pixbuf, let width, let height):
+            return .success(DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height))
+        case .tooLarge(let width, let height): return .failure(.tooLarge(width: width, height: height))
+        case .incomplete: return .failure(.incomplete)
+        case .damaged: return .failure(.damaged)
+        case .notForThisDecoder: return decodeWithGdkPixbuf(bytes, fit: fit)
+        }
+    }
+
+    /// What `size-prepared` found, for the decode that follows.
+    private struct SizeCheck {
+        var width = 0
+        var height = 0
+        var refused = false
+        /// A vector image (SVG): drawn at whatever size is asked, so it is never enlarged as pixels.
+        var scalable = false
+    }
+
+    /// The size to decode at, or a refusal, the moment the size is known.
+    private static func decision(
+        for prepared: PixbufLoader.Prepared, fit: (width: Int, height: Int)?, check: inout SizeCheck
+    ) -> PixbufLoader.SizeDecision {
+        check.width = prepared.width
+        check.height = prepared.height
+        check.scalable = prepared.isScalable
+        let cap = prepared.formatName == "jpeg" ? ImageLimits.maximumPixels : ImageLimits.maximumWholePixels
+        let fits = prepared.isScalable && (fit?.width ?? 0) > 0 && (fit?.height ?? 0) > 0
+        let side = ImageLimits.maximumSide
+        if prepared.width <= 0 || prepared.height <= 0
+            || !fits
+                && (prepared.width > side || prepared.height > side || prepared.width * prepared.height > cap)
+        {
+            check.refused = true
+            return .refused
+        }
+        guard let fit, fit.width > 0, fit.height > 0 else { return .asIs }
+        let factor = min(
+            Double(fit.width) / Double(prepared.width), Double(fit.height) / Double(prepared.height))
+        // A vector image is drawn at the size asked, larger too: crisp in a cell of any size.
+        guard factor < 1 || prepared.isScalable else { return .asIs }
+        return .scaled(
+            width: max(1, Int((Double(prepared.width) * factor).rounded())),
+            height: max(1, Int((Double(prepared.height) * factor).rounded())))
+    }
+
+    private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
+        DecodedPicture, DecodeError
+    > {
+        var check = SizeCheck()
+        let loader = PixbufLoader { prepared in decision(for: prepared, fit: fit, check: &check) }
+        var firstFrameOnly = false
+        // In chunks: once `size-prepared` refuses the size, not one more byte is decoded; once an
+        // animation's first frame is whole, neither is the rest (a cell shows that frame).
+        let written = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count && !check.refused && !firstFrameOnly {
+                let count = min(chunkSize, buffer.count - offset)
+                guard loader.write(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])) else {
+                    return false
+                }
+                offset += count
+                firstFrameOnly = offset < buffer.count && loader.hasWholeFirstFrame
+            }
+            return true
+        }
+        // Closing is required even after a failed write.
+        let closed = loader.close()
+        if check.refused { return .failure(.tooLarge(width: check.width, height: check.height)) }
+        // Closing an animation cut short after its first frame reports the rest as missing: expected.
+        guard written, closed || firstFrameOnly, let upright = loader.upright else {
+            if loader.failure?.isUnknownFormat ?? false || check.width == 0 { return .failure(.notAnImage) }
+            return .failure(.undecodable(loader.failure?.message))
+        }
+        // Photos carry their rotation in EXIF: the upright size is reported.
+        let swapped = upright.quarterTurned
+        var originalWidth = swapped ? check.height : check.width
+        var originalHeight = swapped ? check.width : check.height
+        if check.scalable {
+            // A vector image has no pixel size of its own: it says it is as large as any image may
+            // be, so every cell asks for it at the cell's own size rather than enlarging pixels.
+            let grow = Double(ImageLimits.maximumSide) / Double(max(originalWidth, originalHeight, 1))
+            originalWidth = max(1, Int((Double(originalWidth) * grow).rounded()))
+            originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
+        }
+        return .success(DecodedPicture(pixbuf: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
+    }
+}
