@@ -1,4 +1,4 @@
-"""`Cell`: one visible cell of the gallery as its accessible object describes it."""
+"""`Cell`: one visible cell of the gallery as its accessible object describes it; `format_cells` for messages."""
 
 import dataclasses
 

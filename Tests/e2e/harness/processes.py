@@ -1,4 +1,4 @@
-"""Child processes: ending them with their process group, and how much memory one uses."""
+"""Child processes: ending one (with its process group when it leads one), and how much memory a process uses."""
 
 import os
 import signal
