@@ -550,17 +550,14 @@ class Session:
     def __enter__(self):
         import harness
         from screen_watch import Screen
-        self.desktop = harness.Desktop(*self.size)
-        self.desktop.start()
-        harness._CURRENT_DESKTOP = self.desktop
+        self.desktop = harness.start_desktop(width=self.size[0], height=self.size[1])
         self.screen = Screen(self.desktop.display)
         return self
 
     def __exit__(self, *exc):
         import harness
         self.screen.close()
-        self.desktop.stop()
-        harness._CURRENT_DESKTOP = None
+        harness.stop_desktop()
 
 
 class Bench:

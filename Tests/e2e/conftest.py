@@ -1,4 +1,4 @@
-"""Fixtures for the end-to-end tests (see harness.py and README.md).
+"""Fixtures for the end-to-end tests (see the harness package and README.md).
 
   desktop      (session) Xvfb + D-Bus session bus + AT-SPI bus; harness.Desktop (screenshot, drag, key, ...)
   http_server  (test)    harness.ImageServer on 127.0.0.1, stopped after the test

@@ -10,6 +10,7 @@ import hashlib
 import os
 import random
 import re
+import urllib.parse
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat, PngImagePlugin
 
@@ -177,7 +178,7 @@ def test_thumbnails_are_written_read_at_the_next_launch_and_ignored_once_the_fil
     for cell in app.cells():
         path, mtime, size, folder = written[cell.url]
         assert os.path.basename(path) == hashlib.md5(cell.url.encode()).hexdigest() + ".png"
-        assert mtime == str(int(os.stat(harness.urllib.parse.unquote(cell.url[len("file://"):])).st_mtime))
+        assert mtime == str(int(os.stat(urllib.parse.unquote(cell.url[len("file://"):])).st_mtime))
         # The smallest standard size that covers the cell, so the cell is never an enlarged thumbnail.
         pixels = next(p for p in sorted(SIZES) if p >= max(cell.width, cell.height))
         assert folder == SIZES[pixels] and max(size) == pixels, (cell, written[cell.url])
@@ -199,7 +200,7 @@ def test_thumbnails_are_written_read_at_the_next_launch_and_ignored_once_the_fil
     app.stop()
 
     # The photo changed since: its thumbnail is stale, the photo itself shows, and a current thumbnail replaces it.
-    photo_path = harness.urllib.parse.unquote(first[len("file://"):])
+    photo_path = urllib.parse.unquote(first[len("file://"):])
     os.utime(photo_path, (os.stat(photo_path).st_atime, os.stat(photo_path).st_mtime + 60))
     app.start()
     app.wait_settled(3)

@@ -70,7 +70,7 @@ class Reader:
     def __init__(self, app, desktop, tmp_path):
         self.count_file = tmp_path / ("reads-%d" % app.proc.pid)
         self.proc = subprocess.Popen([sys.executable, "-c", READER, str(app.proc.pid),
-                                      os.path.dirname(harness.__file__), str(self.count_file)],
+                                      os.path.dirname(os.path.abspath(__file__)), str(self.count_file)],
                                      env=desktop.base_env(), stderr=subprocess.DEVNULL)
 
     def wait_reading(self):
