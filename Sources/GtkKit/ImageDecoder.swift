@@ -69,6 +69,8 @@ public enum ImageDecoder {
         var refused = false
         /// A vector image (SVG): drawn at whatever size is asked, so it is never enlarged as pixels.
         var scalable = false
+        /// Checked for its end after decoding: libjpeg fills a JPEG cut short with grey.
+        var jpeg = false
         let fitWidth: Int
         let fitHeight: Int
         init(fitWidth: Int, fitHeight: Int) {
@@ -86,6 +88,7 @@ public enum ImageDecoder {
         check.scalable = format.map { gdk_pixbuf_format_is_scalable($0) != 0 } ?? false
         let name = format.flatMap { gdk_pixbuf_format_get_name($0) }
         let scalesInDecoder = name.map { name in defer { g_free(name) }; return String(cString: name) == "jpeg" } ?? false
+        check.jpeg = scalesInDecoder
         let cap = scalesInDecoder ? maximumPixels : maximumUnscaledPixels
         let fits = check.scalable && check.fitWidth > 0 && check.fitHeight > 0
         if width <= 0 || height <= 0 || !fits && (Int(width) > maximumSide || Int(height) > maximumSide
@@ -192,6 +195,7 @@ public enum ImageDecoder {
             if unknownType || check.width == 0 { return .failure(.notAnImage) }
             return .failure(.undecodable(message))
         }
+        if check.jpeg && !reachesEndOfImage(bytes) { return .failure(.incomplete) }
         // Photos carry their rotation in EXIF; show them upright and report the upright size.
         let oriented = Pixbuf(taking: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
         let swapped = oriented.width != Int(gdk_pixbuf_get_width(pixbuf))
@@ -205,6 +209,31 @@ public enum ImageDecoder {
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }
         return .success(DecodedPicture(pixbuf: oriented, originalWidth: originalWidth, originalHeight: originalHeight))
+    }
+
+    /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and
+    /// only warns. Segments are skipped by their length and scan data up to its next marker, so the end of
+    /// an EXIF thumbnail does not count, nor do bytes after the image's end.
+    private static func reachesEndOfImage(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 2
+            while offset + 1 < buffer.count {
+                guard buffer[offset] == 0xFF else {
+                    offset += 1
+                    continue
+                }
+                switch buffer[offset + 1] {
+                case 0xD9: return true
+                case 0xFF: offset += 1
+                // A stuffed 0xFF byte in scan data, a restart marker, TEM: no length follows.
+                case 0x00, 0x01, 0xD0...0xD7: offset += 2
+                default:
+                    guard offset + 3 < buffer.count else { return false }
+                    offset += 2 + (Int(buffer[offset + 2]) << 8 | Int(buffer[offset + 3]))
+                }
+            }
+            return false
+        }
     }
 
     /// Whether the loader holds an animation whose first frame is complete (a second one has begun).

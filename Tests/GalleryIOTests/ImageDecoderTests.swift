@@ -32,6 +32,25 @@ import Testing
         #expect(throws: DecodeError.incomplete) { try result.get() }
     }
 
+    /// Cut in its scan data: libjpeg would fill the rest with grey.
+    @Test func truncatedJPEGIsIncomplete() {
+        let result = decode(Array(TestImages.jpeg.prefix(TestImages.jpeg.count - 12)))
+        #expect(throws: DecodeError.incomplete) { try result.get() }
+    }
+
+    /// An EXIF thumbnail's end marker comes before the image's own; bytes after the image's end are not
+    /// part of it (a motion photo appends its video there).
+    @Test func jpegEndIsTheImagesOwn() throws {
+        let thumbnail: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD9]
+        let exif = [0xFF, 0xE1] + Deflate.bigEndian(UInt16(2 + thumbnail.count)) + thumbnail
+        let jpeg = TestImages.jpeg
+        let withThumbnail = Array(jpeg.prefix(2)) + exif + jpeg.dropFirst(2)
+        #expect((try? decode(withThumbnail).get()) != nil)
+        #expect((try? decode(withThumbnail + [0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]).get()) != nil)
+        let cut = Array(withThumbnail.prefix(withThumbnail.count - 12))
+        #expect(throws: DecodeError.incomplete) { try decode(cut).get() }
+    }
+
     @Test func randomBytesAreNotAnImage() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let bytes = (0..<4_096).map { _ in
