@@ -115,16 +115,19 @@ import Testing
             "/slow", [.send(LoopbackServer.head(200, headers: ["Content-Length: 100000"])), .send([1, 2, 3]), .stall])
         let cancellation = CancellationToken()
         let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
-        let outcome = try #require(await download("/slow", cancellation: cancellation) { received, _ in
-            // Cancelled from another thread once the body has begun, as the GTK thread would (a thread of
-            // its own: Dispatch's global threads may all be busy with other tests).
-            if received > 0, cancelledAt.withLock({ $0 == nil }) {
-                cancelledAt.withLock { $0 = .now }
-                Thread { cancellation.cancel() }.start()
-            }
-            return true
-        })
-        let took = ContinuousClock.now - (try #require(cancelledAt.withLock { $0 }))
+        // Timed where the completion comes: this test may resume later, behind other tests.
+        let finished: (HTTPClient.Outcome, ContinuousClock.Instant)? = await callback { done in
+            HTTPClient.start(server.url("/slow"), cancellation: cancellation) { received, _ in
+                // Cancelled from another thread once the body has begun, as the GTK thread would.
+                if received > 0, cancelledAt.withLock({ $0 == nil }) {
+                    cancelledAt.withLock { $0 = .now }
+                    Thread { cancellation.cancel() }.start()
+                }
+                return true
+            } completion: { done(($0, .now)) }
+        }
+        let (outcome, finishedAt) = try #require(finished)
+        let took = finishedAt - (try #require(cancelledAt.withLock { $0 }))
         #expect(throws: DownloadError.cancelled) { try outcome.get() }
         // libcurl asks for progress at least once a second while nothing arrives.
         #expect(took < .seconds(3))
