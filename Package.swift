@@ -47,6 +47,6 @@ let package = Package(
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
-        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO"]),
+        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit"]),
     ]
 )

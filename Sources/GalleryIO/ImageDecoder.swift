@@ -48,6 +48,8 @@ public enum ImageDecoder {
         var refused = false
         /// A vector image (SVG): drawn at whatever size is asked, so it is never enlarged as pixels.
         var scalable = false
+        /// Checked for its end after decoding: libjpeg fills a JPEG cut short with grey.
+        var jpeg = false
     }
 
     /// The size to decode at, or a refusal, the moment the size is known.
@@ -57,6 +59,7 @@ public enum ImageDecoder {
         check.width = prepared.width
         check.height = prepared.height
         check.scalable = prepared.isScalable
+        check.jpeg = prepared.formatName == "jpeg"
         let cap = prepared.formatName == "jpeg" ? ImageLimits.maximumPixels : ImageLimits.maximumWholePixels
         let fits = prepared.isScalable && (fit?.width ?? 0) > 0 && (fit?.height ?? 0) > 0
         let side = ImageLimits.maximumSide
@@ -105,6 +108,7 @@ public enum ImageDecoder {
             if loader.failure?.isUnknownFormat ?? false || check.width == 0 { return .failure(.notAnImage) }
             return .failure(.undecodable(loader.failure?.message))
         }
+        if check.jpeg && !reachesEndOfImage(bytes) { return .failure(.incomplete) }
         // Photos carry their rotation in EXIF: the upright size is reported.
         let swapped = upright.quarterTurned
         var originalWidth = swapped ? check.height : check.width
@@ -117,5 +121,30 @@ public enum ImageDecoder {
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }
         return .success(DecodedPicture(pixbuf: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
+    }
+
+    /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and
+    /// only warns. Segments are skipped by their length and scan data up to its next marker, so the end of
+    /// an EXIF thumbnail does not count, nor do bytes after the image's end.
+    private static func reachesEndOfImage(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 2
+            while offset + 1 < buffer.count {
+                guard buffer[offset] == 0xFF else {
+                    offset += 1
+                    continue
+                }
+                switch buffer[offset + 1] {
+                case 0xD9: return true
+                case 0xFF: offset += 1
+                // A stuffed 0xFF byte in scan data, a restart marker, TEM: no length follows.
+                case 0x00, 0x01, 0xD0...0xD7: offset += 2
+                default:
+                    guard offset + 3 < buffer.count else { return false }
+                    offset += 2 + (Int(buffer[offset + 2]) << 8 | Int(buffer[offset + 3]))
+                }
+            }
+            return false
+        }
     }
 }

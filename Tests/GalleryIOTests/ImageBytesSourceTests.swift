@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+import GtkKit
+import Synchronization
+import Testing
+@testable import GalleryIO
+
+/// Fetching bytes from a file, a data: URI and the loopback server, and the cache in between.
+@Suite struct ImageBytesSourceTests {
+    let folder: TemporaryDirectory
+    let scheduler = JobScheduler(ioThreads: 1, cpuThreads: 1)
+    let source: ImageBytesSource
+
+    init() throws {
+        HTTPClientSetUp.once()
+        folder = try TemporaryDirectory()
+        source = ImageBytesSource(
+            cacheDirectory: folder.url.appendingPathComponent("downloads"),
+            thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler)
+    }
+
+    private func fetch(_ url: String, cancellation: CancellationToken = CancellationToken()) async
+        -> Result<Data, LoadFailure>? {
+        await callback { done in source.fetch(url, priority: .visible, cancellation: cancellation, then: done) }
+    }
+
+    @Test func fileURL() async throws {
+        defer { folder.remove() }
+        let path = try folder.write([1, 2, 3, 4], to: "four bytes.bin")
+        let url = try #require(FileURI.from(path: path))
+        #expect(try #require(await fetch(url)).get() == Data([1, 2, 3, 4]))
+    }
+
+    @Test func missingFileSaysSo() async throws {
+        defer { folder.remove() }
+        let url = try #require(FileURI.from(path: folder.url.appendingPathComponent("gone.png").path))
+        let result = try #require(await fetch(url))
+        #expect(throws: LoadFailure.self) { try result.get() }
+    }
+
+    @Test func dataURI() async throws {
+        defer { folder.remove() }
+        let bytes = Data(TestImages.png(width: 2, height: 2))
+        let result = try #require(await fetch("data:image/png;base64," + bytes.base64EncodedString()))
+        #expect(try result.get() == bytes)
+    }
+
+    @Test func httpIsDownloadedOnceThenCached() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.answer("/cat.png", LoopbackServer.response(200, body: [5, 6, 7]))
+        let url = server.url("/cat.png")
+        #expect(try #require(await fetch(url)).get() == Data([5, 6, 7]))
+        #expect(FileManager.default.contents(atPath: source.cacheFile(for: url).path) == Data([5, 6, 7]))
+        #expect(try #require(await fetch(url)).get() == Data([5, 6, 7]))
+        #expect(server.requestCount("/cat.png") == 1)
+    }
+
+    @Test func httpFailureIsNotCached() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let url = server.url("/gone.png")
+        let result = try #require(await fetch(url))
+        #expect(throws: LoadFailure(.status(404))) { try result.get() }
+        #expect(!FileManager.default.fileExists(atPath: source.cacheFile(for: url).path))
+    }
+
+    @Test func cancelledFetchSaysCancelledExactlyOnce() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let calls = Mutex<[Result<Data, LoadFailure>]>([])
+        let called = DispatchSemaphore(value: 0)
+        let cancellation = CancellationToken()
+        cancellation.cancel()
+        source.fetch(server.url("/cat.png"), priority: .visible, cancellation: cancellation) { result in
+            calls.withLock { $0.append(result) }
+            called.signal()
+        }
+        #expect(called.wait(timeout: .now() + 10) == .success)
+        // The lane's one thread runs this after the fetch's job has returned: any second call came before it.
+        let drained = DispatchSemaphore(value: 0)
+        scheduler.submit(.io, .background) { drained.signal() }
+        #expect(drained.wait(timeout: .now() + 10) == .success)
+        let results = calls.withLock { $0 }
+        #expect(results.count == 1)
+        #expect(throws: LoadFailure(.cancelled)) { try results.first?.get() }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func fetchCancelledDuringTheDownloadSaysCancelled() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.answer("/slow.png", [.send(LoopbackServer.head(200, headers: ["Content-Length: 1000"])), .stall])
+        let cancellation = CancellationToken()
+        let result = try #require(await callback { done in
+            source.fetch(server.url("/slow.png"), priority: .visible, cancellation: cancellation, progress: { _, _ in
+                cancellation.cancel()
+                return true
+            }, then: done)
+        })
+        #expect(throws: LoadFailure(.cancelled)) { try result.get() }
+    }
+
+    @Test func fetchEachKeepsTheOrder() async throws {
+        defer { folder.remove() }
+        let first = try #require(FileURI.from(path: try folder.write([1], to: "1")))
+        let second = try #require(FileURI.from(path: try folder.write([2], to: "2")))
+        let results = Mutex<[(Int, Data?)]>([])
+        let done: Void? = await callback { done in
+            source.fetchEach([first, "nowhere:x", second], priority: .background, each: { index, result in
+                results.withLock { $0.append((index, try? result.get())) }
+            }, done: { done(()) })
+        }
+        #expect(done != nil)
+        let seen = results.withLock { $0 }
+        #expect(seen.map(\.0) == [0, 1, 2])
+        #expect(seen.map(\.1) == [Data([1]), nil, Data([2])])
+    }
+}

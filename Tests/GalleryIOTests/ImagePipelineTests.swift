@@ -1,0 +1,91 @@
+import Foundation
+import GalleryCore
+import GtkKit
+import Testing
+@testable import GalleryIO
+
+/// Pictures for cells and the viewer, and the freedesktop thumbnails they leave behind.
+@Suite struct ImagePipelineTests {
+    let folder: TemporaryDirectory
+    let pipeline: ImagePipeline
+
+    init() throws {
+        HTTPClientSetUp.once()
+        folder = try TemporaryDirectory()
+        let scheduler = JobScheduler(ioThreads: 1, cpuThreads: 1)
+        pipeline = ImagePipeline(
+            scheduler: scheduler,
+            bytes: ImageBytesSource(
+                cacheDirectory: folder.url.appendingPathComponent("downloads"),
+                thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler))
+    }
+
+    private func picture(_ url: String, fit: PictureRequest.Fit) async -> Result<DecodedImage, LoadFailure>? {
+        await callback { done in
+            pipeline.picture(
+                PictureRequest(url: url, fit: fit, scale: 1), priority: .visible, cancellation: CancellationToken(),
+                then: done)
+        }
+    }
+
+    @Test func thumbnailNamesAreTheMD5OfTheURI() {
+        #expect(Checksum.md5("file:///home/user/Pictures/cat%20photo.png") == "c5240ee2ede01acea1881469f644bda4")
+    }
+
+    @Test func cellLeavesAThumbnailThatTheNextRequestReads() async throws {
+        defer { folder.remove() }
+        let path = try folder.write(TestImages.png(width: 300, height: 200), to: "a photo.png")
+        let uri = try #require(FileURI.from(path: path))
+        let cell = PictureRequest.Fit.cell(width: 100, height: 80, cornerRadius: 0)
+
+        let first = try #require(await picture(uri, fit: cell)).get()
+        #expect((first.originalWidth, first.originalHeight) == (300, 200))
+        let thumbnailPath = folder.url.appendingPathComponent("thumbnails/normal/\(Checksum.md5(uri)).png").path
+        let thumbnail = try #require(Pixbuf.load(contentsOf: thumbnailPath))
+        let modified = try #require(
+            try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+        #expect(thumbnail.text("Thumb::URI") == uri)
+        #expect(thumbnail.text("Thumb::MTime") == String(Int(modified.timeIntervalSince1970)))
+        #expect((thumbnail.width, thumbnail.height) == (128, 85))
+
+        // The original no longer decodes, at the same modification time: only the thumbnail can serve.
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+        let second = try #require(await picture(uri, fit: cell)).get()
+        #expect((second.originalWidth, second.originalHeight) == (300, 200))
+        #expect(second.surface.pixelWidth <= 128)
+    }
+
+    @Test func withinFitsInsideTheBox() async throws {
+        defer { folder.remove() }
+        let path = try folder.write(TestImages.png(width: 300, height: 200), to: "wide.png")
+        let uri = try #require(FileURI.from(path: path))
+        let image = try #require(await picture(uri, fit: .within(width: 50, height: 50))).get()
+        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (50, 33))
+        #expect((image.originalWidth, image.originalHeight) == (300, 200))
+    }
+
+    @Test func withinNeverEnlarges() async throws {
+        defer { folder.remove() }
+        let path = try folder.write(TestImages.png(width: 30, height: 20), to: "small.png")
+        let uri = try #require(FileURI.from(path: path))
+        let image = try #require(await picture(uri, fit: .within(width: 500, height: 500))).get()
+        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (30, 20))
+    }
+
+    @Test func httpPictureIsDownloadedAndDecoded() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.answer("/wide.png", LoopbackServer.response(200, body: TestImages.png(width: 300, height: 200)))
+        let image = try #require(await picture(server.url("/wide.png"), fit: .within(width: 60, height: 60))).get()
+        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (60, 40))
+    }
+
+    @Test func damagedFileSaysWhy() async throws {
+        defer { folder.remove() }
+        let uri = try #require(FileURI.from(path: try folder.write(Array("not an image".utf8), to: "text.png")))
+        let result = try #require(await picture(uri, fit: .within(width: 50, height: 50)))
+        #expect(throws: LoadFailure(DecodeError.notAnImage, decoding: Data())) { try result.get() }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Images built in code for the decoder and pipeline tests.
+enum TestImages {
+    /// An RGB PNG of `width`×`height` with a gradient, its rows stored uncompressed.
+    static func png(width: Int, height: Int) -> [UInt8] {
+        var rows: [UInt8] = []
+        rows.reserveCapacity((width * 3 + 1) * height)
+        for y in 0..<height {
+            rows.append(0)  // filter type None
+            for x in 0..<width {
+                rows += [UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)), 128]
+            }
+        }
+        return pngFile(width: width, height: height, imageData: Deflate.zlibStored(rows))
+    }
+
+    /// A PNG whose header claims `width`×`height` and whose image data is one empty row: a decoder
+    /// that read past the header would find it cut short.
+    static func pngClaiming(width: Int, height: Int) -> [UInt8] {
+        pngFile(width: width, height: height, imageData: Deflate.zlibStored([0]))
+    }
+
+    private static func pngFile(width: Int, height: Int, imageData: [UInt8]) -> [UInt8] {
+        let header = Deflate.bigEndian(UInt32(width)) + Deflate.bigEndian(UInt32(height))
+            + [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filtering, not interlaced
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", header) + chunk("IDAT", imageData) + chunk("IEND", [])
+    }
+
+    private static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + payload
+        return Deflate.bigEndian(UInt32(payload.count)) + typed + Deflate.bigEndian(Deflate.crc32(typed))
+    }
+
+    /// A GIF of `width`×`height` in two colours whose one frame is empty (a clear code, then the end).
+    static func gif(width: Int, height: Int) -> [UInt8] {
+        let size = Deflate.littleEndian(UInt16(width)) + Deflate.littleEndian(UInt16(height))
+        let screen = Array("GIF89a".utf8) + size + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        let frame = [0x2C] + Deflate.littleEndian(UInt16(0)) + Deflate.littleEndian(UInt16(0)) + size + [0]
+        let pixels: [UInt8] = [2, 1, 0x2C, 0]  // code size 2; the 3-bit codes 4 (clear) and 5 (end)
+        return screen + frame + pixels + [0x3B]
+    }
+
+    /// A 24×16 baseline JPEG (ImageMagick's red-to-blue gradient at quality 80).
+    static let jpeg = [UInt8](Data(base64Encoded: """
+        /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSop\
+        GR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo\
+        KCj/wAARCAAQABgDASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAAAAYH/8QAFhABAQEAAAAAAAAAAAAAAAAAABRh/8QAFQEBAQAA\
+        AAAAAAAAAAAAAAAAAAb/xAAWEQADAAAAAAAAAAAAAAAAAAAAFmL/2gAMAwEAAhEDEQA/AMrs0s1PWaWasESS9c6KGzRPWaCJIc6P/9k=
+        """)!)
+}
