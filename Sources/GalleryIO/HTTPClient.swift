@@ -54,23 +54,12 @@ public enum HTTPClient {
         startOnce(url, limits: limits, progress: progress) { result, retryAfter in
             guard case .failure(.status(let code)) = result, code == 429 || code == 503, retriesLeft > 0,
                   let wait = retryAfter, wait <= limits.longestRetryWait else { return completion(result) }
-            // The server asked to come back later.
-            waitToRetry(tenths: max(wait, 1) * 10, cancellation: cancellation) { cancelled in
+            // The server asked to come back later: the transfer thread's timer waits, no thread does.
+            TransferThread.shared.after(seconds: max(wait, 1), unless: cancellation) { cancelled in
                 if cancelled { return completion(.failure(.cancelled)) }
                 attempt(url, limits: limits, cancellation: cancellation, progress: progress,
                         retriesLeft: retriesLeft - 1, completion: completion)
             }
-        }
-    }
-
-    /// Calls `then(false)` after `tenths` tenths of a second, holding no thread meanwhile, or
-    /// `then(true)` as soon as the download is cancelled.
-    private static func waitToRetry(tenths: Int, cancellation: CancellationToken?,
-                                    then: @escaping @Sendable (_ cancelled: Bool) -> Void) {
-        if cancellation?.isCancelled ?? false { return then(true) }
-        guard tenths > 0 else { return then(false) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
-            waitToRetry(tenths: tenths - 1, cancellation: cancellation, then: then)
         }
     }
 

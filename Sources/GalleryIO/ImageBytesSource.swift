@@ -44,23 +44,23 @@ public final class ImageBytesSource: Sendable {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
             if let local = bytesAtHand(for: url) { return then(local) }
-            HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
-                // On the transfer thread, which serves every download: the file is written elsewhere.
-                scheduler.submit(.io, priority) { [self] in then(kept(downloaded, for: url)) }
-            }
+            download(url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, progress: progress,
+                     then: then)
         }
     }
 
-    /// Downloads `url` and calls `then` on an I/O thread, where the bytes are cached first, unless
-    /// `cancellation` is cancelled by then.
+    /// Downloads `url` and calls `then` on an I/O thread, where the bytes are cached first; once
+    /// `cancellation` is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all.
     func download(
-        _ url: String, priority: JobPriority, cancellation: CancellationToken,
+        _ url: String, priority: JobPriority, cancellation: CancellationToken, thenEvenIfCancelled: Bool,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
         HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
             // On the transfer thread, which serves every download: the file is written elsewhere.
-            scheduler.submit(.io, priority, cancellation: cancellation) { [self] in then(kept(downloaded, for: url)) }
+            scheduler.submit(.io, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
+                then(kept(downloaded, for: url))
+            }
         }
     }
 

@@ -28,7 +28,10 @@ public final class ImagePipeline: Sendable {
             guard request.bytes == nil, scheme == "http" || scheme == "https",
                 source.localOriginal(for: request.url) == nil
             else { return then(Self.decode(request, source: source)) }
-            source.download(request.url, priority: priority, cancellation: cancellation, progress: { _, _ in true }) {
+            source.download(
+                request.url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false,
+                progress: { _, _ in true }
+            ) {
                 fetched in
                 switch fetched {
                 case .failure(let failure): then(.failure(failure))

@@ -11,7 +11,14 @@ import Synchronization
 final class TransferThread: @unchecked Sendable {
     static let shared = TransferThread()
 
-    private let handedOver = Mutex<[CurlTransfer]>([])
+    /// A wait asked for (a server's Retry-After), until it ends or its download is cancelled.
+    private struct Wait {
+        let until: ContinuousClock.Instant
+        let cancellation: CancellationToken?
+        let then: @Sendable (_ cancelled: Bool) -> Void
+    }
+
+    private let handedOver = Mutex<(transfers: [CurlTransfer], waits: [Wait])>(([], []))
     private let multi: UnsafeMutableRawPointer
 
     private init() {
@@ -21,19 +28,31 @@ final class TransferThread: @unchecked Sendable {
 
     /// Runs `transfer` and calls its `finished` with the result, on the transfer thread.
     func run(_ transfer: CurlTransfer) {
-        handedOver.withLock { $0.append(transfer) }
+        handedOver.withLock { $0.transfers.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Calls `then(false)` on the transfer thread after `seconds`, or `then(true)` within a second of
+    /// `cancellation` being cancelled; `then` must hand anything slow on.
+    func after(
+        seconds: Int, unless cancellation: CancellationToken?, then: @escaping @Sendable (_ cancelled: Bool) -> Void
+    ) {
+        let wait = Wait(until: .now + .seconds(seconds), cancellation: cancellation, then: then)
+        handedOver.withLock { $0.waits.append(wait) }
         curl_multi_wakeup(multi)
     }
 
     private func run() {
         CurrentThread.name("transfers")
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var waits: [Wait] = []
         while true {
-            let handed: [CurlTransfer] = handedOver.withLock { handed in
-                defer { handed = [] }
+            let handed = handedOver.withLock { handed in
+                defer { handed = ([], []) }
                 return handed
             }
-            for transfer in handed {
+            waits += handed.waits
+            for transfer in handed.transfers {
                 if curl_multi_add_handle(multi, transfer.handle) == CURLM_OK {
                     running[transfer.handle] = transfer
                 } else {
@@ -49,7 +68,32 @@ final class TransferThread: @unchecked Sendable {
                 curl_multi_remove_handle(multi, handle)
                 running.removeValue(forKey: handle)?.finish(code)
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            let now = ContinuousClock.now
+            let (ended, waiting) = waits.partitioned { $0.until <= now || $0.cancellation?.isCancelled == true }
+            waits = waiting
+            for wait in ended { wait.then(wait.cancellation?.isCancelled == true) }
+            let nextEnd = waits.map(\.until).min().map { max(0, min(1000, ($0 - now).milliseconds)) } ?? 1000
+            curl_multi_poll(multi, nil, 0, Int32(nextEnd), nil)
         }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `belongs`, and the others, each in their order.
+    fileprivate func partitioned(by belongs: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
+        var matching: [Element] = []
+        var rest: [Element] = []
+        for element in self {
+            if belongs(element) { matching.append(element) } else { rest.append(element) }
+        }
+        return (matching, rest)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a wait never ends early.
+    fileprivate var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }
