@@ -1,15 +1,12 @@
 import Foundation
 
-// Drop-payload parsing: X11 selection target name + raw bytes -> candidate image sources.
+// Drop-payload parsing, pure and GTK-free: X11 selection target name + raw bytes -> candidate image sources.
 //
-// Pure and GTK-free. What Firefox and Chromium actually send is described in
-// shared/notes/browser-drags.md; the tests in DropPayloadTests.swift replay those bytes.
-//
-// Flow in the app:
-//   drag-motion:        DropPayload.mayContainImage(offered:)  (only target names are visible)
-//   drop:               request each of DropPayload.targetsToRequest(offered:)
-//   all data received:  DropPayload.images(received:)  -> [DroppedImage], in drop order
-//   per image:          download `url` (then `alternateURLs`); on failure use `fallbackBytes`.
+// Firefox and Chromium hand over different things for the same image (Chromium offers no text/uri-list
+// and sends its text/html as UTF-16 with a BOM); DropPayloadTests.swift replays what each sent, byte
+// for byte. The app asks `mayContainImage(offered:)` while hovering, reads `targetsToRequest(offered:)`
+// the first time a drag moves over a window, and `images(received:)` turns what came into the dropped
+// images in drop order; each is then fetched by `url`, then `alternateURLs`, then `fallbackBytes`.
 
 /// One place an image can be obtained from.
 public enum ImageSource: Hashable, Sendable {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import GalleryCore
 
-// Byte-exact samples of what Firefox ESR and Chromium hand over in an X11 drag of
-// `<img src="http://127.0.0.1:8765/cat.png">` (shared/notes/browser-drags.md), plus malformed input.
+// Byte-exact samples of what Firefox ESR and Chromium handed over in an X11 drag of
+// `<img src="http://127.0.0.1:8765/cat.png">` under Xvfb, plus malformed input.
 
 private let catURL = "http://127.0.0.1:8765/cat.png"
 private let cat = ImageSource.remote(URL(string: catURL)!)

@@ -8,7 +8,7 @@ from the browser's page into the gallery, dropped between its first two cells. T
     own URL and aspect ratio (within 1%);
   - the cell at index 1 shows the image's colour on a screenshot;
   - while it downloads, any placeholder is at index 1 too.
-What the browsers hand over differs (see shared/notes/browser-drags.md): Chromium offers no text/uri-list; an
+What the browsers hand over differs (DropPayloadTests.swift replays their bytes): Chromium offers no text/uri-list; an
 image inside a link arrives as the link's URL, the image only in text/html; the bytes come as image/png
 (Firefox, re-encoded) or application/octet-stream (Chromium, the original file).
 
