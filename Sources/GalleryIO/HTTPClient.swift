@@ -64,85 +64,13 @@ public enum HTTPClient {
     }
 
     /// One try: `finished` gets the result, and the Retry-After seconds of a 429 or 503.
-    private static func startOnce(_ url: String, limits: Limits, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
-                                  finished: @escaping @Sendable (Outcome, _ retryAfter: Int?) -> Void) {
-        guard let handle = curl_easy_init() else {
-            return finished(.failure(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue))), nil)
-        }
-        let transfer = TransferBuffer(limit: limits.maximumBytes, progress: progress)
-        let transferPointer = Unmanaged.passUnretained(transfer).toOpaque()
-        cshim_curl_setopt_ptr(handle, CURLOPT_URL, url)
-        cshim_curl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        cshim_curl_setopt_ptr(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        cshim_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        cshim_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 10)
-        cshim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        cshim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds)
-        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.slowBytesPerSecond)
-        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, limits.slowSeconds)
-        cshim_curl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalSeconds)
-        cshim_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
-        cshim_curl_setopt_ptr(handle, CURLOPT_USERAGENT, userAgent.withLock { $0 })
-        cshim_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, "")
-        cshim_curl_setopt_write(handle) { data, size, count, user in
-            let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            if Int64(transfer.body.count + length) > transfer.limit {
-                transfer.exceeded = true
-                return 0
-            }
-            if let data {
-                transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
-            }
-            return length
-        }
-        cshim_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, transferPointer)
-        cshim_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        cshim_curl_setopt_xferinfo(handle) { user, total, now, _, _ in
-            let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
-            if Int64(now) > transfer.bytesSoFar {
-                transfer.bytesSoFar = Int64(now)
-                transfer.lastByteArrival = Date()
-            }
-            return transfer.progress(Int64(now), total > 0 ? Int64(total) : nil) ? 0 : 1
-        }
-        cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, transferPointer)
-
-        let started = Date()
-        TransferThread.shared.run(CurlTransfer(handle: handle, transfer: transfer) { handle, transfer, code in
-            let outcome = result(of: handle, transfer, code: code, url: url, limits: limits, started: started)
-            curl_easy_cleanup(handle)
-            finished(outcome.0, outcome.retryAfter)
-        })
-    }
-
-    /// What a finished transfer gives: its response, or the failure as the user should hear it.
-    private static func result(of handle: UnsafeMutableRawPointer, _ transfer: TransferBuffer, code: CURLcode, url: String,
-                               limits: Limits, started: Date) -> (Outcome, retryAfter: Int?) {
-        switch code {
-        case CURLE_OK: break
-        case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
-        case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
-            // Stopped by the low-speed limit, not the overall one: nothing came for the whole
-            // window (the server stopped), or too little (it trickled).
-            let silent = Date().timeIntervalSince(transfer.lastByteArrival) >= Double(limits.slowSeconds) - 1
-            return (.failure(silent ? .timedOut : .tooSlow), nil)
-        default: return (.failure(DownloadError(curlCode: code, maximumBytes: limits.maximumBytes)), nil)
-        }
-        var status = 0
-        cshim_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        guard status != 0 else { return (.failure(.closedEarly), nil) }
-        guard (200..<300).contains(status) else {
-            var retryAfter: curl_off_t = 0
-            cshim_curl_getinfo_off_t(handle, CURLINFO_RETRY_AFTER, &retryAfter)
-            return (.failure(.status(status)), retryAfter > 0 ? Int(retryAfter) : nil)
-        }
-        guard !transfer.body.isEmpty else { return (.failure(.closedEarly), nil) }
-        var contentType: UnsafePointer<CChar>?
-        cshim_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &contentType)
-        var effective: UnsafePointer<CChar>?
-        cshim_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-        return (.success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
-                                      finalURL: effective.map { String(cString: $0) } ?? url)), nil)
+    private static func startOnce(
+        _ url: String, limits: Limits, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+        finished: @escaping @Sendable (Outcome, _ retryAfter: Int?) -> Void
+    ) {
+        TransferThread.shared.run(
+            TransferRequest(
+                url: url, limits: limits, userAgent: userAgent.withLock { $0 }, progress: progress,
+                finished: finished))
     }
 }

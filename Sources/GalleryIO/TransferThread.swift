@@ -1,14 +1,13 @@
 import CCurl
+import CShim
 import Foundation
 import GtkKit
 import Synchronization
 
 /// Runs every transfer on one libcurl multi handle, on a thread of its own: one thread reads every
-/// socket, however many downloads run, and no thread waits for a server.
-///
-/// Safety (the one unchecked escape of the multi handle): only the transfer thread calls libcurl on
-/// `multi`, except `curl_multi_wakeup`, which libcurl allows from any thread.
-final class TransferThread: @unchecked Sendable {
+/// socket, however many downloads run, and no thread waits for a server. Other threads hand it
+/// values (`TransferRequest`, waits); the libcurl handles are made, used and freed on it alone.
+final class TransferThread: Sendable {
     static let shared = TransferThread()
 
     /// A wait asked for (a server's Retry-After), until it ends or its download is cancelled.
@@ -18,18 +17,19 @@ final class TransferThread: @unchecked Sendable {
         let then: @Sendable (_ cancelled: Bool) -> Void
     }
 
-    private let handedOver = Mutex<(transfers: [CurlTransfer], waits: [Wait])>(([], []))
-    private let multi: UnsafeMutableRawPointer
+    private let handedOver = Mutex<(requests: [TransferRequest], waits: [Wait])>(([], []))
+    /// An eventfd the thread's poll watches: whoever hands something over signals it.
+    private let wakeup: Int32
 
     private init() {
-        multi = curl_multi_init()
+        wakeup = cshim_wakeup_new()
         Thread { [self] in run() }.start()
     }
 
-    /// Runs `transfer` and calls its `finished` with the result, on the transfer thread.
-    func run(_ transfer: CurlTransfer) {
-        handedOver.withLock { $0.transfers.append(transfer) }
-        curl_multi_wakeup(multi)
+    /// Runs the transfer `request` describes and calls its `finished` on the transfer thread.
+    func run(_ request: TransferRequest) {
+        handedOver.withLock { $0.requests.append(request) }
+        cshim_wakeup_signal(wakeup)
     }
 
     /// Calls `then(false)` on the transfer thread after `seconds`, or `then(true)` within a second of
@@ -39,20 +39,27 @@ final class TransferThread: @unchecked Sendable {
     ) {
         let wait = Wait(until: .now + .seconds(seconds), cancellation: cancellation, then: then)
         handedOver.withLock { $0.waits.append(wait) }
-        curl_multi_wakeup(multi)
+        cshim_wakeup_signal(wakeup)
     }
 
     private func run() {
         CurrentThread.name("transfers")
-        var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        let multi = curl_multi_init()!
+        var running: [UnsafeMutableRawPointer: EasyTransfer] = [:]
         var waits: [Wait] = []
+        var watched = curl_waitfd(fd: wakeup, events: Int16(CURL_WAIT_POLLIN), revents: 0)
         while true {
+            cshim_wakeup_clear(wakeup)
             let handed = handedOver.withLock { handed in
                 defer { handed = ([], []) }
                 return handed
             }
             waits += handed.waits
-            for transfer in handed.transfers {
+            for request in handed.requests {
+                guard let transfer = EasyTransfer(request) else {
+                    request.finished(.failure(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue))), nil)
+                    continue
+                }
                 if curl_multi_add_handle(multi, transfer.handle) == CURLM_OK {
                     running[transfer.handle] = transfer
                 } else {
@@ -73,7 +80,7 @@ final class TransferThread: @unchecked Sendable {
             waits = waiting
             for wait in ended { wait.then(wait.cancellation?.isCancelled == true) }
             let nextEnd = waits.map(\.until).min().map { max(0, min(1000, ($0 - now).milliseconds)) } ?? 1000
-            curl_multi_poll(multi, nil, 0, Int32(nextEnd), nil)
+            curl_multi_poll(multi, &watched, 1, Int32(nextEnd), nil)
         }
     }
 }

@@ -1,0 +1,99 @@
+import CCurl
+import CShim
+import Foundation
+
+/// A libcurl easy handle made on the transfer thread from a `TransferRequest`, with the buffer its
+/// callbacks fill; it stays on that thread, and is cleaned up when the transfer has ended.
+final class EasyTransfer {
+    let handle: UnsafeMutableRawPointer
+    private let request: TransferRequest
+    private let buffer: TransferBuffer
+    private let started = Date()
+
+    /// nil when libcurl cannot make a handle.
+    init?(_ request: TransferRequest) {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        self.request = request
+        let limits = request.limits
+        buffer = TransferBuffer(limit: limits.maximumBytes, progress: request.progress)
+        // The handle points at the buffer, which lives as long as this object, and this object as long as the
+        // handle.
+        let bufferPointer = Unmanaged.passUnretained(buffer).toOpaque()
+        cshim_curl_setopt_ptr(handle, CURLOPT_URL, request.url)
+        cshim_curl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        cshim_curl_setopt_ptr(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        cshim_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        cshim_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 10)
+        cshim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        cshim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds)
+        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.slowBytesPerSecond)
+        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, limits.slowSeconds)
+        cshim_curl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalSeconds)
+        cshim_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
+        cshim_curl_setopt_ptr(handle, CURLOPT_USERAGENT, request.userAgent)
+        cshim_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, "")
+        cshim_curl_setopt_write(handle) { data, size, count, user in
+            let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            if Int64(transfer.body.count + length) > transfer.limit {
+                transfer.exceeded = true
+                return 0
+            }
+            if let data {
+                transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+            }
+            return length
+        }
+        cshim_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, bufferPointer)
+        cshim_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        cshim_curl_setopt_xferinfo(handle) { user, total, now, _, _ in
+            let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
+            if Int64(now) > transfer.bytesSoFar {
+                transfer.bytesSoFar = Int64(now)
+                transfer.lastByteArrival = Date()
+            }
+            return transfer.progress(Int64(now), total > 0 ? Int64(total) : nil) ? 0 : 1
+        }
+        cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, bufferPointer)
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    /// Tells the request's `finished` how the transfer ended (`code`, libcurl's).
+    func finish(_ code: CURLcode) {
+        let (outcome, retryAfter) = result(of: code)
+        request.finished(outcome, retryAfter)
+    }
+
+    /// What a finished transfer gives: its response, or the failure as the user should hear it.
+    private func result(of code: CURLcode) -> (HTTPClient.Outcome, retryAfter: Int?) {
+        let limits = request.limits
+        let transfer = buffer
+        switch code {
+        case CURLE_OK: break
+        case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
+        case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
+            // Stopped by the low-speed limit, not the overall one: nothing came for the whole
+            // window (the server stopped), or too little (it trickled).
+            let silent = Date().timeIntervalSince(transfer.lastByteArrival) >= Double(limits.slowSeconds) - 1
+            return (.failure(silent ? .timedOut : .tooSlow), nil)
+        default: return (.failure(DownloadError(curlCode: code, maximumBytes: limits.maximumBytes)), nil)
+        }
+        var status = 0
+        cshim_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        guard status != 0 else { return (.failure(.closedEarly), nil) }
+        guard (200..<300).contains(status) else {
+            var retryAfter: curl_off_t = 0
+            cshim_curl_getinfo_off_t(handle, CURLINFO_RETRY_AFTER, &retryAfter)
+            return (.failure(.status(status)), retryAfter > 0 ? Int(retryAfter) : nil)
+        }
+        guard !transfer.body.isEmpty else { return (.failure(.closedEarly), nil) }
+        var contentType: UnsafePointer<CChar>?
+        cshim_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &contentType)
+        var effective: UnsafePointer<CChar>?
+        cshim_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        return (.success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
+                                      finalURL: effective.map { String(cString: $0) } ?? request.url)), nil)
+    }
+}
