@@ -68,9 +68,16 @@ final class DropDownloader {
             placeholders += others
         }
         library.groupArrivals(placeholders)
-        for (image, placeholder) in zip(images, placeholders) {
-            fetch(image, into: placeholder, position: nextPosition)
-            nextPosition += 1
+        let firstPosition = nextPosition
+        nextPosition += placeholders.count
+        // Started once the main loop is idle, after the frame that shows the placeholders: opening a
+        // drop's connections does not compete with painting them.
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            for (offset, (image, placeholder)) in zip(images, placeholders).enumerated()
+            where library.location(of: placeholder) != nil {
+                fetch(image, into: placeholder, position: firstPosition + offset)
+            }
         }
     }
 
