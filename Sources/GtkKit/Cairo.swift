@@ -2,7 +2,7 @@ import CGtk
 import CShim
 
 /// A cairo context borrowed for the length of a draw callback (on the GTK thread only).
-public struct CairoContext: @unchecked Sendable {
+public struct CairoContext {
     let cr: OpaquePointer
 
     public func save() { cairo_save(cr) }
@@ -269,6 +269,10 @@ public struct CairoContext: @unchecked Sendable {
     }
 }
 
+/// Borrowed for the length of a draw callback, on the GTK thread.
+@available(*, unavailable)
+extension CairoContext: Sendable {}
+
 /// Opaque discs, one per radius, that `fillRoundedRectangle` masks corners with: drawn once on
 /// the display (an alpha-only pixmap on X11), then only referred to.
 @MainActor
@@ -296,8 +300,9 @@ public final class RoundedCorners {
 }
 
 /// An image surface, immutable once made, so it can be handed from a decoding thread to the GUI.
-public final class CairoSurface: @unchecked Sendable {
-    let surface: OpaquePointer
+public final class CairoSurface: Sendable {
+    private let handle: ReadOnlyPointer
+    var surface: OpaquePointer { handle.pointer }
     /// Size in layout points (pixels divided by the device scale).
     public let logicalWidth: Double
     public let logicalHeight: Double
@@ -305,7 +310,7 @@ public final class CairoSurface: @unchecked Sendable {
     public let cornerRadius: Double
 
     init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double, cornerRadius: Double = 0) {
-        self.surface = surface
+        handle = ReadOnlyPointer(pointer: surface)
         self.logicalWidth = logicalWidth
         self.logicalHeight = logicalHeight
         self.cornerRadius = cornerRadius

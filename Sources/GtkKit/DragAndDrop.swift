@@ -13,7 +13,7 @@ public struct DragActions: OptionSet, Sendable {
 }
 
 /// A drag in progress (GdkDragContext), as a source or a destination sees it. GTK thread only.
-public final class DragContext: Object, Equatable, @unchecked Sendable {
+public final class DragContext: Object, Equatable {
     init(_ context: OpaquePointer) { super.init(borrowing: UnsafeMutableRawPointer(context)) }
 
     var context: OpaquePointer { OpaquePointer(pointer) }
@@ -67,8 +67,12 @@ public final class DragContext: Object, Equatable, @unchecked Sendable {
     }
 }
 
+/// A GObject of the GTK thread: GDK is not thread safe.
+@available(*, unavailable)
+extension DragContext: Sendable {}
+
 /// The bytes of one target, as a drop receives them or a drag source fills them (during the callback).
-public struct SelectionData: @unchecked Sendable {
+public struct SelectionData {
     let data: OpaquePointer
 
     public var target: String {
@@ -103,6 +107,10 @@ public struct SelectionData: @unchecked Sendable {
     public func setText(_ text: String) { gtk_selection_data_set_text(data, text, -1) }
 }
 
+/// Valid only during the callback that received it, on the GTK thread.
+@available(*, unavailable)
+extension SelectionData: Sendable {}
+
 /// A list of targets, built once and handed to GTK for drag sources and destinations.
 public final class TargetList {
     let list: OpaquePointer
@@ -126,12 +134,13 @@ public extension Widget {
         gtk_drag_dest_set_target_list(widget, targets.list)
     }
 
-    /// Starts a drag with the primary button from this widget, from the motion that passed the
-    /// drag threshold; (x, y) is where the press began.
-    func beginDrag(targets: TargetList, actions: DragActions, triggeredBy motion: MotionEvent, x: Double, y: Double) -> DragContext? {
-        let context = gtk_drag_begin_with_coordinates(widget, targets.list, actions.gdk, 1,
-                                                      UnsafeMutableRawPointer(motion.event).assumingMemoryBound(to: GdkEvent.self),
-                                                      gint(x), gint(y))
+    /// Starts a drag with the primary button from this widget; called from the handler of the
+    /// motion that passed the drag threshold, which is the event GTK is delivering. (x, y) is
+    /// where the press began.
+    func beginDrag(targets: TargetList, actions: DragActions, x: Double, y: Double) -> DragContext? {
+        let motion = gtk_get_current_event()
+        defer { if let motion { gdk_event_free(motion) } }
+        let context = gtk_drag_begin_with_coordinates(widget, targets.list, actions.gdk, 1, motion, gint(x), gint(y))
         return context.map(DragContext.init)
     }
 
@@ -165,7 +174,7 @@ public extension Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let context else { return }
             let drag = DragContext(context)
-            onMain { box.handler(drag) }
+            onMain(with: drag) { drag in box.handler(drag) }
         }
         connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
@@ -179,7 +188,7 @@ public extension Widget {
             guard let context else { return 0 }
             let drag = DragContext(context)
             let cancelled = result == GTK_DRAG_RESULT_USER_CANCELLED
-            return onMain { box.handler(drag, cancelled) } ? 1 : 0
+            return onMain(with: drag) { drag in box.handler(drag, cancelled) } ? 1 : 0
         }
         connect(pointer, "drag-failed", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
@@ -191,7 +200,7 @@ public extension Widget {
             guard let context, let data else { return }
             let drag = DragContext(context)
             let selection = SelectionData(data: data)
-            onMain { box.handler(drag, selection) }
+            onMain(with: drag, selection) { drag, selection in box.handler(drag, selection) }
         }
         connect(pointer, "drag-data-get", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
@@ -207,7 +216,7 @@ public extension Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let context else { return 0 }
             let drag = DragContext(context)
-            return onMain { box.handler(drag, Double(x), Double(y), UInt32(time)) } ? 1 : 0
+            return onMain(with: drag) { drag in box.handler(drag, Double(x), Double(y), UInt32(time)) } ? 1 : 0
         }
         connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
@@ -218,7 +227,7 @@ public extension Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let context else { return }
             let drag = DragContext(context)
-            onMain { box.handler(drag, UInt32(time)) }
+            onMain(with: drag) { drag in box.handler(drag, UInt32(time)) }
         }
         connect(pointer, "drag-leave", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
@@ -231,7 +240,9 @@ public extension Widget {
             guard let context, let data else { return }
             let drag = DragContext(context)
             let selection = SelectionData(data: data)
-            onMain { box.handler(drag, Double(x), Double(y), selection, UInt32(time)) }
+            onMain(with: drag, selection) { drag, selection in
+                box.handler(drag, Double(x), Double(y), selection, UInt32(time))
+            }
         }
         connect(pointer, "drag-data-received", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }

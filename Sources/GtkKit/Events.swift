@@ -24,13 +24,12 @@ public struct ButtonEvent: Sendable {
     public let time: UInt32
 }
 
-/// Pointer motion. `event` is valid only during the callback: a drag started from this motion uses it.
-public struct MotionEvent: @unchecked Sendable {
+/// Pointer motion, copied out of the GdkEvent (which only lives during the callback).
+public struct MotionEvent: Sendable {
     public let x: Double
     public let y: Double
     public let modifiers: Modifiers
     public let buttonHeld: Bool
-    let event: UnsafeMutablePointer<GdkEventMotion>
 }
 
 public struct KeyEvent: Sendable {
@@ -55,7 +54,7 @@ public extension Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let cr else { return 0 }
             let context = CairoContext(cr: cr)
-            onMain { box.handler(context) }
+            onMain(with: context) { context in box.handler(context) }
             return 0
         }
         connect(pointer, "draw", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
@@ -85,7 +84,7 @@ public extension Widget {
             guard let event else { return 0 }
             let value = event.pointee
             let motion = MotionEvent(x: value.x, y: value.y, modifiers: Modifiers(state: value.state),
-                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0, event: event)
+                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0)
             return onMain { box.handler(motion) } ? 1 : 0
         }
         connect(pointer, "motion-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)

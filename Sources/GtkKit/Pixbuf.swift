@@ -3,12 +3,13 @@ import CShim
 import Foundation
 
 /// A GdkPixbuf: decoded pixels, immutable once made, so it can be handed between threads.
-public final class Pixbuf: @unchecked Sendable {
-    let pixbuf: OpaquePointer
+public final class Pixbuf: Sendable {
+    private let handle: ReadOnlyPointer
+    var pixbuf: OpaquePointer { handle.pointer }
 
     /// Takes over a reference the caller owned.
     init(taking pixbuf: OpaquePointer) {
-        self.pixbuf = pixbuf
+        handle = ReadOnlyPointer(pointer: pixbuf)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }

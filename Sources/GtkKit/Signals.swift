@@ -3,7 +3,7 @@ import CShim
 
 /// Holds a Swift closure for a C callback. It is passed retained as the callback's user data and
 /// released by the destroy notify GLib calls when the handler goes away.
-final class CallbackBox<Handler>: @unchecked Sendable {
+final class CallbackBox<Handler: Sendable>: Sendable {
     let handler: Handler
     init(_ handler: Handler) { self.handler = handler }
 
@@ -32,7 +32,7 @@ final class CallbackBox<Handler>: @unchecked Sendable {
 
 /// Connects a handler whose C signature is `trampoline`'s; the closure box is released by its destroy notify.
 @discardableResult
-func connect<Handler>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
+func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
     let box = CallbackBox(handler)
     return cshim_signal_connect(instance, signal, trampoline, box.retainedPointer, CallbackBox<Handler>.releaseNotify)
 }
@@ -41,6 +41,19 @@ func connect<Handler>(_ instance: gpointer, _ signal: String, trampoline: GCallb
 @inline(__always)
 func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
     MainActor.assumeIsolated { body() }
+}
+
+/// Runs `body` on the main actor with what a C callback wrapped there (GTK thread objects, which
+/// are not Sendable): they reach the handler without leaving the thread.
+@inline(__always)
+func onMain<First, each More, T: Sendable>(with first: First, _ more: repeat each More,
+                                           run body: @MainActor (First, repeat each More) -> T) -> T {
+    let first = MainThreadBound(first)
+    let more = MainThreadBound((repeat each more))
+    return MainActor.assumeIsolated {
+        let more = more.value
+        return body(first.value, repeat each more)
+    }
 }
 
 public typealias VoidHandler = @MainActor () -> Void

@@ -30,12 +30,12 @@ extension GalleryView {
 
     // MARK: Source
 
-    func beginReorderDrag(from press: PendingPress, motion: MotionEvent) {
+    func beginReorderDrag(from press: PendingPress) {
         let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
         cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             triggeredBy: motion, x: press.x, y: widgetY(fromContentY: press.y)) else {
+                                             x: press.x, y: widgetY(fromContentY: press.y)) else {
             cellDrags.end(from: canvas)
             return
         }

@@ -69,7 +69,7 @@ extension GalleryView {
         }
         drag.pendingPress = nil
         if !session.selection.contains(press.id) { session.select(press.id, mode: .replace) }
-        beginReorderDrag(from: press, motion: event)
+        beginReorderDrag(from: press)
         return true
     }
 
