@@ -18,40 +18,6 @@ public enum Align {
 open class Widget: Object {
     public var widget: UnsafeMutablePointer<GtkWidget> { typed() }
 
-    /// Idle sources `post` added that have not run yet: removed if the widget is destroyed first.
-    private var pendingIdles: Set<UInt32> = []
-    private var removesIdlesOnDestroy = false
-
-    /// Runs `work` on the main loop soon (after `milliseconds`, if given), unless the widget is
-    /// destroyed before: a callback that reads a widget must not outlive it (a window closed
-    /// while a refresh was queued).
-    @MainActor public func post(after milliseconds: UInt32 = 0, _ work: @escaping @MainActor () -> Void) {
-        if !removesIdlesOnDestroy {
-            removesIdlesOnDestroy = true
-            onDestroy { [weak self] in
-                guard let self else { return }
-                for source in pendingIdles { g_source_remove(guint(source)) }
-                pendingIdles = []
-            }
-        }
-        let source = PendingSource()
-        let run: VoidHandler = { [weak self] in
-            self?.pendingIdles.remove(source.id)
-            work()
-        }
-        let box = CallbackBox<VoidHandler>(run)
-        let callback: GSourceFunc = { userData in
-            let box = CallbackBox<VoidHandler>.from(userData: userData)
-            onMain { box.handler() }
-            return gboolean(G_SOURCE_REMOVE)
-        }
-        source.id = milliseconds == 0
-            ? UInt32(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, callback, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify))
-            : UInt32(g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, milliseconds, callback, box.retainedPointer,
-                                        CallbackBox<VoidHandler>.destroyNotify))
-        pendingIdles.insert(source.id)
-    }
-
     /// The widget is being destroyed (its window closed): drop what refers to it.
     public func onDestroy(_ handler: @escaping VoidHandler) { on("destroy", handler) }
 
@@ -254,9 +220,4 @@ public extension Widget {
         gtk_render_background(gtk_widget_get_style_context(widget), context.cr, 0, 0,
                               Double(allocatedWidth), Double(allocatedHeight))
     }
-}
-
-/// The id of an idle source, known once it is added, read when it runs.
-private final class PendingSource: @unchecked Sendable {
-    var id: UInt32 = 0
 }

@@ -176,7 +176,7 @@ extension GalleryView {
         // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
         drag.leavePending = true
         stopAutoscroll()
-        canvas.post { [weak self] in
+        MainContext.post { [weak self] in
             guard let self, drag.leavePending else { return }
             drag.leavePending = false
             gap = nil

@@ -14,6 +14,7 @@ final class Sidebar {
     private var library: GalleryLibrary { session.library }
     private(set) var rows: [SidebarRow] = []
     private var observation: LibraryObservation?
+    private var isDetached = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
     /// The gallery whose row is scrolled into view once the list is laid out again.
@@ -52,7 +53,11 @@ final class Sidebar {
         rebuild()
     }
 
-    func detach() { observation = nil }
+    /// The window is going: a rename queued for after a click must not touch its destroyed rows.
+    func detach() {
+        isDetached = true
+        observation = nil
+    }
 
     // MARK: Rows
 
@@ -156,7 +161,10 @@ final class Sidebar {
     private func buttonReleased(_ event: ButtonEvent) -> Bool {
         guard event.button == 1, let galleryID = renameOnRelease else { return false }
         renameOnRelease = nil
-        list.post { [weak self] in self?.beginRename(galleryID) }
+        MainContext.post { [weak self] in
+            guard let self, !isDetached else { return }
+            beginRename(galleryID)
+        }
         return false
     }
 
