@@ -55,17 +55,3 @@ func onMain<First, each More, T: Sendable>(with first: First, _ more: repeat eac
         return body(first.value, repeat each more)
     }
 }
-
-public typealias VoidHandler = @MainActor () -> Void
-
-public extension Object {
-    /// A signal with no arguments besides the instance (`clicked`, `activate`, `value-changed`, …).
-    @discardableResult
-    func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
-        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
-            let box = CallbackBox<VoidHandler>.from(userData: userData)
-            onMain { box.handler() }
-        }
-        return connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
-    }
-}

@@ -1,18 +1,4 @@
 import CGtk
-import CShim
-
-public enum Align {
-    case fill, start, end, center
-
-    var gtk: GtkAlign {
-        switch self {
-        case .fill: GTK_ALIGN_FILL
-        case .start: GTK_ALIGN_START
-        case .end: GTK_ALIGN_END
-        case .center: GTK_ALIGN_CENTER
-        }
-    }
-}
 
 /// A GtkWidget. Subclasses add what their widget type offers; all share the common API here.
 open class Widget: Object {
@@ -184,34 +170,6 @@ open class Widget: Object {
     }
 
     public func removeTickCallback(_ id: UInt32) { gtk_widget_remove_tick_callback(widget, guint(id)) }
-}
-
-public enum AccessibleRole {
-    case image
-    var atk: AtkRole {
-        switch self {
-        case .image: ATK_ROLE_IMAGE
-        }
-    }
-}
-
-/// A colour with alpha, in 0...1.
-public struct RGBA: Sendable, Equatable {
-    public var red, green, blue, alpha: Double
-
-    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
-
-    init(_ color: GdkRGBA) { self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha) }
-
-    public func withAlpha(_ alpha: Double) -> RGBA { RGBA(red: red, green: green, blue: blue, alpha: alpha) }
-
-    /// Whether text in this colour is light, i.e. the theme is dark.
-    public var isLight: Bool { 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 }
 }
 
 public extension Widget {
