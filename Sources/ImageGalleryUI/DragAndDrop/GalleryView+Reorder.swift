@@ -289,33 +289,3 @@ extension GalleryView {
         drag.autoscroll = nil
     }
 }
-
-/// The image under the pointer during a drag, and where in it the pointer and the cell's image are.
-struct DragIcon {
-    let surface: CairoSurface
-    let hotX: Double
-    let hotY: Double
-    let imageRect: LayoutRect
-
-    /// Where the cell's image is on screen when the pointer is at (x, y).
-    func imageFrame(pointerX x: Double, pointerY y: Double) -> LayoutRect {
-        LayoutRect(x: x - hotX + imageRect.x, y: y - hotY + imageRect.y, width: imageRect.width, height: imageRect.height)
-    }
-}
-
-/// Edge autoscroll while a drag hovers near the top or bottom.
-struct Autoscroll {
-    var pointerOffsetInView: Double
-    /// Points per second; negative scrolls up.
-    var speed: Double
-    var tick: UInt32?
-    var lastTime: Int?
-    var startTime: Int?
-    /// Seconds the pointer rests in the edge zone before scrolling starts.
-    static let dwell = 0.25
-
-    init(pointerOffsetInView: Double, speed: Double) {
-        self.pointerOffsetInView = pointerOffsetInView
-        self.speed = speed
-    }
-}
