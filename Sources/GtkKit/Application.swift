@@ -7,7 +7,7 @@ public final class Application: Object {
     }
 
     /// Keeps GDK from opening OpenGL on X11 (unless the user's GDK_GL says otherwise): an app that
-    /// paints with cairo alone would load Mesa and LLVM for nothing, 50 MB and a slower start.
+    /// paints with cairo alone would load Mesa and LLVM for nothing (Tests/benchmarks/README.md).
     /// Call before GTK starts.
     public static func paintWithoutOpenGL() {
         setenv("GDK_GL", "disable", 0)

@@ -61,10 +61,8 @@ public final class Pixbuf: Sendable {
     }
 
     /// A PNG file's bytes with text chunks, its rows unfiltered and stored, not compressed:
-    /// thumbnails are read far more often than written, and photos hardly compress in PNG (a
-    /// 512-pixel thumbnail is 20% larger stored, and reads in 1.3 ms instead of 3.5 ms at level 3;
-    /// made in a fraction of the time gdk-pixbuf's saver takes, which tries every row filter).
-    /// Nil if encoding failed.
+    /// thumbnails are read far more often than written, and photos hardly compress in PNG
+    /// (Tests/benchmarks/README.md). Nil if encoding failed.
     public func storedPNG(text: [(key: String, value: String)]) -> Data? {
         let bytes = withCStrings(text.map(\.key)) { keys in
             withCStrings(text.map(\.value)) { values in

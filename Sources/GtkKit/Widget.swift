@@ -53,8 +53,8 @@ open class Widget: Object {
     }
 
     /// A tooltip whose text is asked for only when it is about to show: changing what it would say
-    /// costs nothing, where each new `tooltip` makes GTK ask the X server where the pointer is (a
-    /// round trip that took 8–14 ms on a busy Xvfb). nil shows none.
+    /// costs nothing, where each new `tooltip` makes GTK ask the X server where the pointer is, a
+    /// round trip. nil shows none.
     public func provideTooltip(_ text: @escaping @MainActor () -> String?) {
         typealias Handler = @MainActor () -> String?
         let trampoline: @convention(c) (gpointer?, gint, gint, gboolean, OpaquePointer?, gpointer?) -> gboolean = {
