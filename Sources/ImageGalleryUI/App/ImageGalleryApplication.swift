@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import GtkKit
+import Synchronization
 
 /// Starts the GtkApplication, loads the galleries once for the whole app (the library), and opens
 /// windows on it: each window holds its own session. App-wide actions (`app.`) live here.
@@ -290,15 +291,16 @@ public final class ImageGalleryApplication {
 }
 
 /// Reads and decodes the state file on a thread of its own, started before GTK is.
-private final class StateLoading: @unchecked Sendable {
+private final class StateLoading: Sendable {
     let store: StateStore
     private let done = DispatchSemaphore(value: 0)
-    private var loaded: StateStore.LoadResult?  // written once, before `done` is signalled
+    private let loaded = Mutex<StateStore.LoadResult?>(nil)
 
     init(store: StateStore) {
         self.store = store
         Thread.detachNewThread { [self] in
-            loaded = store.load()
+            let result = store.load()
+            loaded.withLock { $0 = result }
             done.signal()
         }
     }
@@ -307,6 +309,6 @@ private final class StateLoading: @unchecked Sendable {
     func result() -> StateStore.LoadResult {
         done.wait()
         done.signal()
-        return loaded!
+        return loaded.withLock { $0! }
     }
 }
