@@ -67,7 +67,7 @@ final class GalleryView {
     let spinnerSprites = SpinnerSprites()
     let roundedCorners = RoundedCorners()
     private var accessibilityRefreshQueued = false
-    /// The timeout that refreshes them after a scroll; 0 when none is due.
+    /// The timeout that refreshes the accessible cells after a scroll; 0 when none is due.
     private var scrollRefreshTimer: UInt32 = 0
     /// When the accessible cells were last refreshed (monotonic microseconds).
     private var lastAccessibilityRefresh = 0
