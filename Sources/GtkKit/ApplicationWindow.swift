@@ -1,12 +1,10 @@
 import CGtk
-import CShim
 
 public final class ApplicationWindow: Container {
     public init(application: Application, title: String) {
         // GTK owns its toplevels (they are never floating): this wrapper holds a reference of its own.
         super.init(borrowing: gtk_application_window_new(application.typed()))
         gtk_window_set_title(typed(), title)
-        cshim_sync_frames_only_with_a_window_manager(widget)
     }
 
     public var title: String {
