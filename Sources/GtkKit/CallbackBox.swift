@@ -2,7 +2,8 @@ import CGtk
 import CShim
 
 /// Holds a Swift closure for a C callback. It is passed retained as the callback's user data and
-/// released by the destroy notify GLib calls when the handler goes away.
+/// released by the destroy notify GLib calls when the handler goes away. Its handlers are main-actor
+/// closures, which are Sendable, so the box is too.
 final class CallbackBox<Handler: Sendable>: Sendable {
     let handler: Handler
     init(_ handler: Handler) { self.handler = handler }
