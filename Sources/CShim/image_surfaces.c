@@ -2,14 +2,10 @@
 #include <string.h>
 
 /* Decoded pictures are made on worker threads as plain image surfaces, and copied once, on the
- * GUI thread, into images the display reads directly.
- *
- * GDK's own conversion (gdk_cairo_surface_create_from_pixbuf, and gdk_cairo_set_source_pixbuf
- * through it) asks the display for an image like the root window's when given no window: on X11 a
- * MIT-SHM image from cairo's pool, made under cairo's X device lock and Xlib's display lock, with
- * round trips. On a decode thread the window's thread waited on that low-priority worker, up to
- * 30 ms during a drop (and GDK is not for other threads). But a plain image surface is uploaded
- * again every time it is painted, which cost more than the waits. */
+ * GUI thread, into images the display reads directly: GDK's own conversion
+ * (gdk_cairo_surface_create_from_pixbuf) talks to the display under its locks, which is for the
+ * GUI thread alone, and a plain surface would be uploaded again at every paint
+ * (Tests/benchmarks/README.md). */
 
 cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf) {
     const int width = gdk_pixbuf_get_width(pixbuf);

@@ -1,5 +1,4 @@
 import CGtk
-import CShim
 
 /// Objects described in GtkBuilder XML (menus, the shortcuts window), for what GTK only offers that way.
 public final class Builder: Object {
@@ -12,7 +11,7 @@ public final class Builder: Object {
         super.init(owning: UnsafeMutableRawPointer(builder))
     }
 
-    fileprivate func object(_ id: String) -> gpointer? {
+    func object(_ id: String) -> gpointer? {
         gtk_builder_get_object(typed(), id).map { UnsafeMutableRawPointer($0) }
     }
 
@@ -22,18 +21,5 @@ public final class Builder: Object {
         gtk_window_set_transient_for(window.assumingMemoryBound(to: GtkWindow.self), parent.typed())
         gtk_widget_show_all(window.assumingMemoryBound(to: GtkWidget.self))
         gtk_window_present(window.assumingMemoryBound(to: GtkWindow.self))
-    }
-}
-
-/// A header-bar button that opens a menu.
-public final class MenuButton: Widget {
-    @MainActor public init(iconName: String, tooltip: String, menu builder: Builder, menuID: String) {
-        super.init(owning: gtk_menu_button_new())
-        gtk_button_set_image(typed(), gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
-        if let model = builder.object(menuID) {
-            gtk_menu_button_set_menu_model(typed(), model.assumingMemoryBound(to: GMenuModel.self))
-        }
-        self.tooltip = tooltip
-        accessibleName = tooltip
     }
 }

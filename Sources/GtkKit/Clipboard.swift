@@ -61,7 +61,7 @@ public enum Clipboard {
         gtk_clipboard_set_can_store(clipboard, nil, 0)
     }
 
-    private final class OfferedContents: @unchecked Sendable {
+    private final class OfferedContents {
         let contents: [(target: String, bytes: [UInt8])]
         init(_ contents: [(target: String, bytes: [UInt8])]) { self.contents = contents }
     }

@@ -1,5 +1,4 @@
 import CGtk
-import CShim
 
 /// A strong reference to a GObject, released in `deinit`.
 open class Object {
@@ -21,5 +20,19 @@ open class Object {
 
     func typed<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> {
         pointer.assumingMemoryBound(to: T.self)
+    }
+}
+
+public typealias VoidHandler = @MainActor () -> Void
+
+public extension Object {
+    /// A signal with no arguments besides the instance (`clicked`, `activate`, `value-changed`, …).
+    @discardableResult
+    func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        return connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
     }
 }

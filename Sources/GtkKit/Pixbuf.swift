@@ -3,12 +3,13 @@ import CShim
 import Foundation
 
 /// A GdkPixbuf: decoded pixels, immutable once made, so it can be handed between threads.
-public final class Pixbuf: @unchecked Sendable {
-    let pixbuf: OpaquePointer
+public final class Pixbuf: Sendable {
+    private let handle: ReadOnlyPointer
+    var pixbuf: OpaquePointer { handle.pointer }
 
     /// Takes over a reference the caller owned.
     init(taking pixbuf: OpaquePointer) {
-        self.pixbuf = pixbuf
+        handle = ReadOnlyPointer(pointer: pixbuf)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
@@ -60,10 +61,8 @@ public final class Pixbuf: @unchecked Sendable {
     }
 
     /// A PNG file's bytes with text chunks, its rows unfiltered and stored, not compressed:
-    /// thumbnails are read far more often than written, and photos hardly compress in PNG (a
-    /// 512-pixel thumbnail is 20% larger stored, and reads in 1.3 ms instead of 3.5 ms at level 3;
-    /// made in a fraction of the time gdk-pixbuf's saver takes, which tries every row filter).
-    /// Nil if encoding failed.
+    /// thumbnails are read far more often than written, and photos hardly compress in PNG
+    /// (Tests/benchmarks/README.md). Nil if encoding failed.
     public func storedPNG(text: [(key: String, value: String)]) -> Data? {
         let bytes = withCStrings(text.map(\.key)) { keys in
             withCStrings(text.map(\.value)) { values in
@@ -101,14 +100,4 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<
     var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-}
-
-public enum FileURI {
-    /// The file:// URI GLib gives a path (escaped the way every GIO application writes it, which
-    /// is what thumbnail names are hashed from).
-    public static func from(path: String) -> String? {
-        guard let uri = g_filename_to_uri(path, nil, nil) else { return nil }
-        defer { g_free(uri) }
-        return String(cString: uri)
-    }
 }

@@ -36,8 +36,7 @@ public final class PixbufLoader {
     /// - Parameter sizePrepared: called once, on this thread, during a `write`.
     public init(sizePrepared: @escaping (Prepared) -> SizeDecision) {
         loader = gdk_pixbuf_loader_new()!
-        typealias Handler = (UnsafeMutablePointer<GdkPixbufLoader>, gint, gint) -> Void
-        let handler: Handler = { loader, width, height in
+        let box = SizePreparedHandler { loader, width, height in
             let format = gdk_pixbuf_loader_get_format(loader)
             let name = format.flatMap { gdk_pixbuf_format_get_name($0) }
             defer { g_free(name) }
@@ -52,9 +51,12 @@ public final class PixbufLoader {
         }
         let trampoline: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = {
             loader, width, height, userData in
-            CallbackBox<Handler>.from(userData: userData).handler(loader!, width, height)
+            Unmanaged<SizePreparedHandler>.fromOpaque(userData!).takeUnretainedValue().handle(loader!, width, height)
         }
-        connect(loader, "size-prepared", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+        cshim_signal_connect(
+            loader, "size-prepared", unsafeBitCast(trampoline, to: GCallback.self),
+            Unmanaged.passRetained(box).toOpaque(),
+            { userData, _ in Unmanaged<SizePreparedHandler>.fromOpaque(userData!).release() })
     }
 
     deinit { g_object_unref(loader) }
@@ -106,4 +108,11 @@ public final class PixbufLoader {
         defer { g_object_unref(UnsafeMutableRawPointer(frames)) }
         return gdk_pixbuf_animation_iter_on_currently_loading_frame(frames) == 0
     }
+}
+
+/// The `size-prepared` handler of one loader, which runs on the thread that feeds it: not a main-actor
+/// callback, so not in a `CallbackBox`. Released by the signal's destroy notify.
+private final class SizePreparedHandler {
+    let handle: (UnsafeMutablePointer<GdkPixbufLoader>, gint, gint) -> Void
+    init(_ handle: @escaping (UnsafeMutablePointer<GdkPixbufLoader>, gint, gint) -> Void) { self.handle = handle }
 }

@@ -1,56 +1,8 @@
 import CGtk
-import CShim
-
-public enum Align {
-    case fill, start, end, center
-
-    var gtk: GtkAlign {
-        switch self {
-        case .fill: GTK_ALIGN_FILL
-        case .start: GTK_ALIGN_START
-        case .end: GTK_ALIGN_END
-        case .center: GTK_ALIGN_CENTER
-        }
-    }
-}
 
 /// A GtkWidget. Subclasses add what their widget type offers; all share the common API here.
 open class Widget: Object {
     public var widget: UnsafeMutablePointer<GtkWidget> { typed() }
-
-    /// Idle sources `post` added that have not run yet: removed if the widget is destroyed first.
-    private var pendingIdles: Set<UInt32> = []
-    private var removesIdlesOnDestroy = false
-
-    /// Runs `work` on the main loop soon (after `milliseconds`, if given), unless the widget is
-    /// destroyed before: a callback that reads a widget must not outlive it (a window closed
-    /// while a refresh was queued).
-    @MainActor public func post(after milliseconds: UInt32 = 0, _ work: @escaping @MainActor () -> Void) {
-        if !removesIdlesOnDestroy {
-            removesIdlesOnDestroy = true
-            onDestroy { [weak self] in
-                guard let self else { return }
-                for source in pendingIdles { g_source_remove(guint(source)) }
-                pendingIdles = []
-            }
-        }
-        let source = PendingSource()
-        let run: VoidHandler = { [weak self] in
-            self?.pendingIdles.remove(source.id)
-            work()
-        }
-        let box = CallbackBox<VoidHandler>(run)
-        let callback: GSourceFunc = { userData in
-            let box = CallbackBox<VoidHandler>.from(userData: userData)
-            onMain { box.handler() }
-            return gboolean(G_SOURCE_REMOVE)
-        }
-        source.id = milliseconds == 0
-            ? UInt32(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, callback, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify))
-            : UInt32(g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, milliseconds, callback, box.retainedPointer,
-                                        CallbackBox<VoidHandler>.destroyNotify))
-        pendingIdles.insert(source.id)
-    }
 
     /// The widget is being destroyed (its window closed): drop what refers to it.
     public func onDestroy(_ handler: @escaping VoidHandler) { on("destroy", handler) }
@@ -101,8 +53,8 @@ open class Widget: Object {
     }
 
     /// A tooltip whose text is asked for only when it is about to show: changing what it would say
-    /// costs nothing, where each new `tooltip` makes GTK ask the X server where the pointer is (a
-    /// round trip that took 8–14 ms on a busy Xvfb). nil shows none.
+    /// costs nothing, where each new `tooltip` makes GTK ask the X server where the pointer is, a
+    /// round trip. nil shows none.
     public func provideTooltip(_ text: @escaping @MainActor () -> String?) {
         typealias Handler = @MainActor () -> String?
         let trampoline: @convention(c) (gpointer?, gint, gint, gboolean, OpaquePointer?, gpointer?) -> gboolean = {
@@ -220,43 +172,10 @@ open class Widget: Object {
     public func removeTickCallback(_ id: UInt32) { gtk_widget_remove_tick_callback(widget, guint(id)) }
 }
 
-public enum AccessibleRole {
-    case image
-    var atk: AtkRole {
-        switch self {
-        case .image: ATK_ROLE_IMAGE
-        }
-    }
-}
-
-/// A colour with alpha, in 0...1.
-public struct RGBA: Sendable, Equatable {
-    public var red, green, blue, alpha: Double
-
-    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
-
-    init(_ color: GdkRGBA) { self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha) }
-
-    public func withAlpha(_ alpha: Double) -> RGBA { RGBA(red: red, green: green, blue: blue, alpha: alpha) }
-
-    /// Whether text in this colour is light, i.e. the theme is dark.
-    public var isLight: Bool { 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 }
-}
-
 public extension Widget {
     /// Paints the widget's CSS background (a drawing area does not on its own).
     func renderBackground(_ context: CairoContext) {
         gtk_render_background(gtk_widget_get_style_context(widget), context.cr, 0, 0,
                               Double(allocatedWidth), Double(allocatedHeight))
     }
-}
-
-/// The id of an idle source, known once it is added, read when it runs.
-private final class PendingSource: @unchecked Sendable {
-    var id: UInt32 = 0
 }

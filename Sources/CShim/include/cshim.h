@@ -12,9 +12,6 @@ G_BEGIN_DECLS
 gulong cshim_signal_connect(gpointer instance, const gchar *signal, GCallback handler,
                             gpointer data, GClosureNotify destroy);
 
-/// Lets `window` sync its frames with the compositor only while a window manager runs (see frame_sync.c).
-void cshim_sync_frames_only_with_a_window_manager(GtkWidget *window);
-
 /// Emits a signal that takes no arguments and returns nothing (`g_signal_emit_by_name` is variadic).
 void cshim_signal_emit_void(gpointer instance, const gchar *signal);
 

@@ -2,18 +2,6 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// What every window shares: the document and what serves it.
-@MainActor
-struct AppServices {
-    let application: Application
-    let library: GalleryLibrary
-    let loader: ImageLoader
-    let downloader: DropDownloader
-    let cellDrags: CellDrags
-    let windowSizes: WindowSizeStore
-    let exporter: GalleryExporter
-}
-
 /// One window: the header bar, the galleries sidebar, the gallery it shows (or its empty state),
 /// the trash zone and the toast. It holds its session; the document is the app's.
 @MainActor
@@ -187,8 +175,8 @@ final class MainWindow {
         zoom.addStyleClass("linked")
         zoom.append(zoomOut)
         zoom.append(zoomIn)
-        let help = HelpAndMenu.builder()
-        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: help, menuID: "primary-menu"))
+        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: PrimaryMenu.builder(),
+                                  menuID: "primary-menu"))
         header.packEnd(zoom)
         window.setTitlebar(header)
     }
@@ -198,7 +186,7 @@ final class MainWindow {
         _ = window.addAction("shortcuts") { [weak self] in
             guard let self else { return }
             // A new builder each time: the window is destroyed when closed.
-            HelpAndMenu.builder().presentShortcutsWindow("shortcuts", over: window)
+            ShortcutsWindow.builder().presentShortcutsWindow("shortcuts", over: window)
         }
         _ = window.addAction("close") { [weak self] in self?.window.close() }
         let selectAll = window.addAction("select-all") { [weak self] in self?.session.selectAll() }

@@ -30,12 +30,12 @@ extension GalleryView {
 
     // MARK: Source
 
-    func beginReorderDrag(from press: PendingPress, motion: MotionEvent) {
+    func beginReorderDrag(from press: PendingPress) {
         let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
         cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
         guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             triggeredBy: motion, x: press.x, y: widgetY(fromContentY: press.y)) else {
+                                             x: press.x, y: widgetY(fromContentY: press.y)) else {
             cellDrags.end(from: canvas)
             return
         }
@@ -176,7 +176,7 @@ extension GalleryView {
         // GTK sends drag-leave just before drag-drop too; close the room only if no drop follows.
         drag.leavePending = true
         stopAutoscroll()
-        canvas.post { [weak self] in
+        MainContext.post { [weak self] in
             guard let self, drag.leavePending else { return }
             drag.leavePending = false
             gap = nil
@@ -287,35 +287,5 @@ extension GalleryView {
     func stopAutoscroll() {
         if let tick = drag.autoscroll?.tick { canvas.removeTickCallback(tick) }
         drag.autoscroll = nil
-    }
-}
-
-/// The image under the pointer during a drag, and where in it the pointer and the cell's image are.
-struct DragIcon {
-    let surface: CairoSurface
-    let hotX: Double
-    let hotY: Double
-    let imageRect: LayoutRect
-
-    /// Where the cell's image is on screen when the pointer is at (x, y).
-    func imageFrame(pointerX x: Double, pointerY y: Double) -> LayoutRect {
-        LayoutRect(x: x - hotX + imageRect.x, y: y - hotY + imageRect.y, width: imageRect.width, height: imageRect.height)
-    }
-}
-
-/// Edge autoscroll while a drag hovers near the top or bottom.
-struct Autoscroll {
-    var pointerOffsetInView: Double
-    /// Points per second; negative scrolls up.
-    var speed: Double
-    var tick: UInt32?
-    var lastTime: Int?
-    var startTime: Int?
-    /// Seconds the pointer rests in the edge zone before scrolling starts.
-    static let dwell = 0.25
-
-    init(pointerOffsetInView: Double, speed: Double) {
-        self.pointerOffsetInView = pointerOffsetInView
-        self.speed = speed
     }
 }

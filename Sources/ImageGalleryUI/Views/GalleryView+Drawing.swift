@@ -221,49 +221,6 @@ extension GalleryView {
     }
 }
 
-/// Spinners and progress rings drawn once and painted wherever they turn, for the theme's colours
-/// of the moment.
-@MainActor
-final class SpinnerSprites {
-    struct Key: Hashable {
-        let radius: Double
-        /// Whole percents (0...100) of a progress ring; -1 - step for a turning spinner.
-        let phase: Int
-        let scale: Int
-    }
-
-    private var sprites: [Key: CairoSurface] = [:]
-    private var palette: Palette?
-
-    func sprite(for key: Key, palette: Palette, render: () -> CairoSurface) -> CairoSurface {
-        if self.palette != palette || sprites.count >= 512 {
-            sprites = [:]
-            self.palette = palette
-        }
-        if let sprite = sprites[key] { return sprite }
-        let sprite = render()
-        sprites[key] = sprite
-        return sprite
-    }
-}
-
-/// Colours taken from the theme each paint, so the dark variant looks right.
-struct Palette: Equatable {
-    let foreground: RGBA
-    let accent: RGBA
-    let tile: RGBA
-    let background: RGBA
-
-    @MainActor
-    init(widget: Widget) {
-        foreground = widget.themeForeground
-        background = widget.themeColor("theme_bg_color") ?? (foreground.isLight ? RGBA(red: 0.18, green: 0.18, blue: 0.18)
-                                                                                  : RGBA(red: 0.96, green: 0.96, blue: 0.96))
-        accent = widget.themeColor("theme_selected_bg_color") ?? RGBA(red: 0.21, green: 0.52, blue: 0.89)
-        tile = foreground.withAlpha(0.08)
-    }
-}
-
 extension GalleryView {
     /// What a cell looks like, for an image flying into the trash: its pixels, or a plain tile.
     func snapshot(of id: ImageID, width: Double, height: Double) -> CairoSurface {

@@ -69,7 +69,7 @@ extension GalleryView {
         }
         drag.pendingPress = nil
         if !session.selection.contains(press.id) { session.select(press.id, mode: .replace) }
-        beginReorderDrag(from: press, motion: event)
+        beginReorderDrag(from: press)
         return true
     }
 
@@ -234,16 +234,4 @@ extension GalleryView {
         guard !ids.isEmpty else { return }
         onDeleteRequested(ids)
     }
-}
-
-/// A press on a cell that may become a drag.
-struct PendingPress {
-    let id: ImageID
-    /// Where the press was, in content coordinates.
-    let x: Double
-    let y: Double
-    /// Clicking an already selected cell narrows the selection on release, unless it was dragged.
-    let narrowOnRelease: Bool
-    /// The second press of a double-click: released without dragging, the cell opens.
-    var activatesOnRelease = false
 }

@@ -67,7 +67,8 @@ final class GalleryView {
     let spinnerSprites = SpinnerSprites()
     let roundedCorners = RoundedCorners()
     private var accessibilityRefreshQueued = false
-    private var scrollRefreshQueued = false
+    /// The timeout that refreshes the accessible cells after a scroll; 0 when none is due.
+    private var scrollRefreshTimer: UInt32 = 0
     /// When the accessible cells were last refreshed (monotonic microseconds).
     private var lastAccessibilityRefresh = 0
     private var loaderObservation: ImageLoader.Observation?
@@ -112,6 +113,8 @@ final class GalleryView {
         loader.setVisible([], for: ObjectIdentifier(self))
         MainContext.cancel(prefetchTimer)
         prefetchTimer = 0
+        MainContext.cancel(scrollRefreshTimer)
+        scrollRefreshTimer = 0
         if let spinnerTick { canvas.removeTickCallback(spinnerTick) }
         spinnerTick = nil
         animator.stop(on: canvas)
@@ -123,7 +126,7 @@ final class GalleryView {
     private func widthChanged(_ width: Double) {
         guard !isDetached, abs(width - laidOutWidth) >= 1 else { return }
         // GTK ignores size requests made while it allocates sizes: lay out again right after.
-        canvas.post { [weak self] in self?.relayout(animated: false) }
+        MainContext.post { [weak self] in self?.relayout(animated: false) }
     }
 
     /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
@@ -394,17 +397,16 @@ final class GalleryView {
     private func scheduleAccessibilityRefresh(scrolled: Bool = false) {
         guard !isDetached else { return }
         if scrolled {
-            guard !scrollRefreshQueued else { return }
-            scrollRefreshQueued = true
+            guard scrollRefreshTimer == 0 else { return }
             let sinceLast = (MainContext.monotonicMicroseconds - lastAccessibilityRefresh) / 1000
-            canvas.post(after: UInt32(max(0, 150 - sinceLast))) { [weak self] in
-                self?.scrollRefreshQueued = false
+            scrollRefreshTimer = MainContext.after(milliseconds: UInt32(max(0, 150 - sinceLast))) { [weak self] in
+                self?.scrollRefreshTimer = 0
                 self?.refreshAccessibleCells()
             }
         } else {
             guard !accessibilityRefreshQueued else { return }
             accessibilityRefreshQueued = true
-            canvas.post { [weak self] in
+            MainContext.post { [weak self] in
                 self?.accessibilityRefreshQueued = false
                 self?.refreshAccessibleCells()
             }
@@ -465,50 +467,5 @@ final class GalleryView {
         let frame = targetFrame(ofCellAt: index)
         return (Int(frame.x.rounded()), Int(widgetY(fromContentY: frame.y).rounded()), Int(frame.width.rounded()),
                 Int(frame.height.rounded()))
-    }
-}
-
-/// Slides cells from their old frames to their new ones, driven by the frame clock.
-@MainActor
-final class FrameAnimator {
-    static let duration = 0.22
-
-    private var from: [ImageID: LayoutRect] = [:]
-    private var startTime = 0
-    private var progress = 1.0
-    private var tick: UInt32?
-
-    func start(from frames: [ImageID: LayoutRect], on widget: Widget) {
-        from = frames
-        startTime = MainContext.monotonicMicroseconds
-        progress = 0
-        guard tick == nil else { return }
-        tick = widget.addTickCallback { [weak self, weak widget] now in
-            guard let self else { return false }
-            progress = min(Double(now - startTime) / 1_000_000 / Self.duration, 1)
-            widget?.queueDraw()
-            if progress >= 1 {
-                from = [:]
-                tick = nil
-                return false
-            }
-            return true
-        }
-    }
-
-    var isAnimating: Bool { progress < 1 }
-
-    func stop(on widget: Widget) {
-        if let tick { widget.removeTickCallback(tick) }
-        tick = nil
-        from = [:]
-        progress = 1
-    }
-
-    func frame(for id: ImageID, target: LayoutRect) -> LayoutRect {
-        guard progress < 1, let start = from[id] else { return target }
-        // Ease out (cubic): quick start, gentle landing.
-        let t = 1 - pow(1 - progress, 3)
-        return start.interpolated(to: target, t: t)
     }
 }

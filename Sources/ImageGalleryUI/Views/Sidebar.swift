@@ -14,6 +14,7 @@ final class Sidebar {
     private var library: GalleryLibrary { session.library }
     private(set) var rows: [SidebarRow] = []
     private var observation: LibraryObservation?
+    private var isDetached = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
     /// The gallery whose row is scrolled into view once the list is laid out again.
@@ -52,7 +53,11 @@ final class Sidebar {
         rebuild()
     }
 
-    func detach() { observation = nil }
+    /// The window is going: a rename queued for after a click must not touch its destroyed rows.
+    func detach() {
+        isDetached = true
+        observation = nil
+    }
 
     // MARK: Rows
 
@@ -132,7 +137,7 @@ final class Sidebar {
         reveal(galleryID)
     }
 
-    fileprivate func commitRename(_ galleryID: String, to name: String) {
+    func commitRename(_ galleryID: String, to name: String) {
         library.renameGallery(galleryID, to: name)
     }
 
@@ -156,7 +161,10 @@ final class Sidebar {
     private func buttonReleased(_ event: ButtonEvent) -> Bool {
         guard event.button == 1, let galleryID = renameOnRelease else { return false }
         renameOnRelease = nil
-        list.post { [weak self] in self?.beginRename(galleryID) }
+        MainContext.post { [weak self] in
+            guard let self, !isDetached else { return }
+            beginRename(galleryID)
+        }
         return false
     }
 
@@ -182,83 +190,5 @@ final class Sidebar {
         let row = rows[index].row
         guard let origin = row.translate(x: 0, y: 0, to: list) else { return }
         onMenuRequested(rows[index].galleryID, origin.x + Double(row.allocatedWidth) / 2, origin.y + Double(row.allocatedHeight) / 2)
-    }
-}
-
-/// One gallery in the sidebar: its name (an entry while renaming) and how many images it holds.
-@MainActor
-final class SidebarRow {
-    let galleryID: String
-    let row = ListBoxRow()
-    private let name = Label()
-    private let count = Label()
-    private let entry = Entry()
-    private let stack = Stack()
-    private weak var sidebar: Sidebar?
-    private(set) var isRenaming = false
-
-    init(galleryID: String, sidebar: Sidebar) {
-        self.galleryID = galleryID
-        self.sidebar = sidebar
-        let content = Box(.horizontal, spacing: 8)
-        content.addStyleClass("sidebar-row")
-        name.ellipsize()
-        name.setXAlign(0)
-        count.addStyleClass("dim-label")
-        count.addStyleClass("numeric")
-        entry.accessibleName = tr("Gallery name")
-        entry.widthChars = 8
-        stack.addNamed(name, "name")
-        stack.addNamed(entry, "entry")
-        stack.setExpand(horizontal: true, vertical: false)
-        content.append(stack, expand: true)
-        content.append(count)
-        row.setChild(content)
-        row.showAll()
-        stack.visibleChildName = "name"
-        entry.onActivate { [weak self] in self?.endRename(commit: true) }
-        entry.onFocusOut { [weak self] in self?.endRename(commit: true) }
-        entry.onKeyPress { [weak self] key in
-            guard key.keyName == "Escape" else { return false }
-            self?.endRename(commit: false)
-            return true
-        }
-        row.makeDragSource(targets: TargetList([(GalleryDragTarget.galleryRow, true)]), actions: [.move])
-        row.onDragBegin { [weak self] context in
-            guard let self, let surface = row.snapshotSurface() else { return }
-            context.setIcon(surface, hotX: 24, hotY: Double(row.allocatedHeight) / 2)
-        }
-        row.onDragDataGet { [galleryID] _, data in
-            data.set(Array(galleryID.utf8), as: GalleryDragTarget.galleryRow)
-        }
-    }
-
-    func update(from library: GalleryLibrary) {
-        guard let gallery = library.gallery(galleryID) else { return }
-        let images = gallery.images.count
-        name.text = gallery.name
-        count.text = Localization.number(images)
-        // A long name is cut short in the row: the tooltip tells it whole.
-        row.tooltip = gallery.name.count > 24 ? gallery.name : nil
-        // Screen readers read the name first: "Cats, 12 images".
-        row.accessibleName = trPlural("{name}, {count} image", "{name}, {count} images", images, ["name": gallery.name])
-    }
-
-    func beginRename() {
-        guard !isRenaming else { return }
-        isRenaming = true
-        entry.text = name.text
-        stack.visibleChildName = "entry"
-        entry.grabFocus()
-        entry.selectAll()
-    }
-
-    func endRename(commit: Bool) {
-        guard isRenaming else { return }
-        isRenaming = false
-        let text = entry.text
-        stack.visibleChildName = "name"
-        if commit { sidebar?.commitRename(galleryID, to: text) }
-        row.grabFocus()
     }
 }

@@ -1,36 +1,15 @@
 import GalleryCore
 import GtkKit
 
-/// The primary menu and the keyboard shortcuts window (Ctrl+?). Their words are marked with `N_`
-/// for the catalog and `translatable="yes"` for GtkBuilder, which translates them as it loads.
-enum HelpAndMenu {
+/// The keyboard shortcuts window (Ctrl+?), as GtkBuilder XML, the way GTK describes one. Its words are
+/// marked with `N_` for the catalog and `translatable="yes"` for GtkBuilder, which translates them as
+/// it loads.
+enum ShortcutsWindow {
     static func builder() -> Builder { Builder(xml: xml, translationDomain: AppInfo.textDomain) }
 
     static let xml = """
     <?xml version="1.0" encoding="UTF-8"?>
     <interface>
-      <menu id="primary-menu">
-        <section>
-          \(item(N_("_New Window"), action: "app.new-window"))
-          \(item(N_("New _Gallery"), action: "app.new-gallery"))
-          \(item(N_("_Rename Gallery…"), action: "win.rename"))
-          \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
-        </section>
-        <section>
-          \(item(N_("_Add Images…"), action: "win.add-images"))
-          \(item(N_("Add _Folder…"), action: "win.add-folder"))
-          \(item(N_("_Export Gallery…"), action: "win.export"))
-        </section>
-        <section>
-          \(item(N_("_Paste"), action: "win.paste"))
-          \(item(N_("Select _All"), action: "win.select-all"))
-        </section>
-        <section>
-          \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
-          \(item(N_("_About Image Gallery"), action: "app.about"))
-          \(item(N_("_Quit"), action: "app.quit"))
-        </section>
-      </menu>
       <object class="GtkShortcutsWindow" id="shortcuts">
         <property name="modal">1</property>
         <child>
@@ -86,13 +65,6 @@ enum HelpAndMenu {
       </object>
     </interface>
     """
-
-    private static func item(_ label: String, action: String) -> String {
-        """
-        <item><attribute name="label" translatable="yes">\(label)</attribute>\
-        <attribute name="action">\(action)</attribute></item>
-        """
-    }
 
     private static func group(_ title: String, _ shortcuts: [String]) -> String {
         """

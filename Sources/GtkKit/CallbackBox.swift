@@ -2,8 +2,9 @@ import CGtk
 import CShim
 
 /// Holds a Swift closure for a C callback. It is passed retained as the callback's user data and
-/// released by the destroy notify GLib calls when the handler goes away.
-final class CallbackBox<Handler>: @unchecked Sendable {
+/// released by the destroy notify GLib calls when the handler goes away. Its handlers are main-actor
+/// closures, which are Sendable, so the box is too.
+final class CallbackBox<Handler: Sendable>: Sendable {
     let handler: Handler
     init(_ handler: Handler) { self.handler = handler }
 
@@ -32,7 +33,7 @@ final class CallbackBox<Handler>: @unchecked Sendable {
 
 /// Connects a handler whose C signature is `trampoline`'s; the closure box is released by its destroy notify.
 @discardableResult
-func connect<Handler>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
+func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
     let box = CallbackBox(handler)
     return cshim_signal_connect(instance, signal, trampoline, box.retainedPointer, CallbackBox<Handler>.releaseNotify)
 }
@@ -43,16 +44,15 @@ func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
     MainActor.assumeIsolated { body() }
 }
 
-public typealias VoidHandler = @MainActor () -> Void
-
-public extension Object {
-    /// A signal with no arguments besides the instance (`clicked`, `activate`, `value-changed`, …).
-    @discardableResult
-    func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
-        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
-            let box = CallbackBox<VoidHandler>.from(userData: userData)
-            onMain { box.handler() }
-        }
-        return connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+/// Runs `body` on the main actor with what a C callback wrapped there (GTK thread objects, which
+/// are not Sendable): they reach the handler without leaving the thread.
+@inline(__always)
+func onMain<First, each More, T: Sendable>(with first: First, _ more: repeat each More,
+                                           run body: @MainActor (First, repeat each More) -> T) -> T {
+    let first = MainThreadBound(first)
+    let more = MainThreadBound((repeat each more))
+    return MainActor.assumeIsolated {
+        let more = more.value
+        return body(first.value, repeat each more)
     }
 }

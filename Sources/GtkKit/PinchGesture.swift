@@ -1,5 +1,4 @@
 import CGtk
-import CShim
 
 /// A two-finger pinch on a touchpad or touchscreen. The widget does not keep its gestures alive:
 /// the owner of this object does.

@@ -1,8 +1,7 @@
 import CGtk
-import CShim
 
 /// A cairo context borrowed for the length of a draw callback (on the GTK thread only).
-public struct CairoContext: @unchecked Sendable {
+public struct CairoContext {
     let cr: OpaquePointer
 
     public func save() { cairo_save(cr) }
@@ -269,79 +268,6 @@ public struct CairoContext: @unchecked Sendable {
     }
 }
 
-/// Opaque discs, one per radius, that `fillRoundedRectangle` masks corners with: drawn once on
-/// the display (an alpha-only pixmap on X11), then only referred to.
-@MainActor
-public final class RoundedCorners {
-    private struct Key: Hashable {
-        let pixels: Int
-        let pixelsPerUnit: Double
-    }
-
-    private var discs: [Key: CairoSurface] = [:]
-
-    public init() {}
-
-    fileprivate func disc(pixels: Int, pixelsPerUnit: Double, like context: CairoContext) -> CairoSurface {
-        let key = Key(pixels: pixels, pixelsPerUnit: pixelsPerUnit)
-        if let disc = discs[key] { return disc }
-        let size = Double(2 * pixels) / pixelsPerUnit
-        let disc = context.renderSimilar(width: size, height: size, alphaOnly: true) { disc in
-            disc.arc(x: size / 2, y: size / 2, radius: size / 2, from: 0, to: 2 * Double.pi)
-            disc.fill()
-        }
-        discs[key] = disc
-        return disc
-    }
-}
-
-/// An image surface, immutable once made, so it can be handed from a decoding thread to the GUI.
-public final class CairoSurface: @unchecked Sendable {
-    let surface: OpaquePointer
-    /// Size in layout points (pixels divided by the device scale).
-    public let logicalWidth: Double
-    public let logicalHeight: Double
-    /// The radius (points) its corners were cut round with, transparent outside; 0 for square ones.
-    public let cornerRadius: Double
-
-    init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double, cornerRadius: Double = 0) {
-        self.surface = surface
-        self.logicalWidth = logicalWidth
-        self.logicalHeight = logicalHeight
-        self.cornerRadius = cornerRadius
-    }
-
-    deinit { cairo_surface_destroy(surface) }
-
-    /// Bytes held in memory, for the cache's budget (image surfaces; 0 for others).
-    public var byteCount: Int {
-        Int(cairo_image_surface_get_stride(surface)) * Int(cairo_image_surface_get_height(surface))
-    }
-
-    public var pixelWidth: Int { Int(cairo_image_surface_get_width(surface)) }
-    public var pixelHeight: Int { Int(cairo_image_surface_get_height(surface)) }
-
-    /// A copy the display reads without uploading it at every paint (shared memory on X11): for
-    /// pictures painted again and again. Made where it is kept, on the GUI thread, since making
-    /// one talks to the display; workers make plain surfaces.
-    @MainActor
-    public func forDisplay() -> CairoSurface {
-        CairoSurface(taking: cshim_display_image_copy(surface)!, logicalWidth: logicalWidth,
-                     logicalHeight: logicalHeight, cornerRadius: cornerRadius)
-    }
-}
-
-public extension CairoSurface {
-    /// Draws into a new image surface of `width`×`height` points at `scale` (drag images).
-    static func render(width: Double, height: Double, scale: Int, _ body: (CairoContext) -> Void) -> CairoSurface {
-        let pixelWidth = Int32((width * Double(scale)).rounded(.up))
-        let pixelHeight = Int32((height * Double(scale)).rounded(.up))
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, max(pixelWidth, 1), max(pixelHeight, 1))!
-        let cr = cairo_create(surface)!
-        cairo_scale(cr, Double(scale), Double(scale))
-        body(CairoContext(cr: cr))
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        return CairoSurface(taking: surface, logicalWidth: width, logicalHeight: height)
-    }
-}
+/// Borrowed for the length of a draw callback, on the GTK thread.
+@available(*, unavailable)
+extension CairoContext: Sendable {}

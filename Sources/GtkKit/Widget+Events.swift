@@ -1,51 +1,4 @@
 import CGtk
-import CShim
-
-public struct Modifiers: OptionSet, Sendable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-
-    public static let shift = Modifiers(rawValue: GDK_SHIFT_MASK.rawValue)
-    public static let control = Modifiers(rawValue: GDK_CONTROL_MASK.rawValue)
-    public static let alt = Modifiers(rawValue: GDK_MOD1_MASK.rawValue)
-
-    init(state: guint) { rawValue = state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue) }
-}
-
-/// A button press or release, copied out of the GdkEvent (which only lives during the callback).
-/// `x` and `y` are in the coordinates of the widget the handler is connected to, also when the
-/// click landed in a child's own window (an entry, a stack) and reached the widget by propagation.
-public struct ButtonEvent: Sendable {
-    public let x: Double
-    public let y: Double
-    public let button: UInt32
-    public let modifiers: Modifiers
-    public let isDoubleClick: Bool
-    public let time: UInt32
-}
-
-/// Pointer motion. `event` is valid only during the callback: a drag started from this motion uses it.
-public struct MotionEvent: @unchecked Sendable {
-    public let x: Double
-    public let y: Double
-    public let modifiers: Modifiers
-    public let buttonHeld: Bool
-    let event: UnsafeMutablePointer<GdkEventMotion>
-}
-
-public struct KeyEvent: Sendable {
-    public let keyName: String
-    public let modifiers: Modifiers
-}
-
-public struct ScrollEvent: Sendable {
-    public enum Direction: Sendable { case up, down, smooth(dy: Double), other }
-    public let direction: Direction
-    public let modifiers: Modifiers
-    /// Where the pointer is, in the widget's coordinates (zooming keeps this point still).
-    public let x: Double
-    public let y: Double
-}
 
 /// Events a widget receives; handlers return true when they consumed the event.
 public extension Widget {
@@ -55,7 +8,7 @@ public extension Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let cr else { return 0 }
             let context = CairoContext(cr: cr)
-            onMain { box.handler(context) }
+            onMain(with: context) { context in box.handler(context) }
             return 0
         }
         connect(pointer, "draw", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
@@ -85,7 +38,7 @@ public extension Widget {
             guard let event else { return 0 }
             let value = event.pointee
             let motion = MotionEvent(x: value.x, y: value.y, modifiers: Modifiers(state: value.state),
-                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0, event: event)
+                                     buttonHeld: value.state & GDK_BUTTON1_MASK.rawValue != 0)
             return onMain { box.handler(motion) } ? 1 : 0
         }
         connect(pointer, "motion-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)

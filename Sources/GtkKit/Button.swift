@@ -1,0 +1,25 @@
+import CGtk
+
+public final class Button: Widget {
+    public init(label: String) {
+        super.init(owning: gtk_button_new_with_mnemonic(label))
+    }
+
+    public init(iconName: String, tooltip: String) {
+        super.init(owning: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        self.tooltip = tooltip
+        accessibleName = tooltip
+    }
+
+    public var label: String {
+        get { gtk_button_get_label(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_button_set_label(typed(), newValue) }
+    }
+
+    /// Binds the button to a window or application action (`win.undo`).
+    public func setAction(_ detailedName: String) {
+        gtk_actionable_set_detailed_action_name(OpaquePointer(pointer), detailedName)
+    }
+
+    public func onClicked(_ handler: @escaping VoidHandler) { on("clicked", handler) }
+}

@@ -1,0 +1,31 @@
+import CGtk
+
+/// A one-line text entry.
+public final class Entry: Widget {
+    public init() { super.init(owning: gtk_entry_new()) }
+
+    public var text: String {
+        get { String(cString: gtk_entry_get_text(typed())) }
+        set { gtk_entry_set_text(typed(), newValue) }
+    }
+
+    public var widthChars: Int {
+        get { Int(gtk_entry_get_width_chars(typed())) }
+        set { gtk_entry_set_width_chars(typed(), gint(newValue)) }
+    }
+
+    public func selectAll() { gtk_editable_select_region(OpaquePointer(pointer), 0, -1) }
+
+    /// Enter was pressed.
+    public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
+
+    /// The entry lost the keyboard focus.
+    public func onFocusOut(_ handler: @escaping VoidHandler) {
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+            return 0
+        }
+        connect(pointer, "focus-out-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+    }
+}

@@ -1,0 +1,4 @@
+public struct KeyEvent: Sendable {
+    public let keyName: String
+    public let modifiers: Modifiers
+}

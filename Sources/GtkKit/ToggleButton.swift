@@ -1,0 +1,15 @@
+import CGtk
+
+/// A button that stays pressed, bound to a stateful boolean action.
+public final class ToggleButton: Widget {
+    public init(iconName: String, tooltip: String) {
+        super.init(owning: gtk_toggle_button_new())
+        gtk_button_set_image(typed(), gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+        self.tooltip = tooltip
+        accessibleName = tooltip
+    }
+
+    public func setAction(_ detailedName: String) {
+        gtk_actionable_set_detailed_action_name(OpaquePointer(pointer), detailedName)
+    }
+}

@@ -1,0 +1,14 @@
+import GalleryCore
+import GtkKit
+
+/// What every window shares: the document and what serves it.
+@MainActor
+struct AppServices {
+    let application: Application
+    let library: GalleryLibrary
+    let loader: ImageLoader
+    let downloader: DropDownloader
+    let cellDrags: CellDrags
+    let windowSizes: WindowSizeStore
+    let exporter: GalleryExporter
+}

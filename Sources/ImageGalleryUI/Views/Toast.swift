@@ -1,0 +1,58 @@
+import GalleryCore
+import GtkKit
+
+/// An in-app notification at the bottom of the window with an optional action (Undo, Retry).
+@MainActor
+final class Toast {
+    let root = Revealer()
+    private let label = Label()
+    private let actionButton = Button(label: "")
+    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: tr("Dismiss"))
+    private var action: (@MainActor () -> Void)?
+    private var hideTimer: UInt32 = 0
+
+    init() {
+        root.setAlign(horizontal: .center, vertical: .end)
+        let box = Box(.horizontal, spacing: 6)
+        box.addStyleClass("toast")
+        label.setWrap(true, maxWidthChars: 60)
+        label.setXAlign(0)
+        box.append(label, expand: true)
+        box.append(actionButton)
+        box.append(closeButton)
+        root.add(box)
+        actionButton.onClicked { [weak self] in
+            guard let self else { return }
+            let action = action
+            dismiss()
+            action?()
+        }
+        closeButton.onClicked { [weak self] in self?.dismiss() }
+    }
+
+    /// Shows `message`; it hides after `seconds` (nil: stays until dismissed).
+    func show(_ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil) {
+        label.text = message
+        self.action = action
+        actionButton.label = actionLabel ?? ""
+        MainContext.cancel(hideTimer)
+        hideTimer = 0
+        root.showAll()
+        // After showAll, which would show it even without an action.
+        actionButton.isVisible = actionLabel != nil
+        root.revealed = true
+        if let seconds {
+            hideTimer = MainContext.after(milliseconds: seconds * 1000) { [weak self] in
+                self?.hideTimer = 0
+                self?.dismiss()
+            }
+        }
+    }
+
+    func dismiss() {
+        MainContext.cancel(hideTimer)
+        hideTimer = 0
+        root.revealed = false
+        action = nil
+    }
+}
