@@ -36,9 +36,6 @@ struct CellList {
 
     var images: [GalleryImage] { cells.compactMap(\.image) }
 
-    /// The ids of the images (not placeholders), in order: what the saved order is made of.
-    var imageIDs: [ImageID] { cells.lazy.filter { !$0.isPlaceholder }.map(\.id) }
-
     func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
 
     /// For cells at ascending `cellIndices`, how many images (not placeholders) come before each; one pass.

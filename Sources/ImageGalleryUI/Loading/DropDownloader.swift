@@ -17,7 +17,7 @@ final class DropDownloader {
     private let pool = WorkerPool(threads: 4, name: "drop-import")
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: DownloadCancellation] = [:]
-    private var observation: LibraryObservation?
+    private var observation: Observation?
     /// The decode rank of the next dropped image: the images of a drop decode in its order, and
     /// after those of earlier drops.
     private var nextRank = 0

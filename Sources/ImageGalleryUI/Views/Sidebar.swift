@@ -13,7 +13,7 @@ final class Sidebar {
     private let session: GallerySession
     private var library: GalleryLibrary { session.library }
     private(set) var rows: [SidebarRow] = []
-    private var observation: LibraryObservation?
+    private var observation: Observation?
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
     /// The gallery whose row is scrolled into view once the list is laid out again.
@@ -235,7 +235,7 @@ final class SidebarRow {
 
     func update(from library: GalleryLibrary) {
         guard let gallery = library.gallery(galleryID) else { return }
-        let images = gallery.images.count
+        let images = library.imageCount(of: galleryID)
         name.text = gallery.name
         count.text = Localization.number(images)
         // A long name is cut short in the row: the tooltip tells it whole.
