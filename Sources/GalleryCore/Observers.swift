@@ -34,8 +34,9 @@ public final class Observation {
     deinit { cancel() }
 }
 
-@available(*, unavailable, message: "belongs to the thread of the object it observes")
+/// Both belong to the thread of what they observe: the compiler keeps them there.
+@available(*, unavailable)
 extension Observers: Sendable {}
 
-@available(*, unavailable, message: "belongs to the thread of the object it observes")
+@available(*, unavailable)
 extension Observation: Sendable {}
