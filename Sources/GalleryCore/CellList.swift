@@ -84,7 +84,9 @@ struct CellList {
             let moved = zip(ids, originalIndices).compactMap { id, index in byID[id].map { (index, $0) } }
             cells = Self.merge(moved, into: cells.filter { !moving.contains($0.id) })
         case .insert(let entries):
-            let present = Set(cells.map(\.id))
+            // A set of the few arriving ids, not of every id of a large gallery.
+            let arriving = Set(entries.map(\.image.id))
+            let present = Set(cells.lazy.map(\.id).filter(arriving.contains))
             let missing = entries.filter { !present.contains($0.image.id) }.map { ($0.index, GalleryCell($0.image)) }
             cells = Self.merge(missing, into: cells)
         case .remove(let entries):
