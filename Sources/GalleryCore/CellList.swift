@@ -38,6 +38,16 @@ struct CellList {
 
     func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
 
+    /// Where a cell stands among all cells, and how many images come before it; one pass.
+    func position(of id: ImageID) -> (cellIndex: Int, imageIndex: Int)? {
+        var images = 0
+        for (index, cell) in cells.enumerated() {
+            if cell.id == id { return (index, images) }
+            if !cell.isPlaceholder { images += 1 }
+        }
+        return nil
+    }
+
     /// For cells at ascending `cellIndices`, how many images (not placeholders) come before each; one pass.
     func imageIndices(ofCells cellIndices: [Int]) -> [Int] {
         var result: [Int] = []

@@ -281,16 +281,9 @@ public final class GalleryLibrary {
         for (id, arrived) in arrivals {
             var image = arrived
             image.id = id
-            // Where the image stands among images, once it has taken the placeholder's place.
-            let placed = placeholderGallery.removeValue(forKey: id).flatMap { galleryID in
-                editCells(of: galleryID) { list in
-                    list.index(of: id).map { index in
-                        list.cells[index] = GalleryCell(image)
-                        return (galleryID, list.imageIndices(ofCells: [index])[0])
-                    }
-                } ?? nil
-            }
-            guard let (galleryID, imageIndex) = placed else { continue }
+            guard let galleryID = placeholderGallery.removeValue(forKey: id),
+                  let (index, imageIndex) = cellList(galleryID)?.position(of: id) else { continue }
+            editCells(of: galleryID) { $0.cells[index] = GalleryCell(image) }
             if let key = batchOfPlaceholder.removeValue(forKey: id) {
                 arrivalBatches[key]?.waiting.remove(id)
                 arrivalBatches[key]?.arrived.append((id, galleryID))
