@@ -25,6 +25,9 @@ final class GalleryView {
     /// Which layout slot each cell occupies (slots include the gap opened for a drag).
     private(set) var slotOfCell: [Int] = []
     private var cellIndexByID: [ImageID: Int] = [:]
+    /// The ids in the order last laid out: a change reaches the view once the library holds the new cells,
+    /// and each cell slides from where the previous layout drew it.
+    private var laidOutIDs: [ImageID] = []
     /// Where the view was scrolled to when the loader was last told, and which way it went since.
     private var lastReportedOffset = 0.0
     private var scrollingUp = false
@@ -42,7 +45,7 @@ final class GalleryView {
     /// The keyboard focus among the cells.
     var focusedID: ImageID? { session.focusedID }
     /// The shown gallery's cells, read from the library: every change to them lays them out again at once,
-    /// so `layout` always places these.
+    /// so `layout` places these (only the relayout's animation still needs the previous order, `laidOutIDs`).
     var shownCells: [GalleryCell] { session.cells }
     /// Everything drag and drop keeps between events (see DragAndDrop/).
     var drag = DragState()
@@ -137,11 +140,13 @@ final class GalleryView {
         var slots: [Int] = []
         slots.reserveCapacity(cells.count)
         cellIndexByID.removeAll(keepingCapacity: true)
+        laidOutIDs.removeAll(keepingCapacity: true)
         for (index, cell) in cells.enumerated() {
             if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
             slots.append(ratios.count)
             ratios.append(displayAspectRatio(of: cell))
             cellIndexByID[cell.id] = index
+            laidOutIDs.append(cell.id)
         }
         if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
         laidOutWidth = Double(canvas.allocatedWidth)
@@ -184,9 +189,8 @@ final class GalleryView {
         let visible = visibleRect
         let near = LayoutRect(x: 0, y: visible.y - visible.height, width: visible.width, height: visible.height * 3)
         var frames: [ImageID: LayoutRect] = [:]
-        let cells = shownCells
-        for index in cellIndices(intersecting: near) where index < cells.count {
-            let id = cells[index].id
+        for index in cellIndices(intersecting: near) {
+            let id = laidOutIDs[index]
             frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
         }
         return frames
