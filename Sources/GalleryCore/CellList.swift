@@ -36,10 +36,17 @@ struct CellList {
 
     var images: [GalleryImage] { cells.compactMap(\.image) }
 
-    /// The ids of the images (not placeholders), in order: what the saved order is made of.
-    var imageIDs: [ImageID] { cells.lazy.filter { !$0.isPlaceholder }.map(\.id) }
-
     func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
+
+    /// Where a cell stands among all cells, and how many images come before it; one pass.
+    func position(of id: ImageID) -> (cellIndex: Int, imageIndex: Int)? {
+        var images = 0
+        for (index, cell) in cells.enumerated() {
+            if cell.id == id { return (index, images) }
+            if !cell.isPlaceholder { images += 1 }
+        }
+        return nil
+    }
 
     /// For cells at ascending `cellIndices`, how many images (not placeholders) come before each; one pass.
     func imageIndices(ofCells cellIndices: [Int]) -> [Int] {
@@ -87,7 +94,9 @@ struct CellList {
             let moved = zip(ids, originalIndices).compactMap { id, index in byID[id].map { (index, $0) } }
             cells = Self.merge(moved, into: cells.filter { !moving.contains($0.id) })
         case .insert(let entries):
-            let present = Set(cells.map(\.id))
+            // A set of the few arriving ids, not of every id of a large gallery.
+            let arriving = Set(entries.map(\.image.id))
+            let present = Set(cells.lazy.map(\.id).filter(arriving.contains))
             let missing = entries.filter { !present.contains($0.image.id) }.map { ($0.index, GalleryCell($0.image)) }
             cells = Self.merge(missing, into: cells)
         case .remove(let entries):

@@ -3,6 +3,8 @@ import Foundation
 /// The document, one per app: every gallery, the placeholders waiting in each, and one undo
 /// history whose edits name their gallery. Windows observe it through their sessions; every change
 /// is published to all observers and the saved state goes to `onSave`. Plain Swift, no GTK.
+/// Each gallery's cells are the one store of its images: the saved state is derived from them.
+@MainActor
 public final class GalleryLibrary {
     public enum Change: Equatable, Sendable {
         /// Cells of this gallery were added, removed or reordered.
@@ -18,8 +20,13 @@ public final class GalleryLibrary {
         case history
     }
 
-    public private(set) var state: GalleryState
-    private var cellLists: [String: CellList] = [:]
+    /// The galleries in sidebar order.
+    private var shelves: [Shelf]
+    /// What the saved state holds besides its galleries, written back as read.
+    private var version: Int
+    private var shownGalleryID: String?
+    private var sidebarSetting: Bool?
+    private var unknownFields: [String: JSONValue]
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
     /// Placeholders whose images make one undo step (a folder, a file chooser's selection), by key.
@@ -27,8 +34,7 @@ public final class GalleryLibrary {
     private var batchOfPlaceholder: [ImageID: Int] = [:]
     private var nextBatchKey = 0
     public let history = UndoHistory()
-    private var observers: [Int: (Change) -> Void] = [:]
-    private var nextObserverKey = 0
+    private let observers = Observers<Change>()
 
     /// Receives every state worth saving.
     public var onSave: (GalleryState) -> Void = { _ in }
@@ -36,55 +42,93 @@ public final class GalleryLibrary {
     public init(state: GalleryState) {
         var state = state.withUniqueIDs()
         if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
-        self.state = state
-        for gallery in state.galleries { cellLists[gallery.id] = CellList(images: gallery.images) }
+        shelves = state.galleries.map(Shelf.init)
+        version = state.version
+        shownGalleryID = state.shownGalleryID
+        sidebarSetting = state.sidebarVisible
+        unknownFields = state.unknownFields
+    }
+
+    /// A gallery as the library holds it: its name, and its cells, from which its saved images are derived.
+    private struct Shelf {
+        var entry: GalleryEntry
+        var unknownFields: [String: JSONValue]
+        var cells: CellList
+
+        init(_ gallery: Gallery) {
+            entry = GalleryEntry(id: gallery.id, name: gallery.name)
+            unknownFields = gallery.unknownFields
+            cells = CellList(images: gallery.images)
+        }
+
+        var saved: Gallery {
+            var gallery = Gallery(id: entry.id, name: entry.name, images: cells.images)
+            gallery.unknownFields = unknownFields
+            return gallery
+        }
     }
 
     // MARK: Reading
 
-    public var galleries: [Gallery] { state.galleries }
+    public var galleries: [GalleryEntry] { shelves.map(\.entry) }
 
-    public func gallery(_ id: String) -> Gallery? { state.galleries.first { $0.id == id } }
+    public func gallery(_ id: String) -> GalleryEntry? { shelves.first { $0.entry.id == id }?.entry }
 
-    public func galleryIndex(_ id: String) -> Int? { state.galleries.firstIndex { $0.id == id } }
+    public func galleryIndex(_ id: String) -> Int? { shelves.firstIndex { $0.entry.id == id } }
+
+    /// A gallery as it is saved: its images without placeholders, derived from its cells.
+    public func savedGallery(_ id: String) -> Gallery? { galleryIndex(id).map { shelves[$0].saved } }
+
+    /// What is saved: every gallery's images (never its placeholders), derived from the cells.
+    public var state: GalleryState {
+        var state = GalleryState(galleries: shelves.map(\.saved), shownGalleryID: shownGalleryID,
+                                 sidebarVisible: sidebarSetting)
+        state.version = version
+        state.unknownFields = unknownFields
+        return state
+    }
 
     /// The cells of a gallery in display order, placeholders included.
-    public func cells(of galleryID: String) -> [GalleryCell] { cellLists[galleryID]?.cells ?? [] }
+    public func cells(of galleryID: String) -> [GalleryCell] { cellList(galleryID)?.cells ?? [] }
 
-    public func imageCount(of galleryID: String) -> Int { gallery(galleryID)?.images.count ?? 0 }
+    public func imageCount(of galleryID: String) -> Int {
+        guard let cells = cellList(galleryID)?.cells else { return 0 }
+        return cells.count - placeholderGallery.values.lazy.filter { $0 == galleryID }.count
+    }
 
     /// The gallery a new window shows at launch: the one shown last, else the first.
     public var initialGalleryID: String {
-        if let shown = state.shownGalleryID, gallery(shown) != nil { return shown }
-        return state.galleries[0].id
+        if let shown = shownGalleryID, gallery(shown) != nil { return shown }
+        return shelves[0].entry.id
     }
 
     /// The gallery that holds a cell, and the cell's index in it.
     public func location(of id: ImageID) -> (galleryID: String, index: Int)? {
-        if let galleryID = placeholderGallery[id], let index = cellLists[galleryID]?.index(of: id) {
+        if let galleryID = placeholderGallery[id], let index = cellList(galleryID)?.index(of: id) {
             return (galleryID, index)
         }
-        for gallery in state.galleries {
-            if let index = cellLists[gallery.id]?.index(of: id) { return (gallery.id, index) }
+        for shelf in shelves {
+            if let index = shelf.cells.index(of: id) { return (shelf.entry.id, index) }
         }
         return nil
     }
 
-    public var canDeleteGallery: Bool { state.galleries.count > 1 }
+    public var canDeleteGallery: Bool { shelves.count > 1 }
+
+    private func cellList(_ galleryID: String) -> CellList? { galleryIndex(galleryID).map { shelves[$0].cells } }
+
+    /// Edits a gallery's cells in place; nothing happens when the gallery is gone.
+    private func editCells<Result>(of galleryID: String, _ edit: (inout CellList) -> Result) -> Result? {
+        guard let index = galleryIndex(galleryID) else { return nil }
+        return edit(&shelves[index].cells)
+    }
 
     // MARK: Observing
 
     /// Calls `handler` for every change until the returned observation is cancelled or released.
-    public func observe(_ handler: @escaping (Change) -> Void) -> LibraryObservation {
-        let key = nextObserverKey
-        nextObserverKey += 1
-        observers[key] = handler
-        return LibraryObservation { [weak self] in self?.observers[key] = nil }
-    }
+    public func observe(_ handler: @escaping (Change) -> Void) -> Observation { observers.add(handler) }
 
-    private func publish(_ change: Change) {
-        for key in observers.keys.sorted() { observers[key]?(change) }
-    }
+    private func publish(_ change: Change) { observers.send(change) }
 
     // MARK: Editing images
 
@@ -92,25 +136,28 @@ public final class GalleryLibrary {
     /// `insertionIndex` of the list *without* them. Returns false when nothing would change.
     @discardableResult
     public func move(_ ids: [ImageID], in galleryID: String, toInsertionIndex insertionIndex: Int) -> Bool {
-        guard let list = cellLists[galleryID] else { return false }
+        guard let list = cellList(galleryID) else { return false }
         let cells = list.cells
         let moving = Set(ids)
-        let original = cells.enumerated().filter { moving.contains($0.element.id) }.map { ($0.offset, $0.element.id) }
+        let original = cells.indices.filter { moving.contains(cells[$0].id) }
         guard !original.isEmpty else { return false }
         let destination = min(max(insertionIndex, 0), cells.count - original.count)
-        var reordered = cells.filter { !moving.contains($0.id) }
-        reordered.insert(contentsOf: original.map { cells[$0.0] }, at: destination)
-        guard reordered.map(\.id) != cells.map(\.id) else { return false }
-        let movedImages = original.filter { !cells[$0.0].isPlaceholder }
-        let originalImageIndices = list.imageIndices(ofCells: movedImages.map(\.0))
-        cellLists[galleryID]?.cells = reordered
-        let after = cellLists[galleryID]!
-        guard after.imageIDs != list.imageIDs, let first = movedImages.first, let firstIndex = after.index(of: first.1) else {
+        // Already side by side where they would go: nothing changes.
+        guard original != Array(destination..<destination + original.count) else { return false }
+        var reordered = cells
+        reordered.removeSubranges(RangeSet(original, within: cells))
+        reordered.insert(contentsOf: original.map { cells[$0] }, at: destination)
+        let movedImages = original.indices.filter { !cells[original[$0]].isPlaceholder }
+        let originalImageIndices = list.imageIndices(ofCells: movedImages.map { original[$0] })
+        editCells(of: galleryID) { $0.cells = reordered }
+        let imageIndices = cellList(galleryID)!.imageIndices(ofCells: movedImages.map { destination + $0 })
+        guard imageIndices != originalImageIndices else {
             publish(.cells(galleryID: galleryID))  // only placeholders moved: nothing to save or undo
             return true
         }
-        record(.images(galleryID: galleryID, .move(ids: movedImages.map(\.1), originalIndices: originalImageIndices,
-                                                   destination: after.imageIndices(ofCells: [firstIndex])[0])),
+        let movedIDs = movedImages.map { cells[original[$0]].id }
+        record(.images(galleryID: galleryID, .move(ids: movedIDs, originalIndices: originalImageIndices,
+                                                   destination: imageIndices[0])),
                name: trPlural("Move Image", "Move {count} Images", movedImages.count))
         commit(galleries: [galleryID])
         return true
@@ -119,13 +166,15 @@ public final class GalleryLibrary {
     /// Removes cells (a trash drop, the Delete key). Placeholders removed this way are given up.
     @discardableResult
     public func remove(_ ids: Set<ImageID>, from galleryID: String) -> [GalleryCell] {
-        guard let list = cellLists[galleryID] else { return [] }
+        guard let list = cellList(galleryID) else { return [] }
         let removed = list.cells.enumerated().filter { ids.contains($0.element.id) }
         guard !removed.isEmpty else { return [] }
         let removedImages = removed.filter { !$0.element.isPlaceholder }
         let entries = zip(list.imageIndices(ofCells: removedImages.map(\.offset)), removedImages.compactMap(\.element.image))
             .map { IndexedImage(index: $0, image: $1) }
-        cellLists[galleryID]?.cells.removeAll { ids.contains($0.id) }
+        var kept = list.cells
+        kept.removeSubranges(RangeSet(removed.map(\.offset), within: kept))
+        editCells(of: galleryID) { $0.cells = kept }
         let placeholders = removed.filter(\.element.isPlaceholder).map(\.element.id)
         for id in placeholders { placeholderGallery[id] = nil }
         if !entries.isEmpty {
@@ -144,8 +193,8 @@ public final class GalleryLibrary {
     @discardableResult
     public func transfer(_ ids: [ImageID], from source: String, to destination: String, atInsertionIndex insertionIndex: Int? = nil,
                          copy: Bool) -> [ImageID] {
-        guard source != destination || copy, let sourceList = cellLists[source], let destinationList = cellLists[destination],
-              let destinationName = gallery(destination)?.name else { return [] }
+        guard source != destination || copy, let sourceList = cellList(source),
+              let destinationList = cellList(destination), let destinationName = gallery(destination)?.name else { return [] }
         let wanted = Set(ids)
         let moving = sourceList.cells.enumerated().filter { wanted.contains($0.element.id) && !$0.element.isPlaceholder }
         guard !moving.isEmpty else { return [] }
@@ -185,9 +234,11 @@ public final class GalleryLibrary {
     /// Placeholders side by side from `index` (the end when nil), one change for all of them: a
     /// drop of a hundred images lays the gallery out once.
     public func insertPlaceholders(in galleryID: String, at index: Int? = nil, labels: [String]) -> [ImageID]? {
-        guard let count = cellLists[galleryID]?.cells.count else { return nil }
         let cells = labels.map { GalleryCell(id: ImageID.make(), content: .placeholder(label: $0, progress: nil)) }
-        cellLists[galleryID]?.cells.insert(contentsOf: cells, at: min(max(index ?? count, 0), count))
+        let inserted: Void? = editCells(of: galleryID) { list in
+            list.cells.insert(contentsOf: cells, at: min(max(index ?? list.cells.count, 0), list.cells.count))
+        }
+        guard inserted != nil else { return nil }
         for cell in cells { placeholderGallery[cell.id] = galleryID }
         publish(.cells(galleryID: galleryID))
         return cells.map(\.id)
@@ -203,11 +254,14 @@ public final class GalleryLibrary {
     }
 
     private func updatePlaceholderContent(_ id: ImageID, _ update: (String, Double?) -> (String, Double?)) {
-        guard let galleryID = placeholderGallery[id], let index = cellLists[galleryID]?.index(of: id),
-              case .placeholder(let label, let progress) = cellLists[galleryID]!.cells[index].content else { return }
-        let (newLabel, newProgress) = update(label, progress)
-        guard newLabel != label || newProgress != progress else { return }
-        cellLists[galleryID]?.cells[index].content = .placeholder(label: newLabel, progress: newProgress)
+        guard let galleryID = placeholderGallery[id], let changed = editCells(of: galleryID, { list in
+            guard let index = list.index(of: id), case .placeholder(let label, let progress) = list.cells[index].content
+            else { return false }
+            let (newLabel, newProgress) = update(label, progress)
+            guard newLabel != label || newProgress != progress else { return false }
+            list.cells[index].content = .placeholder(label: newLabel, progress: newProgress)
+            return true
+        }), changed else { return }
         publish(.progress(galleryID: galleryID, id))
     }
 
@@ -225,17 +279,17 @@ public final class GalleryLibrary {
         var touched: [String] = []
         var settledBatches: [Int] = []
         for (id, arrived) in arrivals {
-            guard let galleryID = placeholderGallery.removeValue(forKey: id), let list = cellLists[galleryID],
-                  let index = list.index(of: id) else { continue }
             var image = arrived
             image.id = id
-            cellLists[galleryID]?.cells[index] = GalleryCell(image)
+            guard let galleryID = placeholderGallery.removeValue(forKey: id),
+                  let (index, imageIndex) = cellList(galleryID)?.position(of: id) else { continue }
+            editCells(of: galleryID) { $0.cells[index] = GalleryCell(image) }
             if let key = batchOfPlaceholder.removeValue(forKey: id) {
                 arrivalBatches[key]?.waiting.remove(id)
                 arrivalBatches[key]?.arrived.append((id, galleryID))
                 if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) { settledBatches.append(key) }
             } else {
-                record(.images(galleryID: galleryID, .insert([IndexedImage(index: list.imageIndices(ofCells: [index])[0], image: image)])),
+                record(.images(galleryID: galleryID, .insert([IndexedImage(index: imageIndex, image: image)])),
                        name: tr("Add Image"))
             }
             if !touched.contains(galleryID) { touched.append(galleryID) }
@@ -247,9 +301,9 @@ public final class GalleryLibrary {
 
     /// The download failed: the placeholder goes, nothing else changes.
     public func discardPlaceholder(_ id: ImageID) {
-        guard let galleryID = placeholderGallery.removeValue(forKey: id), let index = cellLists[galleryID]?.index(of: id)
+        guard let galleryID = placeholderGallery.removeValue(forKey: id), let index = cellList(galleryID)?.index(of: id)
         else { return }
-        cellLists[galleryID]?.cells.remove(at: index)
+        editCells(of: galleryID) { _ = $0.cells.remove(at: index) }
         leaveBatch(id)
         publish(.cells(galleryID: galleryID))
     }
@@ -290,7 +344,7 @@ public final class GalleryLibrary {
         var edits: [LibraryEdit] = []
         var count = 0
         for galleryID in galleryOrder {
-            guard let list = cellLists[galleryID] else { continue }
+            guard let list = cellList(galleryID) else { continue }
             let wanted = Set(batch.arrived.filter { $0.galleryID == galleryID }.map(\.id))
             let found = list.cells.enumerated().filter { wanted.contains($0.element.id) && !$0.element.isPlaceholder }
             guard !found.isEmpty else { continue }
@@ -308,9 +362,10 @@ public final class GalleryLibrary {
     /// Records a better aspect ratio once an image has been decoded (the file had none, or a wrong one).
     public func correctAspectRatio(of id: ImageID, to ratio: Double) {
         guard ratio.isFinite, ratio > 0, let (galleryID, index) = location(of: id),
-              var image = cellLists[galleryID]?.cells[index].image, abs(image.aspectRatio - ratio) > 0.005 else { return }
+              var image = cellList(galleryID)?.cells[index].image, abs(image.aspectRatio - ratio) > 0.005
+        else { return }
         image.aspectRatio = ratio
-        cellLists[galleryID]?.cells[index].content = .image(image)
+        editCells(of: galleryID) { $0.cells[index].content = .image(image) }
         commit(galleries: [galleryID])
     }
 
@@ -320,7 +375,7 @@ public final class GalleryLibrary {
     @discardableResult
     public func createGallery(named name: String? = nil, at index: Int? = nil) -> String {
         let gallery = Gallery(name: name.flatMap(Self.cleanName) ?? uniqueName(tr("New Gallery")))
-        let position = min(max(index ?? state.galleries.count, 0), state.galleries.count)
+        let position = min(max(index ?? shelves.count, 0), shelves.count)
         let edit = LibraryEdit.createGallery(gallery, index: position)
         apply(edit)
         record(edit, name: tr("New Gallery"))
@@ -343,7 +398,7 @@ public final class GalleryLibrary {
     @discardableResult
     public func deleteGallery(_ id: String) -> Bool {
         guard canDeleteGallery, let index = galleryIndex(id) else { return false }
-        let edit = LibraryEdit.deleteGallery(state.galleries[index], index: index)
+        let edit = LibraryEdit.deleteGallery(shelves[index].saved, index: index)
         apply(edit)
         record(edit, name: tr("Delete Gallery"))
         commitGalleries()
@@ -354,7 +409,7 @@ public final class GalleryLibrary {
     @discardableResult
     public func moveGallery(_ id: String, to index: Int) -> Bool {
         guard let from = galleryIndex(id) else { return false }
-        let to = min(max(index, 0), state.galleries.count - 1)
+        let to = min(max(index, 0), shelves.count - 1)
         guard to != from else { return false }
         let edit = LibraryEdit.moveGallery(id: id, from: from, to: to)
         apply(edit)
@@ -367,22 +422,22 @@ public final class GalleryLibrary {
     /// gallery the file already opens with writes nothing: looking never rewrites the file.
     public func noteShownGallery(_ id: String) {
         guard id != initialGalleryID, gallery(id) != nil else { return }
-        state.shownGalleryID = id
+        shownGalleryID = id
         onSave(state)
     }
 
     /// Whether windows show the galleries sidebar (F9), remembered for the next launch.
     public var sidebarVisible: Bool {
-        get { state.sidebarVisible ?? true }
+        get { sidebarSetting ?? true }
         set {
             guard newValue != sidebarVisible else { return }
-            state.sidebarVisible = newValue
+            sidebarSetting = newValue
             onSave(state)
         }
     }
 
     private func uniqueName(_ base: String) -> String {
-        let names = Set(state.galleries.map(\.name))
+        let names = Set(shelves.map(\.entry.name))
         guard names.contains(base) else { return base }
         var number = 2
         while names.contains(numbered(base, number)) { number += 1 }
@@ -410,28 +465,30 @@ public final class GalleryLibrary {
     public func adoptMerge(_ merged: GalleryState, over ours: GalleryState) {
         let adopted = GalleryState.merged(base: ours, theirs: merged, ours: state).withUniqueIDs()
         guard adopted != state else { return }
-        var lists: [String: CellList] = [:]
-        var discarded: [ImageID] = []
+        var adoptedShelves: [Shelf] = []
         for gallery in adopted.galleries {
-            var list = CellList(images: gallery.images)
-            for (index, cell) in (cellLists[gallery.id]?.cells ?? []).enumerated() where cell.isPlaceholder {
-                list.cells.insert(cell, at: min(index, list.cells.count))
+            var shelf = Shelf(gallery)
+            for (index, cell) in (cellList(gallery.id)?.cells ?? []).enumerated() where cell.isPlaceholder {
+                shelf.cells.cells.insert(cell, at: min(index, shelf.cells.cells.count))
             }
-            lists[gallery.id] = list
+            adoptedShelves.append(shelf)
         }
-        for (galleryID, list) in cellLists where lists[galleryID] == nil {
-            discarded += list.cells.filter(\.isPlaceholder).map(\.id)
-        }
+        let kept = Set(adopted.galleries.map(\.id))
+        let discarded = shelves.filter { !kept.contains($0.entry.id) }
+            .flatMap { $0.cells.cells.filter(\.isPlaceholder).map(\.id) }
         for id in discarded { placeholderGallery[id] = nil }
-        state = adopted
-        cellLists = lists
+        shelves = adoptedShelves
+        version = adopted.version
+        shownGalleryID = adopted.shownGalleryID
+        sidebarSetting = adopted.sidebarVisible
+        unknownFields = adopted.unknownFields
         // Before the history starts afresh: a batch these complete records nothing that lasts.
         for id in discarded { leaveBatch(id) }
         history.clear()
         if !discarded.isEmpty { publish(.placeholdersDiscarded(discarded)) }
         publish(.history)
         publish(.galleries)
-        for gallery in state.galleries { publish(.cells(galleryID: gallery.id)) }
+        for shelf in shelves { publish(.cells(galleryID: shelf.entry.id)) }
         onSave(state)
     }
 
@@ -466,15 +523,13 @@ public final class GalleryLibrary {
     private func apply(_ edit: LibraryEdit) {
         switch edit {
         case .images(let galleryID, let imageEdit):
-            cellLists[galleryID]?.apply(imageEdit)
+            editCells(of: galleryID) { $0.apply(imageEdit) }
         case .createGallery(let gallery, let index):
             guard self.gallery(gallery.id) == nil else { return }
-            state.galleries.insert(gallery, at: min(index, state.galleries.count))
-            cellLists[gallery.id] = CellList(images: gallery.images)
+            shelves.insert(Shelf(gallery), at: min(index, shelves.count))
         case .deleteGallery(let gallery, _):
             guard let index = galleryIndex(gallery.id) else { return }
-            state.galleries.remove(at: index)
-            let placeholders = cellLists.removeValue(forKey: gallery.id)?.cells.filter(\.isPlaceholder).map(\.id) ?? []
+            let placeholders = shelves.remove(at: index).cells.cells.filter(\.isPlaceholder).map(\.id)
             for id in placeholders {
                 placeholderGallery[id] = nil
                 leaveBatch(id)
@@ -482,10 +537,10 @@ public final class GalleryLibrary {
             if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
         case .renameGallery(let id, _, let name):
             guard let index = galleryIndex(id) else { return }
-            state.galleries[index].name = name
+            shelves[index].entry.name = name
         case .moveGallery(let id, _, let to):
             guard let index = galleryIndex(id) else { return }
-            state.galleries.insert(state.galleries.remove(at: index), at: min(to, state.galleries.count))
+            shelves.insert(shelves.remove(at: index), at: min(to, shelves.count))
         case .group(let edits):
             edits.forEach(apply)
         }
@@ -493,21 +548,14 @@ public final class GalleryLibrary {
 
     // MARK: Publishing
 
-    /// The saved images follow the cells; observers hear of it; the file is written.
+    /// Observers hear of the change; the file is written.
     private func commit(galleries galleryIDs: [String]) {
-        for galleryID in galleryIDs {
-            guard let index = galleryIndex(galleryID), let list = cellLists[galleryID] else { continue }
-            state.galleries[index].images = list.images
-        }
         for galleryID in galleryIDs { publish(.cells(galleryID: galleryID)) }
         onSave(state)
     }
 
     private func commitGalleries() {
-        for index in state.galleries.indices {
-            if let list = cellLists[state.galleries[index].id] { state.galleries[index].images = list.images }
-        }
-        if let shown = state.shownGalleryID, gallery(shown) == nil { state.shownGalleryID = nil }
+        if let shown = shownGalleryID, gallery(shown) == nil { shownGalleryID = nil }
         publish(.galleries)
         onSave(state)
     }
@@ -522,20 +570,6 @@ extension LibraryEdit {
         case .group(let edits): edits.contains(where: \.changesGalleryList)
         }
     }
-}
-
-/// Keeps an observer subscribed while it lives; `cancel()` (or releasing it) unsubscribes.
-public final class LibraryObservation {
-    private var onCancel: (() -> Void)?
-
-    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
-
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-
-    deinit { cancel() }
 }
 
 extension GalleryState {

@@ -1,6 +1,7 @@
 /// What one window holds of the library: which gallery it shows, its selection, keyboard focus
 /// and zoom. Edits go to the library, named with the shown gallery; the library's changes that
 /// concern this window come back through `onChange`.
+@MainActor
 public final class GallerySession {
     public enum Change: Equatable {
         /// Cells of the shown gallery were added, removed or reordered.
@@ -29,7 +30,7 @@ public final class GallerySession {
     public var rowHeight = 220.0
     /// Where the shown gallery stood in the list, to show its neighbour if it is deleted.
     private var lastKnownIndex = 0
-    private var observation: LibraryObservation?
+    private var observation: Observation?
 
     public var onChange: (Change) -> Void = { _ in }
 
@@ -46,7 +47,7 @@ public final class GallerySession {
         observation = nil
     }
 
-    public var gallery: Gallery { library.gallery(galleryID) ?? library.galleries[0] }
+    public var gallery: GalleryEntry { library.gallery(galleryID) ?? library.galleries[0] }
 
     public var cells: [GalleryCell] { library.cells(of: galleryID) }
 

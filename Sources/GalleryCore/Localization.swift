@@ -20,8 +20,7 @@ public enum Localization {
         if let localeDirectory { bindtextdomain(AppInfo.textDomain, localeDirectory) }
         bind_textdomain_codeset(AppInfo.textDomain, "UTF-8")
         textdomain(AppInfo.textDomain)
-        numberLocale = Locale(identifier: posixLocaleName(LC_NUMERIC))
-        formatted.withLock { $0 = FormattedNumbers() }
+        formatted.withLock { $0 = FormattedNumbers(locale: Locale(identifier: posixLocaleName(LC_NUMERIC))) }
     }
 
     /// Whether `directory` holds a catalog of this app for some language.
@@ -32,8 +31,6 @@ public enum Localization {
         }
     }
 
-    nonisolated(unsafe) private static var numberLocale = Locale(identifier: "en_US_POSIX")
-
     /// "fr_FR.UTF-8" → "fr_FR"; the C locale reads as plain English numbers.
     private static func posixLocaleName(_ category: Int32) -> String {
         let name = setlocale(category, nil).map { String(cString: $0) } ?? "C"
@@ -41,9 +38,11 @@ public enum Localization {
         return bare == "C" || bare == "POSIX" ? "en_US_POSIX" : bare
     }
 
-    /// Numbers already written: a download's progress and a gallery's count are written again and
-    /// again (every frame, every accessibility refresh), and each formatting asked ICU for a new formatter.
+    /// The locale numbers are written in, and the numbers already written in it: a download's progress
+    /// and a gallery's count are written again and again (every frame, every accessibility refresh), and
+    /// each formatting asked ICU for a new formatter.
     private struct FormattedNumbers {
+        var locale = Locale(identifier: "en_US_POSIX")
         var percents = [String?](repeating: nil, count: 101)
         var integers: [Int: String] = [:]
     }
@@ -52,9 +51,11 @@ public enum Localization {
 
     /// An integer as the user's locale writes it ("12 345" in French).
     public static func number(_ value: Int) -> String {
-        if let text = formatted.withLock({ $0.integers[value] }) { return text }
-        let text = value.formatted(.number.locale(numberLocale))
+        let (known, locale) = formatted.withLock { ($0.integers[value], $0.locale) }
+        if let known { return known }
+        let text = value.formatted(.number.locale(locale))
         formatted.withLock { numbers in
+            guard numbers.locale == locale else { return }
             if numbers.integers.count > 4096 { numbers.integers.removeAll() }
             numbers.integers[value] = text
         }
@@ -64,9 +65,10 @@ public enum Localization {
     /// A fraction from 0 to 1 as a whole percentage ("45 %" in French).
     public static func percent(_ fraction: Double) -> String {
         let whole = Int((min(max(fraction, 0), 1) * 100).rounded())
-        if let text = formatted.withLock({ $0.percents[whole] }) { return text }
-        let text = (Double(whole) / 100).formatted(.percent.precision(.fractionLength(0)).locale(numberLocale))
-        formatted.withLock { $0.percents[whole] = text }
+        let (known, locale) = formatted.withLock { ($0.percents[whole], $0.locale) }
+        if let known { return known }
+        let text = (Double(whole) / 100).formatted(.percent.precision(.fractionLength(0)).locale(locale))
+        formatted.withLock { if $0.locale == locale { $0.percents[whole] = text } }
         return text
     }
 

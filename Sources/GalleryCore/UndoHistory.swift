@@ -66,6 +66,7 @@ public indirect enum LibraryEdit: Hashable, Sendable {
 }
 
 /// Undo and redo stacks of named edits; a new edit clears the redo stack.
+@MainActor
 public final class UndoHistory {
     public struct Entry: Sendable {
         public var edit: LibraryEdit

@@ -6,19 +6,19 @@ private func image(_ name: String) -> GalleryImage {
     GalleryImage(id: ImageID(name), url: "file:///photos/\(name).jpg", aspectRatio: 1.5)
 }
 
-private func library() -> GalleryLibrary {
+@MainActor private func library() -> GalleryLibrary {
     GalleryLibrary(state: GalleryState(galleries: [
         Gallery(id: "cats", name: "Cats", images: (0..<3).map { image("c\($0)") }),
         Gallery(id: "dogs", name: "Dogs"),
     ]))
 }
 
-private func ids(_ library: GalleryLibrary, _ galleryID: String) -> [String] {
+@MainActor private func ids(_ library: GalleryLibrary, _ galleryID: String) -> [String] {
     library.cells(of: galleryID).map(\.id.rawValue)
 }
 
 /// A folder or a file chooser's selection: images that arrive one by one, undone as one step.
-@Suite struct ArrivalBatchTests {
+@MainActor @Suite struct ArrivalBatchTests {
     @Test func imagesArrivingInAnyOrderAreOneUndoStep() throws {
         let l = library()
         let placeholders = try #require(l.insertPlaceholders(in: "cats", at: 1, labels: ["a", "b", "c", "d"]))

@@ -7,11 +7,11 @@ private func image(_ name: String) -> GalleryImage {
 }
 
 /// A library of two galleries, "cats" (c0…c4) and "dogs" (d0…d2), recording saves and changes.
-private final class Library {
+@MainActor private final class Library {
     let library: GalleryLibrary
     var saves: [GalleryState] = []
     var changes: [GalleryLibrary.Change] = []
-    private var observation: LibraryObservation?
+    private var observation: Observation?
 
     init(extra: [Gallery] = []) {
         library = GalleryLibrary(state: GalleryState(galleries: [
@@ -29,7 +29,7 @@ private final class Library {
     var names: [String] { library.galleries.map(\.name) }
 }
 
-@Suite struct GalleryLibraryTests {
+@MainActor @Suite struct GalleryLibraryTests {
     // MARK: Galleries
 
     @Test func createNamesUniquelyAndUndoes() throws {
@@ -43,7 +43,7 @@ private final class Library {
         #expect(l.names == ["Cats", "Dogs", "New Gallery"])
         #expect(l.library.redo() == [second])
         #expect(l.names == ["Cats", "Dogs", "New Gallery", "New Gallery 2"])
-        #expect(l.library.gallery(second)?.images == [])
+        #expect(l.library.savedGallery(second)?.images == [])
         let named = l.library.createGallery(named: "  Kitchen   ideas ", at: 0)
         #expect(l.library.galleries.first?.id == named)
         #expect(l.library.galleries.first?.name == "Kitchen ideas")
@@ -214,7 +214,7 @@ private final class Library {
     @Test func aspectRatioIsCorrectedInWhicheverGalleryHoldsTheImage() {
         let l = Library()
         l.library.correctAspectRatio(of: ImageID("d2"), to: 0.5)
-        #expect(l.library.gallery("dogs")?.images[2].aspectRatio == 0.5)
+        #expect(l.library.savedGallery("dogs")?.images[2].aspectRatio == 0.5)
         #expect(l.saves.count == 1)
     }
 
@@ -223,7 +223,7 @@ private final class Library {
     @Test func everyObserverHearsAndCancelledOnesStop() {
         let l = Library()
         var heard = 0
-        var observation: LibraryObservation? = l.library.observe { _ in heard += 1 }
+        var observation: Observation? = l.library.observe { _ in heard += 1 }
         l.library.renameGallery("cats", to: "A")
         let afterOne = heard
         #expect(afterOne > 0)
@@ -307,14 +307,14 @@ private final class Library {
             Gallery(id: "g", name: "G", images: [twin, other]),
             Gallery(id: "g", name: "H", images: [twin]),
         ]))
-        let ids = library.galleries.flatMap { $0.images.map(\.id) }
+        let ids = library.state.galleries.flatMap { $0.images.map(\.id) }
         #expect(Set(ids).count == 3)
         #expect(Set(library.galleries.map(\.id)).count == 2)
-        let first = library.galleries[0]
+        let first = library.state.galleries[0]
         // Select the second, move it, undo: both images keep their own address.
         library.move([first.images[1].id], in: first.id, toInsertionIndex: 0)
         library.undo()
-        #expect(library.gallery(first.id)?.images.map(\.url) == ["https://e.org/a.png", "https://e.org/b.png"])
+        #expect(library.savedGallery(first.id)?.images.map(\.url) == ["https://e.org/a.png", "https://e.org/b.png"])
     }
 
     @Test func oldStateFilesLoadUnchanged() throws {

@@ -11,7 +11,7 @@ private func names(_ count: Int) -> [String] { (0..<count).map { "i\($0)" } }
 private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
 
 /// A library and one window's session over its first gallery, as one window edits it.
-private final class Controller {
+@MainActor private final class Controller {
     let library: GalleryLibrary
     let session: GallerySession
 
@@ -42,7 +42,7 @@ private final class Controller {
 }
 
 /// One window's session over a gallery of images named i0, i1, …, recording its callbacks.
-private final class Fixture {
+@MainActor private final class Fixture {
     let controller: Controller
     var saves: [GalleryState] = []
     var changes: [GallerySession.Change] = []
@@ -78,7 +78,7 @@ private final class Fixture {
     }
 }
 
-@Suite struct SessionEditingTests {
+@MainActor @Suite struct SessionEditingTests {
     // MARK: Initial state
 
     @Test func initialCellsFollowTheFirstGallery() {
@@ -682,7 +682,7 @@ private final class Fixture {
     }
 }
 
-@Suite struct PlaceholderLabelTests {
+@MainActor @Suite struct PlaceholderLabelTests {
     @Test func relabelNamesThePlaceholderWithoutSavingIt() throws {
         let controller = Controller(state: GalleryState(galleries: [Gallery(name: "G")]))
         var saves = 0
@@ -714,7 +714,7 @@ private final class Fixture {
     }
 }
 
-@Suite struct UndoSerialTests {
+@MainActor @Suite struct UndoSerialTests {
     @Test func eachStepHasItsOwnSerialAndUndoExposesThePreviousOne() throws {
         let images = (0..<3).map { GalleryImage(id: ImageID("s\($0)"), url: "https://e.org/\($0).png", aspectRatio: 1) }
         let controller = Controller(state: GalleryState(galleries: [Gallery(name: "G", images: images)]))

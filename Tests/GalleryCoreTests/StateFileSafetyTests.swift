@@ -165,7 +165,7 @@ private final class Merges: @unchecked Sendable {
         #expect(GalleryState.merged(base: base, theirs: ours, ours: theirs).galleries.map(\.id) == ["g", "k"])
     }
 
-    @Test func theLibraryAdoptsAMergeKeepingItsOwnLaterChangesAndPlaceholders() throws {
+    @MainActor @Test func theLibraryAdoptsAMergeKeepingItsOwnLaterChangesAndPlaceholders() throws {
         let ours = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b")])])
         let library = GalleryLibrary(state: ours)
         let placeholder = try #require(library.insertPlaceholder(in: "g", at: 1, label: "slow"))

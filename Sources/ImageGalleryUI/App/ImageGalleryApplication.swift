@@ -21,7 +21,7 @@ public final class ImageGalleryApplication {
     private var saver: BackgroundStateSaver?
     private var undoAction: Action?
     private var redoAction: Action?
-    private var historyObservation: LibraryObservation?
+    private var historyObservation: Observation?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())

@@ -16,7 +16,7 @@ final class CellDrags {
         /// The snapshot under the pointer, for the trash's flight.
         var icon: DragIcon?
 
-        var galleryID: String { session.galleryID }
+        @MainActor var galleryID: String { session.galleryID }
     }
 
     private(set) var current: Drag?

@@ -113,7 +113,7 @@ extension GalleryView {
     /// (text/uri-list); the web addresses for browsers (text/x-moz-url) and text fields.
     private func provideDragData(_ data: SelectionData) {
         guard let ownDrag else { return }
-        let images = ownDrag.ids.compactMap { id in index(of: id).flatMap { laidOutCells[$0].image } }
+        let images = ownDrag.ids.compactMap { id in index(of: id).flatMap { shownCells[$0].image } }
         switch data.target {
         case GalleryDragTarget.cells:
             data.set(Array(ownDrag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
@@ -208,7 +208,7 @@ extension GalleryView {
     /// The app's own cells dropped at `insertion`: a reorder when they are this gallery's (from
     /// this window or another showing it), else a move or copy from their gallery.
     private func dropCells(_ cells: CellDrags.Drag, atInsertionIndex insertion: Int, copy: Bool) {
-        let laidOut = laidOutCells
+        let laidOut = shownCells
         if cells.galleryID == session.galleryID {
             let moving = Set(cells.ids)
             let target = laidOut[..<min(insertion, laidOut.count)].filter { !moving.contains($0.id) }.count

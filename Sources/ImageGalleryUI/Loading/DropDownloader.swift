@@ -14,7 +14,7 @@ final class DropDownloader {
     private let importsDirectory: URL
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: CancellationToken] = [:]
-    private var observation: LibraryObservation?
+    private var observation: Observation?
     /// The position of the next dropped image among all dropped since launch: the images of a drop
     /// come in its order, and after those of earlier drops.
     private var nextPosition = 0

@@ -17,7 +17,7 @@ extension GalleryView {
         }
         let palette = Palette(widget: canvas)
         let scale = canvas.scaleFactor
-        if let gap, gap.index <= laidOutCells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
+        if let gap, gap.index <= shownCells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
             drawGap(layout.frames[gapSlot(for: gap.index)], context: context, palette: palette)
         }
         // Spinners turning damage their own squares: the cells between them are not painted again.
@@ -71,7 +71,7 @@ extension GalleryView {
     }
 
     private func drawCell(at index: Int, context: CairoContext, palette: Palette, scale: Int, damage: [LayoutRect]?) {
-        let cell = laidOutCells[index]
+        let cell = shownCells[index]
         let frame = displayedFrame(ofCellAt: index)
         let alpha = dimmed.contains(cell.id) ? 0.3 : 1
         switch cell.content {

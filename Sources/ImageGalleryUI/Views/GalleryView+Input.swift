@@ -27,7 +27,8 @@ extension GalleryView {
         if event.isDoubleClick {
             // The second press already began as a press (GDK sends both): the cell opens on release,
             // unless it becomes a drag (a click, then at once a drag, is a drag).
-            if let press = drag.pendingPress, let index = cellIndex(atX: event.x, y: y), laidOutCells[index].id == press.id {
+            if let press = drag.pendingPress, let index = cellIndex(atX: event.x, y: y),
+               shownCells[index].id == press.id {
                 drag.pendingPress?.activatesOnRelease = true
             }
             return true
@@ -38,7 +39,7 @@ extension GalleryView {
             if !event.modifiers.contains(.control) && !event.modifiers.contains(.shift) { session.clearSelection() }
             return true
         }
-        let id = laidOutCells[index].id
+        let id = shownCells[index].id
         let wasSelected = session.selection.contains(id)
         if event.modifiers.contains(.shift) {
             session.select(id, mode: .extend)
@@ -90,8 +91,8 @@ extension GalleryView {
             }
             return true
         case "Home", "End":
-            guard !laidOutCells.isEmpty else { return true }
-            let id = laidOutCells[key.keyName == "Home" ? 0 : laidOutCells.count - 1].id
+            guard !shownCells.isEmpty else { return true }
+            let id = shownCells[key.keyName == "Home" ? 0 : shownCells.count - 1].id
             session.select(id, mode: key.modifiers.contains(.shift) ? .extend : .replace)
             setFocus(id)
             return true
@@ -135,13 +136,13 @@ extension GalleryView {
     private var keyboardAnchor: Int? {
         if let focusedID, let index = index(of: focusedID) { return index }
         if let first = session.ordered(session.selection).first { return index(of: first) }
-        return laidOutCells.isEmpty ? nil : 0
+        return shownCells.isEmpty ? nil : 0
     }
 
     private func moveFocus(_ direction: String, extend: Bool) {
         guard let current = keyboardAnchor else { return }
         let target = neighbour(of: current, direction)
-        let id = laidOutCells[target].id
+        let id = shownCells[target].id
         session.select(id, mode: extend ? .extend : .replace)
         setFocus(id)
     }
@@ -150,7 +151,7 @@ extension GalleryView {
     private func neighbour(of index: Int, _ direction: String) -> Int {
         switch direction {
         case "Left": return max(index - 1, 0)
-        case "Right": return min(index + 1, laidOutCells.count - 1)
+        case "Right": return min(index + 1, shownCells.count - 1)
         default:
             let frame = targetFrame(ofCellAt: index)
             let y = direction == "Up" ? frame.y - Self.spacing - 1 : frame.maxY + Self.spacing + 1
@@ -168,14 +169,14 @@ extension GalleryView {
         if ids.isEmpty, let focusedID { ids = [focusedID] }
         guard let first = ids.first, let firstIndex = index(of: first) else { return }
         let moving = Set(ids)
-        let before = laidOutCells[..<firstIndex].filter { !moving.contains($0.id) }.count
+        let before = shownCells[..<firstIndex].filter { !moving.contains($0.id) }.count
         let target: Int
         switch direction {
         case "Left": target = before - 1
         case "Right": target = before + 1
         default:
             let neighbourIndex = neighbour(of: firstIndex, direction)
-            target = laidOutCells[..<neighbourIndex].filter { !moving.contains($0.id) }.count
+            target = shownCells[..<neighbourIndex].filter { !moving.contains($0.id) }.count
         }
         guard target >= 0 else { return }
         if session.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
@@ -184,7 +185,7 @@ extension GalleryView {
     /// Double-click or Enter: a cell that could not be loaded tries again, an image opens.
     private func activate(_ id: ImageID) {
         if retryIfFailed(id) { return }
-        guard let index = index(of: id), laidOutCells[index].image != nil else { return }
+        guard let index = index(of: id), shownCells[index].image != nil else { return }
         onOpenRequested(id)
     }
 
@@ -207,7 +208,7 @@ extension GalleryView {
             onMenuRequested(nil, event.x, event.y)
             return true
         }
-        let id = laidOutCells[index].id
+        let id = shownCells[index].id
         if !session.selection.contains(id) { session.select(id, mode: .replace) }
         setFocus(id, scrollTo: false)
         onMenuRequested(id, event.x, event.y)

@@ -25,8 +25,9 @@ final class GalleryView {
     /// Which layout slot each cell occupies (slots include the gap opened for a drag).
     private(set) var slotOfCell: [Int] = []
     private var cellIndexByID: [ImageID: Int] = [:]
-    /// The cells as last laid out (the model may have changed since).
-    private(set) var laidOutCells: [GalleryCell] = []
+    /// The ids in the order last laid out: a change reaches the view once the library holds the new cells,
+    /// and each cell slides from where the previous layout drew it.
+    private var laidOutIDs: [ImageID] = []
     /// Where the view was scrolled to when the loader was last told, and which way it went since.
     private var lastReportedOffset = 0.0
     private var scrollingUp = false
@@ -43,6 +44,9 @@ final class GalleryView {
     var dimmed: Set<ImageID> = [] { didSet { canvas.queueDraw() } }
     /// The keyboard focus among the cells.
     var focusedID: ImageID? { session.focusedID }
+    /// The shown gallery's cells, read from the library: every change to them lays them out again at once,
+    /// so `layout` places these (only the relayout's animation still needs the previous order, `laidOutIDs`).
+    var shownCells: [GalleryCell] { session.cells }
     /// Everything drag and drop keeps between events (see DragAndDrop/).
     var drag = DragState()
     /// Drops from other applications: their data on its way, then into the download pipeline.
@@ -139,11 +143,13 @@ final class GalleryView {
         var slots: [Int] = []
         slots.reserveCapacity(cells.count)
         cellIndexByID.removeAll(keepingCapacity: true)
+        laidOutIDs.removeAll(keepingCapacity: true)
         for (index, cell) in cells.enumerated() {
             if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
             slots.append(ratios.count)
             ratios.append(displayAspectRatio(of: cell))
             cellIndexByID[cell.id] = index
+            laidOutIDs.append(cell.id)
         }
         if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
         laidOutWidth = Double(canvas.allocatedWidth)
@@ -155,7 +161,6 @@ final class GalleryView {
                                             targetRowHeight: rowHeight, spacing: Self.spacing)
         }
         slotOfCell = slots
-        laidOutCells = cells
         canvas.setContentHeight(layout.contentHeight.rounded(.up))
         if animated && !previous.isEmpty {
             animator.start(from: previous, on: canvas)
@@ -179,7 +184,7 @@ final class GalleryView {
     /// Where the cell is drawn now (mid-animation, between its old and new place).
     func displayedFrame(ofCellAt index: Int) -> LayoutRect {
         let target = targetFrame(ofCellAt: index)
-        return animator.frame(for: laidOutCells[index].id, target: target)
+        return animator.frame(for: shownCells[index].id, target: target)
     }
 
     /// Where the cells near the screen are drawn now: only they can be seen sliding.
@@ -187,8 +192,8 @@ final class GalleryView {
         let visible = visibleRect
         let near = LayoutRect(x: 0, y: visible.y - visible.height, width: visible.width, height: visible.height * 3)
         var frames: [ImageID: LayoutRect] = [:]
-        for index in cellIndices(intersecting: near) where index < laidOutCells.count {
-            let id = laidOutCells[index].id
+        for index in cellIndices(intersecting: near) {
+            let id = laidOutIDs[index]
             frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
         }
         return frames
@@ -249,7 +254,8 @@ final class GalleryView {
             scrollingUp = view.y < lastReportedOffset
             lastReportedOffset = view.y
         }
-        loader.setVisible(Set(cellIndices(intersecting: view).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        let cells = shownCells
+        loader.setVisible(Set(cellIndices(intersecting: view).map { cells[$0].id }), for: ObjectIdentifier(self))
         MainContext.cancel(prefetchTimer)
         prefetchTimer = MainContext.after(milliseconds: 150) { [weak self] in
             self?.prefetchTimer = 0
@@ -278,10 +284,11 @@ final class GalleryView {
         let nextScreen = LayoutRect(x: view.x, y: scrollingUp ? view.y - view.height : view.maxY, width: view.width,
                                     height: view.height)
         let ahead = cellIndices(intersecting: nextScreen).filter { !visible.contains($0) }
-        loader.setVisible(Set((visible + ahead).map { laidOutCells[$0].id }), for: ObjectIdentifier(self))
+        let cells = shownCells
+        loader.setVisible(Set((visible + ahead).map { cells[$0].id }), for: ObjectIdentifier(self))
         let scale = canvas.scaleFactor
         for index in ahead {
-            guard let image = laidOutCells[index].image else { continue }
+            guard let image = cells[index].image else { continue }
             loader.prefetch(image, cell: targetFrame(ofCellAt: index), scale: scale)
         }
     }
@@ -311,9 +318,7 @@ final class GalleryView {
             scroller.scrollOffset = 0
         case .progress(let id):
             // Only the placeholder's content changed: its place in the layout is the same.
-            let cells = session.cells
-            if let index = cellIndexByID[id], index < cells.count, cells[index].id == id {
-                laidOutCells[index] = cells[index]
+            if let index = cellIndexByID[id] {
                 // A hundred downloads report progress many times a second: each repaints its own cell.
                 let frame = displayedFrame(ofCellAt: index)
                 canvas.queueDraw(x: frame.x, y: frame.y - scroller.scrollOffset, width: frame.width, height: frame.height)
@@ -368,10 +373,11 @@ final class GalleryView {
         guard spinnerTick == nil else { return }
         spinnerTick = canvas.addTickCallback { [weak self] _ in
             guard let self else { return false }
-            let spinning = cellIndices(intersecting: visibleRect).filter { self.showsSpinner(self.laidOutCells[$0]) }
+            let cells = shownCells
+            let spinning = cellIndices(intersecting: visibleRect).filter { self.showsSpinner(cells[$0]) }
             let offset = scroller.scrollOffset
             for index in spinning {
-                guard let box = spinnerBox(of: laidOutCells[index], in: displayedFrame(ofCellAt: index))?.box else { continue }
+                guard let box = spinnerBox(of: cells[index], in: displayedFrame(ofCellAt: index))?.box else { continue }
                 canvas.queueDraw(x: box.x, y: box.y - offset, width: box.width, height: box.height)
             }
             if spinning.isEmpty { spinnerTick = nil }
@@ -432,8 +438,9 @@ final class GalleryView {
 
     private func accessibleCells() -> [AccessibleCell] {
         let visible = visibleRect
+        let cells = shownCells
         return cellIndices(intersecting: visible).map { index in
-            let cell = laidOutCells[index]
+            let cell = cells[index]
             let frame = targetFrame(ofCellAt: index)
             let name: String
             let description: String

@@ -13,7 +13,7 @@ final class Sidebar {
     private let session: GallerySession
     private var library: GalleryLibrary { session.library }
     private(set) var rows: [SidebarRow] = []
-    private var observation: LibraryObservation?
+    private var observation: Observation?
     private var isDetached = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false

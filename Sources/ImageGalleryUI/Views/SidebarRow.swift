@@ -51,7 +51,7 @@ final class SidebarRow {
 
     func update(from library: GalleryLibrary) {
         guard let gallery = library.gallery(galleryID) else { return }
-        let images = gallery.images.count
+        let images = library.imageCount(of: galleryID)
         name.text = gallery.name
         count.text = Localization.number(images)
         // A long name is cut short in the row: the tooltip tells it whole.
