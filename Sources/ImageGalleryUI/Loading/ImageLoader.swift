@@ -14,19 +14,8 @@ final class ImageLoader {
         case failed(String)
     }
 
-    /// Keeps a view subscribed to updates (a decoded image arrived or failed) while it lives.
-    @MainActor final class Observation {
-        fileprivate let key: Int
-        fileprivate weak var loader: ImageLoader?
-        fileprivate init(key: Int, loader: ImageLoader) {
-            self.key = key
-            self.loader = loader
-        }
-        isolated deinit { loader?.observers[key] = nil }
-    }
-
-    private var observers: [Int: (ImageID) -> Void] = [:]
-    private var nextObserverKey = 0
+    /// Hears of each image whose surface arrived or failed.
+    private let observers = Observers<ImageID>()
     /// What each view shows now: work for images no view shows may be dropped.
     private var visibleByView: [ObjectIdentifier: Set<ImageID>] = [:]
     /// An image's true shape, known once decoded.
@@ -139,10 +128,7 @@ final class ImageLoader {
 
     /// Calls `handler` with each image whose surface arrived or failed, while the observation lives.
     func observe(_ handler: @escaping (ImageID) -> Void) -> Observation {
-        let key = nextObserverKey
-        nextObserverKey += 1
-        observers[key] = handler
-        return Observation(key: key, loader: self)
+        observers.add(handler)
     }
 
     /// Records what a view shows. Work for images no view shows any more (scrolled away, deleted,
@@ -191,7 +177,7 @@ final class ImageLoader {
         case .failure(let failure):
             failures[id] = failure.description
         }
-        for key in observers.keys.sorted() { observers[key]?(id) }
+        observers.send(id)
     }
 
     private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {

@@ -75,7 +75,7 @@ final class GalleryView {
     private var scrollRefreshTimer: UInt32 = 0
     /// When the accessible cells were last refreshed (monotonic microseconds).
     private var lastAccessibilityRefresh = 0
-    private var loaderObservation: ImageLoader.Observation?
+    private var loaderObservation: Observation?
     /// The window is closing: its widgets are being destroyed and nothing here may touch them.
     private(set) var isDetached = false
 

@@ -31,7 +31,7 @@ final class ImageViewer {
     private var panFrom: (x: Double, y: Double)?
     private var pinch: PinchGesture?
     private var scaleAtPinchStart = 1.0
-    private var loaderObservation: ImageLoader.Observation?
+    private var loaderObservation: Observation?
 
     /// Esc: back to the gallery.
     var onClose: () -> Void = {}
