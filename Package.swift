@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "ImageGallery",
     products: [
-        .executable(name: "image-gallery", targets: ["image-gallery"]),
+        .executable(name: "image-gallery", targets: ["image-gallery"])
     ],
     // Diagnostics the benchmarks use, built only when asked (`swift build -c release --traits StallLog`).
     traits: [
@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
-        .target(name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
+        .target(
+            name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),

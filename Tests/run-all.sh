@@ -49,6 +49,8 @@ fi
 for catalog in data/po/*.po; do msgfmt --check --output-file=/dev/null "$catalog"; done
 
 export PATH="/opt/swift/usr/bin:$PATH"
+# The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
+swift format lint --strict --recursive --parallel Sources Tests Package.swift
 swift build
 swift test
 # Debian's python: pyatspi exists only there.

@@ -15,20 +15,25 @@ struct CompileCatalogs: BuildToolPlugin {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         let catalogs = context.pluginWorkDirectoryURL.appending(path: "locale")
         let constant = context.pluginWorkDirectoryURL.appending(path: "SourceTreeCatalogs.swift")
-        // msgfmt from PATH (Debian's gettext). --check: a catalog with a wrong header or plural formula fails the build.
+        // msgfmt from PATH (Debian's gettext). --check: a catalog with a wrong header or plural formula fails the
+        // build.
         var script = languages.map { language in
             let folder = catalogs.appending(path: "\(language)/LC_MESSAGES")
-            return "mkdir -p '\(folder.path)' && msgfmt --check -o '\(folder.path)/image-gallery.mo' '\(poDirectory.path)/\(language).po'"
+            return
+                "mkdir -p '\(folder.path)' && msgfmt --check -o '\(folder.path)/image-gallery.mo' '\(poDirectory.path)/\(language).po'"
         }
-        script.append("""
+        script.append(
+            """
             printf '/// Catalogs compiled from data/po when the package was built.\\nenum SourceTreeCatalogs {\\n    static let directory = "%s"\\n}\\n' '\(catalogs.path)' > '\(constant.path)'
             """)
-        return [.buildCommand(
-            displayName: "Compiling translations (\(languages.joined(separator: ", ")))",
-            executable: URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-e", "-c", script.joined(separator: " && ")],
-            inputFiles: [linguas] + languages.map { poDirectory.appending(path: "\($0).po") },
-            outputFiles: [constant]
-        )]
+        return [
+            .buildCommand(
+                displayName: "Compiling translations (\(languages.joined(separator: ", ")))",
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-e", "-c", script.joined(separator: " && ")],
+                inputFiles: [linguas] + languages.map { poDirectory.appending(path: "\($0).po") },
+                outputFiles: [constant]
+            )
+        ]
     }
 }

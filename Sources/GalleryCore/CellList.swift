@@ -84,12 +84,14 @@ struct CellList {
         switch edit {
         case .move(let ids, _, let destination):
             let moving = Set(ids)
-            let byID = Dictionary(cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let byID = Dictionary(
+                cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             cells.removeAll { moving.contains($0.id) }
             cells.insert(contentsOf: ids.compactMap { byID[$0] }, at: cellIndex(forImageIndex: destination))
         case .restoreMove(let ids, let originalIndices):
             let moving = Set(ids)
-            let byID = Dictionary(cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let byID = Dictionary(
+                cells.filter { moving.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Pair before dropping ids that are gone, so the rest keep their own indices.
             let moved = zip(ids, originalIndices).compactMap { id, index in byID[id].map { (index, $0) } }
             cells = Self.merge(moved, into: cells.filter { !moving.contains($0.id) })

@@ -57,7 +57,8 @@ public enum DropPayload {
 
     /// Every offered target this parser understands, best first: URL targets (`text/uri-list`,
     /// `text/x-moz-url`, `_NETSCAPE_URL`, `text/html`, plain-text targets), then raw-bytes targets
-    /// (`application/octet-stream`, `image/png`, `image/webp`, `image/avif`, `image/jpeg`, `image/gif`, other `image/*`).
+    /// (`application/octet-stream`, `image/png`, `image/webp`, `image/avif`, `image/jpeg`, `image/gif`, other
+    /// `image/*`).
     /// Names are returned exactly as offered (they are X atom names to request).
     public static func preferredTargets(offered: [String]) -> [String] {
         var seen = Set<String>()

@@ -4,9 +4,12 @@ import Foundation
 
 extension DropPayload {
     static func combine(received: [String: [UInt8]], baseURL: URL?) -> [DroppedImage] {
-        let entries = received
+        let entries =
+            received
             .map { (kind: TargetKind(normalizedTarget($0.key)), name: $0.key, data: $0.value) }
-            .compactMap { entry in entry.kind.rank.map { (rank: $0, kind: entry.kind, name: entry.name, data: entry.data) } }
+            .compactMap { entry in
+                entry.kind.rank.map { (rank: $0, kind: entry.kind, name: entry.name, data: entry.data) }
+            }
             .sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
 
         func best(_ accept: (TargetKind) -> Bool) -> [ImageCandidate] {
@@ -81,6 +84,7 @@ extension DropPayload {
         }
         urls += dataURIs
         guard !urls.isEmpty || bytes != nil else { return nil }
-        return DroppedImage(url: urls.first, alternateURLs: Array(urls.dropFirst()), fallbackBytes: bytes, mimeType: mimeType)
+        return DroppedImage(
+            url: urls.first, alternateURLs: Array(urls.dropFirst()), fallbackBytes: bytes, mimeType: mimeType)
     }
 }

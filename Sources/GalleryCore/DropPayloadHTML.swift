@@ -15,13 +15,15 @@ enum HTMLImages {
         guard let html = decode(data, assumeUTF16: assumeUTF16) else { return [] }
         let (images, baseHref) = scan(Array(html.utf8))
         // A `<base href>` anywhere in the fragment applies to all of it.
-        let base = baseHref.flatMap { href -> URL? in
-            guard let cleaned = URLClassifier.cleaned(href) else { return nil }
-            let url = URLClassifier.scheme(of: cleaned) != nil
-                ? URL(string: cleaned) : baseURL.flatMap { URL(string: cleaned, relativeTo: $0)?.absoluteURL }
-            guard let url, ["http", "https", "file"].contains(url.scheme?.lowercased() ?? "") else { return nil }
-            return url
-        } ?? baseURL
+        let base =
+            baseHref.flatMap { href -> URL? in
+                guard let cleaned = URLClassifier.cleaned(href) else { return nil }
+                let url =
+                    URLClassifier.scheme(of: cleaned) != nil
+                    ? URL(string: cleaned) : baseURL.flatMap { URL(string: cleaned, relativeTo: $0)?.absoluteURL }
+                guard let url, ["http", "https", "file"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+                return url
+            } ?? baseURL
         return images.compactMap { candidate($0, base: base) }
     }
 
@@ -41,7 +43,8 @@ enum HTMLImages {
                 sources.append(.remote(inner))
                 unwrapped = true
             }
-            let absolute = URLClassifier.scheme(of: cleaned) != nil
+            let absolute =
+                URLClassifier.scheme(of: cleaned) != nil
                 ? URL(string: cleaned) : base.flatMap { URL(string: cleaned, relativeTo: $0)?.absoluteURL }
             anchor = absolute?.absoluteString
         }
@@ -79,7 +82,10 @@ enum HTMLImages {
         let n = b.count
         var i = 0
         while i < n {
-            guard b[i] == UInt8(ascii: "<"), i + 1 < n else { i += 1; continue }
+            guard b[i] == UInt8(ascii: "<"), i + 1 < n else {
+                i += 1
+                continue
+            }
             let next = b[i + 1]
             if hasPrefix(b, at: i, "<!--") {
                 i = find(b, "-->", from: i + 4).map { $0 + 3 } ?? n
@@ -172,7 +178,8 @@ enum HTMLImages {
             if b[i] == UInt8(ascii: ">") { return (attributes, i + 1) }
             let nameStart = i
             i += 1  // a name may start with `=`
-            while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "=") {
+            while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "=")
+            {
                 i += 1
             }
             let name = String(decoding: b[nameStart..<i].map(lower), as: UTF8.self)
@@ -212,7 +219,7 @@ enum HTMLImages {
         var i = 0
         while i < scalars.count {
             guard scalars[i] == "&",
-                  let semicolon = scalars[(i + 1)...].prefix(33).firstIndex(of: ";"), semicolon > i + 1
+                let semicolon = scalars[(i + 1)...].prefix(33).firstIndex(of: ";"), semicolon > i + 1
             else {
                 out.append(scalars[i])
                 i += 1
@@ -273,7 +280,10 @@ enum SrcSet {
                         if ch == ")" { inParens = false }
                         current.append(ch)
                     } else if isSpace(ch) {
-                        if !current.isEmpty { descriptors.append(String(current)); current = .init() }
+                        if !current.isEmpty {
+                            descriptors.append(String(current))
+                            current = .init()
+                        }
                     } else if ch == "," {
                         break
                     } else {
@@ -306,7 +316,7 @@ enum SrcSet {
             let (ca, cb) = (a.element, b.element)
             if useWidth {
                 switch (ca.width, cb.width) {
-                case let (wa?, wb?) where wa != wb: return wa > wb
+                case (let wa?, let wb?) where wa != wb: return wa > wb
                 case (_?, nil): return true
                 case (nil, _?): return false
                 default: break

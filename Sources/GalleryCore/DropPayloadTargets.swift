@@ -64,7 +64,9 @@ enum TargetKind: Equatable, Sendable {
     private static func split(_ name: String) -> (type: String, charset: String?) {
         let parts = name.split(separator: ";").map(String.init)
         let type = parts.first ?? ""
-        let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst("charset=".count)) }
+        let charset = parts.dropFirst().first { $0.hasPrefix("charset=") }.map {
+            String($0.dropFirst("charset=".count))
+        }
         return (type, charset)
     }
 
@@ -115,7 +117,8 @@ extension DropPayload {
             guard let text = TextDecoding.decode(data, charset: charset) else { return [] }
             let trimmed = text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\u{0}", "\u{FEFF}"]))
             // One absolute URL and nothing else: prose that happens to contain a URL is not a drop of it.
-            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) })
+            guard !trimmed.isEmpty,
+                !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) })
             else { return [] }
             found = urlCandidate(trimmed).map { [$0] } ?? []
         case .html(let utf16):

@@ -18,9 +18,9 @@ enum URLClassifier {
         guard let scheme = scheme(of: string) else {
             // A relative reference: only with a base to resolve it against.
             guard let baseURL, let base = scheme(of: baseURL.absoluteString),
-                  base == "http" || base == "https" || base == "file",
-                  let resolved = URL(string: string, relativeTo: baseURL)?.absoluteURL,
-                  scheme(of: resolved.absoluteString) != nil
+                base == "http" || base == "https" || base == "file",
+                let resolved = URL(string: string, relativeTo: baseURL)?.absoluteURL,
+                scheme(of: resolved.absoluteString) != nil
             else { return nil }
             return classify(resolved.absoluteString, baseURL: nil)
         }
@@ -31,8 +31,8 @@ enum URLClassifier {
             return Result(source: .remote(inner), unwrapped: unwrapped)
         case "file":
             guard let url = URL(string: string), url.scheme?.lowercased() == "file",
-                  ["", "localhost"].contains(url.host?.lowercased() ?? ""),
-                  url.path.hasPrefix("/"), url.path.count > 1
+                ["", "localhost"].contains(url.host?.lowercased() ?? ""),
+                url.path.hasPrefix("/"), url.path.count > 1
             else { return nil }
             return Result(source: .file(url), unwrapped: false)
         case "data":
@@ -91,8 +91,8 @@ enum URLClassifier {
     /// An absolute http(s) URL with a host.
     static func httpURL(_ raw: String) -> URL? {
         guard let string = cleaned(raw), let scheme = scheme(of: string), scheme == "http" || scheme == "https",
-              let url = URL(string: string), url.scheme?.lowercased() == scheme,
-              let host = url.host, !host.isEmpty
+            let url = URL(string: string), url.scheme?.lowercased() == scheme,
+            let host = url.host, !host.isEmpty
         else { return nil }
         return url
     }
@@ -133,7 +133,7 @@ enum DataURI {
     /// `data:[<mediatype>][;base64],<data>` with an image media type; see `DropPayload.decodeDataURI`.
     static func decode(_ raw: String) -> (mimeType: String, data: Data)? {
         guard let uri = URLClassifier.cleaned(raw), URLClassifier.scheme(of: uri) == "data",
-              let comma = uri.firstIndex(of: ",")
+            let comma = uri.firstIndex(of: ",")
         else { return nil }
         let header = uri[uri.index(uri.startIndex, offsetBy: 5)..<comma]
         let parameters = header.split(separator: ";", omittingEmptySubsequences: false)
@@ -142,7 +142,9 @@ enum DataURI {
         let isBase64 = parameters.count > 1 && parameters.last == "base64"
         let subtype = mediaType.dropFirst("image/".count)
         guard mediaType.hasPrefix("image/"), !subtype.isEmpty,
-              subtype.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && !"/()<>@,;:\\\"[]?={}".unicodeScalars.contains($0) })
+            subtype.unicodeScalars.allSatisfy({
+                $0.isASCII && $0.value > 0x20 && !"/()<>@,;:\\\"[]?={}".unicodeScalars.contains($0)
+            })
         else { return nil }
 
         let payload = percentDecoded(Array(uri[uri.index(after: comma)...].utf8))
@@ -161,7 +163,8 @@ enum DataURI {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
-               let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+                let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
+            {
                 out.append(high << 4 | low)
                 i += 3
             } else {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a file operation failed, in the words the C library uses for `errno` in the user's

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one way the app writes a file, the way GLib's `g_file_set_contents` does: the whole file
@@ -74,8 +75,10 @@ public struct FileWriter: Sendable {
 
     /// Writes `data` at the first of `paths` (all in one folder) that is free, or with `.replace`
     /// at the first; returns the path written. `EEXIST` when none is free.
-    public func write(_ data: Data, toFirstFreeOf paths: some Sequence<String>,
-                      policy: Policy) throws(FileError) -> String {
+    public func write(
+        _ data: Data, toFirstFreeOf paths: some Sequence<String>,
+        policy: Policy
+    ) throws(FileError) -> String {
         var candidates = paths.makeIterator()
         guard let first = candidates.next() else { throw FileError(code: EEXIST, step: .create) }
         if case .createInPlace = policy {
@@ -84,7 +87,7 @@ public struct FileWriter: Sendable {
                 do throws(FileError) {
                     try writeFile(data, at: path, existing: nil)
                     return path
-                } catch where error.code == EEXIST && error.step == .create {
+                } catch  where error.code == EEXIST && error.step == .create {
                     guard let next = candidates.next() else { throw error }
                     path = next
                 }
@@ -127,10 +130,11 @@ public struct FileWriter: Sendable {
     /// Creates `path` (it must not exist) with `data`: its mode, every byte, synced when flushed.
     /// `existing` is the file it will replace, whose mode it takes when the writer keeps modes.
     private func writeFile(_ data: Data, at path: String, existing: stat?) throws(FileError) {
-        let (openMode, exactMode): (mode_t, mode_t?) = switch mode {
-        case .new(let mode): (mode, nil)
-        case .keepExisting(let new): (0o600, existing.map { $0.st_mode & 0o7777 } ?? new)
-        }
+        let (openMode, exactMode): (mode_t, mode_t?) =
+            switch mode {
+            case .new(let mode): (mode, nil)
+            case .keepExisting(let new): (0o600, existing.map { $0.st_mode & 0o7777 } ?? new)
+            }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, openMode)
         guard descriptor >= 0 else { throw FileError(code: errno, step: .create, path: path) }
         var failure: FileError?

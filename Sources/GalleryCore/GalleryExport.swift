@@ -14,7 +14,8 @@ public enum GalleryExport {
         let number = String(repeating: "0", count: max(digits - String(position + 1).count, 0)) + String(position + 1)
         let ext = safeComponent(fileExtension.lowercased(), maxBytes: 16)
         let suffix = ext.isEmpty ? "" : "." + ext
-        let stem = safeComponent(stripImageExtension(label), maxBytes: maxNameBytes - number.utf8.count - 1 - suffix.utf8.count)
+        let stem = safeComponent(
+            stripImageExtension(label), maxBytes: maxNameBytes - number.utf8.count - 1 - suffix.utf8.count)
         return (stem.isEmpty ? number : number + " " + stem) + suffix
     }
 
@@ -40,7 +41,9 @@ public enum GalleryExport {
     public static func labelExtension(_ label: String) -> String? {
         guard let dot = label.lastIndex(of: "."), dot != label.startIndex else { return nil }
         let ext = label[label.index(after: dot)...]
-        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return nil
+        }
         return ext.lowercased()
     }
 
@@ -52,7 +55,8 @@ public enum GalleryExport {
     /// Characters FAT, NTFS or exFAT refuse, or shells and file managers stumble on.
     private static let unsafeCharacters = Set("/\\:*?\"<>|")
 
-    private static let reservedWindowsNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+    private static let reservedWindowsNames: Set<String> = Set(
+        ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     /// `text` as one path component: unsafe and control characters become "_", runs of
     /// white space one space, no leading dot (a hidden file) and no trailing dot or space
@@ -61,7 +65,9 @@ public enum GalleryExport {
         var result = ""
         var lastWasSpace = false
         for character in text {
-            let isControl = character.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+            let isControl = character.unicodeScalars.contains {
+                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            }
             if character.isWhitespace {
                 if !lastWasSpace && !result.isEmpty { result.append(" ") }
                 lastWasSpace = true
@@ -83,7 +89,8 @@ public enum GalleryExport {
     /// "cat.jpg" → "cat": the real extension replaces the one the address had.
     private static func stripImageExtension(_ label: String) -> String {
         guard let ext = labelExtension(label), ImageFormat.forFileExtension(ext) != nil,
-              let dot = label.lastIndex(of: ".") else { return label }
+            let dot = label.lastIndex(of: ".")
+        else { return label }
         return String(label[..<dot])
     }
 }

@@ -81,8 +81,9 @@ public final class GalleryLibrary {
 
     /// What is saved: every gallery's images (never its placeholders), derived from the cells.
     public var state: GalleryState {
-        var state = GalleryState(galleries: shelves.map(\.saved), shownGalleryID: shownGalleryID,
-                                 sidebarVisible: sidebarSetting)
+        var state = GalleryState(
+            galleries: shelves.map(\.saved), shownGalleryID: shownGalleryID,
+            sidebarVisible: sidebarSetting)
         state.version = version
         state.unknownFields = unknownFields
         return state
@@ -156,9 +157,13 @@ public final class GalleryLibrary {
             return true
         }
         let movedIDs = movedImages.map { cells[original[$0]].id }
-        record(.images(galleryID: galleryID, .move(ids: movedIDs, originalIndices: originalImageIndices,
-                                                   destination: imageIndices[0])),
-               name: trPlural("Move Image", "Move {count} Images", movedImages.count))
+        record(
+            .images(
+                galleryID: galleryID,
+                .move(
+                    ids: movedIDs, originalIndices: originalImageIndices,
+                    destination: imageIndices[0])),
+            name: trPlural("Move Image", "Move {count} Images", movedImages.count))
         commit(galleries: [galleryID])
         return true
     }
@@ -170,16 +175,19 @@ public final class GalleryLibrary {
         let removed = list.cells.enumerated().filter { ids.contains($0.element.id) }
         guard !removed.isEmpty else { return [] }
         let removedImages = removed.filter { !$0.element.isPlaceholder }
-        let entries = zip(list.imageIndices(ofCells: removedImages.map(\.offset)), removedImages.compactMap(\.element.image))
-            .map { IndexedImage(index: $0, image: $1) }
+        let entries = zip(
+            list.imageIndices(ofCells: removedImages.map(\.offset)), removedImages.compactMap(\.element.image)
+        )
+        .map { IndexedImage(index: $0, image: $1) }
         var kept = list.cells
         kept.removeSubranges(RangeSet(removed.map(\.offset), within: kept))
         editCells(of: galleryID) { $0.cells = kept }
         let placeholders = removed.filter(\.element.isPlaceholder).map(\.element.id)
         for id in placeholders { placeholderGallery[id] = nil }
         if !entries.isEmpty {
-            record(.images(galleryID: galleryID, .remove(entries)),
-                   name: trPlural("Delete Image", "Delete {count} Images", entries.count))
+            record(
+                .images(galleryID: galleryID, .remove(entries)),
+                name: trPlural("Delete Image", "Delete {count} Images", entries.count))
         }
         for id in placeholders { leaveBatch(id) }
         if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
@@ -191,12 +199,17 @@ public final class GalleryLibrary {
     /// `insertionIndex` of its cells, or at its end. One undo step. Returns the ids the images
     /// have in `destination`, in order. Placeholders stay where they are.
     @discardableResult
-    public func transfer(_ ids: [ImageID], from source: String, to destination: String, atInsertionIndex insertionIndex: Int? = nil,
-                         copy: Bool) -> [ImageID] {
+    public func transfer(
+        _ ids: [ImageID], from source: String, to destination: String, atInsertionIndex insertionIndex: Int? = nil,
+        copy: Bool
+    ) -> [ImageID] {
         guard source != destination || copy, let sourceList = cellList(source),
-              let destinationList = cellList(destination), let destinationName = gallery(destination)?.name else { return [] }
+            let destinationList = cellList(destination), let destinationName = gallery(destination)?.name
+        else { return [] }
         let wanted = Set(ids)
-        let moving = sourceList.cells.enumerated().filter { wanted.contains($0.element.id) && !$0.element.isPlaceholder }
+        let moving = sourceList.cells.enumerated().filter {
+            wanted.contains($0.element.id) && !$0.element.isPlaceholder
+        }
         guard !moving.isEmpty else { return [] }
         let cellInsertion = min(max(insertionIndex ?? destinationList.cells.count, 0), destinationList.cells.count)
         let firstImageIndex = destinationList.imageIndices(ofCells: [cellInsertion])[0]
@@ -209,15 +222,23 @@ public final class GalleryLibrary {
         let insertion = LibraryEdit.images(galleryID: destination, .insert(arriving))
         if copy {
             apply(insertion)
-            record(insertion, name: trPlural("Copy Image to “{gallery}”", "Copy {count} Images to “{gallery}”", images.count,
-                                             ["gallery": destinationName]))
+            record(
+                insertion,
+                name: trPlural(
+                    "Copy Image to “{gallery}”", "Copy {count} Images to “{gallery}”", images.count,
+                    ["gallery": destinationName]))
             commit(galleries: [destination])
         } else {
-            let leaving = zip(sourceList.imageIndices(ofCells: moving.map(\.offset)), images).map { IndexedImage(index: $0, image: $1) }
+            let leaving = zip(sourceList.imageIndices(ofCells: moving.map(\.offset)), images).map {
+                IndexedImage(index: $0, image: $1)
+            }
             let edit = LibraryEdit.group([.images(galleryID: source, .remove(leaving)), insertion])
             apply(edit)
-            record(edit, name: trPlural("Move Image to “{gallery}”", "Move {count} Images to “{gallery}”", images.count,
-                                        ["gallery": destinationName]))
+            record(
+                edit,
+                name: trPlural(
+                    "Move Image to “{gallery}”", "Move {count} Images to “{gallery}”", images.count,
+                    ["gallery": destinationName]))
             commit(galleries: [source, destination])
         }
         return arriving.map(\.image.id)
@@ -254,14 +275,19 @@ public final class GalleryLibrary {
     }
 
     private func updatePlaceholderContent(_ id: ImageID, _ update: (String, Double?) -> (String, Double?)) {
-        guard let galleryID = placeholderGallery[id], let changed = editCells(of: galleryID, { list in
-            guard let index = list.index(of: id), case .placeholder(let label, let progress) = list.cells[index].content
-            else { return false }
-            let (newLabel, newProgress) = update(label, progress)
-            guard newLabel != label || newProgress != progress else { return false }
-            list.cells[index].content = .placeholder(label: newLabel, progress: newProgress)
-            return true
-        }), changed else { return }
+        guard let galleryID = placeholderGallery[id],
+            let changed = editCells(
+                of: galleryID,
+                { list in
+                    guard let index = list.index(of: id),
+                        case .placeholder(let label, let progress) = list.cells[index].content
+                    else { return false }
+                    let (newLabel, newProgress) = update(label, progress)
+                    guard newLabel != label || newProgress != progress else { return false }
+                    list.cells[index].content = .placeholder(label: newLabel, progress: newProgress)
+                    return true
+                }), changed
+        else { return }
         publish(.progress(galleryID: galleryID, id))
     }
 
@@ -282,15 +308,19 @@ public final class GalleryLibrary {
             var image = arrived
             image.id = id
             guard let galleryID = placeholderGallery.removeValue(forKey: id),
-                  let (index, imageIndex) = cellList(galleryID)?.position(of: id) else { continue }
+                let (index, imageIndex) = cellList(galleryID)?.position(of: id)
+            else { continue }
             editCells(of: galleryID) { $0.cells[index] = GalleryCell(image) }
             if let key = batchOfPlaceholder.removeValue(forKey: id) {
                 arrivalBatches[key]?.waiting.remove(id)
                 arrivalBatches[key]?.arrived.append((id, galleryID))
-                if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) { settledBatches.append(key) }
+                if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) {
+                    settledBatches.append(key)
+                }
             } else {
-                record(.images(galleryID: galleryID, .insert([IndexedImage(index: imageIndex, image: image)])),
-                       name: tr("Add Image"))
+                record(
+                    .images(galleryID: galleryID, .insert([IndexedImage(index: imageIndex, image: image)])),
+                    name: tr("Add Image"))
             }
             if !touched.contains(galleryID) { touched.append(galleryID) }
         }
@@ -355,14 +385,15 @@ public final class GalleryLibrary {
         }
         guard !edits.isEmpty else { return }
         // "Add Image" alone is the message of a single drop already.
-        record(edits.count == 1 ? edits[0] : .group(edits),
-               name: count == 1 ? tr("Add Image") : trPlural("Add {count} Image", "Add {count} Images", count))
+        record(
+            edits.count == 1 ? edits[0] : .group(edits),
+            name: count == 1 ? tr("Add Image") : trPlural("Add {count} Image", "Add {count} Images", count))
     }
 
     /// Records a better aspect ratio once an image has been decoded (the file had none, or a wrong one).
     public func correctAspectRatio(of id: ImageID, to ratio: Double) {
         guard ratio.isFinite, ratio > 0, let (galleryID, index) = location(of: id),
-              var image = cellList(galleryID)?.cells[index].image, abs(image.aspectRatio - ratio) > 0.005
+            var image = cellList(galleryID)?.cells[index].image, abs(image.aspectRatio - ratio) > 0.005
         else { return }
         image.aspectRatio = ratio
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }

@@ -82,7 +82,8 @@ public final class GallerySession {
         case .extend:
             let cells = cells
             guard let anchor = selectionAnchor, let from = cells.firstIndex(where: { $0.id == anchor }),
-                  let to = cells.firstIndex(where: { $0.id == id }) else {
+                let to = cells.firstIndex(where: { $0.id == id })
+            else {
                 select(id, mode: .replace)
                 return
             }

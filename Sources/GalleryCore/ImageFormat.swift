@@ -63,39 +63,59 @@ public struct ImageFormat: Equatable, Sendable {
 
     /// Every format, in the order sniffing tries them (an ICO's first bytes can also start an AVIF).
     public static let all: [ImageFormat] = [
-        ImageFormat(name: "PNG", mimeTypes: ["image/png", "image/apng"], fileExtensions: ["png", "apng"],
-                    signature: .bytes(at: 0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), loaderPackage: nil),
-        ImageFormat(name: "JPEG", mimeTypes: ["image/jpeg", "image/jpg", "image/pjpeg"],
-                    fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], signature: .bytes(at: 0, [0xFF, 0xD8, 0xFF]),
-                    loaderPackage: nil),
-        ImageFormat(name: "GIF", mimeTypes: ["image/gif"], fileExtensions: ["gif"],
-                    signature: .any([.ascii(at: 0, "GIF87a"), .ascii(at: 0, "GIF89a")]), loaderPackage: nil),
-        ImageFormat(name: "WebP", mimeTypes: ["image/webp"], fileExtensions: ["webp"],
-                    signature: .all([.ascii(at: 0, "RIFF"), .ascii(at: 8, "WEBP")]),
-                    loaderPackage: "webp-pixbuf-loader"),
-        ImageFormat(name: "BMP", mimeTypes: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], fileExtensions: ["bmp"],
-                    signature: .all([.ascii(at: 0, "BM"), .minimumLength(26)]), loaderPackage: nil),
-        ImageFormat(name: "TIFF", mimeTypes: ["image/tiff"], fileExtensions: ["tif", "tiff"],
-                    signature: .any([.bytes(at: 0, [0x49, 0x49, 0x2A, 0x00]), .bytes(at: 0, [0x4D, 0x4D, 0x00, 0x2A])]),
-                    loaderPackage: nil),
-        ImageFormat(name: "ICO", mimeTypes: ["image/x-icon", "image/vnd.microsoft.icon"], fileExtensions: ["ico"],
-                    signature: .any([.bytes(at: 0, [0x00, 0x00, 0x01, 0x00]),
-                                     .bytes(at: 0, [0x00, 0x00, 0x02, 0x00])]),
-                    loaderPackage: nil),
-        ImageFormat(name: "AVIF", mimeTypes: ["image/avif"], fileExtensions: ["avif"],
-                    signature: .isoBrand(["avif", "avis"]), loaderPackage: "libavif-gdk-pixbuf"),
-        ImageFormat(name: "HEIF", mimeTypes: ["image/heif", "image/heic"], fileExtensions: ["heic", "heif"],
-                    signature: .isoBrand(["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]),
-                    loaderPackage: "heif-gdk-pixbuf"),
-        ImageFormat(name: "JPEG XL", mimeTypes: ["image/jxl"], fileExtensions: ["jxl"],
-                    signature: .any([.bytes(at: 0, [0xFF, 0x0A]),  // a bare codestream, or the container
-                                     .bytes(at: 0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20,
-                                                    0x0D, 0x0A, 0x87, 0x0A])]),
-                    loaderPackage: "libjxl-gdk-pixbuf"),
-        ImageFormat(name: "SVG", mimeTypes: ["image/svg+xml"], fileExtensions: ["svg"], signature: .svgDocument,
-                    loaderPackage: "librsvg2-common"),
-        ImageFormat(name: "SVGZ", mimeTypes: ["image/svg+xml-compressed"], fileExtensions: ["svgz"], signature: nil,
-                    loaderPackage: "librsvg2-common"),
+        ImageFormat(
+            name: "PNG", mimeTypes: ["image/png", "image/apng"], fileExtensions: ["png", "apng"],
+            signature: .bytes(at: 0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), loaderPackage: nil),
+        ImageFormat(
+            name: "JPEG", mimeTypes: ["image/jpeg", "image/jpg", "image/pjpeg"],
+            fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], signature: .bytes(at: 0, [0xFF, 0xD8, 0xFF]),
+            loaderPackage: nil),
+        ImageFormat(
+            name: "GIF", mimeTypes: ["image/gif"], fileExtensions: ["gif"],
+            signature: .any([.ascii(at: 0, "GIF87a"), .ascii(at: 0, "GIF89a")]), loaderPackage: nil),
+        ImageFormat(
+            name: "WebP", mimeTypes: ["image/webp"], fileExtensions: ["webp"],
+            signature: .all([.ascii(at: 0, "RIFF"), .ascii(at: 8, "WEBP")]),
+            loaderPackage: "webp-pixbuf-loader"),
+        ImageFormat(
+            name: "BMP", mimeTypes: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], fileExtensions: ["bmp"],
+            signature: .all([.ascii(at: 0, "BM"), .minimumLength(26)]), loaderPackage: nil),
+        ImageFormat(
+            name: "TIFF", mimeTypes: ["image/tiff"], fileExtensions: ["tif", "tiff"],
+            signature: .any([.bytes(at: 0, [0x49, 0x49, 0x2A, 0x00]), .bytes(at: 0, [0x4D, 0x4D, 0x00, 0x2A])]),
+            loaderPackage: nil),
+        ImageFormat(
+            name: "ICO", mimeTypes: ["image/x-icon", "image/vnd.microsoft.icon"], fileExtensions: ["ico"],
+            signature: .any([
+                .bytes(at: 0, [0x00, 0x00, 0x01, 0x00]),
+                .bytes(at: 0, [0x00, 0x00, 0x02, 0x00]),
+            ]),
+            loaderPackage: nil),
+        ImageFormat(
+            name: "AVIF", mimeTypes: ["image/avif"], fileExtensions: ["avif"],
+            signature: .isoBrand(["avif", "avis"]), loaderPackage: "libavif-gdk-pixbuf"),
+        ImageFormat(
+            name: "HEIF", mimeTypes: ["image/heif", "image/heic"], fileExtensions: ["heic", "heif"],
+            signature: .isoBrand(["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]),
+            loaderPackage: "heif-gdk-pixbuf"),
+        ImageFormat(
+            name: "JPEG XL", mimeTypes: ["image/jxl"], fileExtensions: ["jxl"],
+            signature: .any([
+                .bytes(at: 0, [0xFF, 0x0A]),  // a bare codestream, or the container
+                .bytes(
+                    at: 0,
+                    [
+                        0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20,
+                        0x0D, 0x0A, 0x87, 0x0A,
+                    ]),
+            ]),
+            loaderPackage: "libjxl-gdk-pixbuf"),
+        ImageFormat(
+            name: "SVG", mimeTypes: ["image/svg+xml"], fileExtensions: ["svg"], signature: .svgDocument,
+            loaderPackage: "librsvg2-common"),
+        ImageFormat(
+            name: "SVGZ", mimeTypes: ["image/svg+xml-compressed"], fileExtensions: ["svgz"], signature: nil,
+            loaderPackage: "librsvg2-common"),
     ]
 
     /// The format of `bytes`, from their first bytes (only the first 4 KB are read).

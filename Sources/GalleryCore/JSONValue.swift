@@ -48,7 +48,9 @@ public enum JSONValue: Hashable, Sendable, Codable {
     }
 
     /// The fields of `container` whose names are not among `known`.
-    static func unknownFields(in container: KeyedDecodingContainer<FieldKey>, known: Set<String>) throws -> [String: JSONValue] {
+    static func unknownFields(in container: KeyedDecodingContainer<FieldKey>, known: Set<String>) throws -> [String:
+        JSONValue]
+    {
         var fields: [String: JSONValue] = [:]
         for key in container.allKeys where !known.contains(key.stringValue) {
             fields[key.stringValue] = try container.decode(JSONValue.self, forKey: key)

@@ -34,8 +34,9 @@ public struct LayoutRect: Equatable, Sendable {
 
     /// Linear interpolation towards `other`; `t` in 0...1.
     public func interpolated(to other: LayoutRect, t: Double) -> LayoutRect {
-        LayoutRect(x: x + (other.x - x) * t, y: y + (other.y - y) * t,
-                   width: width + (other.width - width) * t, height: height + (other.height - height) * t)
+        LayoutRect(
+            x: x + (other.x - x) * t, y: y + (other.y - y) * t,
+            width: width + (other.width - width) * t, height: height + (other.height - height) * t)
     }
 }
 

@@ -27,7 +27,8 @@ public enum Localization {
     public static func holdsCatalogs(_ directory: URL) -> Bool {
         let languages = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return languages.contains {
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0)/LC_MESSAGES/\(AppInfo.textDomain).mo").path)
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("\($0)/LC_MESSAGES/\(AppInfo.textDomain).mo").path)
         }
     }
 
@@ -108,5 +109,6 @@ public func trPlural(_ singular: String, _ plural: String, _ count: Int, _ value
 public func untranslated(_ text: String) -> String { text }
 
 /// Marks `message` for the catalog without translating it: what consumes it translates it (a
-/// GtkBuilder property marked `translatable="yes"`).
+/// GtkBuilder property marked `translatable="yes"`). Named as gettext's tools look for it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func N_(_ message: String) -> String { message }

@@ -43,7 +43,8 @@ public struct GalleryImage: Codable, Hashable, Sendable {
         id = try container.decode(ImageID.self, forKey: "id")
         url = try container.decode(String.self, forKey: "url")
         aspectRatio = try container.decode(Double.self, forKey: "aspectRatio")
-        unknownFields = container.allKeys.count > 3
+        unknownFields =
+            container.allKeys.count > 3
             ? try JSONValue.unknownFields(in: container, known: Self.knownFields) : [:]
     }
 
@@ -158,7 +159,10 @@ enum ImageSourceLabel {
         if stem.count == 64, stem.allSatisfy(\.isHexDigit) { return tr("Imported image") }
         // A decoded name with control characters (%00 cuts a C string short) is shown as it was written.
         if let decoded = last.removingPercentEncoding, !decoded.isEmpty,
-           !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return decoded }
+            !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            return decoded
+        }
         if !last.isEmpty { return last }
         return components.host ?? url
     }

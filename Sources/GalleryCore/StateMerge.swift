@@ -27,7 +27,8 @@ extension GalleryState {
         result.galleries = galleries.isEmpty ? theirs.galleries : galleries
         result.shownGalleryID = pick(base.shownGalleryID, theirs.shownGalleryID, ours.shownGalleryID)
         result.sidebarVisible = pick(base.sidebarVisible, theirs.sidebarVisible, ours.sidebarVisible)
-        result.unknownFields = mergedFields(base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
+        result.unknownFields = mergedFields(
+            base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
         return result
     }
 
@@ -38,7 +39,8 @@ extension GalleryState {
 
     /// Field by field: a field only one side changed (or added, or removed) comes from that side.
     private static func mergedFields(base: [String: JSONValue], theirs: [String: JSONValue], ours: [String: JSONValue])
-        -> [String: JSONValue] {
+        -> [String: JSONValue]
+    {
         var result: [String: JSONValue] = [:]
         for key in Set(base.keys).union(theirs.keys).union(ours.keys) {
             result[key] = pick(base[key], theirs[key], ours[key])
@@ -49,7 +51,8 @@ extension GalleryState {
     private static func merged(base: Gallery, theirs: Gallery, ours: Gallery) -> Gallery {
         var result = ours
         result.name = pick(base.name, theirs.name, ours.name)
-        result.unknownFields = mergedFields(base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
+        result.unknownFields = mergedFields(
+            base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
         if ours.images == base.images {
             result.images = theirs.images
         } else if theirs.images != base.images {
@@ -61,9 +64,11 @@ extension GalleryState {
             let weOnlyAdded = ours.images.filter { baseIDs.contains($0.id) } == base.images
             let theyOnlyAdded = theirs.images.filter { baseIDs.contains($0.id) } == base.images
             if weOnlyAdded && !theyOnlyAdded {
-                result.images = theirs.images + ours.images.filter { !baseIDs.contains($0.id) && !theirIDs.contains($0.id) }
+                result.images =
+                    theirs.images + ours.images.filter { !baseIDs.contains($0.id) && !theirIDs.contains($0.id) }
             } else {
-                result.images = ours.images.filter { !removedByThem.contains($0.id) }
+                result.images =
+                    ours.images.filter { !removedByThem.contains($0.id) }
                     + theirs.images.filter { !baseIDs.contains($0.id) && !ourIDs.contains($0.id) }
             }
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads and writes the gallery's JSON state file, the way `g_file_set_contents` does: a temporary
@@ -37,13 +38,16 @@ public struct StateStore: Sendable {
             data = try Data(contentsOf: resolvedFileURL)
         } catch {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
-            return keepAside(reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
+            return keepAside(
+                reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
         }
         do {
             let state = try JSONDecoder().decode(GalleryState.self, from: data)
             guard state.version <= GalleryState.currentVersion else {
-                return keepAside(reason: tr("it was written by a newer version (format {format})", ["format": String(state.version)]),
-                                 now: now)
+                return keepAside(
+                    reason: tr(
+                        "it was written by a newer version (format {format})", ["format": String(state.version)]),
+                    now: now)
             }
             return .loaded(state.galleries.isEmpty ? .initial : state)
         } catch {
@@ -96,8 +100,9 @@ public struct StateStore: Sendable {
     public func revision() -> Revision? {
         var info = stat()
         guard stat(resolvedFileURL.path, &info) == 0 else { return nil }
-        return Revision(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return Revision(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
     /// Temporary files a killed save left beside the file (older than `cutoff`: a save in flight
@@ -111,7 +116,8 @@ public struct StateStore: Sendable {
         var removed = 0
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let path = directory.appendingPathComponent(name).path
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantFuture
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantFuture
             if modified < cutoff, unlink(path) == 0 { removed += 1 }
         }
         return removed
@@ -134,8 +140,9 @@ public struct StateStore: Sendable {
 
     /// The mode the file had (0644 for a new one), not what the umask makes of it; temporary files
     /// named as `removeStaleTemporaryFiles` finds them.
-    private static let writer = FileWriter(durability: .flushed, mode: .keepExisting(orNew: 0o644),
-                                           temporaryName: .hiddenTmp)
+    private static let writer = FileWriter(
+        durability: .flushed, mode: .keepExisting(orNew: 0o644),
+        temporaryName: .hiddenTmp)
 
     private static func message(_ error: FileError) -> String {
         let words = ["path": error.path ?? "", "reason": error.description]
@@ -155,7 +162,9 @@ public struct StateStore: Sendable {
         try Self.makeFolders(target.deletingLastPathComponent())
         let path = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": errnoText()])) }
+        guard descriptor >= 0 else {
+            throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": errnoText()]))
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 let reason = errnoText()
@@ -177,8 +186,10 @@ public struct StateStore: Sendable {
         for component in directory.standardizedFileURL.pathComponents.dropFirst() {
             path += "/" + component
             if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw SaveError(description: tr("cannot create the folder {path}: {reason}",
-                                                   ["path": path, "reason": FileError(code: errno).description]))
+                throw SaveError(
+                    description: tr(
+                        "cannot create the folder {path}: {reason}",
+                        ["path": path, "reason": FileError(code: errno).description]))
             }
         }
         var info = stat()
@@ -220,8 +231,10 @@ public final class BackgroundStateSaver: Sendable {
     ///   - loaded: the state as read at launch (what the file held then).
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
     ///     made on top of `ours`. Called on the saver's queue.
-    public init(store: StateStore, loaded: GalleryState, onError: @escaping @Sendable (String) -> Void,
-                onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in }) {
+    public init(
+        store: StateStore, loaded: GalleryState, onError: @escaping @Sendable (String) -> Void,
+        onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in }
+    ) {
         self.store = store
         self.onError = onError
         self.onMerged = onMerged
@@ -250,7 +263,8 @@ public final class BackgroundStateSaver: Sendable {
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success else {
-            return trPlural("saving took longer than {count} second", "saving took longer than {count} seconds", Int(timeout))
+            return trPlural(
+                "saving took longer than {count} second", "saving took longer than {count} seconds", Int(timeout))
         }
         return outcome.reason.withLock { $0 }
     }

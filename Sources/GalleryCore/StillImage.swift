@@ -26,8 +26,10 @@ public enum StillImage {
             let payloadEnd = offset + 8 + size
             guard size >= 0, payloadEnd <= end else { return nil }
             let padded = min(payloadEnd + size % 2, end)
-            chunks.append(Chunk(fourCC: String(decoding: b[offset..<offset + 4], as: UTF8.self),
-                                payload: b[offset + 8..<payloadEnd], whole: b[offset..<padded]))
+            chunks.append(
+                Chunk(
+                    fourCC: String(decoding: b[offset..<offset + 4], as: UTF8.self),
+                    payload: b[offset + 8..<payloadEnd], whole: b[offset..<padded]))
             offset = padded
         }
         return chunks
@@ -39,25 +41,29 @@ public enum StillImage {
 
     private static func firstWebPFrame(_ b: [UInt8]) -> [UInt8]? {
         guard b.count >= 30, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8),
-              let fileChunks = chunks(b, from: 12, to: b.count),
-              let header = fileChunks.first, header.fourCC == "VP8X", header.payload.count >= 10,
-              header.payload[header.payload.startIndex] & 0x02 != 0,  // the animation flag
-              let frame = fileChunks.first(where: { $0.fourCC == "ANMF" }), frame.payload.count > 16 else { return nil }
+            let fileChunks = chunks(b, from: 12, to: b.count),
+            let header = fileChunks.first, header.fourCC == "VP8X", header.payload.count >= 10,
+            header.payload[header.payload.startIndex] & 0x02 != 0,  // the animation flag
+            let frame = fileChunks.first(where: { $0.fourCC == "ANMF" }), frame.payload.count > 16
+        else { return nil }
         let p = Array(header.payload)
         let canvasWidth = uint24(p, 4) + 1
         let canvasHeight = uint24(p, 7) + 1
         let f = Array(frame.payload)
         // A first frame smaller than the canvas, or moved on it, is left to the decoder to compose.
         guard uint24(f, 0) == 0, uint24(f, 3) == 0, uint24(f, 6) + 1 == canvasWidth, uint24(f, 9) + 1 == canvasHeight,
-              let image = chunks(f, from: 16, to: f.count),
-              image.contains(where: { $0.fourCC == "VP8 " || $0.fourCC == "VP8L" }) else { return nil }
+            let image = chunks(f, from: 16, to: f.count),
+            image.contains(where: { $0.fourCC == "VP8 " || $0.fourCC == "VP8L" })
+        else { return nil }
         let hasAlpha = image.contains { $0.fourCC == "ALPH" || $0.fourCC == "VP8L" }
         // VP8X: the alpha flag when the frame has transparency, and the canvas's size less one.
         var still: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, hasAlpha ? 0x10 : 0, 0, 0, 0]
         still += Array(p[4..<10])
         for chunk in image where ["ALPH", "VP8 ", "VP8L"].contains(chunk.fourCC) { still += chunk.whole }
         let size = UInt32(4 + still.count)
-        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+        return Array("RIFF".utf8) + [
+            UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24),
+        ]
             + Array("WEBP".utf8) + still
     }
 }

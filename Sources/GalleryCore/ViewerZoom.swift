@@ -128,7 +128,10 @@ public struct ViewerZoom: Equatable, Sendable {
         guard let scale else { return }
         let halfWidth = viewWidth / 2 / scale
         let halfHeight = viewHeight / 2 / scale
-        centerX = imageWidth * scale <= viewWidth ? imageWidth / 2 : min(max(centerX, halfWidth), imageWidth - halfWidth)
-        centerY = imageHeight * scale <= viewHeight ? imageHeight / 2 : min(max(centerY, halfHeight), imageHeight - halfHeight)
+        centerX =
+            imageWidth * scale <= viewWidth ? imageWidth / 2 : min(max(centerX, halfWidth), imageWidth - halfWidth)
+        centerY =
+            imageHeight * scale <= viewHeight
+            ? imageHeight / 2 : min(max(centerY, halfHeight), imageHeight - halfHeight)
     }
 }

@@ -41,7 +41,8 @@ public struct WindowSizeStore: Sendable {
     /// The remembered size; the standard one when there is none or it is unusable.
     public func load() -> WindowSize {
         guard let data = try? Data(contentsOf: fileURL),
-              let size = try? JSONDecoder().decode(WindowSize.self, from: data), size.isUsable else { return .standard }
+            let size = try? JSONDecoder().decode(WindowSize.self, from: data), size.isUsable
+        else { return .standard }
         return size
     }
 
@@ -49,8 +50,10 @@ public struct WindowSizeStore: Sendable {
     /// costs only the size at the next launch.
     public func save(_ size: WindowSize) {
         guard size.isUsable, size != load() || !FileManager.default.fileExists(atPath: fileURL.path),
-              let data = try? JSONEncoder().encode(size) else { return }
-        try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let data = try? JSONEncoder().encode(size)
+        else { return }
+        try? FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileWriter(durability: .cache, temporaryName: .hiddenTmp).write(data, to: fileURL.path, policy: .replace)
     }
 }

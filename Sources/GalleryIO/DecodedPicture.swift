@@ -16,8 +16,10 @@ public struct DecodedPicture: Sendable {
     /// Scaled down to `width`×`height` pixels if larger, painted at the device `scale`; with
     /// `cornerRadius` points cut round when not 0.
     public func image(width: Int, height: Int, scale: Int, cornerRadius: Double = 0) -> DecodedImage {
-        let fitted = width < pixbuf.width || height < pixbuf.height ? pixbuf.scaled(width: width, height: height) : pixbuf
-        let surface = cornerRadius > 0 ? fitted.surface(scale: scale, cornerRadius: cornerRadius) : fitted.surface(scale: scale)
+        let fitted =
+            width < pixbuf.width || height < pixbuf.height ? pixbuf.scaled(width: width, height: height) : pixbuf
+        let surface =
+            cornerRadius > 0 ? fitted.surface(scale: scale, cornerRadius: cornerRadius) : fitted.surface(scale: scale)
         return DecodedImage(surface: surface, originalWidth: originalWidth, originalHeight: originalHeight)
     }
 }

@@ -28,10 +28,10 @@ public enum DownloadError: Error, Equatable {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: self = .serverNotFound
         case CURLE_COULDNT_CONNECT: self = .couldNotConnect
         case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_WEIRD_SERVER_REPLY,
-             CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            CURLE_HTTP2, CURLE_HTTP2_STREAM:
             self = .closedEarly
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE:
+            CURLE_SSL_CACERT_BADFILE:
             self = .insecure
         default: self = .network(curlCode: Int(code.rawValue))
         }

@@ -93,7 +93,11 @@ final class EasyTransfer {
         cshim_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &contentType)
         var effective: UnsafePointer<CChar>?
         cshim_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-        return (.success(HTTPResponse(body: transfer.body, contentType: contentType.map { String(cString: $0) },
-                                      finalURL: effective.map { String(cString: $0) } ?? request.url)), nil)
+        return (
+            .success(
+                HTTPResponse(
+                    body: transfer.body, contentType: contentType.map { String(cString: $0) },
+                    finalURL: effective.map { String(cString: $0) } ?? request.url)), nil
+        )
     }
 }

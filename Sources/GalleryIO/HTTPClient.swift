@@ -38,27 +38,34 @@ public enum HTTPClient {
     /// gets the result on the transfer thread, which runs every transfer: hand anything slow on.
     /// - Parameter progress: called with bytes received and the expected total, if known; return
     ///   false to cancel.
-    public static func start(_ url: String, limits: Limits = Limits(), cancellation: CancellationToken? = nil,
-                             progress: @escaping @Sendable (Int64, Int64?) -> Bool,
-                             completion: @escaping @Sendable (Outcome) -> Void) {
+    public static func start(
+        _ url: String, limits: Limits = Limits(), cancellation: CancellationToken? = nil,
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) {
         let checked: @Sendable (Int64, Int64?) -> Bool = { received, expected in
             !(cancellation?.isCancelled ?? false) && progress(received, expected)
         }
-        attempt(url, limits: limits, cancellation: cancellation, progress: checked, retriesLeft: limits.retries,
-                completion: completion)
+        attempt(
+            url, limits: limits, cancellation: cancellation, progress: checked, retriesLeft: limits.retries,
+            completion: completion)
     }
 
-    private static func attempt(_ url: String, limits: Limits, cancellation: CancellationToken?,
-                                progress: @escaping @Sendable (Int64, Int64?) -> Bool, retriesLeft: Int,
-                                completion: @escaping @Sendable (Outcome) -> Void) {
+    private static func attempt(
+        _ url: String, limits: Limits, cancellation: CancellationToken?,
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool, retriesLeft: Int,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) {
         startOnce(url, limits: limits, progress: progress) { result, retryAfter in
             guard case .failure(.status(let code)) = result, code == 429 || code == 503, retriesLeft > 0,
-                  let wait = retryAfter, wait <= limits.longestRetryWait else { return completion(result) }
+                let wait = retryAfter, wait <= limits.longestRetryWait
+            else { return completion(result) }
             // The server asked to come back later: the transfer thread's timer waits, no thread does.
             TransferThread.shared.after(seconds: max(wait, 1), unless: cancellation) { cancelled in
                 if cancelled { return completion(.failure(.cancelled)) }
-                attempt(url, limits: limits, cancellation: cancellation, progress: progress,
-                        retriesLeft: retriesLeft - 1, completion: completion)
+                attempt(
+                    url, limits: limits, cancellation: cancellation, progress: progress,
+                    retriesLeft: retriesLeft - 1, completion: completion)
             }
         }
     }

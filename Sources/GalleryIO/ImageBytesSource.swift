@@ -44,8 +44,9 @@ public final class ImageBytesSource: Sendable {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
             if let local = bytesAtHand(for: url) { return then(local) }
-            download(url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, progress: progress,
-                     then: then)
+            download(
+                url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, progress: progress,
+                then: then)
         }
     }
 
@@ -88,7 +89,9 @@ public final class ImageBytesSource: Sendable {
     /// why there are none; nil when they must be downloaded.
     func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
         if url.hasPrefix("data:") {
-            guard let decoded = DropPayload.decodeDataURI(url) else { return .failure(LoadFailure(description: tr("invalid data: URI"))) }
+            guard let decoded = DropPayload.decodeDataURI(url) else {
+                return .failure(LoadFailure(description: tr("invalid data: URI")))
+            }
             return .success(decoded.data)
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
@@ -146,7 +149,8 @@ public final class ImageBytesSource: Sendable {
         try? handle.close()
         var name = label.replacingOccurrences(of: "/", with: "_")
         if let format = ImageFormat.sniff(head),
-           !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") }) {
+            !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") })
+        {
             name += ".\(format.fileExtension)"
         }
         let folder = cacheDirectory.appendingPathComponent("drag-out", isDirectory: true)
@@ -166,9 +170,13 @@ public final class ImageBytesSource: Sendable {
     /// undone yet; files written since `launch` (this session's drops) stay.
     public func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
         let keep = Set(urls.map(Checksum.sha256))
-        let files = (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(
+                at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files where !keep.contains(file.lastPathComponent) {
-            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantFuture
+            let modified =
+                (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+                ?? .distantFuture
             if modified < launch {
                 thumbnails.remove(thumbnailsOf: file.path)
                 try? FileManager.default.removeItem(at: file)

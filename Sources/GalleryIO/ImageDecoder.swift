@@ -120,7 +120,8 @@ public enum ImageDecoder {
             originalWidth = max(1, Int((Double(originalWidth) * grow).rounded()))
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }
-        return .success(DecodedPicture(pixbuf: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
+        return .success(
+            DecodedPicture(pixbuf: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
     }
 
     /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and

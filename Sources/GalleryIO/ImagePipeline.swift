@@ -36,7 +36,8 @@ public final class ImagePipeline: Sendable {
                 switch fetched {
                 case .failure(let failure): then(.failure(failure))
                 case .success(let data):
-                    let decodable = PictureRequest(url: request.url, bytes: data, fit: request.fit, scale: request.scale)
+                    let decodable = PictureRequest(
+                        url: request.url, bytes: data, fit: request.fit, scale: request.scale)
                     scheduler.submit(.cpu, priority, cancellation: cancellation) {
                         then(Self.decode(decodable, source: source))
                     }
@@ -87,7 +88,9 @@ public final class ImagePipeline: Sendable {
         }
         switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
         case .success(let picture):
-            if let original, let thumbnailSize, max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels {
+            if let original, let thumbnailSize,
+                max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels
+            {
                 source.thumbnails.write(picture, of: original, size: thumbnailSize)
             }
             return .success(fitted(picture, request))

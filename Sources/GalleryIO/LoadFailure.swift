@@ -13,36 +13,41 @@ public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension LoadFailure {
     public init(_ error: DownloadError) {
-        description = switch error {
-        case .status(let code): tr("HTTP {code}", ["code": String(code)])
-        case .tooLarge(let limit): tr("larger than {megabytes} MB", ["megabytes": Localization.number(Int(limit / 1_000_000))])
-        case .timedOut: tr("timed out")
-        case .tooSlow: tr("the server is too slow")
-        case .cancelled: tr("cancelled")
-        case .refusedProtocol: tr("only http and https are downloaded")
-        case .tooManyRedirects: tr("too many redirects")
-        case .serverNotFound: tr("server not found")
-        case .couldNotConnect: tr("could not connect")
-        case .closedEarly: tr("the connection closed early")
-        case .insecure: tr("the secure connection failed")
-        case .network(let code): tr("download failed ({code})", ["code": String(code)])
-        }
+        description =
+            switch error {
+            case .status(let code): tr("HTTP {code}", ["code": String(code)])
+            case .tooLarge(let limit):
+                tr("larger than {megabytes} MB", ["megabytes": Localization.number(Int(limit / 1_000_000))])
+            case .timedOut: tr("timed out")
+            case .tooSlow: tr("the server is too slow")
+            case .cancelled: tr("cancelled")
+            case .refusedProtocol: tr("only http and https are downloaded")
+            case .tooManyRedirects: tr("too many redirects")
+            case .serverNotFound: tr("server not found")
+            case .couldNotConnect: tr("could not connect")
+            case .closedEarly: tr("the connection closed early")
+            case .insecure: tr("the secure connection failed")
+            case .network(let code): tr("download failed ({code})", ["code": String(code)])
+            }
     }
 
     /// An image in a format this system has no decoder for says which package would show it.
     public init(_ error: DecodeError, decoding bytes: Data) {
-        description = switch error {
-        case .notAnImage:
-            if let format = ImageFormat.sniff(Array(bytes.prefix(4096))), let package = format.loaderPackage {
-                tr("{format} images need {package}", ["format": format.name, "package": package])
-            } else {
-                tr("not an image")
+        description =
+            switch error {
+            case .notAnImage:
+                if let format = ImageFormat.sniff(Array(bytes.prefix(4096))), let package = format.loaderPackage {
+                    tr("{format} images need {package}", ["format": format.name, "package": package])
+                } else {
+                    tr("not an image")
+                }
+            case .tooLarge(let width, let height):
+                tr(
+                    "image too large ({width}×{height})",
+                    ["width": Localization.number(width), "height": Localization.number(height)])
+            case .incomplete: tr("the image is incomplete")
+            case .damaged: tr("the image is damaged")
+            case .undecodable(let reason): reason ?? tr("the image could not be decoded")
             }
-        case .tooLarge(let width, let height):
-            tr("image too large ({width}×{height})", ["width": Localization.number(width), "height": Localization.number(height)])
-        case .incomplete: tr("the image is incomplete")
-        case .damaged: tr("the image is damaged")
-        case .undecodable(let reason): reason ?? tr("the image could not be decoded")
-        }
     }
 }

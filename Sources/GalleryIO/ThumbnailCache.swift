@@ -17,8 +17,9 @@ public struct ThumbnailCache: Sendable {
 
         public init?(path: String) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let date = attributes[.modificationDate] as? Date, let uri = FileURI.from(path: path) else { return nil }
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let date = attributes[.modificationDate] as? Date, let uri = FileURI.from(path: path)
+            else { return nil }
             self.path = path
             self.uri = uri
             modified = Int(date.timeIntervalSince1970)
@@ -40,7 +41,7 @@ public struct ThumbnailCache: Sendable {
     public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
         guard FileManager.default.fileExists(atPath: path), let pixbuf = Pixbuf.load(contentsOf: path),
-              pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
+            pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
         else { return nil }
         // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.
         let width = pixbuf.text("Thumb::Image::Width").flatMap(Int.init) ?? 0
@@ -56,16 +57,19 @@ public struct ThumbnailCache: Sendable {
     /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
     public func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
         let target = file(for: original.uri, size: size)
-        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                 withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        guard let png = picture.pixbuf.storedPNG(text: [
-            ("Thumb::URI", original.uri),
-            ("Thumb::MTime", String(original.modified)),
-            ("Thumb::Image::Width", String(picture.originalWidth)),
-            ("Thumb::Image::Height", String(picture.originalHeight)),
-            (untranslated("Software"), untranslated("Image Gallery")),
-        ]) else { return }
+        try? FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(),
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        guard
+            let png = picture.pixbuf.storedPNG(text: [
+                ("Thumb::URI", original.uri),
+                ("Thumb::MTime", String(original.modified)),
+                ("Thumb::Image::Width", String(picture.originalWidth)),
+                ("Thumb::Image::Height", String(picture.originalHeight)),
+                (untranslated("Software"), untranslated("Image Gallery")),
+            ])
+        else { return }
         try? FileWriter.cache.write(png, to: target.path, policy: .replace)
     }
 

@@ -5,8 +5,10 @@ import CShim
 /// who translated the app into the user's language.
 public final class AboutDialog: Widget {
     /// `translatorCredits`: who translated the app, one a line; nil when the user reads it in English.
-    @MainActor public init(over parent: ApplicationWindow, name: String, version: String, comments: String, website: String,
-                           iconName: String, authors: [String], translatorCredits: String?) {
+    @MainActor public init(
+        over parent: ApplicationWindow, name: String, version: String, comments: String, website: String,
+        iconName: String, authors: [String], translatorCredits: String?
+    ) {
         // GTK owns its toplevels: the wrapper holds a reference of its own.
         super.init(borrowing: gtk_about_dialog_new())
         let dialog = UnsafeMutablePointer<GtkAboutDialog>(OpaquePointer(widget))
@@ -21,7 +23,7 @@ public final class AboutDialog: Widget {
         gtk_about_dialog_set_translator_credits(dialog, translatorCredits)
         var names: [UnsafePointer<gchar>?] = authors.map { UnsafePointer(strdup($0)) }
         names.append(nil)
-        defer { names.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        defer { for pointer in names { free(UnsafeMutableRawPointer(mutating: pointer)) } }
         gtk_about_dialog_set_authors(dialog, &names)
         // Its Close button answers with a response; the window goes then.
         let trampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { dialog, _, _ in

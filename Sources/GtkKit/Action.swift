@@ -32,11 +32,15 @@ extension Action {
             let value = String(cString: g_variant_get_string(parameter, nil))
             onMain { box.handler(value) }
         }
-        connect(pointer, "activate", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: stringHandler as Handler)
+        connect(
+            pointer, "activate", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: stringHandler as Handler)
     }
 
     convenience init(name: String, toggleState: Bool, _ handler: @escaping @MainActor (Bool) -> Void) {
-        self.init(owning: UnsafeMutableRawPointer(g_simple_action_new_stateful(name, nil, g_variant_new_boolean(toggleState ? 1 : 0))))
+        self.init(
+            owning: UnsafeMutableRawPointer(
+                g_simple_action_new_stateful(name, nil, g_variant_new_boolean(toggleState ? 1 : 0))))
         typealias Handler = @MainActor (Bool) -> Void
         // No "activate" handler of our own: GLib then asks for the flipped state through "change-state".
         let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { action, value, userData in
@@ -46,7 +50,9 @@ extension Action {
             let state = g_variant_get_boolean(value) != 0
             onMain { box.handler(state) }
         }
-        connect(pointer, "change-state", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "change-state", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 
     /// The boolean state of a toggle action.

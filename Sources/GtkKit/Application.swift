@@ -19,7 +19,7 @@ public final class Application: Object {
     /// Runs the main loop until the last window closes; returns the exit status.
     public func run(arguments: [String]) -> Int32 {
         var cArguments = arguments.map { strdup($0) }
-        defer { cArguments.forEach { free($0) } }
+        defer { for pointer in cArguments { free(pointer) } }
         return cArguments.withUnsafeMutableBufferPointer { buffer in
             g_application_run(typed(), gint(buffer.count), buffer.baseAddress)
         }
@@ -39,7 +39,7 @@ public final class Application: Object {
     public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
         var cStrings: [UnsafePointer<gchar>?] = accelerators.map { UnsafePointer(strdup($0)) }
         cStrings.append(nil)
-        defer { cStrings.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        defer { for pointer in cStrings { free(UnsafeMutableRawPointer(mutating: pointer)) } }
         gtk_application_set_accels_for_action(typed(), detailedAction, cStrings)
     }
 
@@ -48,7 +48,8 @@ public final class Application: Object {
         let provider = gtk_css_provider_new()
         defer { g_object_unref(provider) }
         gtk_css_provider_load_from_data(provider, css, gssize(css.utf8.count), nil)
-        gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), OpaquePointer(provider),
-                                                  guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        gtk_style_context_add_provider_for_screen(
+            gdk_screen_get_default(), OpaquePointer(provider),
+            guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
     }
 }

@@ -23,7 +23,9 @@ public final class ApplicationWindow: Container {
             let active = gtk_window_is_active(window?.assumingMemoryBound(to: GtkWindow.self)) != 0
             onMain { box.handler(active) }
         }
-        connect(pointer, "notify::is-active", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "notify::is-active", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 
     public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(typed(), titlebar.widget) }
@@ -50,34 +52,38 @@ public final class ApplicationWindow: Container {
     }
 }
 
-public extension ApplicationWindow {
+extension ApplicationWindow {
     /// The user asks to close the window; return true to keep it open.
-    func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
+    public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
         typealias Handler = @MainActor () -> Bool
         let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
             return onMain { box.handler() } ? 1 : 0
         }
-        connect(pointer, "delete-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "delete-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 }
 
-public extension ApplicationWindow {
+extension ApplicationWindow {
     /// A window action with a string parameter (`win.NAME` with a target, from a menu item).
-    func addAction(_ name: String, parameter: String.Type, _ handler: @escaping @MainActor (String) -> Void) -> Action {
+    public func addAction(_ name: String, parameter: String.Type, _ handler: @escaping @MainActor (String) -> Void)
+        -> Action
+    {
         let action = Action(name: name, stringHandler: handler)
         g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
         return action
     }
 
     /// Activates a window action with a string parameter, as a menu item with that target would.
-    func activateAction(_ name: String, target: String) {
+    public func activateAction(_ name: String, target: String) {
         g_action_group_activate_action(OpaquePointer(pointer), name, g_variant_new_string(target))
     }
 
     /// A window action with a boolean state (a check in menus, a pressed toggle button); activating
     /// it flips the state and calls `handler` with the new one.
-    func addToggleAction(_ name: String, state: Bool, _ handler: @escaping @MainActor (Bool) -> Void) -> Action {
+    public func addToggleAction(_ name: String, state: Bool, _ handler: @escaping @MainActor (Bool) -> Void) -> Action {
         let action = Action(name: name, toggleState: state, handler)
         g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
         return action

@@ -42,7 +42,10 @@ public struct CairoContext {
 
     /// The area that needs redrawing, in user coordinates.
     public var clipExtents: (x: Double, y: Double, width: Double, height: Double) {
-        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        var x1 = 0.0
+        var y1 = 0.0
+        var x2 = 0.0
+        var y2 = 0.0
         cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
         return (x1, y1, x2 - x1, y2 - y1)
     }
@@ -63,10 +66,13 @@ public struct CairoContext {
     /// Draws into a new surface like the one this context paints on (on X11 a pixmap in the server,
     /// at the same device scale), `width`×`height` points: painted many times, its pixels are not
     /// sent again each time, as an image surface's are. `alphaOnly` for a mask.
-    public func renderSimilar(width: Double, height: Double, alphaOnly: Bool = false,
-                              _ body: (CairoContext) -> Void) -> CairoSurface {
-        let surface = cairo_surface_create_similar(cairo_get_target(cr), alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA,
-                                                   Int32(width.rounded(.up)), Int32(height.rounded(.up)))!
+    public func renderSimilar(
+        width: Double, height: Double, alphaOnly: Bool = false,
+        _ body: (CairoContext) -> Void
+    ) -> CairoSurface {
+        let surface = cairo_surface_create_similar(
+            cairo_get_target(cr), alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA,
+            Int32(width.rounded(.up)), Int32(height.rounded(.up)))!
         let similar = cairo_create(surface)!
         body(CairoContext(cr: similar))
         cairo_destroy(similar)
@@ -78,17 +84,26 @@ public struct CairoContext {
     /// cut into trapezoids the X server rasterizes at every paint; a frame of a hundred placeholders
     /// sliding into place kept it busy enough that the window waited to send its next frame.
     @MainActor
-    public func fillRoundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double,
-                                     corners: RoundedCorners) {
-        var left = x, top = y, right = x + width, bottom = y + height
+    public func fillRoundedRectangle(
+        x: Double, y: Double, width: Double, height: Double, radius: Double,
+        corners: RoundedCorners
+    ) {
+        var left = x
+        var top = y
+        var right = x + width
+        var bottom = y + height
         cairo_user_to_device(cr, &left, &top)
         cairo_user_to_device(cr, &right, &bottom)
         let pixelsPerUnit = self.pixelsPerUnit
-        var radiusX = radius, radiusY = 0.0
+        var radiusX = radius
+        var radiusY = 0.0
         cairo_user_to_device_distance(cr, &radiusX, &radiusY)
         // Whole pixels from here on, in device units (a pixel is 1/pixelsPerUnit of one).
         func pixels(_ units: Double) -> Double { (units * pixelsPerUnit).rounded() }
-        let l = pixels(left), t = pixels(top), r = pixels(right), b = pixels(bottom)
+        let l = pixels(left)
+        let t = pixels(top)
+        let r = pixels(right)
+        let b = pixels(bottom)
         guard r > l, b > t else { return }
         let corner = min(pixels(radiusX), ((r - l) / 2).rounded(.down), ((b - t) / 2).rounded(.down))
         let unit = 1 / pixelsPerUnit
@@ -103,9 +118,11 @@ public struct CairoContext {
         if corner > 0 {
             let disc = corners.disc(pixels: Int(corner), pixelsPerUnit: pixelsPerUnit, like: self)
             // Each corner square is masked by the quarter of the disc that falls in it.
-            for (cornerX, cornerY, discX, discY) in [(l, t, l, t), (r - corner, t, r - 2 * corner, t),
-                                                     (l, b - corner, l, b - 2 * corner),
-                                                     (r - corner, b - corner, r - 2 * corner, b - 2 * corner)] {
+            for (cornerX, cornerY, discX, discY) in [
+                (l, t, l, t), (r - corner, t, r - 2 * corner, t),
+                (l, b - corner, l, b - 2 * corner),
+                (r - corner, b - corner, r - 2 * corner, b - 2 * corner),
+            ] {
                 cairo_save(cr)
                 cairo_rectangle(cr, cornerX * unit, cornerY * unit, corner * unit, corner * unit)
                 cairo_clip(cr)
@@ -119,7 +136,8 @@ public struct CairoContext {
     /// Pixels per device unit: the transformation stops at "device units", and on a HiDPI screen
     /// the target surface's own device scale (the same across and down) turns each into several.
     private var pixelsPerUnit: Double {
-        var across = 1.0, down = 1.0
+        var across = 1.0
+        var down = 1.0
         cairo_surface_get_device_scale(cairo_get_target(cr), &across, &down)
         return across
     }
@@ -149,8 +167,10 @@ public struct CairoContext {
     }
 
     /// Paints `surface` scaled into the rectangle.
-    public func draw(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1,
-                     resampling: Resampling = .best) {
+    public func draw(
+        _ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double, alpha: Double = 1,
+        resampling: Resampling = .best
+    ) {
         guard surface.logicalWidth > 0, surface.logicalHeight > 0 else { return }
         if drawPixelAligned(surface, x: x, y: y, width: width, height: height, alpha: alpha) { return }
         cairo_save(cr)
@@ -162,8 +182,10 @@ public struct CairoContext {
     }
 
     /// Makes `surface`, scaled into the rectangle, what the next fill paints with.
-    public func setSource(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
-                          resampling: Resampling) {
+    public func setSource(
+        _ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
+        resampling: Resampling
+    ) {
         let scaleX = width / max(surface.logicalWidth, 0.001)
         let scaleY = height / max(surface.logicalHeight, 0.001)
         let pattern = cairo_pattern_create_for_surface(surface.surface)!
@@ -184,9 +206,14 @@ public struct CairoContext {
     /// fractional layout) is painted one surface pixel onto one screen pixel: resampling it for a
     /// sub-pixel offset or a 0.5% scale would blur every edge of the picture. It fills its own
     /// whole-pixel rectangle, with no clip (a fractional clip becomes a mask on X11).
-    private func drawPixelAligned(_ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
-                                  alpha: Double) -> Bool {
-        var left = x, top = y, right = x + width, bottom = y + height
+    private func drawPixelAligned(
+        _ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
+        alpha: Double
+    ) -> Bool {
+        var left = x
+        var top = y
+        var right = x + width
+        var bottom = y + height
         cairo_user_to_device(cr, &left, &top)
         cairo_user_to_device(cr, &right, &bottom)
         let pixelsPerUnit = self.pixelsPerUnit
@@ -208,9 +235,12 @@ public struct CairoContext {
     }
 
     /// Draws text with Pango, centred in a box, in the widget's font.
-    public func drawText(_ text: String, widget: Widget, centerX: Double, centerY: Double, maxWidth: Double,
-                         color: RGBA, scale: Double = 1) {
-        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: 1) { height in
+    public func drawText(
+        _ text: String, widget: Widget, centerX: Double, centerY: Double, maxWidth: Double,
+        color: RGBA, scale: Double = 1
+    ) {
+        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: 1) {
+            height in
             centerY - height / 2
         }
     }
@@ -218,14 +248,20 @@ public struct CairoContext {
     /// Draws text from `top` down, centred across `maxWidth`, wrapped onto at most `lines` lines
     /// (the last one ellipsized); returns the height it took.
     @discardableResult
-    public func drawText(_ text: String, widget: Widget, centerX: Double, top: Double, maxWidth: Double, color: RGBA,
-                         scale: Double = 1, lines: Int) -> Double {
-        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: lines) { _ in top }
+    public func drawText(
+        _ text: String, widget: Widget, centerX: Double, top: Double, maxWidth: Double, color: RGBA,
+        scale: Double = 1, lines: Int
+    ) -> Double {
+        drawText(text, widget: widget, centerX: centerX, maxWidth: maxWidth, color: color, scale: scale, lines: lines) {
+            _ in top
+        }
     }
 
     @discardableResult
-    private func drawText(_ text: String, widget: Widget, centerX: Double, maxWidth: Double, color: RGBA, scale: Double,
-                          lines: Int, top: (_ height: Double) -> Double) -> Double {
+    private func drawText(
+        _ text: String, widget: Widget, centerX: Double, maxWidth: Double, color: RGBA, scale: Double,
+        lines: Int, top: (_ height: Double) -> Double
+    ) -> Double {
         let layout = gtk_widget_create_pango_layout(widget.widget, text)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_layout_set_width(layout, gint(maxWidth / scale * Double(PANGO_SCALE)))
@@ -253,8 +289,11 @@ public struct CairoContext {
     public func drawIcon(named name: String, widget: Widget, centerX: Double, centerY: Double, size: Int, color: RGBA) {
         let theme = gtk_icon_theme_get_default()
         let scale = gint(widget.scaleFactor)
-        guard let info = gtk_icon_theme_lookup_icon_for_scale(theme, name, gint(size), scale,
-                                                             GTK_ICON_LOOKUP_FORCE_SYMBOLIC) else { return }
+        guard
+            let info = gtk_icon_theme_lookup_icon_for_scale(
+                theme, name, gint(size), scale,
+                GTK_ICON_LOOKUP_FORCE_SYMBOLIC)
+        else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         var gdkColor = GdkRGBA(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
         guard let pixbuf = gtk_icon_info_load_symbolic(info, &gdkColor, nil, nil, nil, nil, nil) else { return }

@@ -33,14 +33,16 @@ public final class CairoSurface: Sendable {
     /// one talks to the display; workers make plain surfaces.
     @MainActor
     public func forDisplay() -> CairoSurface {
-        CairoSurface(taking: cshim_display_image_copy(surface)!, logicalWidth: logicalWidth,
-                     logicalHeight: logicalHeight, cornerRadius: cornerRadius)
+        CairoSurface(
+            taking: cshim_display_image_copy(surface)!, logicalWidth: logicalWidth,
+            logicalHeight: logicalHeight, cornerRadius: cornerRadius)
     }
 }
 
-public extension CairoSurface {
+extension CairoSurface {
     /// Draws into a new image surface of `width`×`height` points at `scale` (drag images).
-    static func render(width: Double, height: Double, scale: Int, _ body: (CairoContext) -> Void) -> CairoSurface {
+    public static func render(width: Double, height: Double, scale: Int, _ body: (CairoContext) -> Void) -> CairoSurface
+    {
         let pixelWidth = Int32((width * Double(scale)).rounded(.up))
         let pixelHeight = Int32((height * Double(scale)).rounded(.up))
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, max(pixelWidth, 1), max(pixelHeight, 1))!

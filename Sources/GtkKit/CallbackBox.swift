@@ -33,7 +33,9 @@ final class CallbackBox<Handler: Sendable>: Sendable {
 
 /// Connects a handler whose C signature is `trampoline`'s; the closure box is released by its destroy notify.
 @discardableResult
-func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler) -> gulong {
+func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler)
+    -> gulong
+{
     let box = CallbackBox(handler)
     return cshim_signal_connect(instance, signal, trampoline, box.retainedPointer, CallbackBox<Handler>.releaseNotify)
 }
@@ -47,8 +49,10 @@ func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
 /// Runs `body` on the main actor with what a C callback wrapped there (GTK thread objects, which
 /// are not Sendable): they reach the handler without leaving the thread.
 @inline(__always)
-func onMain<First, each More, T: Sendable>(with first: First, _ more: repeat each More,
-                                           run body: @MainActor (First, repeat each More) -> T) -> T {
+func onMain<First, each More, T: Sendable>(
+    with first: First, _ more: repeat each More,
+    run body: @MainActor (First, repeat each More) -> T
+) -> T {
     let first = MainThreadBound(first)
     let more = MainThreadBound((repeat each more))
     return MainActor.assumeIsolated {

@@ -19,19 +19,23 @@ public enum Desktop {
         let context = gdk_display_get_app_launch_context(gdk_display_get_default())
         defer { context.map { g_object_unref(UnsafeMutableRawPointer($0)) } }
         let launchContext = context.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GAppLaunchContext.self) }
-        g_app_info_launch_default_for_uri_async(uri, launchContext, nil, { _, result, userData in
-            let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let launched = g_app_info_launch_default_for_uri_finish(result, &error) != 0
-            let failure = launched ? nil : Desktop.take(error)
-            onMain { box.handler(failure) }
-        }, box.retainedPointer)
+        g_app_info_launch_default_for_uri_async(
+            uri, launchContext, nil,
+            { _, result, userData in
+                let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let launched = g_app_info_launch_default_for_uri_finish(result, &error) != 0
+                let failure = launched ? nil : Desktop.take(error)
+                onMain { box.handler(failure) }
+            }, box.retainedPointer)
     }
 
     /// Shows files selected in their folder through the file manager's D-Bus interface
     /// (org.freedesktop.FileManager1.ShowItems, which Files, Dolphin and Nemo offer); without one,
     /// opens the first file's folder. `completion` gets nil, or why nothing could be shown.
-    public static func showItems(_ fileURIs: [String], folderURI: String, completion: @escaping @MainActor (Failure?) -> Void) {
+    public static func showItems(
+        _ fileURIs: [String], folderURI: String, completion: @escaping @MainActor (Failure?) -> Void
+    ) {
         let box = CallbackBox<Completion>({ failure in
             if failure == nil { completion(nil) } else { open(folderURI, completion: completion) }
         })
@@ -41,23 +45,24 @@ public enum Desktop {
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         var uris: [UnsafeMutablePointer<gchar>?] = fileURIs.map { strdup($0) } + [nil]
-        defer { uris.forEach { free($0) } }
+        defer { for pointer in uris { free(pointer) } }
         var children: [OpaquePointer?] = uris.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
                 [g_variant_new_strv($0, gssize(fileURIs.count)), g_variant_new_string("")]
             }
         }
         let parameters = g_variant_new_tuple(&children, 2)
-        g_dbus_connection_call(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
-                               "org.freedesktop.FileManager1", "ShowItems", parameters, nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
-                               { connection, result, userData in
-            let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let reply = g_dbus_connection_call_finish(OpaquePointer(connection), result, &error)
-            reply.map { g_variant_unref($0) }
-            let failure = reply == nil ? Desktop.take(error) : nil
-            onMain { box.handler(failure) }
-        }, box.retainedPointer)
+        g_dbus_connection_call(
+            bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+            "org.freedesktop.FileManager1", "ShowItems", parameters, nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
+            { connection, result, userData in
+                let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(connection), result, &error)
+                reply.map { g_variant_unref($0) }
+                let failure = reply == nil ? Desktop.take(error) : nil
+                onMain { box.handler(failure) }
+            }, box.retainedPointer)
     }
 
     private nonisolated static func take(_ error: UnsafeMutablePointer<GError>?) -> Failure {

@@ -49,8 +49,9 @@ public final class DragContext: Object, Equatable {
 
     /// Uses `surface` as the image under the pointer, with the pointer at (hotX, hotY) in it.
     public func setIcon(_ surface: CairoSurface, hotX: Double, hotY: Double) {
-        cairo_surface_set_device_offset(surface.surface, -hotX * Double(surface.pixelWidth) / surface.logicalWidth,
-                                        -hotY * Double(surface.pixelHeight) / surface.logicalHeight)
+        cairo_surface_set_device_offset(
+            surface.surface, -hotX * Double(surface.pixelWidth) / surface.logicalWidth,
+            -hotY * Double(surface.pixelHeight) / surface.logicalHeight)
         gtk_drag_set_icon_surface(context, surface.surface)
     }
 }

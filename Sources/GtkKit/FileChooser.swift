@@ -15,13 +15,15 @@ public final class FileChooser: Object {
     }
 
     public init(title: String, parent: ApplicationWindow, purpose: Purpose, acceptLabel: String, folder: String?) {
-        let action: GtkFileChooserAction = switch purpose {
-        case .save: GTK_FILE_CHOOSER_ACTION_SAVE
-        case .selectFolder: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
-        case .open: GTK_FILE_CHOOSER_ACTION_OPEN
-        }
+        let action: GtkFileChooserAction =
+            switch purpose {
+            case .save: GTK_FILE_CHOOSER_ACTION_SAVE
+            case .selectFolder: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+            case .open: GTK_FILE_CHOOSER_ACTION_OPEN
+            }
         let window = UnsafeMutableRawPointer(parent.widget).assumingMemoryBound(to: GtkWindow.self)
-        super.init(owning: UnsafeMutableRawPointer(gtk_file_chooser_native_new(title, window, action, acceptLabel, nil)))
+        super.init(
+            owning: UnsafeMutableRawPointer(gtk_file_chooser_native_new(title, window, action, acceptLabel, nil)))
         gtk_native_dialog_set_modal(typed(), 1)
         let chooser = OpaquePointer(pointer)
         if let folder { gtk_file_chooser_set_current_folder(chooser, folder) }
@@ -63,7 +65,9 @@ public final class FileChooser: Object {
                 let list = gtk_file_chooser_get_filenames(OpaquePointer(chooser))
                 var node = list
                 while let current = node {
-                    if let name = current.pointee.data { paths?.append(String(cString: name.assumingMemoryBound(to: gchar.self))) }
+                    if let name = current.pointee.data {
+                        paths?.append(String(cString: name.assumingMemoryBound(to: gchar.self)))
+                    }
                     node = current.pointee.next
                 }
                 g_slist_free_full(list) { g_free($0) }
@@ -71,13 +75,15 @@ public final class FileChooser: Object {
             let chosen = paths
             onMain { box.handler(chosen) }
         }
-        connect(pointer, "response", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "response", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
         gtk_native_dialog_show(typed())
     }
 
     /// The user's Pictures folder (their home folder when there is none), where images are saved
     /// unless the user chose another place.
     public static var picturesFolder: String {
-        g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) } ?? String(cString: g_get_home_dir())
+        g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) }
+            ?? String(cString: g_get_home_dir())
     }
 }

@@ -50,7 +50,8 @@ public final class GalleryCanvas: Widget {
                 let cells = onMain { providers.current() }
                 guard index >= 0, Int(index) < cells.count, let rect else { return 0 }
                 let cell = cells[Int(index)]
-                rect.pointee = GdkRectangle(x: gint(cell.x), y: gint(cell.y), width: gint(cell.width), height: gint(cell.height))
+                rect.pointee = GdkRectangle(
+                    x: gint(cell.x), y: gint(cell.y), width: gint(cell.width), height: gint(cell.height))
                 name?.pointee = g_strdup(cell.name)
                 description?.pointee = g_strdup(cell.description)
                 key?.pointee = g_strdup(cell.key)
@@ -61,7 +62,8 @@ public final class GalleryCanvas: Widget {
                 guard let key, let rect else { return 0 }
                 let name = String(cString: key)
                 guard let frame = onMain({ providers.frame(name) }) else { return 0 }
-                rect.pointee = GdkRectangle(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
+                rect.pointee = GdkRectangle(
+                    x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
                 return 1
             },
             owner: Unmanaged.passUnretained(providers).toOpaque())

@@ -39,11 +39,14 @@ public final class ListBox: Container {
     /// The selected row changed (nil: none is selected).
     public func onRowSelected(_ handler: @escaping @MainActor (Int?) -> Void) {
         typealias Handler = @MainActor (Int?) -> Void
-        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, userData in
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = {
+            _, row, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
             let index = row.map { Int(gtk_list_box_row_get_index($0)) }
             onMain { box.handler(index) }
         }
-        connect(pointer, "row-selected", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "row-selected", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 }

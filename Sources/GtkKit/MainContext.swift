@@ -16,11 +16,13 @@ public enum MainContext {
     @discardableResult
     public static func after(milliseconds: UInt32, _ work: @escaping Work) -> UInt32 {
         let box = CallbackBox<Work>(work)
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userData in
-            let box = CallbackBox<Work>.from(userData: userData)
-            onMain { box.handler() }
-            return gboolean(G_SOURCE_REMOVE)
-        }, box.retainedPointer, CallbackBox<Work>.destroyNotify)
+        return g_timeout_add_full(
+            G_PRIORITY_DEFAULT, milliseconds,
+            { userData in
+                let box = CallbackBox<Work>.from(userData: userData)
+                onMain { box.handler() }
+                return gboolean(G_SOURCE_REMOVE)
+            }, box.retainedPointer, CallbackBox<Work>.destroyNotify)
     }
 
     public static func cancel(_ source: UInt32) {
@@ -52,10 +54,12 @@ private final class Posted: Sendable {
 
     private init() {
         wakeup = cshim_wakeup_new()
-        g_unix_fd_add_full(G_PRIORITY_DEFAULT_IDLE, wakeup, G_IO_IN, { _, _, _ in
-            onMain { Posted.queue.runSome() }
-            return gboolean(G_SOURCE_CONTINUE)
-        }, nil, nil)
+        g_unix_fd_add_full(
+            G_PRIORITY_DEFAULT_IDLE, wakeup, G_IO_IN,
+            { _, _, _ in
+                onMain { Posted.queue.runSome() }
+                return gboolean(G_SOURCE_CONTINUE)
+            }, nil, nil)
     }
 
     func append(_ work: @escaping MainContext.Work) {

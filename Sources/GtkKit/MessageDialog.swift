@@ -28,7 +28,8 @@ public final class MessageDialog: Widget {
             let box = CallbackBox<Handler>.from(userData: userData)
             onMain { box.handler(Int32(response)) }
         }
-        connect(pointer, "response", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "response", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
 
     public func present() { gtk_widget_show_all(widget) }

@@ -8,5 +8,7 @@ public struct Modifiers: OptionSet, Sendable {
     public static let control = Modifiers(rawValue: GDK_CONTROL_MASK.rawValue)
     public static let alt = Modifiers(rawValue: GDK_MOD1_MASK.rawValue)
 
-    init(state: guint) { rawValue = state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue) }
+    init(state: guint) {
+        rawValue = state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue)
+    }
 }

@@ -25,10 +25,10 @@ open class Object {
 
 public typealias VoidHandler = @MainActor () -> Void
 
-public extension Object {
+extension Object {
     /// A signal with no arguments besides the instance (`clicked`, `activate`, `value-changed`, …).
     @discardableResult
-    func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
+    public func on(_ signal: String, _ handler: @escaping VoidHandler) -> gulong {
         let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
             let box = CallbackBox<VoidHandler>.from(userData: userData)
             onMain { box.handler() }

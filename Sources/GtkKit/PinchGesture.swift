@@ -24,7 +24,9 @@ public final class PinchGesture: Object {
             let box = CallbackBox<Handler>.from(userData: userData)
             onMain { box.handler(scale) }
         }
-        connect(pointer, "scale-changed", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "scale-changed", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 
     /// The point between the fingers, in the widget's coordinates (zooming keeps it still).

@@ -37,8 +37,9 @@ public final class Pixbuf: Sendable {
     public func surface(scale: Int) -> CairoSurface {
         let surface = cshim_image_surface_from_pixbuf(pixbuf)!
         cairo_surface_set_device_scale(surface, Double(max(scale, 1)), Double(max(scale, 1)))
-        return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(max(scale, 1)),
-                            logicalHeight: Double(height) / Double(max(scale, 1)))
+        return CairoSurface(
+            taking: surface, logicalWidth: Double(width) / Double(max(scale, 1)),
+            logicalHeight: Double(height) / Double(max(scale, 1)))
     }
 
     /// A cairo surface of these pixels for a device `scale`, its corners cut round with
@@ -48,16 +49,18 @@ public final class Pixbuf: Sendable {
         let scale = max(scale, 1)
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gint(width), gint(height))!
         let cr = cairo_create(surface)!
-        CairoContext(cr: cr).roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height),
-                                              radius: cornerRadius * Double(scale))
+        CairoContext(cr: cr).roundedRectangle(
+            x: 0, y: 0, width: Double(width), height: Double(height),
+            radius: cornerRadius * Double(scale))
         cairo_clip(cr)
         let pixels = self.surface(scale: 1)
         cairo_set_source_surface(cr, pixels.surface, 0, 0)
         cairo_paint(cr)
         cairo_destroy(cr)
         cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
-        return CairoSurface(taking: surface, logicalWidth: Double(width) / Double(scale),
-                            logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)
+        return CairoSurface(
+            taking: surface, logicalWidth: Double(width) / Double(scale),
+            logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)
     }
 
     /// A PNG file's bytes with text chunks, its rows unfiltered and stored, not compressed:
@@ -76,8 +79,9 @@ public final class Pixbuf: Sendable {
             return nil
         }
         // The encoder's buffer itself, not a copy of it: it is released with the Data.
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size),
-                    deallocator: .custom { _, _ in g_bytes_unref(bytes) })
+        return Data(
+            bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size),
+            deallocator: .custom { _, _ in g_bytes_unref(bytes) })
     }
 }
 
@@ -87,17 +91,22 @@ extension Pixbuf {
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0
         let saved = withCStrings(["compression"]) { keys in
-            withCStrings(["6"]) { values in gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "png", keys, values, nil) }
+            withCStrings(["6"]) { values in gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "png", keys, values, nil)
+            }
         }
         defer { g_free(buffer) }
         guard saved != 0, let buffer else { return nil }
-        return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { Array(UnsafeBufferPointer(start: $0, count: Int(size))) }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(size)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(size)))
+        }
     }
 }
 
 /// Null-terminated C string arrays for GLib's `char **` parameters, alive during `body`.
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R)
+    -> R
+{
     var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
 }

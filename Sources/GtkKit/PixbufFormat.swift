@@ -12,9 +12,13 @@ public struct PixbufFormat: Sendable {
         let list = gdk_pixbuf_get_formats()
         var node = list
         while let current = node {
-            if let data = current.pointee.data, case let format = OpaquePointer(data), gdk_pixbuf_format_is_disabled(format) == 0 {
-                formats.append(PixbufFormat(mimeTypes: strings(gdk_pixbuf_format_get_mime_types(format)),
-                                            extensions: strings(gdk_pixbuf_format_get_extensions(format))))
+            if let data = current.pointee.data, case let format = OpaquePointer(data),
+                gdk_pixbuf_format_is_disabled(format) == 0
+            {
+                formats.append(
+                    PixbufFormat(
+                        mimeTypes: strings(gdk_pixbuf_format_get_mime_types(format)),
+                        extensions: strings(gdk_pixbuf_format_get_extensions(format))))
             }
             node = current.pointee.next
         }

@@ -6,7 +6,8 @@ public final class Popover: Widget {
 
     public init(menu: MenuModel, relativeTo widget: Widget) {
         model = menu
-        super.init(owning: gtk_popover_new_from_model(widget.widget, menu.pointer.assumingMemoryBound(to: GMenuModel.self)))
+        super.init(
+            owning: gtk_popover_new_from_model(widget.widget, menu.pointer.assumingMemoryBound(to: GMenuModel.self)))
     }
 
     public func pointTo(x: Double, y: Double) {

@@ -28,7 +28,7 @@ public struct SelectionData {
     public func setURIs(_ uris: [String]) {
         var cStrings: [UnsafeMutablePointer<gchar>?] = uris.map { strdup($0) }
         cStrings.append(nil)
-        defer { cStrings.forEach { free($0) } }
+        defer { for pointer in cStrings { free(pointer) } }
         cStrings.withUnsafeMutableBufferPointer { buffer in
             _ = gtk_selection_data_set_uris(data, buffer.baseAddress)
         }

@@ -8,8 +8,9 @@ public final class TargetList {
     public init(_ targets: [(name: String, sameApp: Bool)]) {
         list = gtk_target_list_new(nil, 0)
         for (info, target) in targets.enumerated() {
-            gtk_target_list_add(list, gdk_atom_intern(target.name, 0),
-                                target.sameApp ? guint(GTK_TARGET_SAME_APP.rawValue) : 0, guint(info))
+            gtk_target_list_add(
+                list, gdk_atom_intern(target.name, 0),
+                target.sameApp ? guint(GTK_TARGET_SAME_APP.rawValue) : 0, guint(info))
         }
     }
 

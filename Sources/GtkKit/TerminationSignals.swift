@@ -8,11 +8,13 @@ public enum TerminationSignals {
     @MainActor public static func install(_ handler: @escaping VoidHandler) {
         for signal in [SIGTERM, SIGINT, SIGHUP] {
             let box = CallbackBox<VoidHandler>(handler)
-            g_unix_signal_add_full(G_PRIORITY_HIGH, signal, { userData in
-                let box = CallbackBox<VoidHandler>.from(userData: userData)
-                onMain { box.handler() }
-                return gboolean(G_SOURCE_CONTINUE)
-            }, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify)
+            g_unix_signal_add_full(
+                G_PRIORITY_HIGH, signal,
+                { userData in
+                    let box = CallbackBox<VoidHandler>.from(userData: userData)
+                    onMain { box.handler() }
+                    return gboolean(G_SOURCE_CONTINUE)
+                }, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify)
         }
     }
 }

@@ -12,9 +12,11 @@ open class Widget: Object {
     public func queueDraw() { gtk_widget_queue_draw(widget) }
     /// Repaints only a rectangle (in the widget's coordinates, widened to whole pixels).
     public func queueDraw(x: Double, y: Double, width: Double, height: Double) {
-        let left = (x - 1).rounded(.down), top = (y - 1).rounded(.down)
-        gtk_widget_queue_draw_area(widget, gint(left), gint(top), gint((x + width + 1).rounded(.up) - left),
-                                   gint((y + height + 1).rounded(.up) - top))
+        let left = (x - 1).rounded(.down)
+        let top = (y - 1).rounded(.down)
+        gtk_widget_queue_draw_area(
+            widget, gint(left), gint(top), gint((x + width + 1).rounded(.up) - left),
+            gint((y + height + 1).rounded(.up) - top))
     }
     /// Lays the widget out again at the next frame ("size-allocate" follows).
     public func queueResize() { gtk_widget_queue_resize(widget) }
@@ -47,7 +49,12 @@ open class Widget: Object {
     }
 
     public var tooltip: String? {
-        get { gtk_widget_get_tooltip_text(widget).map { text in defer { g_free(text) }; return String(cString: text) } }
+        get {
+            gtk_widget_get_tooltip_text(widget).map { text in
+                defer { g_free(text) }
+                return String(cString: text)
+            }
+        }
         // Setting a tooltip asks the X server where the pointer is: not for the same text again.
         set { if newValue != tooltip { gtk_widget_set_tooltip_text(widget, newValue) } }
     }
@@ -64,18 +71,28 @@ open class Widget: Object {
             gtk_tooltip_set_text(tooltip, text)
             return 1
         }
-        connect(pointer, "query-tooltip", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: text as Handler)
+        connect(
+            pointer, "query-tooltip", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: text as Handler)
         gtk_widget_set_has_tooltip(widget, 1)
     }
 
     /// What assistive technologies read after the name (by default, the tooltip's text).
     public var accessibleDescription: String {
         get { atk_object_get_description(gtk_widget_get_accessible(widget)).map { String(cString: $0) } ?? "" }
-        set { if newValue != accessibleDescription { atk_object_set_description(gtk_widget_get_accessible(widget), newValue) } }
+        set {
+            if newValue != accessibleDescription {
+                atk_object_set_description(gtk_widget_get_accessible(widget), newValue)
+            }
+        }
     }
 
-    public func addStyleClass(_ name: String) { gtk_style_context_add_class(gtk_widget_get_style_context(widget), name) }
-    public func removeStyleClass(_ name: String) { gtk_style_context_remove_class(gtk_widget_get_style_context(widget), name) }
+    public func addStyleClass(_ name: String) {
+        gtk_style_context_add_class(gtk_widget_get_style_context(widget), name)
+    }
+    public func removeStyleClass(_ name: String) {
+        gtk_style_context_remove_class(gtk_widget_get_style_context(widget), name)
+    }
 
     public func setStyleClass(_ name: String, _ enabled: Bool) {
         enabled ? addStyleClass(name) : removeStyleClass(name)
@@ -96,8 +113,9 @@ open class Widget: Object {
     /// when the widget is not on screen.
     public var pointerPosition: (x: Double, y: Double)? {
         guard let window = gtk_widget_get_window(widget),
-              let seat = gdk_display_get_default_seat(gtk_widget_get_display(widget)),
-              let pointer = gdk_seat_get_pointer(seat) else { return nil }
+            let seat = gdk_display_get_default_seat(gtk_widget_get_display(widget)),
+            let pointer = gdk_seat_get_pointer(seat)
+        else { return nil }
         var x = 0.0
         var y = 0.0
         gdk_window_get_device_position_double(window, pointer, &x, &y, nil)
@@ -124,7 +142,9 @@ open class Widget: Object {
     public func translate(x: Double, y: Double, to other: Widget) -> (x: Double, y: Double)? {
         var outX: gint = 0
         var outY: gint = 0
-        guard gtk_widget_translate_coordinates(widget, other.widget, gint(x.rounded()), gint(y.rounded()), &outX, &outY) != 0
+        guard
+            gtk_widget_translate_coordinates(widget, other.widget, gint(x.rounded()), gint(y.rounded()), &outX, &outY)
+                != 0
         else { return nil }
         return (Double(outX), Double(outY))
     }
@@ -140,7 +160,9 @@ open class Widget: Object {
     /// A named colour from the theme (`theme_selected_bg_color`, …), if the theme defines it.
     public func themeColor(_ name: String) -> RGBA? {
         var color = GdkRGBA()
-        guard gtk_style_context_lookup_color(gtk_widget_get_style_context(widget), name, &color) != 0 else { return nil }
+        guard gtk_style_context_lookup_color(gtk_widget_get_style_context(widget), name, &color) != 0 else {
+            return nil
+        }
         return RGBA(color)
     }
 
@@ -148,13 +170,16 @@ open class Widget: Object {
 
     public func onSizeAllocate(_ handler: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
         typealias Handler = @MainActor (Int, Int) -> Void
-        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkAllocation>?, gpointer?) -> Void = { _, allocation, userData in
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GtkAllocation>?, gpointer?) -> Void = {
+            _, allocation, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
             let width = Int(allocation?.pointee.width ?? 0)
             let height = Int(allocation?.pointee.height ?? 0)
             onMain { box.handler(width, height) }
         }
-        connect(pointer, "size-allocate", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
+        connect(
+            pointer, "size-allocate", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
+            handler: handler as Handler)
     }
 
     /// A frame-clock driven callback (animations): return false to stop. `time` is in microseconds.
@@ -162,20 +187,23 @@ open class Widget: Object {
     public func addTickCallback(_ handler: @escaping @MainActor (_ frameTime: Int) -> Bool) -> UInt32 {
         typealias Handler = @MainActor (Int) -> Bool
         let box = CallbackBox<Handler>(handler)
-        return gtk_widget_add_tick_callback(widget, { _, clock, userData in
-            let box = CallbackBox<Handler>.from(userData: userData)
-            let time = gdk_frame_clock_get_frame_time(clock)
-            return onMain { box.handler(time) } ? gboolean(G_SOURCE_CONTINUE) : gboolean(G_SOURCE_REMOVE)
-        }, box.retainedPointer, CallbackBox<Handler>.destroyNotify)
+        return gtk_widget_add_tick_callback(
+            widget,
+            { _, clock, userData in
+                let box = CallbackBox<Handler>.from(userData: userData)
+                let time = gdk_frame_clock_get_frame_time(clock)
+                return onMain { box.handler(time) } ? gboolean(G_SOURCE_CONTINUE) : gboolean(G_SOURCE_REMOVE)
+            }, box.retainedPointer, CallbackBox<Handler>.destroyNotify)
     }
 
     public func removeTickCallback(_ id: UInt32) { gtk_widget_remove_tick_callback(widget, guint(id)) }
 }
 
-public extension Widget {
+extension Widget {
     /// Paints the widget's CSS background (a drawing area does not on its own).
-    func renderBackground(_ context: CairoContext) {
-        gtk_render_background(gtk_widget_get_style_context(widget), context.cr, 0, 0,
-                              Double(allocatedWidth), Double(allocatedHeight))
+    public func renderBackground(_ context: CairoContext) {
+        gtk_render_background(
+            gtk_widget_get_style_context(widget), context.cr, 0, 0,
+            Double(allocatedWidth), Double(allocatedHeight))
     }
 }

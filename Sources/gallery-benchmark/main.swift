@@ -7,7 +7,8 @@ let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
 var generator = SystemRandomNumberGenerator()
 let ratios = (0..<count).map { _ in Double.random(in: 0.4...2.5, using: &generator) }
 let images = ratios.enumerated().map { index, ratio in
-    GalleryImage(id: ImageID("image-\(index)"), url: "https://images.example.org/photos/\(index).jpg", aspectRatio: ratio)
+    GalleryImage(
+        id: ImageID("image-\(index)"), url: "https://images.example.org/photos/\(index).jpg", aspectRatio: ratio)
 }
 
 /// Runs `body` `repetitions` times and prints the median time per run.
@@ -37,7 +38,8 @@ measure("layout: cells in 1,000 viewports (scrolling)") {
 measure("layout: drop insertion index for 1,000 pointer positions") {
     var total = 0
     for step in 0..<1000 {
-        total += layout.insertionIndex(x: Double(step % 1200), y: layout.contentHeight * Double(step) / 1000, radius: 220)
+        total += layout.insertionIndex(
+            x: Double(step % 1200), y: layout.contentHeight * Double(step) / 1000, radius: 220)
     }
     precondition(total > 0)
 }
@@ -71,9 +73,10 @@ measure("state: load and decode (\(size / 1024) KiB)", repetitions: 7) {
 }
 try? FileManager.default.removeItem(at: directory)
 
-let firefoxHTML = Array("""
-<meta http-equiv="content-type" content="text/html; charset=utf-8"><img id="i" src="http://127.0.0.1:8765/cat.png" alt="cat">
-""".utf8)
+let firefoxHTML = Array(
+    """
+    <meta http-equiv="content-type" content="text/html; charset=utf-8"><img id="i" src="http://127.0.0.1:8765/cat.png" alt="cat">
+    """.utf8)
 let chromiumMozURL = Array("http://127.0.0.1:8765/cat.png\n".utf16.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] })
 measure("drop: parse a Firefox and a Chromium drop, 1,000 times") {
     var found = 0

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 private func image(_ name: String) -> GalleryImage {
@@ -7,10 +8,11 @@ private func image(_ name: String) -> GalleryImage {
 }
 
 @MainActor private func library() -> GalleryLibrary {
-    GalleryLibrary(state: GalleryState(galleries: [
-        Gallery(id: "cats", name: "Cats", images: (0..<3).map { image("c\($0)") }),
-        Gallery(id: "dogs", name: "Dogs"),
-    ]))
+    GalleryLibrary(
+        state: GalleryState(galleries: [
+            Gallery(id: "cats", name: "Cats", images: (0..<3).map { image("c\($0)") }),
+            Gallery(id: "dogs", name: "Dogs"),
+        ]))
 }
 
 @MainActor private func ids(_ library: GalleryLibrary, _ galleryID: String) -> [String] {

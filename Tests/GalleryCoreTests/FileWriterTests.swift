@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 @Suite struct FileWriterTests {
@@ -17,8 +18,10 @@ import Testing
         try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     }
 
-    @Test(arguments: [FileWriter.document, FileWriter.cache,
-                      FileWriter(durability: .flushed, mode: .keepExisting(orNew: 0o644), temporaryName: .hiddenTmp)])
+    @Test(arguments: [
+        FileWriter.document, FileWriter.cache,
+        FileWriter(durability: .flushed, mode: .keepExisting(orNew: 0o644), temporaryName: .hiddenTmp),
+    ])
     func replacingLeavesTheNewFileAndNothingElse(writer: FileWriter) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -33,10 +36,14 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let paths = SavedImageName.numberedPaths("cat.jpg", in: folder.path)
-        #expect(try FileWriter.document.write(Data("one".utf8), toFirstFreeOf: paths, policy: .createNew).hasSuffix("/cat.jpg"))
-        #expect(try FileWriter.document.write(Data("two".utf8), toFirstFreeOf: paths, policy: .createNew)
+        #expect(
+            try FileWriter.document.write(Data("one".utf8), toFirstFreeOf: paths, policy: .createNew).hasSuffix(
+                "/cat.jpg"))
+        #expect(
+            try FileWriter.document.write(Data("two".utf8), toFirstFreeOf: paths, policy: .createNew)
                 .hasSuffix("/cat (2).jpg"))
-        #expect(try FileWriter.document.write(Data("three".utf8), toFirstFreeOf: paths, policy: .createNew)
+        #expect(
+            try FileWriter.document.write(Data("three".utf8), toFirstFreeOf: paths, policy: .createNew)
                 .hasSuffix("/cat (3).jpg"))
         #expect(try contents(folder) == ["cat (2).jpg", "cat (3).jpg", "cat.jpg"])
         #expect(try Data(contentsOf: folder.appendingPathComponent("cat.jpg")) == Data("one".utf8))

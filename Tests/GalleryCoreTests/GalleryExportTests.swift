@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 /// The names an exported gallery's files and folder get.
@@ -7,7 +8,9 @@ import Testing
     @Test func filesAreNumberedInDisplayOrderWithTheirRealExtension() {
         #expect(GalleryExport.fileName(position: 0, count: 3, label: "cat.png", fileExtension: "jpg") == "001 cat.jpg")
         #expect(GalleryExport.fileName(position: 1, count: 3, label: "dog.JPEG", fileExtension: "png") == "002 dog.png")
-        #expect(GalleryExport.fileName(position: 2, count: 3, label: "photo.php", fileExtension: "webp") == "003 photo.php.webp")
+        #expect(
+            GalleryExport.fileName(position: 2, count: 3, label: "photo.php", fileExtension: "webp")
+                == "003 photo.php.webp")
         // Sorted by name anywhere, they come in display order.
         let names = (0..<200).map { GalleryExport.fileName(position: $0, count: 200, label: "x", fileExtension: "png") }
         #expect(names == names.sorted())
@@ -17,19 +20,30 @@ import Testing
     @Test func paddingGrowsWithTheGallery() {
         #expect(GalleryExport.fileName(position: 0, count: 1, label: "a", fileExtension: "png") == "001 a.png")
         #expect(GalleryExport.fileName(position: 41, count: 1000, label: "a", fileExtension: "png") == "0042 a.png")
-        #expect(GalleryExport.fileName(position: 99_999, count: 100_000, label: "a", fileExtension: "png") == "100000 a.png")
-        let names = (0..<1200).map { GalleryExport.fileName(position: $0, count: 1200, label: "a", fileExtension: "gif") }
+        #expect(
+            GalleryExport.fileName(position: 99_999, count: 100_000, label: "a", fileExtension: "png") == "100000 a.png"
+        )
+        let names = (0..<1200).map {
+            GalleryExport.fileName(position: $0, count: 1200, label: "a", fileExtension: "gif")
+        }
         #expect(names == names.sorted())
     }
 
     @Test func unsafeCharactersAndControlsBecomeUnderscores() {
-        #expect(GalleryExport.fileName(position: 0, count: 1, label: "a/b\\c:d*e?f\"g<h>i|j.png", fileExtension: "png")
-            == "001 a_b_c_d_e_f_g_h_i_j.png")
-        #expect(GalleryExport.fileName(position: 0, count: 1, label: "tab\there\u{0}nul\u{202E}rtl.gif", fileExtension: "gif")
-            == "001 tab here_nul_rtl.gif")
+        #expect(
+            GalleryExport.fileName(position: 0, count: 1, label: "a/b\\c:d*e?f\"g<h>i|j.png", fileExtension: "png")
+                == "001 a_b_c_d_e_f_g_h_i_j.png")
+        #expect(
+            GalleryExport.fileName(
+                position: 0, count: 1, label: "tab\there\u{0}nul\u{202E}rtl.gif", fileExtension: "gif")
+                == "001 tab here_nul_rtl.gif")
         // No hidden file, no trailing dot or space, no path.
-        #expect(GalleryExport.fileName(position: 0, count: 1, label: "...hidden. .", fileExtension: "png") == "001 hidden.png")
-        #expect(GalleryExport.fileName(position: 0, count: 1, label: "../../etc/passwd", fileExtension: "png") == "001 _.._etc_passwd.png")
+        #expect(
+            GalleryExport.fileName(position: 0, count: 1, label: "...hidden. .", fileExtension: "png")
+                == "001 hidden.png")
+        #expect(
+            GalleryExport.fileName(position: 0, count: 1, label: "../../etc/passwd", fileExtension: "png")
+                == "001 _.._etc_passwd.png")
         #expect(GalleryExport.fileName(position: 0, count: 1, label: "  ", fileExtension: "png") == "001.png")
         #expect(GalleryExport.fileName(position: 0, count: 1, label: "x", fileExtension: "") == "001 x")
     }
@@ -43,7 +57,9 @@ import Testing
     }
 
     @Test func duplicateLabelsGetDistinctNames() {
-        let names = (0..<3).map { GalleryExport.fileName(position: $0, count: 3, label: "image.png", fileExtension: "png") }
+        let names = (0..<3).map {
+            GalleryExport.fileName(position: $0, count: 3, label: "image.png", fileExtension: "png")
+        }
         #expect(Set(names).count == 3)
         #expect(Set(names.map { $0.lowercased() }).count == 3)
     }
@@ -51,7 +67,9 @@ import Testing
     @Test func theFolderIsNamedAfterTheGalleryWithoutTakingAnExistingName() {
         #expect(GalleryExport.folderName(for: "Cats", taken: [], fallback: "Gallery") == "Cats")
         #expect(GalleryExport.folderName(for: "Cats", taken: ["cats", "Cats 2"], fallback: "Gallery") == "Cats 3")
-        #expect(GalleryExport.folderName(for: "Kitchen: ideas / 2024?", taken: [], fallback: "Gallery") == "Kitchen_ ideas _ 2024_")
+        #expect(
+            GalleryExport.folderName(for: "Kitchen: ideas / 2024?", taken: [], fallback: "Gallery")
+                == "Kitchen_ ideas _ 2024_")
         #expect(GalleryExport.folderName(for: " ... ", taken: [], fallback: "Gallery") == "Gallery")
         #expect(GalleryExport.folderName(for: "con", taken: [], fallback: "Gallery") == "con_")
     }
@@ -66,10 +84,12 @@ import Testing
     }
 
     @Test func theManifestRoundTrips() throws {
-        let manifest = ExportManifest(name: "Cats", images: [
-            .init(file: "001 cat.jpg", url: "https://example.org/cat.jpg", aspectRatio: 1.5),
-            .init(file: nil, url: "https://example.org/gone.png", aspectRatio: 1),
-        ])
+        let manifest = ExportManifest(
+            name: "Cats",
+            images: [
+                .init(file: "001 cat.jpg", url: "https://example.org/cat.jpg", aspectRatio: 1.5),
+                .init(file: nil, url: "https://example.org/gone.png", aspectRatio: 1),
+            ])
         let data = try manifest.encoded()
         #expect(try JSONDecoder().decode(ExportManifest.self, from: data) == manifest)
         let text = String(decoding: data, as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 private func image(_ name: String) -> GalleryImage {
@@ -14,10 +15,12 @@ private func image(_ name: String) -> GalleryImage {
     private var observation: Observation?
 
     init(extra: [Gallery] = []) {
-        library = GalleryLibrary(state: GalleryState(galleries: [
-            Gallery(id: "cats", name: "Cats", images: (0..<5).map { image("c\($0)") }),
-            Gallery(id: "dogs", name: "Dogs", images: (0..<3).map { image("d\($0)") }),
-        ] + extra))
+        library = GalleryLibrary(
+            state: GalleryState(
+                galleries: [
+                    Gallery(id: "cats", name: "Cats", images: (0..<5).map { image("c\($0)") }),
+                    Gallery(id: "dogs", name: "Dogs", images: (0..<3).map { image("d\($0)") }),
+                ] + extra))
         library.onSave = { [unowned self] in saves.append($0) }
         observation = library.observe { [unowned self] in changes.append($0) }
     }
@@ -98,7 +101,8 @@ private func image(_ name: String) -> GalleryImage {
     @Test func aHundredImagesDroppedTogetherAreOneLayoutAndOneSaveEachWay() throws {
         let l = Library()
         l.changes = []
-        let placeholders = try #require(l.library.insertPlaceholders(in: "dogs", at: 1, labels: (0..<100).map { "p\($0).png" }))
+        let placeholders = try #require(
+            l.library.insertPlaceholders(in: "dogs", at: 1, labels: (0..<100).map { "p\($0).png" }))
         #expect(placeholders.count == 100 && Set(placeholders).count == 100)
         #expect(l.changes == [.cells(galleryID: "dogs")])
         #expect(l.ids("dogs") == ["d0"] + placeholders.map(\.rawValue) + ["d1", "d2"])
@@ -275,7 +279,8 @@ private func image(_ name: String) -> GalleryImage {
     // MARK: Loading
 
     @Test func shownGalleryAtLaunchIsTheOneShownLastOrTheFirst() {
-        var state = GalleryState(galleries: [Gallery(id: "a", name: "A"), Gallery(id: "b", name: "B")], shownGalleryID: "b")
+        var state = GalleryState(
+            galleries: [Gallery(id: "a", name: "A"), Gallery(id: "b", name: "B")], shownGalleryID: "b")
         #expect(GalleryLibrary(state: state).initialGalleryID == "b")
         #expect(GallerySession(library: GalleryLibrary(state: state)).galleryID == "b")
         state.shownGalleryID = "deleted"
@@ -303,10 +308,11 @@ private func image(_ name: String) -> GalleryImage {
         let twin = GalleryImage(id: ImageID("same"), url: "https://e.org/a.png", aspectRatio: 1)
         var other = twin
         other.url = "https://e.org/b.png"
-        let library = GalleryLibrary(state: GalleryState(galleries: [
-            Gallery(id: "g", name: "G", images: [twin, other]),
-            Gallery(id: "g", name: "H", images: [twin]),
-        ]))
+        let library = GalleryLibrary(
+            state: GalleryState(galleries: [
+                Gallery(id: "g", name: "G", images: [twin, other]),
+                Gallery(id: "g", name: "H", images: [twin]),
+            ]))
         let ids = library.state.galleries.flatMap { $0.images.map(\.id) }
         #expect(Set(ids).count == 3)
         #expect(Set(library.galleries.map(\.id)).count == 2)
@@ -318,9 +324,10 @@ private func image(_ name: String) -> GalleryImage {
     }
 
     @Test func oldStateFilesLoadUnchanged() throws {
-        let old = Data("""
-        {"galleries":[{"id":"g1","images":[{"aspectRatio":1.5,"id":"i1","url":"https://e.org/1.png"}],"name":"Gallery"}],"version":1}
-        """.utf8)
+        let old = Data(
+            """
+            {"galleries":[{"id":"g1","images":[{"aspectRatio":1.5,"id":"i1","url":"https://e.org/1.png"}],"name":"Gallery"}],"version":1}
+            """.utf8)
         let state = try JSONDecoder().decode(GalleryState.self, from: old)
         #expect(state.shownGalleryID == nil)
         #expect(state.sidebarVisible == nil)

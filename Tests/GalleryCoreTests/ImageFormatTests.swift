@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 @Suite struct ImageFormatTests {
@@ -59,13 +60,17 @@ import Testing
 
     private func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
         let size = UInt32(payload.count)
-        return Array(fourCC.utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+        return Array(fourCC.utf8) + [
+            UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24),
+        ]
             + payload + (payload.count % 2 == 1 ? [0] : [])
     }
 
     private func riff(_ chunks: [UInt8]) -> [UInt8] {
         let size = UInt32(4 + chunks.count)
-        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+        return Array("RIFF".utf8) + [
+            UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24),
+        ]
             + Array("WEBP".utf8) + chunks
     }
 
@@ -79,8 +84,9 @@ import Testing
 
     @Test func anAnimatedWebPGivesItsFirstFrameAsAStillWebP() {
         let first = chunk("VP8L", [0x2F, 1, 2, 3, 4])
-        let file = riff(chunk("VP8X", animatedHeader) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
-                        + frame(width: 4, height: 3, first) + frame(width: 4, height: 3, chunk("VP8L", [0x2F, 9, 9])))
+        let file = riff(
+            chunk("VP8X", animatedHeader) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
+                + frame(width: 4, height: 3, first) + frame(width: 4, height: 3, chunk("VP8L", [0x2F, 9, 9])))
         let still = StillImage.firstFrame(of: Data(file))
         // VP8X without the animation flag (alpha kept: VP8L may have it), the canvas size, the first frame only.
         #expect(Array(still) == riff(chunk("VP8X", [0x10, 0, 0, 0, 3, 0, 0, 2, 0, 0]) + first))
@@ -89,9 +95,12 @@ import Testing
     @Test func alphaTravelsWithALossyFirstFrame() {
         let alpha = chunk("ALPH", [0, 7, 7])
         let lossy = chunk("VP8 ", [1, 2, 3, 4])
-        let file = riff(chunk("VP8X", animatedHeader) + frame(width: 4, height: 3, alpha + lossy)
-                        + frame(width: 4, height: 3, lossy))
-        #expect(Array(StillImage.firstFrame(of: Data(file))) == riff(chunk("VP8X", [0x10, 0, 0, 0, 3, 0, 0, 2, 0, 0]) + alpha + lossy))
+        let file = riff(
+            chunk("VP8X", animatedHeader) + frame(width: 4, height: 3, alpha + lossy)
+                + frame(width: 4, height: 3, lossy))
+        #expect(
+            Array(StillImage.firstFrame(of: Data(file)))
+                == riff(chunk("VP8X", [0x10, 0, 0, 0, 3, 0, 0, 2, 0, 0]) + alpha + lossy))
     }
 
     @Test func whatIsNotAWholeFirstFrameIsLeftAsItIs() {

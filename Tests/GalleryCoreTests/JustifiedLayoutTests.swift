@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GalleryCore
 
 private func randomRatios(count: Int, seed: UInt64) -> [Double] {
@@ -18,7 +19,8 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
         var generator = SplitMix64(seed: 0)
         #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
         #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
-        var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42)
+        var a = SplitMix64(seed: 42)
+        var b = SplitMix64(seed: 42)
         #expect((0..<5).map { _ in a.next() } == (0..<5).map { _ in b.next() })
     }
 
@@ -68,10 +70,11 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
         let layout = JustifiedLayout(aspectRatios: [1, 1.5], width: width, targetRowHeight: target, spacing: spacing)
         try #require(layout.rows.count == 1)
         #expect(layout.rows[0].height == target)
-        #expect(layout.frames == [
-            LayoutRect(x: 12, y: 12, width: 200, height: 200),
-            LayoutRect(x: 224, y: 12, width: 300, height: 200),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutRect(x: 12, y: 12, width: 200, height: 200),
+                LayoutRect(x: 224, y: 12, width: 300, height: 200),
+            ])
         #expect(layout.contentHeight == 12 + 200 + 12)
 
         // After filled rows, the remainder row too.
@@ -124,8 +127,9 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
     }
 
     @Test func contentHeightIsBottomOfLastRowPlusSpacing() throws {
-        let layout = JustifiedLayout(aspectRatios: randomRatios(count: 57, seed: 3), width: 1000,
-                                     targetRowHeight: 180, spacing: 8)
+        let layout = JustifiedLayout(
+            aspectRatios: randomRatios(count: 57, seed: 3), width: 1000,
+            targetRowHeight: 180, spacing: 8)
         let last = try #require(layout.rows.last)
         #expect(abs(layout.contentHeight - (last.y + last.height + 8)) < 1e-9)
         let sum = layout.rows.reduce(8.0) { $0 + $1.height + 8 }
@@ -152,7 +156,9 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
 
             // Any rect: whole rows, those overlapping it vertically; every intersecting frame included.
             let rect = LayoutRect(x: x, y: y, width: w, height: height)
-            let rowWise = layout.rows.filter { $0.y < rect.maxY && rect.y < $0.y + $0.height }.flatMap { Array($0.range) }
+            let rowWise = layout.rows.filter { $0.y < rect.maxY && rect.y < $0.y + $0.height }.flatMap {
+                Array($0.range)
+            }
             let range = layout.indices(intersecting: rect)
             #expect(Array(range) == rowWise)
             for index in layout.frames.indices where layout.frames[index].intersects(rect) {
@@ -163,8 +169,9 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
     }
 
     @Test func indicesIntersectingEdges() throws {
-        let layout = JustifiedLayout(aspectRatios: Array(repeating: 1, count: 12), width: 800,
-                                     targetRowHeight: 200, spacing: 12)
+        let layout = JustifiedLayout(
+            aspectRatios: Array(repeating: 1, count: 12), width: 800,
+            targetRowHeight: 200, spacing: 12)
         // 4 per row: 4*200+36 = 836 >= 776, height (776-36)/4 = 185.
         try #require(layout.rows.count == 3)
         let h = 185.0
@@ -183,8 +190,9 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
     }
 
     @Test func indexAtHitsCellsAndMissesGaps() throws {
-        let layout = JustifiedLayout(aspectRatios: randomRatios(count: 80, seed: 5), width: 900,
-                                     targetRowHeight: 170, spacing: 10)
+        let layout = JustifiedLayout(
+            aspectRatios: randomRatios(count: 80, seed: 5), width: 900,
+            targetRowHeight: 170, spacing: 10)
         for (index, frame) in layout.frames.enumerated() {
             #expect(layout.index(at: frame.midX, frame.midY) == index)
             #expect(layout.index(at: frame.x, frame.y) == index)  // top-left corner is inside

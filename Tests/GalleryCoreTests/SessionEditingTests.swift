@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 private func image(_ name: String, ratio: Double = 1.5) -> GalleryImage {
@@ -29,9 +30,13 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
     func select(_ id: ImageID, mode: GallerySession.SelectionMode) { session.select(id, mode: mode) }
     func selectAll() { session.selectAll() }
     func clearSelection() { session.clearSelection() }
-    @discardableResult func move(_ ids: [ImageID], toInsertionIndex index: Int) -> Bool { session.move(ids, toInsertionIndex: index) }
+    @discardableResult func move(_ ids: [ImageID], toInsertionIndex index: Int) -> Bool {
+        session.move(ids, toInsertionIndex: index)
+    }
     @discardableResult func remove(_ ids: Set<ImageID>) -> [GalleryCell] { session.remove(ids) }
-    func insertPlaceholder(at index: Int, label: String) -> ImageID { session.insertPlaceholder(at: index, label: label)! }
+    func insertPlaceholder(at index: Int, label: String) -> ImageID {
+        session.insertPlaceholder(at: index, label: label)!
+    }
     func updatePlaceholder(_ id: ImageID, progress: Double?) { library.updatePlaceholder(id, progress: progress) }
     func relabelPlaceholder(_ id: ImageID, label: String) { library.relabelPlaceholder(id, label: label) }
     func fulfillPlaceholder(_ id: ImageID, with image: GalleryImage) { library.fulfillPlaceholder(id, with: image) }
@@ -69,8 +74,9 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
         #expect(stateImages == images, sourceLocation: sourceLocation)
         #expect(saves.last == controller.state, sourceLocation: sourceLocation)
         #expect(lastSavedImages == images, sourceLocation: sourceLocation)
-        #expect(controller.state.galleries[0].images == controller.cells.compactMap(\.image),
-                sourceLocation: sourceLocation)
+        #expect(
+            controller.state.galleries[0].images == controller.cells.compactMap(\.image),
+            sourceLocation: sourceLocation)
     }
 
     func move(_ list: [String], to index: Int) -> Bool {
@@ -227,9 +233,12 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
     @Test func successiveMovesUndoInReverse() {
         let f = Fixture(count: 6)
         var snapshots = [f.order]
-        #expect(f.move(["i0"], to: 5)); snapshots.append(f.order)
-        #expect(f.move(["i3", "i5"], to: 0)); snapshots.append(f.order)
-        #expect(f.move(["i1"], to: 4)); snapshots.append(f.order)
+        #expect(f.move(["i0"], to: 5))
+        snapshots.append(f.order)
+        #expect(f.move(["i3", "i5"], to: 0))
+        snapshots.append(f.order)
+        #expect(f.move(["i1"], to: 4))
+        snapshots.append(f.order)
         for expected in snapshots.reversed().dropFirst() {
             f.controller.undo()
             #expect(f.order == expected)
@@ -550,8 +559,11 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
         f.controller.remove([ImageID("i1")])
         #expect(f.order == [p.rawValue, "i2", "i3", "i0"])
         let saves = f.saves.count
-        f.controller.fulfillPlaceholder(p, with: GalleryImage(id: ImageID("ignored"), url: "https://x/new.png",
-                                                                 aspectRatio: 0.5))
+        f.controller.fulfillPlaceholder(
+            p,
+            with: GalleryImage(
+                id: ImageID("ignored"), url: "https://x/new.png",
+                aspectRatio: 0.5))
         #expect(f.order == [p.rawValue, "i2", "i3", "i0"])
         let cell = try #require(f.controller.cells.first)
         #expect(cell.image == GalleryImage(id: p, url: "https://x/new.png", aspectRatio: 0.5))
@@ -638,15 +650,30 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
 
     @Test func onSaveFollowsEverySavedEdit() {
         let f = Fixture(count: 5)
-        #expect(f.move(["i4"], to: 0)); #expect(f.saves.count == 1); f.expectConsistent()
-        f.controller.remove([ImageID("i1")]); #expect(f.saves.count == 2); f.expectConsistent()
-        f.controller.undo(); #expect(f.saves.count == 3); f.expectConsistent()
-        f.controller.redo(); #expect(f.saves.count == 4); f.expectConsistent()
-        let p = f.controller.insertPlaceholder(at: 2, label: "p"); #expect(f.saves.count == 4)
-        f.controller.updatePlaceholder(p, progress: 0.5); #expect(f.saves.count == 4)
-        f.controller.fulfillPlaceholder(p, with: image("n")); #expect(f.saves.count == 5); f.expectConsistent()
-        f.controller.select(ImageID("i0"), mode: .replace); #expect(f.saves.count == 5)
-        f.controller.correctAspectRatio(of: ImageID("i0"), to: 2); #expect(f.saves.count == 6); f.expectConsistent()
+        #expect(f.move(["i4"], to: 0))
+        #expect(f.saves.count == 1)
+        f.expectConsistent()
+        f.controller.remove([ImageID("i1")])
+        #expect(f.saves.count == 2)
+        f.expectConsistent()
+        f.controller.undo()
+        #expect(f.saves.count == 3)
+        f.expectConsistent()
+        f.controller.redo()
+        #expect(f.saves.count == 4)
+        f.expectConsistent()
+        let p = f.controller.insertPlaceholder(at: 2, label: "p")
+        #expect(f.saves.count == 4)
+        f.controller.updatePlaceholder(p, progress: 0.5)
+        #expect(f.saves.count == 4)
+        f.controller.fulfillPlaceholder(p, with: image("n"))
+        #expect(f.saves.count == 5)
+        f.expectConsistent()
+        f.controller.select(ImageID("i0"), mode: .replace)
+        #expect(f.saves.count == 5)
+        f.controller.correctAspectRatio(of: ImageID("i0"), to: 2)
+        #expect(f.saves.count == 6)
+        f.expectConsistent()
         #expect(f.lastSavedImages == ["i4", "i0", p.rawValue, "i2", "i3"])
     }
 
@@ -709,7 +736,8 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
 
     @Test func importedBytesAreNotLabelledByTheirHash() {
         let hash = String(repeating: "ab12", count: 16)
-        #expect(GalleryImage(url: "file:///home/u/.local/share/image-gallery/imported/\(hash).png", aspectRatio: 1).label
+        #expect(
+            GalleryImage(url: "file:///home/u/.local/share/image-gallery/imported/\(hash).png", aspectRatio: 1).label
                 == "Imported image")
     }
 }

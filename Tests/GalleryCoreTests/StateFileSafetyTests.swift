@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("state-safety-\(UUID().uuidString)", isDirectory: true)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "state-safety-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
 
-private func image(_ id: String) -> GalleryImage { GalleryImage(id: ImageID(id), url: "https://e.org/\(id).png", aspectRatio: 1) }
+private func image(_ id: String) -> GalleryImage {
+    GalleryImage(id: ImageID(id), url: "https://e.org/\(id).png", aspectRatio: 1)
+}
 
 private func loaded(_ result: StateStore.LoadResult) -> GalleryState? {
     if case .loaded(let state) = result { return state }
@@ -19,8 +23,16 @@ private func loaded(_ result: StateStore.LoadResult) -> GalleryState? {
 private final class Merges: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [GalleryState] = []
-    func append(_ state: GalleryState) { lock.lock(); list.append(state); lock.unlock() }
-    var all: [GalleryState] { lock.lock(); defer { lock.unlock() }; return list }
+    func append(_ state: GalleryState) {
+        lock.lock()
+        list.append(state)
+        lock.unlock()
+    }
+    var all: [GalleryState] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
+    }
 }
 
 @Suite struct StateFileSafetyTests {
@@ -28,11 +40,13 @@ private final class Merges: @unchecked Sendable {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("state.json")
-        try Data("""
-        {"version":1,"notes":"mine","future":{"a":[1,true,null]},
-         "galleries":[{"id":"g","name":"G","colour":"teal","images":[
-            {"id":"i","url":"https://e.org/i.png","aspectRatio":1.5,"rating":5,"tags":["cat"]}]}]}
-        """.utf8).write(to: file)
+        try Data(
+            """
+            {"version":1,"notes":"mine","future":{"a":[1,true,null]},
+             "galleries":[{"id":"g","name":"G","colour":"teal","images":[
+                {"id":"i","url":"https://e.org/i.png","aspectRatio":1.5,"rating":5,"tags":["cat"]}]}]}
+            """.utf8
+        ).write(to: file)
         let store = StateStore(fileURL: file)
         var state = try #require(loaded(store.load()))
         #expect(state.unknownFields["notes"] == .string("mine"))
@@ -60,7 +74,8 @@ private final class Merges: @unchecked Sendable {
         let link = directory.appendingPathComponent("state.json")
         let store = StateStore(fileURL: link)
         try StateStore(fileURL: target).save(GalleryState(galleries: [Gallery(id: "g", name: "Old")]))
-        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "dotfiles/gallery-state.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: "dotfiles/gallery-state.json")
         try store.save(GalleryState(galleries: [Gallery(id: "g", name: "New")]))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "dotfiles/gallery-state.json")
         #expect(loaded(StateStore(fileURL: target).load())?.galleries[0].name == "New")
@@ -91,10 +106,13 @@ private final class Merges: @unchecked Sendable {
         let fresh = directory.appendingPathComponent(".state.json.FFFF.tmp")
         let unrelated = directory.appendingPathComponent(".other.json.0A1B.tmp")
         for file in [old, fresh, unrelated] { try Data(count: 1000).write(to: file) }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: unrelated.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: unrelated.path)
         #expect(store.removeStaleTemporaryFiles(olderThan: Date(timeIntervalSinceNow: -60)) == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 == [".other.json.0A1B.tmp", ".state.json.FFFF.tmp", "state.json"])
     }
 
@@ -107,8 +125,9 @@ private final class Merges: @unchecked Sendable {
         let base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
         try StateStore(fileURL: file).save(base)
         let merges = Merges()
-        let first = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in },
-                                         onMerged: { merged, _ in merges.append(merged) })
+        let first = BackgroundStateSaver(
+            store: StateStore(fileURL: file), loaded: base, onError: { _ in },
+            onMerged: { merged, _ in merges.append(merged) })
         let second = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
         // The second copy deletes b and adds a gallery; the first, not knowing, moves c first.
         var theirs = base
@@ -155,7 +174,9 @@ private final class Merges: @unchecked Sendable {
     }
 
     @Test func aGalleryDeletedOnOneSideButChangedOnTheOtherIsKept() {
-        let base = GalleryState(galleries: [Gallery(id: "g", name: "G"), Gallery(id: "k", name: "K", images: [image("k1")])])
+        let base = GalleryState(galleries: [
+            Gallery(id: "g", name: "G"), Gallery(id: "k", name: "K", images: [image("k1")]),
+        ])
         var theirs = base
         theirs.galleries.remove(at: 1)
         var ours = base
@@ -184,7 +205,8 @@ private final class Merges: @unchecked Sendable {
 
 @Suite struct TwoWritersTests {
     private func temporaryFile() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("two-writers-\(UUID().uuidString)", isDirectory: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "two-writers-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.appendingPathComponent("state.json")
     }
@@ -194,7 +216,9 @@ private final class Merges: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let base = GalleryState(galleries: [Gallery(id: "g", name: "G")])
         try StateStore(fileURL: file).save(base)
-        let savers = (0..<2).map { _ in BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in }) }
+        let savers = (0..<2).map { _ in
+            BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
+        }
         // Each copy adds its own 40 images, one save each, both at once.
         DispatchQueue.concurrentPerform(iterations: 2) { copy in
             var state = base

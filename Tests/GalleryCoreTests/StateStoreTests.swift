@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 /// A fresh directory under the system temporary directory, removed by `cleanUp()`.
@@ -21,11 +22,13 @@ private struct TemporaryDirectory {
 
 private func sampleState() -> GalleryState {
     GalleryState(galleries: [
-        Gallery(id: "g1", name: "Holidays", images: [
-            GalleryImage(id: ImageID("a"), url: "file:///home/me/Pictures/a%20b.jpg", aspectRatio: 1.5),
-            GalleryImage(id: ImageID("b"), url: "https://example.org/img/cat.png?x=1&y=2", aspectRatio: 0.75),
-            GalleryImage(id: ImageID("c"), url: "data:image/png;base64,iVBORw0KGgo=", aspectRatio: 1),
-        ]),
+        Gallery(
+            id: "g1", name: "Holidays",
+            images: [
+                GalleryImage(id: ImageID("a"), url: "file:///home/me/Pictures/a%20b.jpg", aspectRatio: 1.5),
+                GalleryImage(id: ImageID("b"), url: "https://example.org/img/cat.png?x=1&y=2", aspectRatio: 0.75),
+                GalleryImage(id: ImageID("c"), url: "data:image/png;base64,iVBORw0KGgo=", aspectRatio: 1),
+            ]),
         Gallery(id: "g2", name: "Ünïcødé \"quoted\"", images: []),
     ])
 }
@@ -210,8 +213,9 @@ private func matches(_ name: String, pattern: String) -> Bool {
         let store = StateStore(fileURL: fileURL)
         try store.save(sampleState())
         #expect(loadedState(store.load()) == sampleState())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)
-            == ["state.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)
+                == ["state.json"])
     }
 
     @Test func saveUnderARegularFileThrows() throws {
@@ -250,9 +254,13 @@ private func matches(_ name: String, pattern: String) -> Bool {
         let saver = BackgroundStateSaver(store: store, loaded: .initial) { errors.append($0) }
         var last = GalleryState.initial
         for n in 0..<300 {
-            last = GalleryState(galleries: [Gallery(id: "g", name: "Save \(n)", images: (0..<(n % 7)).map {
-                GalleryImage(id: ImageID("i\($0)"), url: "file:///\(n)/\($0).png", aspectRatio: Double($0 + 1))
-            })])
+            last = GalleryState(galleries: [
+                Gallery(
+                    id: "g", name: "Save \(n)",
+                    images: (0..<(n % 7)).map {
+                        GalleryImage(id: ImageID("i\($0)"), url: "file:///\(n)/\($0).png", aspectRatio: Double($0 + 1))
+                    })
+            ])
             saver.save(last)
         }
         #expect(saver.flush() == nil)
@@ -272,8 +280,10 @@ private func matches(_ name: String, pattern: String) -> Bool {
         let blocker = dir.url.appendingPathComponent("blocker")
         try Data().write(to: blocker)
         let errors = ErrorLog()
-        let saver = BackgroundStateSaver(store: StateStore(fileURL: blocker.appendingPathComponent("state.json")),
-                                         loaded: .initial) { errors.append($0) }
+        let saver = BackgroundStateSaver(
+            store: StateStore(fileURL: blocker.appendingPathComponent("state.json")),
+            loaded: .initial
+        ) { errors.append($0) }
         saver.save(.initial)
         // The failed write stays pending: the flush tries again and says why it failed.
         let reason = saver.flush()
@@ -283,7 +293,9 @@ private func matches(_ name: String, pattern: String) -> Bool {
     }
 
     @Test func xdgDirectoriesHonourTheEnvironment() {
-        let set = XDGDirectories(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/d/data", "XDG_CACHE_HOME": "/c/cache"])
+        let set = XDGDirectories(environment: [
+            "HOME": "/home/u", "XDG_DATA_HOME": "/d/data", "XDG_CACHE_HOME": "/c/cache",
+        ])
         #expect(set.dataHome.path == "/d/data")
         #expect(set.cacheHome.path == "/c/cache")
 
@@ -292,20 +304,26 @@ private func matches(_ name: String, pattern: String) -> Bool {
         #expect(unset.cacheHome.path == "/home/u/.cache")
 
         // Relative (and empty) values are invalid per the spec and ignored.
-        let relative = XDGDirectories(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "rel/data", "XDG_CACHE_HOME": ""])
+        let relative = XDGDirectories(environment: [
+            "HOME": "/home/u", "XDG_DATA_HOME": "rel/data", "XDG_CACHE_HOME": "",
+        ])
         #expect(relative.dataHome.path == "/home/u/.local/share")
         #expect(relative.cacheHome.path == "/home/u/.cache")
 
-        let mixed = XDGDirectories(environment: ["HOME": "/home/u", "XDG_CACHE_HOME": "./cache", "XDG_DATA_HOME": "/abs"])
+        let mixed = XDGDirectories(environment: [
+            "HOME": "/home/u", "XDG_CACHE_HOME": "./cache", "XDG_DATA_HOME": "/abs",
+        ])
         #expect(mixed.dataHome.path == "/abs")
         #expect(mixed.cacheHome.path == "/home/u/.cache")
     }
 
     @Test func defaultFileURLFollowsXDGDataHome() {
-        #expect(StateStore.defaultFileURL(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x/share"]).path
-            == "/x/share/image-gallery/state.json")
-        #expect(StateStore.defaultFileURL(environment: ["HOME": "/home/u"]).path
-            == "/home/u/.local/share/image-gallery/state.json")
+        #expect(
+            StateStore.defaultFileURL(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x/share"]).path
+                == "/x/share/image-gallery/state.json")
+        #expect(
+            StateStore.defaultFileURL(environment: ["HOME": "/home/u"]).path
+                == "/home/u/.local/share/image-gallery/state.json")
     }
 }
 

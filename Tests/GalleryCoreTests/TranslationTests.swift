@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 /// The sources read as text: every word people see goes through gettext, and every catalog
@@ -27,7 +28,9 @@ import Testing
                 }
             }
         }
-        #expect(unmarked.isEmpty, "not marked for translation (wrap in tr(), trPlural() or N_()):\n\(unmarked.joined(separator: "\n"))")
+        #expect(
+            unmarked.isEmpty,
+            "not marked for translation (wrap in tr(), trPlural() or N_()):\n\(unmarked.joined(separator: "\n"))")
     }
 
     @Test func messagesArePlainLiterals() throws {
@@ -60,8 +63,10 @@ import Testing
                 // A translation fills in what the original does, no less (plural forms may leave
                 // out {count} only where the original does) and nothing it does not know.
                 let known = placeholders(message.id).union(placeholders(message.plural ?? ""))
-                for translation in entry.translations where !placeholders(translation).isSubset(of: known.union(["count"]))
-                    || !placeholders(message.id).subtracting(["count"]).isSubset(of: placeholders(translation)) {
+                for translation in entry.translations
+                where !placeholders(translation).isSubset(of: known.union(["count"]))
+                    || !placeholders(message.id).subtracting(["count"]).isSubset(of: placeholders(translation))
+                {
                     problems.append("placeholders differ: \(message.id) → \(translation)")
                 }
             }
@@ -76,27 +81,32 @@ import Testing
 
     @Test func theRuleCatchesWhatItShould() {
         let source = """
-        let a = Label("Drag here to delete")
-        root.accessibleName = "Trash"
-        let b = Label(tr("No Images Yet"))
-        let c = trPlural("Image moved", "{count} images moved", n)
-        switch key { case "Left", "Right": break }
-        if name == "Escape" {}
-        add("trash-zone"); open("win.paste"); type("image/png"); shortcut(accelerator: "Left Right", N_("Move"))
-        let d = "\\(name) — Image Gallery"
-        """
+            let a = Label("Drag here to delete")
+            root.accessibleName = "Trash"
+            let b = Label(tr("No Images Yet"))
+            let c = trPlural("Image moved", "{count} images moved", n)
+            switch key { case "Left", "Right": break }
+            if name == "Escape" {}
+            add("trash-zone"); open("win.paste"); type("image/png"); shortcut(accelerator: "Left Right", N_("Move"))
+            let d = "\\(name) — Image Gallery"
+            """
         let words = SwiftLiterals.scan(source).filter(\.isWords)
-        #expect(words.filter { !$0.isMessage && !$0.onlyTestsInput }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+        #expect(
+            words.filter { !$0.isMessage && !$0.onlyTestsInput }.map { $0.text.trimmingCharacters(in: .whitespaces) }
                 == ["Drag here to delete", "Trash", "— Image Gallery"])
         #expect(SwiftLiterals.messages(in: source).map(\.id) == ["No Images Yet", "Image moved", "Move"])
     }
 
     @Test func theVersionIsMesonsAndTheLatestRelease() throws {
-        let meson = try String(contentsOf: Self.root.appendingPathComponent("meson_helpers/meson.build"), encoding: .utf8)
+        let meson = try String(
+            contentsOf: Self.root.appendingPathComponent("meson_helpers/meson.build"), encoding: .utf8)
         #expect(meson.contains("version: '\(AppInfo.version)'"))
-        let metainfo = try String(contentsOf: Self.root.appendingPathComponent("data/io.github.imagegallery.ImageGallery.metainfo.xml.in"),
-                                  encoding: .utf8)
-        let latest = metainfo.range(of: #"<release version="([^"]+)""#, options: .regularExpression).map { String(metainfo[$0]) }
+        let metainfo = try String(
+            contentsOf: Self.root.appendingPathComponent("data/io.github.imagegallery.ImageGallery.metainfo.xml.in"),
+            encoding: .utf8)
+        let latest = metainfo.range(of: #"<release version="([^"]+)""#, options: .regularExpression).map {
+            String(metainfo[$0])
+        }
         #expect(latest == "<release version=\"\(AppInfo.version)\"")
     }
 
@@ -113,7 +123,9 @@ import Testing
     static func swiftFiles() throws -> [URL] {
         try translatedModules.flatMap { module -> [URL] in
             let folder = root.appendingPathComponent(module)
-            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+                $0.hasSuffix(".swift")
+            }
             return paths.sorted().map { folder.appendingPathComponent($0) }
         }
     }
@@ -136,7 +148,8 @@ struct SwiftLiterals {
         var isMessage = false
 
         var isWords: Bool {
-            text.contains(/\p{Ll}{2,}[ \u{A0}]+\p{L}|\p{L}[ \u{A0}]+\p{Ll}{2,}/) || text.wholeMatch(of: /\s*\p{Lu}\p{Ll}+[.…]?\s*/) != nil
+            text.contains(/\p{Ll}{2,}[ \u{A0}]+\p{L}|\p{L}[ \u{A0}]+\p{Ll}{2,}/)
+                || text.wholeMatch(of: /\s*\p{Lu}\p{Ll}+[.…]?\s*/) != nil
         }
 
         var onlyTestsInput: Bool {
@@ -183,7 +196,8 @@ struct SwiftLiterals {
 
         func at(_ text: String) -> Bool {
             let wanted = Array(text)
-            return position + wanted.count <= characters.count && Array(characters[position..<position + wanted.count]) == wanted
+            return position + wanted.count <= characters.count
+                && Array(characters[position..<position + wanted.count]) == wanted
         }
 
         mutating func advance(_ count: Int = 1) {
@@ -235,7 +249,8 @@ struct SwiftLiterals {
                     advance(2)
                 } else if at("\"") {
                     let multiline = at("\"\"\"")
-                    var literal = Literal(text: "", line: line, hasInterpolation: false, codeBefore: code, lineBefore: lineSoFar())
+                    var literal = Literal(
+                        text: "", line: line, hasInterpolation: false, codeBefore: code, lineBefore: lineSoFar())
                     if let previous = literals.last, previous.opensPlural, code.wholeMatch(of: /\s*,\s*/) != nil {
                         literal.isMessage = true
                     } else if code.contains(/\b(tr|N_)\(\s*$/) {
@@ -313,10 +328,13 @@ struct Catalog {
             guard let id = fields.first(where: { $0.key == "msgid" })?.value else { continue }
             let translations = fields.filter { $0.key.hasPrefix("msgstr") }.map(\.value)
             if id.isEmpty {
-                if let match = translations.first?.firstMatch(of: /nplurals=(\d+)/) { pluralForms = Int(match.output.1) ?? 1 }
+                if let match = translations.first?.firstMatch(of: /nplurals=(\d+)/) {
+                    pluralForms = Int(match.output.1) ?? 1
+                }
                 continue
             }
-            entries[id] = Entry(plural: fields.first { $0.key == "msgid_plural" }?.value, translations: translations, fuzzy: fuzzy)
+            entries[id] = Entry(
+                plural: fields.first { $0.key == "msgid_plural" }?.value, translations: translations, fuzzy: fuzzy)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GalleryCore
 
 @Suite struct WindowSizeStoreTests {
@@ -9,10 +10,12 @@ import Testing
     }
 
     @Test func theLastSizeIsKeptInTheStateFolderApartFromTheGalleries() throws {
-        #expect(WindowSizeStore.defaultFileURL(environment: ["HOME": "/home/u"]).path
-            == "/home/u/.local/state/image-gallery/window.json")
-        #expect(WindowSizeStore.defaultFileURL(environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]).path
-            == "/s/image-gallery/window.json")
+        #expect(
+            WindowSizeStore.defaultFileURL(environment: ["HOME": "/home/u"]).path
+                == "/home/u/.local/state/image-gallery/window.json")
+        #expect(
+            WindowSizeStore.defaultFileURL(environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]).path
+                == "/s/image-gallery/window.json")
         let store = try temporaryStore()
         #expect(store.load() == .standard)
         store.save(WindowSize(width: 1280, height: 1000, maximized: true))
@@ -32,7 +35,8 @@ import Testing
 
     @Test func nonsenseInTheFileGivesTheStandardSize() throws {
         let store = try temporaryStore()
-        try FileManager.default.createDirectory(at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         for text in [#"{"width":-3,"height":10,"maximized":false}"#, "big", ""] {
             try Data(text.utf8).write(to: store.fileURL)
             #expect(store.load() == .standard)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import GalleryIO
 
 /// Downloads from a server on 127.0.0.1, each in a few seconds at most.
@@ -124,7 +125,9 @@ import Testing
                     Thread { cancellation.cancel() }.start()
                 }
                 return true
-            } completion: { done(($0, .now)) }
+            } completion: {
+                done(($0, .now))
+            }
         }
         let (outcome, finishedAt) = try #require(finished)
         let took = finishedAt - (try #require(cancelledAt.withLock { $0 }))
@@ -145,14 +148,17 @@ import Testing
                 .send(firstPart), .wait(firstPartArrived), .send(secondPart),
             ])
         let reports = Mutex<[(received: Int64, expected: Int64?)]>([])
-        let response = try #require(await download("/parts") { received, expected in
-            let isFirst = reports.withLock { reports in
-                reports.append((received, expected))
-                return received >= firstPart.count && !reports.dropLast().contains { $0.received >= firstPart.count }
+        let response = try #require(
+            await download("/parts") { received, expected in
+                let isFirst = reports.withLock { reports in
+                    reports.append((received, expected))
+                    return received >= firstPart.count
+                        && !reports.dropLast().contains { $0.received >= firstPart.count }
+                }
+                if isFirst { firstPartArrived.signal() }
+                return true
             }
-            if isFirst { firstPartArrived.signal() }
-            return true
-        }).get()
+        ).get()
         #expect(response.body.count == firstPart.count + secondPart.count)
         let counts = reports.withLock { $0 }
         let received = counts.map(\.received)

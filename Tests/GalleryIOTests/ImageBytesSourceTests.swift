@@ -3,6 +3,7 @@ import Foundation
 import GtkKit
 import Synchronization
 import Testing
+
 @testable import GalleryIO
 
 /// Fetching bytes from a file, a data: URI and the loopback server, and the cache in between.
@@ -20,7 +21,8 @@ import Testing
     }
 
     private func fetch(_ url: String, cancellation: CancellationToken = CancellationToken()) async
-        -> Result<Data, LoadFailure>? {
+        -> Result<Data, LoadFailure>?
+    {
         await callback { done in source.fetch(url, priority: .visible, cancellation: cancellation, then: done) }
     }
 
@@ -96,12 +98,15 @@ import Testing
         defer { server.stop() }
         server.answer("/slow.png", [.send(LoopbackServer.head(200, headers: ["Content-Length: 1000"])), .stall])
         let cancellation = CancellationToken()
-        let result = try #require(await callback { done in
-            source.fetch(server.url("/slow.png"), priority: .visible, cancellation: cancellation, progress: { _, _ in
-                cancellation.cancel()
-                return true
-            }, then: done)
-        })
+        let result = try #require(
+            await callback { done in
+                source.fetch(
+                    server.url("/slow.png"), priority: .visible, cancellation: cancellation,
+                    progress: { _, _ in
+                        cancellation.cancel()
+                        return true
+                    }, then: done)
+            })
         #expect(throws: LoadFailure(.cancelled)) { try result.get() }
     }
 
@@ -111,9 +116,11 @@ import Testing
         let second = try #require(FileURI.from(path: try folder.write([2], to: "2")))
         let results = Mutex<[(Int, Data?)]>([])
         let done: Void? = await callback { done in
-            source.fetchEach([first, "nowhere:x", second], priority: .background, each: { index, result in
-                results.withLock { $0.append((index, try? result.get())) }
-            }, done: { done(()) })
+            source.fetchEach(
+                [first, "nowhere:x", second], priority: .background,
+                each: { index, result in
+                    results.withLock { $0.append((index, try? result.get())) }
+                }, done: { done(()) })
         }
         #expect(done != nil)
         let seen = results.withLock { $0 }

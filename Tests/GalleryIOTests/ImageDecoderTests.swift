@@ -6,7 +6,8 @@ import Testing
 /// The decoder's limits against hostile bytes, with images built in code.
 @Suite struct ImageDecoderTests {
     private func decode(_ bytes: [UInt8], fit: (width: Int, height: Int)? = (64, 64))
-        -> Result<DecodedPicture, DecodeError> {
+        -> Result<DecodedPicture, DecodeError>
+    {
         ImageDecoder.decodePicture(Data(bytes), fit: fit)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GalleryCore
 import GtkKit
 import Testing
+
 @testable import GalleryIO
 
 /// Pictures for cells and the viewer, and the freedesktop thumbnails they leave behind.

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import GalleryIO
 
 /// The scheduler's promises, made observable with semaphores: a job that holds a lane's only thread
@@ -42,10 +43,11 @@ import Testing
         }
         blocker.release()
         for _ in jobs { #expect(finished.wait(timeout: Self.patience) == .success) }
-        #expect(order.withLock { $0 } == [
-            "viewer", "visible 2", "visible 1", "drop 0", "drop 1", "drop 2", "prefetch 2", "prefetch 1",
-            "background 1", "background 2",
-        ])
+        #expect(
+            order.withLock { $0 } == [
+                "viewer", "visible 2", "visible 1", "drop 0", "drop 1", "drop 2", "prefetch 2", "prefetch 1",
+                "background 1", "background 2",
+            ])
     }
 
     @Test func cancelledJobIsSkipped() {

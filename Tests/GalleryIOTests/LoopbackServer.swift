@@ -70,8 +70,9 @@ final class LoopbackServer: Sendable {
 
     /// A status line and headers, closing the connection after the body.
     static func head(_ status: Int, headers: [String]) -> [UInt8] {
-        Array((["HTTP/1.1 \(status) Scripted", "Connection: close"] + headers + ["", ""])
-            .joined(separator: "\r\n").utf8)
+        Array(
+            (["HTTP/1.1 \(status) Scripted", "Connection: close"] + headers + ["", ""])
+                .joined(separator: "\r\n").utf8)
     }
 
     private func acceptConnections() {
@@ -138,8 +139,8 @@ final class LoopbackServer: Sendable {
     }
 }
 
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool {
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }

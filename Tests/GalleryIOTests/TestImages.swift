@@ -22,7 +22,8 @@ enum TestImages {
     }
 
     private static func pngFile(width: Int, height: Int, imageData: [UInt8]) -> [UInt8] {
-        let header = Deflate.bigEndian(UInt32(width)) + Deflate.bigEndian(UInt32(height))
+        let header =
+            Deflate.bigEndian(UInt32(width)) + Deflate.bigEndian(UInt32(height))
             + [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filtering, not interlaced
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             + chunk("IHDR", header) + chunk("IDAT", imageData) + chunk("IEND", [])
@@ -43,10 +44,13 @@ enum TestImages {
     }
 
     /// A 24×16 baseline JPEG (ImageMagick's red-to-blue gradient at quality 80).
-    static let jpeg = [UInt8](Data(base64Encoded: """
-        /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSop\
-        GR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo\
-        KCj/wAARCAAQABgDASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAAAAYH/8QAFhABAQEAAAAAAAAAAAAAAAAAABRh/8QAFQEBAQAA\
-        AAAAAAAAAAAAAAAAAAb/xAAWEQADAAAAAAAAAAAAAAAAAAAAFmL/2gAMAwEAAhEDEQA/AMrs0s1PWaWasESS9c6KGzRPWaCJIc6P/9k=
-        """)!)
+    static let jpeg = [UInt8](
+        Data(
+            base64Encoded: """
+                /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwg\
+                IyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo\
+                KCgoKCgoKCgoKCgoKCj/wAARCAAQABgDASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAAAAYH/8QAFhABAQEAAAAAAAAA\
+                AAAAAAAAABRh/8QAFQEBAQAAAAAAAAAAAAAAAAAAAAb/xAAWEQADAAAAAAAAAAAAAAAAAAAAFmL/2gAMAwEAAhEDEQA/AMrs\
+                0s1PWaWasESS9c6KGzRPWaCJIc6P/9k=
+                """)!)
 }

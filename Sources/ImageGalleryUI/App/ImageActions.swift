@@ -46,9 +46,10 @@ final class ImageActions {
         for (name, run) in selected {
             actions.append(window.addAction(name) { [weak self] in self.map(run) })
         }
-        actions.append(window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
-            self?.move(to: galleryID)
-        })
+        actions.append(
+            window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
+                self?.move(to: galleryID)
+            })
         selectionChanged()
     }
 
@@ -77,7 +78,8 @@ final class ImageActions {
         let clipboard = MenuModel()
         clipboard.append(label: tr("_Copy"), action: "win.copy")
         clipboard.append(label: tr("Cu_t"), action: "win.cut")
-        clipboard.append(label: trPlural("Copy Image _Address", "Copy Image _Addresses", images.count), action: "win.copy-address")
+        clipboard.append(
+            label: trPlural("Copy Image _Address", "Copy Image _Addresses", images.count), action: "win.copy-address")
         menu.appendSection(clipboard)
 
         let elsewhere = MenuModel()
@@ -87,14 +89,17 @@ final class ImageActions {
         if images.contains(where: { URL(string: $0.url)?.isFileURL == true }) {
             elsewhere.append(label: tr("Show in _Files"), action: "win.show-in-files")
         }
-        elsewhere.append(label: images.count == 1 ? tr("_Save As…") : tr("_Save to Folder…"), action: "win.save-images")
+        let saveLabel = images.count == 1 ? tr("_Save As…") : tr("_Save to Folder…")
+        elsewhere.append(label: saveLabel, action: "win.save-images")
         menu.appendSection(elsewhere)
 
         let others = library.galleries.filter { $0.id != session.galleryID }
         let removal = MenuModel()
         if !others.isEmpty {
             let galleries = MenuModel()
-            for gallery in others { galleries.append(label: gallery.name, action: "win.move-images", target: gallery.id) }
+            for gallery in others {
+                galleries.append(label: gallery.name, action: "win.move-images", target: gallery.id)
+            }
             removal.appendSubmenu(label: tr("_Move to"), galleries)
         }
         removal.append(label: tr("Move to _Trash"), action: "win.trash-images")
@@ -169,7 +174,8 @@ final class ImageActions {
     /// PNG bytes as they are; any other format decoded and encoded as PNG.
     private nonisolated static func pngBytes(of data: Data) -> [UInt8]? {
         if DropPayload.sniffImageType(Array(data.prefix(64))) == "image/png" { return Array(data) }
-        let picture = (try? ImageDecoder.decodePicture(data, fit: nil).get())
+        let picture =
+            (try? ImageDecoder.decodePicture(data, fit: nil).get())
             ?? (try? ImageDecoder.decodePicture(data, fit: (8192, 8192)).get())
         return picture?.pixbuf.pngData()
     }
@@ -179,8 +185,10 @@ final class ImageActions {
         let images = selectedImages
         guard !images.isEmpty else { return }
         let text = Array(images.map(\.url).joined(separator: "\n").utf8)
-        Clipboard.offer([(Self.addressesTarget, text), ("UTF8_STRING", text), ("text/plain;charset=utf-8", text),
-                         ("text/plain", text)])
+        Clipboard.offer([
+            (Self.addressesTarget, text), ("UTF8_STRING", text), ("text/plain;charset=utf-8", text),
+            ("text/plain", text),
+        ])
     }
 
     // MARK: Other applications
@@ -190,7 +198,8 @@ final class ImageActions {
         for image in selectedImages where Self.isWebAddress(image.url) {
             Desktop.open(image.url) { [weak self] failure in
                 guard let failure else { return }
-                self?.say(tr("Could not open “{address}”: {reason}", ["address": image.url, "reason": Self.reason(failure)]))
+                self?.say(
+                    tr("Could not open “{address}”: {reason}", ["address": image.url, "reason": Self.reason(failure)]))
             }
         }
     }
@@ -199,9 +208,13 @@ final class ImageActions {
     func showInFiles() {
         let files = selectedImages.compactMap { URL(string: $0.url) }.filter(\.isFileURL)
         guard let first = files.first else { return }
-        Desktop.showItems(files.map(\.absoluteString), folderURI: first.deletingLastPathComponent().absoluteString) { [weak self] failure in
+        Desktop.showItems(files.map(\.absoluteString), folderURI: first.deletingLastPathComponent().absoluteString) {
+            [weak self] failure in
             guard let failure else { return }
-            self?.say(tr("Could not show “{name}”: {reason}", ["name": first.lastPathComponent, "reason": Self.reason(failure)]))
+            self?.say(
+                tr(
+                    "Could not show “{name}”: {reason}",
+                    ["name": first.lastPathComponent, "reason": Self.reason(failure)]))
         }
     }
 
@@ -216,8 +229,9 @@ final class ImageActions {
         let images = selectedImages
         guard !images.isEmpty, chooser == nil else { return }
         if images.count > 1 {
-            let chooser = FileChooser(title: tr("Save to Folder"), parent: window, purpose: .selectFolder,
-                                      acceptLabel: tr("_Save"), folder: Self.startingFolder)
+            let chooser = FileChooser(
+                title: tr("Save to Folder"), parent: window, purpose: .selectFolder,
+                acceptLabel: tr("_Save"), folder: Self.startingFolder)
             self.chooser = chooser
             chooser.run { [weak self] folder in
                 self?.chooser = nil
@@ -243,9 +257,11 @@ final class ImageActions {
 
     private func askWhereToSave(_ image: GalleryImage, _ data: Data) {
         guard chooser == nil else { return }
-        let name = SavedImageName.fileName(label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
-        let chooser = FileChooser(title: tr("Save Image"), parent: window, purpose: .save(suggestedName: name),
-                                  acceptLabel: tr("_Save"), folder: Self.startingFolder)
+        let name = SavedImageName.fileName(
+            label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+        let chooser = FileChooser(
+            title: tr("Save Image"), parent: window, purpose: .save(suggestedName: name),
+            acceptLabel: tr("_Save"), folder: Self.startingFolder)
         self.chooser = chooser
         chooser.run { [weak self] path in
             self?.chooser = nil
@@ -260,7 +276,9 @@ final class ImageActions {
                 }()
                 let fileName = URL(fileURLWithPath: path).lastPathComponent
                 MainContext.post {
-                    if let saved { self?.say(Self.couldNotSave(fileName, saved)) } else {
+                    if let saved {
+                        self?.say(Self.couldNotSave(fileName, saved))
+                    } else {
                         self?.say(tr("Saved “{name}”", ["name": fileName]))
                     }
                 }
@@ -324,6 +342,8 @@ final class ImageActions {
         guard let name = library.gallery(galleryID)?.name, !ids.isEmpty else { return }
         let moved = library.transfer(ids, from: session.galleryID, to: galleryID, copy: false)
         guard !moved.isEmpty else { return }
-        offerUndo(trPlural("Image moved to “{gallery}”", "{count} images moved to “{gallery}”", moved.count, ["gallery": name]))
+        offerUndo(
+            trPlural(
+                "Image moved to “{gallery}”", "{count} images moved to “{gallery}”", moved.count, ["gallery": name]))
     }
 }

@@ -107,11 +107,13 @@ public final class ImageGalleryApplication {
             state = .initial
             if keptAt == store.fileURL {
                 canSave = false
-                problem = tr("Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
-                             ["reason": reason, "path": keptAt.path])
+                problem = tr(
+                    "Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
+                    ["reason": reason, "path": keptAt.path])
             } else {
-                problem = tr("Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
-                             ["reason": reason, "file": keptAt.lastPathComponent])
+                problem = tr(
+                    "Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
+                    ["reason": reason, "file": keptAt.lastPathComponent])
             }
         }
 
@@ -128,41 +130,54 @@ public final class ImageGalleryApplication {
                 bytesSource.pruneCache(keeping: referenced, writtenBefore: launch)
             }
         }
-        let downloader = DropDownloader(library: library, loader: loader,
-                                        importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
-                                            .appendingPathComponent("imported", isDirectory: true))
+        let downloader = DropDownloader(
+            library: library, loader: loader,
+            importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
+                .appendingPathComponent("imported", isDirectory: true))
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         if canSave {
             let launch = Date()
             scheduler.submit(.io, .background) {
                 store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
-            let saver = BackgroundStateSaver(store: store, loaded: state, onError: { [weak self] message in
-                MainContext.post { self?.say(tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil, seconds: nil) }
-            }, onMerged: { [weak self] merged, ours in
-                MainContext.post {
-                    guard let self, let library = self.services?.library else { return }
-                    library.adoptMerge(merged, over: ours)
-                    self.say(tr("Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in"),
-                        about: nil, seconds: 10)
-                }
-            })
+            let saver = BackgroundStateSaver(
+                store: store, loaded: state,
+                onError: { [weak self] message in
+                    MainContext.post {
+                        self?.say(
+                            tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil,
+                            seconds: nil)
+                    }
+                },
+                onMerged: { [weak self] merged, ours in
+                    MainContext.post {
+                        guard let self, let library = self.services?.library else { return }
+                        library.adoptMerge(merged, over: ours)
+                        self.say(
+                            tr(
+                                "Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in"
+                            ),
+                            about: nil, seconds: 10)
+                    }
+                })
             self.saver = saver
             library.onSave = { saver.save($0) }
         }
         loader.onAspectRatio = { [weak library] id, ratio in
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
             guard let library, let (galleryID, index) = library.location(of: id),
-                  let image = library.cells(of: galleryID)[index].image,
-                  image.displayAspectRatio != image.aspectRatio else { return }
+                let image = library.cells(of: galleryID)[index].image,
+                image.displayAspectRatio != image.aspectRatio
+            else { return }
             library.correctAspectRatio(of: id, to: ratio)
         }
         historyObservation = library.observe { [weak self] change in
             if change == .history { self?.updateHistoryActions() }
         }
-        let services = AppServices(application: application, library: library, loader: loader, downloader: downloader,
-                                   cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()),
-                                   exporter: GalleryExporter(bytesSource: bytesSource))
+        let services = AppServices(
+            application: application, library: library, loader: loader, downloader: downloader,
+            cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()),
+            exporter: GalleryExporter(bytesSource: bytesSource))
         self.services = services
         updateHistoryActions()
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
@@ -209,9 +224,11 @@ public final class ImageGalleryApplication {
             return
         }
         let title = tr("Your changes could not be saved")
-        let dialog = MessageDialog(over: window.window, kind: .warning, primary: title,
-                                   secondary: tr("{reason}\n\nIf you quit now, the changes since the last save are lost.",
-                                                 ["reason": reason]))
+        let dialog = MessageDialog(
+            over: window.window, kind: .warning, primary: title,
+            secondary: tr(
+                "{reason}\n\nIf you quit now, the changes since the last save are lost.",
+                ["reason": reason]))
         dialog.accessibleName = title
         dialog.addButton(tr("_Cancel"), response: Response.cancel)
         dialog.addButton(tr("Quit _Without Saving"), response: Response.quitWithoutSaving, destructive: true)
@@ -239,10 +256,12 @@ public final class ImageGalleryApplication {
         // The catalog's translator names this; English has no translator to credit.
         // Translators: your names, one a line, shown in the About window's credits.
         let credits = tr("translator-credits")
-        AboutDialog(over: window.window, name: tr("Image Gallery"), version: AppInfo.version,
-                    comments: tr("Collect images from the web by drag and drop"), website: AppInfo.website,
-                    iconName: Self.id, authors: [tr("The Image Gallery developers")],
-                    translatorCredits: credits == "translator-credits" ? nil : credits).present()
+        AboutDialog(
+            over: window.window, name: tr("Image Gallery"), version: AppInfo.version,
+            comments: tr("Collect images from the web by drag and drop"), website: AppInfo.website,
+            iconName: Self.id, authors: [tr("The Image Gallery developers")],
+            translatorCredits: credits == "translator-credits" ? nil : credits
+        ).present()
     }
 
     private func newGallery() {
@@ -275,7 +294,8 @@ public final class ImageGalleryApplication {
     /// compiled from `data/po` when the package was built (a development build).
     private static func localeDirectory() -> String? {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().appendingPathComponent("../share/locale").standardizedFileURL
+        let installed = executable.deletingLastPathComponent().appendingPathComponent("../share/locale")
+            .standardizedFileURL
         return Localization.holdsCatalogs(installed) ? installed.path : SourceTreeCatalogs.directory
     }
 

@@ -12,7 +12,9 @@ extension MainWindow {
             guard let self else { return }
             chooseExportFolder(for: session.galleryID)
         }
-        _ = window.addAction("export-gallery", parameter: String.self) { [weak self] id in self?.chooseExportFolder(for: id) }
+        _ = window.addAction("export-gallery", parameter: String.self) { [weak self] id in
+            self?.chooseExportFolder(for: id)
+        }
         exportBanner.onCancel = { [weak self] in self?.exportJob?.cancel() }
     }
 
@@ -21,13 +23,15 @@ extension MainWindow {
     /// Ctrl+O, the empty state's button: images (or folders of them), added at the end of the
     /// shown gallery in the order chosen, one undo step for all.
     private func chooseFilesToAdd(folders: Bool) {
-        let chooser = FileChooser(title: folders ? tr("Add Folder") : tr("Add Images"), parent: window,
-                                  purpose: folders ? .selectFolder : .open, acceptLabel: tr("_Add"), folder: FileChooser.picturesFolder)
+        let chooser = FileChooser(
+            title: folders ? tr("Add Folder") : tr("Add Images"), parent: window,
+            purpose: folders ? .selectFolder : .open, acceptLabel: tr("_Add"), folder: FileChooser.picturesFolder)
         chooser.selectsMultiple = true
         if !folders {
             let formats = LocalFiles.pixbufFormats
-            chooser.addFilter(name: tr("Images"), mimeTypes: formats.flatMap(\.mimeTypes),
-                              patterns: formats.flatMap(\.extensions).map { "*.\($0)" })
+            chooser.addFilter(
+                name: tr("Images"), mimeTypes: formats.flatMap(\.mimeTypes),
+                patterns: formats.flatMap(\.extensions).map { "*.\($0)" })
             chooser.addFilter(name: tr("All Files"), patterns: ["*"])
         }
         fileChooser = chooser
@@ -56,8 +60,9 @@ extension MainWindow {
             say(tr("An export is already running in this window"))
             return
         }
-        let chooser = FileChooser(title: tr("Export “{gallery}”", ["gallery": name]), parent: window, purpose: .selectFolder,
-                                  acceptLabel: tr("_Export"), folder: FileChooser.picturesFolder)
+        let chooser = FileChooser(
+            title: tr("Export “{gallery}”", ["gallery": name]), parent: window, purpose: .selectFolder,
+            acceptLabel: tr("_Export"), folder: FileChooser.picturesFolder)
         fileChooser = chooser
         chooser.run { [weak self] path in
             guard let self else { return }
@@ -70,11 +75,14 @@ extension MainWindow {
         // The gallery as it is now: later changes are not part of this export.
         guard exportJob == nil, let gallery = services.library.savedGallery(galleryID) else { return }
         exportBanner.begin(gallery.name, total: gallery.images.count)
-        exportJob = services.exporter.export(gallery, into: parent, fallbackName: tr("Gallery"), progress: { [weak self] done, total in
-            self?.exportBanner.update(done: done, total: total)
-        }, completion: { [weak self] outcome in
-            self?.exportEnded(gallery.name, outcome)
-        })
+        exportJob = services.exporter.export(
+            gallery, into: parent, fallbackName: tr("Gallery"),
+            progress: { [weak self] done, total in
+                self?.exportBanner.update(done: done, total: total)
+            },
+            completion: { [weak self] outcome in
+                self?.exportEnded(gallery.name, outcome)
+            })
     }
 
     private func exportEnded(_ name: String, _ outcome: GalleryExporter.Outcome) {
@@ -84,13 +92,17 @@ extension MainWindow {
         case .exported(let folder, 0, _):
             say(tr("“{gallery}” exported to {folder}", ["gallery": name, "folder": folder.path]), seconds: 10)
         case .exported(let folder, let missing, let reason):
-            say(trPlural("“{gallery}” exported to {folder}, without {count} image that could not be loaded ({reason})",
-                         "“{gallery}” exported to {folder}, without {count} images that could not be loaded (first: {reason})",
-                         missing, ["gallery": name, "folder": folder.path, "reason": reason ?? ""]), seconds: nil)
+            say(
+                trPlural(
+                    "“{gallery}” exported to {folder}, without {count} image that could not be loaded ({reason})",
+                    "“{gallery}” exported to {folder}, without {count} images that could not be loaded (first: {reason})",
+                    missing, ["gallery": name, "folder": folder.path, "reason": reason ?? ""]), seconds: nil)
         case .cancelled:
             say(tr("Export of “{gallery}” cancelled; nothing was written", ["gallery": name]))
         case .failed(let reason):
-            say(tr("Couldn’t export “{gallery}”: {reason}. Nothing was written.", ["gallery": name, "reason": reason]), seconds: nil)
+            say(
+                tr("Couldn’t export “{gallery}”: {reason}. Nothing was written.", ["gallery": name, "reason": reason]),
+                seconds: nil)
         }
     }
 }

@@ -68,11 +68,13 @@ final class MainWindow {
         unmaximizedSize = (size.width, size.height)
         window.setIconName(ImageGalleryApplication.id)
         externalDrops = ExternalDrops(library: services.library)
-        gallery = GalleryView(session: session, loader: services.loader, cellDrags: services.cellDrags,
-                              externalDrops: externalDrops)
+        gallery = GalleryView(
+            session: session, loader: services.loader, cellDrags: services.cellDrags,
+            externalDrops: externalDrops)
         sidebar = Sidebar(session: session)
-        sidebarDrops = SidebarDrops(sidebar: sidebar, session: session, cellDrags: services.cellDrags,
-                                    externalDrops: externalDrops)
+        sidebarDrops = SidebarDrops(
+            sidebar: sidebar, session: session, cellDrags: services.cellDrags,
+            externalDrops: externalDrops)
         viewer = ImageViewer(session: session, loader: services.loader)
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
@@ -120,7 +122,9 @@ final class MainWindow {
             remove([id], from: session.galleryID)
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
-        externalDrops.onImages = { [weak self] images, placeholder in self?.startDownloads(images, placeholder: placeholder) }
+        externalDrops.onImages = { [weak self] images, placeholder in
+            self?.startDownloads(images, placeholder: placeholder)
+        }
         externalDrops.onRefused = { [weak self] message in self?.say(message) }
         sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
         sidebar.onDeleteRequested = { [weak self] galleryID in self?.deleteGallery(galleryID) }
@@ -175,8 +179,10 @@ final class MainWindow {
         zoom.addStyleClass("linked")
         zoom.append(zoomOut)
         zoom.append(zoomIn)
-        header.packEnd(MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: PrimaryMenu.builder(),
-                                  menuID: "primary-menu"))
+        header.packEnd(
+            MenuButton(
+                iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: PrimaryMenu.builder(),
+                menuID: "primary-menu"))
         header.packEnd(zoom)
         window.setTitlebar(header)
     }
@@ -296,8 +302,12 @@ final class MainWindow {
         if isViewing, let image = viewer.image, let position = viewer.position {
             viewerTitle.text = image.label
             // Translators: which image the viewer shows, in the header bar under its name.
-            viewerSubtitle.text = tr("{index} of {count}", ["index": Localization.number(position.index),
-                                                            "count": Localization.number(position.count)])
+            viewerSubtitle.text = tr(
+                "{index} of {count}",
+                [
+                    "index": Localization.number(position.index),
+                    "count": Localization.number(position.count),
+                ])
         }
         // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
@@ -416,7 +426,8 @@ final class MainWindow {
             guard let index = gallery.index(of: id) else { continue }
             let frame = gallery.displayedFrame(ofCellAt: index)
             guard frame.intersects(gallery.visibleRect),
-                  let origin = gallery.canvas.translate(x: frame.x, y: gallery.widgetY(fromContentY: frame.y), to: flights.area)
+                let origin = gallery.canvas.translate(
+                    x: frame.x, y: gallery.widgetY(fromContentY: frame.y), to: flights.area)
             else { continue }
             fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
         }
@@ -427,15 +438,17 @@ final class MainWindow {
     /// released; with several, each follows a moment after the one before.
     private func trashDropped(_ drag: CellDrags.Drag, x: Double, y: Double) {
         if let pointer = trash.root.translate(x: x, y: y, to: flights.area) {
-            let released = drag.icon?.imageFrame(pointerX: pointer.x, pointerY: pointer.y)
+            let released =
+                drag.icon?.imageFrame(pointerX: pointer.x, pointerY: pointer.y)
                 ?? LayoutRect(x: pointer.x - 40, y: pointer.y - 40, width: 80, height: 80)
             let cells = library.cells(of: drag.galleryID)
             for (order, id) in drag.ids.enumerated() {
                 let ratio = cells.first { $0.id == id }?.aspectRatio ?? 1
                 let height = released.height
                 let width = min(height * ratio, released.width * 2)
-                let start = LayoutRect(x: released.x + Double(order) * 6, y: released.y - Double(order) * 6,
-                                       width: width, height: height)
+                let start = LayoutRect(
+                    x: released.x + Double(order) * 6, y: released.y - Double(order) * 6,
+                    width: width, height: height)
                 fly(id, from: start, delay: Double(order) * 0.05)
             }
         }
@@ -444,10 +457,12 @@ final class MainWindow {
 
     private func fly(_ id: ImageID, from start: LayoutRect, delay: Double = 0) {
         guard let target = trash.icon.translate(x: 0, y: 0, to: flights.area) else { return }
-        let iconRect = LayoutRect(x: target.x, y: target.y, width: Double(trash.icon.allocatedWidth),
-                                  height: Double(trash.icon.allocatedHeight))
-        flights.launch(gallery.snapshot(of: id, width: start.width, height: start.height),
-                       path: FlightPath(from: start, into: iconRect), delay: delay)
+        let iconRect = LayoutRect(
+            x: target.x, y: target.y, width: Double(trash.icon.allocatedWidth),
+            height: Double(trash.icon.allocatedHeight))
+        flights.launch(
+            gallery.snapshot(of: id, width: start.width, height: start.height),
+            path: FlightPath(from: start, into: iconRect), delay: delay)
     }
 
     /// Removes images and offers Undo.
@@ -519,8 +534,10 @@ final class MainWindow {
         let maximized = window.isMaximized
         let size = maximized ? unmaximizedSize : window.size
         let galleryWidth = gallery.canvas.allocatedWidth
-        services.windowSizes.save(WindowSize(width: size.width, height: size.height, maximized: maximized,
-                                             galleryWidth: galleryWidth > 1 ? Int(galleryWidth) : nil))
+        services.windowSizes.save(
+            WindowSize(
+                width: size.width, height: size.height, maximized: maximized,
+                galleryWidth: galleryWidth > 1 ? Int(galleryWidth) : nil))
     }
 
     private func closed() {

@@ -10,6 +10,7 @@ struct DragIcon {
 
     /// Where the cell's image is on screen when the pointer is at (x, y).
     func imageFrame(pointerX x: Double, pointerY y: Double) -> LayoutRect {
-        LayoutRect(x: x - hotX + imageRect.x, y: y - hotY + imageRect.y, width: imageRect.width, height: imageRect.height)
+        LayoutRect(
+            x: x - hotX + imageRect.x, y: y - hotY + imageRect.y, width: imageRect.width, height: imageRect.height)
     }
 }

@@ -30,5 +30,6 @@ enum GalleryDragTarget {
     @MainActor static let destinationTargets = TargetList([(cells, true)] + externalTargets.map { ($0, false) })
 
     /// What a sidebar row accepts: cells, another row, and images from other applications.
-    @MainActor static let sidebarTargets = TargetList([(cells, true), (galleryRow, true)] + externalTargets.map { ($0, false) })
+    @MainActor static let sidebarTargets = TargetList(
+        [(cells, true), (galleryRow, true)] + externalTargets.map { ($0, false) })
 }

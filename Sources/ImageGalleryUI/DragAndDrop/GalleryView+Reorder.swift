@@ -34,8 +34,11 @@ extension GalleryView {
         let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
         cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
-        guard let context = canvas.beginDrag(targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
-                                             x: press.x, y: widgetY(fromContentY: press.y)) else {
+        guard
+            let context = canvas.beginDrag(
+                targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
+                x: press.x, y: widgetY(fromContentY: press.y))
+        else {
             cellDrags.end(from: canvas)
             return
         }
@@ -61,8 +64,10 @@ extension GalleryView {
         let stackOffset = count > 1 ? 8.0 : 0
         let composited = canvas.isComposited
         let margin = composited ? 12.0 : 0
-        let surface = CairoSurface.render(width: width + stackOffset * 2 + margin * 2,
-                                          height: height + stackOffset * 2 + margin * 2, scale: canvas.scaleFactor) { cr in
+        let surface = CairoSurface.render(
+            width: width + stackOffset * 2 + margin * 2,
+            height: height + stackOffset * 2 + margin * 2, scale: canvas.scaleFactor
+        ) { cr in
             let palette = Palette(widget: canvas)
             if !composited {
                 cr.setColor(palette.background)
@@ -71,8 +76,9 @@ extension GalleryView {
             let layers = min(count, 3)
             for layer in stride(from: layers - 1, through: 1, by: -1) {
                 let offset = Double(layer) * stackOffset / 2
-                cr.roundedRectangle(x: margin + stackOffset - offset + offset * 2, y: margin + stackOffset - offset * 2 + offset,
-                                    width: width, height: height, radius: Self.cornerRadius)
+                cr.roundedRectangle(
+                    x: margin + stackOffset - offset + offset * 2, y: margin + stackOffset - offset * 2 + offset,
+                    width: width, height: height, radius: Self.cornerRadius)
                 cr.setColor(palette.background)
                 cr.fillPreserve()
                 cr.setColor(palette.foreground.withAlpha(0.35))
@@ -97,14 +103,16 @@ extension GalleryView {
                 cr.arc(x: badgeX, y: badgeY, radius: 12, from: 0, to: 2 * Double.pi)
                 cr.setColor(palette.accent)
                 cr.fill()
-                cr.drawText(Localization.number(count), widget: canvas, centerX: badgeX, centerY: badgeY, maxWidth: 24,
-                            color: RGBA(red: 1, green: 1, blue: 1))
+                cr.drawText(
+                    Localization.number(count), widget: canvas, centerX: badgeX, centerY: badgeY, maxWidth: 24,
+                    color: RGBA(red: 1, green: 1, blue: 1))
             }
         }
-        let icon = DragIcon(surface: surface,
-                            hotX: margin + (pointer.x - frame.x) * shrink,
-                            hotY: margin + stackOffset * 2 + (pointer.y - frame.y) * shrink,
-                            imageRect: LayoutRect(x: margin, y: margin + stackOffset * 2, width: width, height: height))
+        let icon = DragIcon(
+            surface: surface,
+            hotX: margin + (pointer.x - frame.x) * shrink,
+            hotY: margin + stackOffset * 2 + (pointer.y - frame.y) * shrink,
+            imageRect: LayoutRect(x: margin, y: margin + stackOffset * 2, width: width, height: height))
         cellDrags.setIcon(icon)
         context.setIcon(surface, hotX: icon.hotX, hotY: icon.hotY)
     }
@@ -118,9 +126,10 @@ extension GalleryView {
         case GalleryDragTarget.cells:
             data.set(Array(ownDrag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
         case "text/uri-list":
-            data.setURIs(images.map { image in
-                loader.bytesSource.shareableFile(for: image.url, label: image.label)?.absoluteString ?? image.url
-            })
+            data.setURIs(
+                images.map { image in
+                    loader.bytesSource.shareableFile(for: image.url, label: image.label)?.absoluteString ?? image.url
+                })
         case "text/x-moz-url":
             // UTF-16, a URL line and a title line per image, as browsers expect.
             let text = images.map { "\($0.url)\n\($0.label)" }.joined(separator: "\n")
@@ -151,7 +160,8 @@ extension GalleryView {
         drag.lastPointerX = x
         if let cells = cellDrags.drag(for: context) {
             let cellsHere = cells.galleryID == session.galleryID
-            let first = cells.ids.first.flatMap { id in session.library.cells(of: cells.galleryID).first { $0.id == id } }
+            let first = cells.ids.first.flatMap { id in session.library.cells(of: cells.galleryID).first { $0.id == id }
+            }
             // Room enough to see where it lands, narrow enough not to reflow the whole gallery.
             openRoom(atX: x, y: y, aspectRatio: min(max(first?.aspectRatio ?? 1, 0.5), 1))
             context.status(!cellsHere && CellDrags.isCopy(context) ? .copy : .move, time: time)
@@ -217,14 +227,20 @@ extension GalleryView {
             }
             return
         }
-        let arrived = session.library.transfer(cells.ids, from: cells.galleryID, to: session.galleryID,
-                                               atInsertionIndex: min(insertion, laidOut.count), copy: copy)
+        let arrived = session.library.transfer(
+            cells.ids, from: cells.galleryID, to: session.galleryID,
+            atInsertionIndex: min(insertion, laidOut.count), copy: copy)
         guard !arrived.isEmpty else { return }
         session.select(arrived)
         let from = session.library.gallery(cells.galleryID)?.name ?? ""
-        onDropped(copy
-            ? trPlural("Image copied from “{gallery}”", "{count} images copied from “{gallery}”", arrived.count, ["gallery": from])
-            : trPlural("Image moved from “{gallery}”", "{count} images moved from “{gallery}”", arrived.count, ["gallery": from]))
+        onDropped(
+            copy
+                ? trPlural(
+                    "Image copied from “{gallery}”", "{count} images copied from “{gallery}”", arrived.count,
+                    ["gallery": from])
+                : trPlural(
+                    "Image moved from “{gallery}”", "{count} images moved from “{gallery}”", arrived.count,
+                    ["gallery": from]))
     }
 
     // MARK: Room at the insertion point

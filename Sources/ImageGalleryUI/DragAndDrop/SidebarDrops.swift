@@ -78,9 +78,14 @@ final class SidebarDrops {
             let copy = CellDrags.isCopy(context)
             let arrived = library.transfer(cells.ids, from: cells.galleryID, to: target, copy: copy)
             guard !arrived.isEmpty, let name = library.gallery(target)?.name else { return }
-            onCellsDropped(copy
-                ? trPlural("Image copied to “{gallery}”", "{count} images copied to “{gallery}”", arrived.count, ["gallery": name])
-                : trPlural("Image moved to “{gallery}”", "{count} images moved to “{gallery}”", arrived.count, ["gallery": name]))
+            onCellsDropped(
+                copy
+                    ? trPlural(
+                        "Image copied to “{gallery}”", "{count} images copied to “{gallery}”", arrived.count,
+                        ["gallery": name])
+                    : trPlural(
+                        "Image moved to “{gallery}”", "{count} images moved to “{gallery}”", arrived.count,
+                        ["gallery": name]))
         } else if context.offeredTargets.contains(GalleryDragTarget.galleryRow) {
             pendingRowTarget = target
             context.requestData(GalleryDragTarget.galleryRow, for: sidebar.list, time: time)

@@ -64,7 +64,9 @@ final class DropDownloader {
         if let first = images.first { library.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
         if images.count > 1, let (galleryID, index) = library.location(of: placeholder),
-           let others = library.insertPlaceholders(in: galleryID, at: index + 1, labels: images.dropFirst().map(Self.label)) {
+            let others = library.insertPlaceholders(
+                in: galleryID, at: index + 1, labels: images.dropFirst().map(Self.label))
+        {
             placeholders += others
         }
         library.groupArrivals(placeholders)
@@ -117,7 +119,9 @@ final class DropDownloader {
         }
     }
 
-    private func finish(_ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>) {
+    private func finish(
+        _ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>
+    ) {
         cancellations[placeholder] = nil
         switch result {
         case .success(let (url, decoded)):
@@ -131,7 +135,8 @@ final class DropDownloader {
             // Gone already (deleted, or its gallery was): nobody waits for the message.
             guard let (galleryID, _) = library.location(of: placeholder) else { return }
             library.discardPlaceholder(placeholder)
-            onFailure(tr("Couldn’t add “{image}”: {reason}", ["image": label, "reason": failure.description]), galleryID)
+            onFailure(
+                tr("Couldn’t add “{image}”: {reason}", ["image": label, "reason": failure.description]), galleryID)
         }
     }
 

@@ -34,7 +34,8 @@ struct DropTransfer: Sendable {
             if throttle.shouldReport(fraction) { self.progress(fraction) }
             return true
         }
-        pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, progress: progress) { [self] fetched in
+        pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, progress: progress) {
+            [self] fetched in
             switch fetched {
             case .failure(let failure):
                 pipeline.bytes.removeCached(url)
@@ -49,7 +50,8 @@ struct DropTransfer: Sendable {
     /// behind, so the cell that shows it decodes its exact size from that small file.
     private func request(_ url: String, _ bytes: Data) -> PictureRequest {
         let box = ThumbnailSize.xLarge.pixels
-        return PictureRequest(url: url, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
+        return PictureRequest(
+            url: url, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
     }
 
     private func decode(_ bytes: Data, from url: String, attempt index: Int, firstFailure: LoadFailure?) {
@@ -57,7 +59,8 @@ struct DropTransfer: Sendable {
             switch decoded {
             case .success(let decoded):
                 // An embedded image is kept as a file: the state file stays small.
-                let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
+                let kept =
+                    url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
                 done(.success((kept?.absoluteString ?? url, decoded)))
             case .failure(let failure):
                 // Whatever the server sent instead of an image is not worth keeping.

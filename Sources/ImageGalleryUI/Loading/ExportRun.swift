@@ -95,7 +95,8 @@ final class ExportRun: Sendable {
         }
     }
 
-    private func write(_ fetched: Result<Data, LoadFailure>, of image: GalleryImage, at position: Int, into folder: URL) {
+    private func write(_ fetched: Result<Data, LoadFailure>, of image: GalleryImage, at position: Int, into folder: URL)
+    {
         guard !job.cancellation.isCancelled else { return }
         switch fetched {
         case .success(let data):

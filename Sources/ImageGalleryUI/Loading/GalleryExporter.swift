@@ -28,9 +28,11 @@ final class GalleryExporter {
 
     /// Exports `gallery` into a new folder in `parent`. `progress` hears how many images are done,
     /// `completion` how it ended; both on the main loop.
-    func export(_ gallery: Gallery, into parent: URL, fallbackName: String,
-                progress: @escaping @MainActor (_ done: Int, _ total: Int) -> Void,
-                completion: @escaping @MainActor (Outcome) -> Void) -> Job {
+    func export(
+        _ gallery: Gallery, into parent: URL, fallbackName: String,
+        progress: @escaping @MainActor (_ done: Int, _ total: Int) -> Void,
+        completion: @escaping @MainActor (Outcome) -> Void
+    ) -> Job {
         let job = Job()
         let run = ExportRun(
             gallery: gallery, parent: parent, fallbackName: fallbackName, job: job, bytesSource: bytesSource,

@@ -72,10 +72,12 @@ final class ImageLoader {
             surfaces[image.id] = entry
             // The cell changed size (zoom, a wider window): decode again to paint pixel for pixel,
             // and paint this one meanwhile. Once per cell size, whatever the decode gives.
-            let fit = PixelFit(originalWidth: entry.originalWidth, originalHeight: entry.originalHeight,
-                               cellWidth: pixelWidth, cellHeight: pixelHeight)
+            let fit = PixelFit(
+                originalWidth: entry.originalWidth, originalHeight: entry.originalHeight,
+                cellWidth: pixelWidth, cellHeight: pixelHeight)
             if inFlight[image.id] == nil, entry.decodedFor != PixelSize(width: pixelWidth, height: pixelHeight),
-               fit.wantsRedecode(ofPixelWidth: entry.surface.pixelWidth, pixelHeight: entry.surface.pixelHeight) {
+                fit.wantsRedecode(ofPixelWidth: entry.surface.pixelWidth, pixelHeight: entry.surface.pixelHeight)
+            {
                 load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
             }
             return .ready(entry.surface)
@@ -158,12 +160,14 @@ final class ImageLoader {
             scale: scale)
         inFlight[id] = (cancellation, prefetch, inFlight[id]?.started ?? MainContext.monotonicMicroseconds)
         let priority: JobPriority = prefetch ? .prefetch : .visible
-        pipeline.picture(request, priority: priority, cancellation: cancellation, onMain: { [weak self] decoded in
-            // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
-            guard let self, inFlight[id]?.cancellation === cancellation else { return }
-            cancellation.cancel()
-            finish(id, decoded, decodedFor: cell)
-        })
+        pipeline.picture(
+            request, priority: priority, cancellation: cancellation,
+            onMain: { [weak self] decoded in
+                // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
+                guard let self, inFlight[id]?.cancellation === cancellation else { return }
+                cancellation.cancel()
+                finish(id, decoded, decodedFor: cell)
+            })
     }
 
     private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize) {
@@ -186,8 +190,9 @@ final class ImageLoader {
         // The display's copy, read without an upload in every frame the picture is on screen, is
         // made at its first paint: most of a drop's hundred pictures land off screen, and making
         // each copy at once held the window's thread (fresh shared memory to fault in and fill).
-        surfaces[id] = Entry(surface: decoded.surface, originalWidth: decoded.originalWidth,
-                             originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
+        surfaces[id] = Entry(
+            surface: decoded.surface, originalWidth: decoded.originalWidth,
+            originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
         usedBytes += decoded.surface.byteCount
         evictIfNeeded()
     }

@@ -18,8 +18,9 @@ enum LocalFiles {
                 return tr("“{file}” was skipped: it is not an image", ["file": name])
             }
             if !skipped.isEmpty {
-                return trPlural("{count} file was skipped: it is not an image", "{count} files were skipped: they are not images",
-                                skipped.count)
+                return trPlural(
+                    "{count} file was skipped: it is not an image", "{count} files were skipped: they are not images",
+                    skipped.count)
             }
             if let folder = emptyFolders.first { return tr("“{folder}” holds no images", ["folder": folder]) }
             return nil
@@ -79,5 +80,7 @@ enum LocalFiles {
     /// format gdk-pixbuf reads here.
     @MainActor static let pixbufFormats = PixbufFormat.readable()
 
-    @MainActor static var imageExtensions: Set<String> { Set(pixbufFormats.flatMap(\.extensions).map { $0.lowercased() }) }
+    @MainActor static var imageExtensions: Set<String> {
+        Set(pixbufFormats.flatMap(\.extensions).map { $0.lowercased() })
+    }
 }

@@ -26,7 +26,8 @@ final class FlightLayer {
 
     /// Starts one image's flight; several run at once.
     func launch(_ surface: CairoSurface, path: FlightPath, delay: Double = 0) {
-        flights.append(Flight(surface: surface, path: path, startTime: MainContext.monotonicMicroseconds + Int(delay * 1_000_000)))
+        flights.append(
+            Flight(surface: surface, path: path, startTime: MainContext.monotonicMicroseconds + Int(delay * 1_000_000)))
         area.isVisible = true
         area.queueDraw()
         guard tick == nil else { return }
@@ -51,11 +52,13 @@ final class FlightLayer {
             let elapsed = max(Double(now - flight.startTime) / 1_000_000, 0)
             let frame = flight.path.frame(at: elapsed)
             context.save()
-            context.roundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-                                     radius: 6 * frame.width / max(flight.path.start.width, 1))
+            context.roundedRectangle(
+                x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+                radius: 6 * frame.width / max(flight.path.start.width, 1))
             context.clip()
-            context.draw(flight.surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-                         alpha: flight.path.opacity(at: elapsed), resampling: .fast)
+            context.draw(
+                flight.surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+                alpha: flight.path.opacity(at: elapsed), resampling: .fast)
             context.restore()
         }
     }

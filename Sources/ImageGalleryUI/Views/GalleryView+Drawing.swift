@@ -13,7 +13,8 @@ extension GalleryView {
         var area = LayoutRect(x: clip.x, y: clip.y, width: clip.width, height: clip.height)
         if isAnimatingLayout {
             // Cells sliding in from outside the damaged area still need painting.
-            area = LayoutRect(x: area.x, y: area.y - rowHeight * 2, width: area.width, height: area.height + rowHeight * 4)
+            area = LayoutRect(
+                x: area.x, y: area.y - rowHeight * 2, width: area.width, height: area.height + rowHeight * 4)
         }
         let palette = Palette(widget: canvas)
         let scale = canvas.scaleFactor
@@ -21,14 +22,20 @@ extension GalleryView {
             drawGap(layout.frames[gapSlot(for: gap.index)], context: context, palette: palette)
         }
         // Spinners turning damage their own squares: the cells between them are not painted again.
-        let damage = isAnimatingLayout ? nil : context.clipRectangles.map { rectangles in
-            rectangles.map { LayoutRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        }
+        let damage =
+            isAnimatingLayout
+            ? nil
+            : context.clipRectangles.map { rectangles in
+                rectangles.map { LayoutRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            }
         for index in cellIndices(intersecting: area) {
             // The selection and focus rings reach a few pixels past the cell.
             let frame = displayedFrame(ofCellAt: index)
-            guard Self.needsPainting(LayoutRect(x: frame.x - 6, y: frame.y - 6, width: frame.width + 12, height: frame.height + 12),
-                                     damage: damage) else { continue }
+            guard
+                Self.needsPainting(
+                    LayoutRect(x: frame.x - 6, y: frame.y - 6, width: frame.width + 12, height: frame.height + 12),
+                    damage: damage)
+            else { continue }
             drawCell(at: index, context: context, palette: palette, scale: scale, damage: damage)
         }
     }
@@ -38,12 +45,16 @@ extension GalleryView {
     }
 
     /// Where a cell's spinner turns, if it shows one: the only part of the cell a turn repaints.
-    func spinnerBox(of cell: GalleryCell, in frame: LayoutRect) -> (centerX: Double, centerY: Double, radius: Double, box: LayoutRect)? {
+    func spinnerBox(of cell: GalleryCell, in frame: LayoutRect) -> (
+        centerX: Double, centerY: Double, radius: Double, box: LayoutRect
+    )? {
         let centerY: Double
         let radius: Double
         switch cell.content {
         case .image(let image):
-            guard case .loading = loader.peekState(of: image.id), loader.isSlow(image.id, after: 0.3) else { return nil }
+            guard case .loading = loader.peekState(of: image.id), loader.isSlow(image.id, after: 0.3) else {
+                return nil
+            }
             centerY = frame.midY
             radius = max(min(frame.width, frame.height, 64) / 4, 8)
         case .placeholder:
@@ -51,7 +62,10 @@ extension GalleryView {
             radius = max(min(frame.width, frame.height, 96) / 5, 8)
         }
         let reach = radius + Self.spinnerLineWidth(radius: radius) / 2 + 1
-        return (frame.midX, centerY, radius, LayoutRect(x: frame.midX - reach, y: centerY - reach, width: reach * 2, height: reach * 2))
+        return (
+            frame.midX, centerY, radius,
+            LayoutRect(x: frame.midX - reach, y: centerY - reach, width: reach * 2, height: reach * 2)
+        )
     }
 
     private static func spinnerLineWidth(radius: Double) -> Double { max(radius / 5, 2.5) }
@@ -61,8 +75,9 @@ extension GalleryView {
     }
 
     private func drawGap(_ frame: LayoutRect, context: CairoContext, palette: Palette) {
-        context.roundedRectangle(x: frame.x + 1, y: frame.y + 1, width: frame.width - 2, height: frame.height - 2,
-                                 radius: Self.cornerRadius)
+        context.roundedRectangle(
+            x: frame.x + 1, y: frame.y + 1, width: frame.width - 2, height: frame.height - 2,
+            radius: Self.cornerRadius)
         context.setColor(palette.accent.withAlpha(0.12))
         context.fillPreserve()
         context.setColor(palette.accent.withAlpha(0.7))
@@ -85,63 +100,76 @@ extension GalleryView {
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
                 // Pictures on disk arrive within a frame or two: a spinner would only flicker.
                 if let spinner = spinnerBox(of: cell, in: frame) {
-                    drawSpinner(centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
-                                progress: nil, context: context, palette: palette)
+                    drawSpinner(
+                        centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
+                        progress: nil, context: context, palette: palette)
                 }
                 ensureSpinnerTicking()
             case .failed(let reason):
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
-                context.drawIcon(named: "image-missing-symbolic", widget: canvas, centerX: frame.midX,
-                                 centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.55 * alpha))
+                context.drawIcon(
+                    named: "image-missing-symbolic", widget: canvas, centerX: frame.midX,
+                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.55 * alpha))
                 // Two lines for the reason where there is room: "image too large (30000×30000)" and its
                 // translations are longer than a small cell is wide.
                 let roomy = frame.height >= 120
-                let reasonHeight = context.drawText(reason, widget: canvas, centerX: frame.midX, top: frame.midY + 12,
-                                                    maxWidth: frame.width - 16,
-                                                    color: palette.foreground.withAlpha(0.7 * alpha), lines: roomy ? 2 : 1)
+                let reasonHeight = context.drawText(
+                    reason, widget: canvas, centerX: frame.midX, top: frame.midY + 12,
+                    maxWidth: frame.width - 16,
+                    color: palette.foreground.withAlpha(0.7 * alpha), lines: roomy ? 2 : 1)
                 if roomy {
-                    context.drawText(tr("Double-click to retry"), widget: canvas, centerX: frame.midX,
-                                     top: frame.midY + 14 + reasonHeight, maxWidth: frame.width - 16,
-                                     color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85,
-                                     lines: frame.height >= 180 ? 2 : 1)
+                    context.drawText(
+                        tr("Double-click to retry"), widget: canvas, centerX: frame.midX,
+                        top: frame.midY + 14 + reasonHeight, maxWidth: frame.width - 16,
+                        color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85,
+                        lines: frame.height >= 180 ? 2 : 1)
                 }
             }
         case .placeholder(_, let progress):
             drawTile(frame, context: context, palette: palette, alpha: alpha)
             if let spinner = spinnerBox(of: cell, in: frame) {
-                drawSpinner(centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
-                            progress: progress, context: context, palette: palette)
+                drawSpinner(
+                    centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
+                    progress: progress, context: context, palette: palette)
                 let captionY = spinner.box.maxY + 8
-                if Self.needsPainting(LayoutRect(x: frame.x, y: captionY - 4, width: frame.width, height: 32), damage: damage) {
+                if Self.needsPainting(
+                    LayoutRect(x: frame.x, y: captionY - 4, width: frame.width, height: 32), damage: damage)
+                {
                     let caption = progress.map(Localization.percent) ?? tr("Downloading…")
-                    context.drawText(caption, widget: canvas, centerX: frame.midX, centerY: captionY + 10,
-                                     maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
+                    context.drawText(
+                        caption, widget: canvas, centerX: frame.midX, centerY: captionY + 10,
+                        maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
                 }
             }
             if progress == nil { ensureSpinnerTicking() }
         }
         if session.selection.contains(cell.id) {
-            context.roundedRectangle(x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3,
-                                     radius: Self.cornerRadius + 1.5)
+            context.roundedRectangle(
+                x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3,
+                radius: Self.cornerRadius + 1.5)
             context.setColor(palette.accent)
             context.setLineWidth(3)
             context.stroke()
             drawCheckBadge(x: frame.maxX - 14, y: frame.y + 14, context: context, palette: palette)
         }
         if focusedID == cell.id && canvas.hasFocus {
-            context.roundedRectangle(x: frame.x - 4.5, y: frame.y - 4.5, width: frame.width + 9, height: frame.height + 9,
-                                     radius: Self.cornerRadius + 4)
+            context.roundedRectangle(
+                x: frame.x - 4.5, y: frame.y - 4.5, width: frame.width + 9, height: frame.height + 9,
+                radius: Self.cornerRadius + 4)
             context.setColor(palette.accent.withAlpha(0.6))
             context.setLineWidth(1.5)
             context.stroke()
         }
     }
 
-    private func drawImage(_ surface: CairoSurface, in frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double) {
+    private func drawImage(
+        _ surface: CairoSurface, in frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double
+    ) {
         // Decoded for this very cell, its own corners are round: no clip path for the X server to fill.
         let scale = Double(canvas.scaleFactor)
         if surface.cornerRadius == Self.cornerRadius, abs(Double(surface.pixelWidth) - frame.width * scale) <= 1.5,
-           abs(Double(surface.pixelHeight) - frame.height * scale) <= 1.5 {
+            abs(Double(surface.pixelHeight) - frame.height * scale) <= 1.5
+        {
             context.draw(surface, x: frame.x, y: frame.y, width: frame.width, height: frame.height, alpha: alpha)
             return
         }
@@ -159,35 +187,43 @@ extension GalleryView {
         }
         // Not at its cell's size: sliding, or its decode for this size is on the way.
         if alpha >= 1 {
-            context.setSource(surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, resampling: .fast)
-            context.fillRoundedRectangle(x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
-                                         radius: Self.cornerRadius, corners: roundedCorners)
+            context.setSource(
+                surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, resampling: .fast)
+            context.fillRoundedRectangle(
+                x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
+                radius: Self.cornerRadius, corners: roundedCorners)
         } else {
             context.save()
-            context.roundedRectangle(x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
-                                     radius: Self.cornerRadius)
+            context.roundedRectangle(
+                x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height,
+                radius: Self.cornerRadius)
             context.clip()
-            context.draw(surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, alpha: alpha,
-                         resampling: .fast)
+            context.draw(
+                surface, x: fitted.x, y: fitted.y, width: fitted.width, height: fitted.height, alpha: alpha,
+                resampling: .fast)
             context.restore()
         }
     }
 
     private func drawTile(_ frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double) {
         context.setColor(palette.tile.withAlpha(palette.tile.alpha * alpha))
-        context.fillRoundedRectangle(x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-                                     radius: Self.cornerRadius, corners: roundedCorners)
+        context.fillRoundedRectangle(
+            x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+            radius: Self.cornerRadius, corners: roundedCorners)
     }
 
     /// A progress ring when the fraction is known, a turning arc otherwise. Painted from a sprite:
     /// all the spinners of a frame turn alike, and stroking arcs is what a frame of a hundred
     /// downloads spent most on (on X11, each stroke is tessellated and sent as trapezoids).
-    func drawSpinner(centerX: Double, centerY: Double, radius: Double, progress: Double?, context: CairoContext, palette: Palette) {
+    func drawSpinner(
+        centerX: Double, centerY: Double, radius: Double, progress: Double?, context: CairoContext, palette: Palette
+    ) {
         let r = max(radius, 8)
         let lineWidth = Self.spinnerLineWidth(radius: r)
         let reach = r + lineWidth / 2 + 1
         // Whole percents for a progress ring, 64 steps of a turn a second for a spinner.
-        let phase = progress.map { Int((min(max($0, 0.02), 1) * 100).rounded()) }
+        let phase =
+            progress.map { Int((min(max($0, 0.02), 1) * 100).rounded()) }
             ?? -1 - Int(MainContext.monotonicMicroseconds % 1_000_000 * 64 / 1_000_000)
         let key = SpinnerSprites.Key(radius: r, phase: phase, scale: canvas.scaleFactor)
         let sprite = spinnerSprites.sprite(for: key, palette: palette) {

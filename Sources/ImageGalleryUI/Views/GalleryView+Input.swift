@@ -28,7 +28,8 @@ extension GalleryView {
             // The second press already began as a press (GDK sends both): the cell opens on release,
             // unless it becomes a drag (a click, then at once a drag, is a drag).
             if let press = drag.pendingPress, let index = cellIndex(atX: event.x, y: y),
-               shownCells[index].id == press.id {
+                shownCells[index].id == press.id
+            {
                 drag.pendingPress?.activatesOnRelease = true
             }
             return true
@@ -49,8 +50,9 @@ extension GalleryView {
             session.select(id, mode: .replace)
         }
         setFocus(id, scrollTo: false)
-        drag.pendingPress = PendingPress(id: id, x: event.x, y: y,
-                                    narrowOnRelease: wasSelected && event.modifiers.isEmpty)
+        drag.pendingPress = PendingPress(
+            id: id, x: event.x, y: y,
+            narrowOnRelease: wasSelected && event.modifiers.isEmpty)
         return true
     }
 
@@ -157,7 +159,9 @@ extension GalleryView {
             let y = direction == "Up" ? frame.y - Self.spacing - 1 : frame.maxY + Self.spacing + 1
             guard y > 0, y < layout.contentHeight else { return index }
             let candidates = cellIndices(intersecting: LayoutRect(x: 0, y: y, width: laidOutWidthForInput, height: 1))
-            return candidates.min { abs(targetFrame(ofCellAt: $0).midX - frame.midX) < abs(targetFrame(ofCellAt: $1).midX - frame.midX) } ?? index
+            return candidates.min {
+                abs(targetFrame(ofCellAt: $0).midX - frame.midX) < abs(targetFrame(ofCellAt: $1).midX - frame.midX)
+            } ?? index
         }
     }
 
@@ -221,7 +225,8 @@ extension GalleryView {
         if session.selection.isEmpty, let focusedID { session.select(focusedID, mode: .replace) }
         let selected = session.ordered(session.selection)
         guard let id = focusedID.flatMap({ session.selection.contains($0) ? $0 : nil }) ?? selected.first,
-              let index = index(of: id) else {
+            let index = index(of: id)
+        else {
             onMenuRequested(nil, Self.spacing * 4, Self.spacing * 4)
             return
         }

@@ -38,7 +38,9 @@ final class GalleryView {
 
     /// Room opened at an insertion point while something is dragged over the gallery.
     var gap: (index: Int, aspectRatio: Double)? {
-        didSet { if gap?.index != oldValue?.index || gap?.aspectRatio != oldValue?.aspectRatio { relayout(animated: true) } }
+        didSet {
+            if gap?.index != oldValue?.index || gap?.aspectRatio != oldValue?.aspectRatio { relayout(animated: true) }
+        }
     }
     /// Cells being dragged out of their place: painted dimmed.
     var dimmed: Set<ImageID> = [] { didSet { canvas.queueDraw() } }
@@ -94,8 +96,9 @@ final class GalleryView {
         canvas.onDraw { [weak self] context in self?.draw(context) }
         canvas.onSizeAllocate { [weak self] width, _ in self?.widthChanged(Double(width)) }
         scroller.onScrolled { [weak self] in self?.visibleAreaChanged() }
-        canvas.setAccessibleCells({ [weak self] in self?.accessibleCells() ?? [] },
-                                  frame: { [weak self] key in self?.accessibleFrame(ofKey: key) })
+        canvas.setAccessibleCells(
+            { [weak self] in self?.accessibleCells() ?? [] },
+            frame: { [weak self] key in self?.accessibleFrame(ofKey: key) })
         loaderObservation = loader.observe { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
@@ -153,12 +156,14 @@ final class GalleryView {
         }
         if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
         laidOutWidth = Double(canvas.allocatedWidth)
-        layout = JustifiedLayout(aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+        layout = JustifiedLayout(
+            aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
         if gap == nil {
             restingLayout = layout
         } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
-            restingLayout = JustifiedLayout(aspectRatios: cells.map(displayAspectRatio), width: laidOutWidth,
-                                            targetRowHeight: rowHeight, spacing: Self.spacing)
+            restingLayout = JustifiedLayout(
+                aspectRatios: cells.map(displayAspectRatio), width: laidOutWidth,
+                targetRowHeight: rowHeight, spacing: Self.spacing)
         }
         slotOfCell = slots
         canvas.setContentHeight(layout.contentHeight.rounded(.up))
@@ -268,8 +273,9 @@ final class GalleryView {
     /// most pictures ready. A wrong guess costs those decodes, no more.
     func prefetchFirstScreen(width: Double, height: Double) {
         let cells = session.cells
-        let layout = JustifiedLayout(aspectRatios: cells.map(displayAspectRatio), width: width,
-                                     targetRowHeight: rowHeight, spacing: Self.spacing)
+        let layout = JustifiedLayout(
+            aspectRatios: cells.map(displayAspectRatio), width: width,
+            targetRowHeight: rowHeight, spacing: Self.spacing)
         let scale = canvas.scaleFactor
         for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
             guard let image = cells[index].image else { continue }
@@ -281,8 +287,9 @@ final class GalleryView {
         guard !isDetached else { return }
         let view = visibleRect
         let visible = cellIndices(intersecting: view)
-        let nextScreen = LayoutRect(x: view.x, y: scrollingUp ? view.y - view.height : view.maxY, width: view.width,
-                                    height: view.height)
+        let nextScreen = LayoutRect(
+            x: view.x, y: scrollingUp ? view.y - view.height : view.maxY, width: view.width,
+            height: view.height)
         let ahead = cellIndices(intersecting: nextScreen).filter { !visible.contains($0) }
         let cells = shownCells
         loader.setVisible(Set((visible + ahead).map { cells[$0].id }), for: ObjectIdentifier(self))
@@ -321,7 +328,8 @@ final class GalleryView {
             if let index = cellIndexByID[id] {
                 // A hundred downloads report progress many times a second: each repaints its own cell.
                 let frame = displayedFrame(ofCellAt: index)
-                canvas.queueDraw(x: frame.x, y: frame.y - scroller.scrollOffset, width: frame.width, height: frame.height)
+                canvas.queueDraw(
+                    x: frame.x, y: frame.y - scroller.scrollOffset, width: frame.width, height: frame.height)
             } else {
                 canvas.queueDraw()
             }
@@ -337,7 +345,9 @@ final class GalleryView {
     private func imageUpdated(_ id: ImageID) {
         guard let index = cellIndexByID[id] else { return }
         // A failure turns the cell square; everything else only repaints.
-        if loader.failure(of: id) != nil && abs(layout.frames[slotOfCell[index]].width - layout.frames[slotOfCell[index]].height) > 0.5 {
+        if loader.failure(of: id) != nil
+            && abs(layout.frames[slotOfCell[index]].width - layout.frames[slotOfCell[index]].height) > 0.5
+        {
             relayout(animated: true)
         } else {
             canvas.queueDraw()
@@ -458,13 +468,17 @@ final class GalleryView {
                 }
             case .placeholder(let label, let progress):
                 description = label
-                name = progress.map { tr("Downloading {image}, {percent}", ["image": label, "percent": Localization.percent($0)]) }
+                name =
+                    progress.map {
+                        tr("Downloading {image}, {percent}", ["image": label, "percent": Localization.percent($0)])
+                    }
                     ?? tr("Downloading {image}", ["image": label])
             }
             let shown = session.selection.contains(cell.id) ? tr("{image}, selected", ["image": name]) : name
-            return AccessibleCell(x: Int(frame.x.rounded()), y: Int(widgetY(fromContentY: frame.y).rounded()),
-                                  width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
-                                  name: shown, description: description, key: cell.id.rawValue)
+            return AccessibleCell(
+                x: Int(frame.x.rounded()), y: Int(widgetY(fromContentY: frame.y).rounded()),
+                width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
+                name: shown, description: description, key: cell.id.rawValue)
         }
     }
 
@@ -472,7 +486,9 @@ final class GalleryView {
     private func accessibleFrame(ofKey key: String) -> (x: Int, y: Int, width: Int, height: Int)? {
         guard let index = cellIndexByID[ImageID(key)] else { return nil }
         let frame = targetFrame(ofCellAt: index)
-        return (Int(frame.x.rounded()), Int(widgetY(fromContentY: frame.y).rounded()), Int(frame.width.rounded()),
-                Int(frame.height.rounded()))
+        return (
+            Int(frame.x.rounded()), Int(widgetY(fromContentY: frame.y).rounded()), Int(frame.width.rounded()),
+            Int(frame.height.rounded())
+        )
     }
 }

@@ -94,13 +94,15 @@ final class ImageViewer {
         let scale = Double(area.scaleFactor)
         let view = (Double(area.allocatedWidth) * scale, Double(area.allocatedHeight) * scale)
         if let size = loader.originalSize(of: id) {
-            zoom = ViewerZoom(imageWidth: Double(size.width), imageHeight: Double(size.height), viewWidth: view.0, viewHeight: view.1)
+            zoom = ViewerZoom(
+                imageWidth: Double(size.width), imageHeight: Double(size.height), viewWidth: view.0, viewHeight: view.1)
         } else {
             // Not decoded yet: as large as any image may be, at its ratio, until the decode says.
             let ratio = max(image.aspectRatio, 0.01)
             let side = Double(ImageLimits.maximumSide)
-            zoom = ViewerZoom(imageWidth: ratio >= 1 ? side : side * ratio, imageHeight: ratio >= 1 ? side / ratio : side,
-                              viewWidth: view.0, viewHeight: view.1)
+            zoom = ViewerZoom(
+                imageWidth: ratio >= 1 ? side : side * ratio, imageHeight: ratio >= 1 ? side / ratio : side,
+                viewWidth: view.0, viewHeight: view.1)
         }
         area.accessibleName = image.label
         updateCursor()
@@ -209,8 +211,9 @@ final class ImageViewer {
         let id = image.id
         // The latest wins: a newer request cancels this one.
         loader.pipeline.picture(
-            PictureRequest(url: image.url, fit: .within(width: wanted.width, height: wanted.height),
-                           scale: area.scaleFactor),
+            PictureRequest(
+                url: image.url, fit: .within(width: wanted.width, height: wanted.height),
+                scale: area.scaleFactor),
             priority: .viewer, cancellation: cancellation,
             onMain: { [weak self] decoded in self?.finish(id, request: request, wanted: wanted.width, decoded) })
         pending = (request, wanted.width, cancellation)
@@ -252,15 +255,19 @@ final class ImageViewer {
         guard let imageID else { return }
         let device = Double(area.scaleFactor)
         let rect = zoom.imageRect
-        let preview: CairoSurface? = if case .ready(let surface) = loader.peekState(of: imageID) { surface } else { nil }
+        let preview: CairoSurface? =
+            if case .ready(let surface) = loader.peekState(of: imageID) { surface } else { nil }
         if let surface = surfaceToPaint(width: rect.width) ?? preview {
-            context.draw(surface, x: rect.x / device, y: rect.y / device, width: rect.width / device, height: rect.height / device)
+            context.draw(
+                surface, x: rect.x / device, y: rect.y / device, width: rect.width / device,
+                height: rect.height / device)
         }
         if let failure, sharp.isEmpty {
             let width = Double(area.allocatedWidth)
-            context.drawText(tr("This image could not be shown: {reason}", ["reason": failure]), widget: area,
-                             centerX: width / 2, centerY: Double(area.allocatedHeight) - 40, maxWidth: width - 48,
-                             color: area.themeForeground)
+            context.drawText(
+                tr("This image could not be shown: {reason}", ["reason": failure]), widget: area,
+                centerX: width / 2, centerY: Double(area.allocatedHeight) - 40, maxWidth: width - 48,
+                color: area.themeForeground)
         }
     }
 

@@ -8,32 +8,32 @@ enum PrimaryMenu {
     static func builder() -> Builder { Builder(xml: xml, translationDomain: AppInfo.textDomain) }
 
     static let xml = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <interface>
-      <menu id="primary-menu">
-        <section>
-          \(item(N_("_New Window"), action: "app.new-window"))
-          \(item(N_("New _Gallery"), action: "app.new-gallery"))
-          \(item(N_("_Rename Gallery…"), action: "win.rename"))
-          \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
-        </section>
-        <section>
-          \(item(N_("_Add Images…"), action: "win.add-images"))
-          \(item(N_("Add _Folder…"), action: "win.add-folder"))
-          \(item(N_("_Export Gallery…"), action: "win.export"))
-        </section>
-        <section>
-          \(item(N_("_Paste"), action: "win.paste"))
-          \(item(N_("Select _All"), action: "win.select-all"))
-        </section>
-        <section>
-          \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
-          \(item(N_("_About Image Gallery"), action: "app.about"))
-          \(item(N_("_Quit"), action: "app.quit"))
-        </section>
-      </menu>
-    </interface>
-    """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <interface>
+          <menu id="primary-menu">
+            <section>
+              \(item(N_("_New Window"), action: "app.new-window"))
+              \(item(N_("New _Gallery"), action: "app.new-gallery"))
+              \(item(N_("_Rename Gallery…"), action: "win.rename"))
+              \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
+            </section>
+            <section>
+              \(item(N_("_Add Images…"), action: "win.add-images"))
+              \(item(N_("Add _Folder…"), action: "win.add-folder"))
+              \(item(N_("_Export Gallery…"), action: "win.export"))
+            </section>
+            <section>
+              \(item(N_("_Paste"), action: "win.paste"))
+              \(item(N_("Select _All"), action: "win.select-all"))
+            </section>
+            <section>
+              \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
+              \(item(N_("_About Image Gallery"), action: "app.about"))
+              \(item(N_("_Quit"), action: "app.quit"))
+            </section>
+          </menu>
+        </interface>
+        """
 
     private static func item(_ label: String, action: String) -> String {
         """

@@ -91,7 +91,8 @@ final class Sidebar {
 
     /// Selects the row of the gallery the window shows.
     func followShownGallery() {
-        guard let index = rows.firstIndex(where: { $0.galleryID == session.galleryID }), list.selectedIndex != index else { return }
+        guard let index = rows.firstIndex(where: { $0.galleryID == session.galleryID }), list.selectedIndex != index
+        else { return }
         followingSession = true
         list.select(index: index)
         followingSession = false
@@ -107,7 +108,8 @@ final class Sidebar {
 
     private func revealPendingRow() {
         guard let galleryID = rowToReveal, let row = row(of: galleryID)?.row,
-              let origin = row.translate(x: 0, y: 0, to: list) else { return }
+            let origin = row.translate(x: 0, y: 0, to: list)
+        else { return }
         rowToReveal = nil
         // With the rows' margins, so that the whole rounded highlight shows.
         scroller.reveal(top: origin.y - 6, bottom: origin.y + Double(row.allocatedHeight) + 6)
@@ -169,7 +171,9 @@ final class Sidebar {
     }
 
     private func keyPressed(_ key: KeyEvent) -> Bool {
-        guard let index = list.selectedIndex, rows.indices.contains(index), !rows[index].isRenaming else { return false }
+        guard let index = list.selectedIndex, rows.indices.contains(index), !rows[index].isRenaming else {
+            return false
+        }
         let galleryID = rows[index].galleryID
         switch key.keyName {
         case "Delete", "KP_Delete":
@@ -189,6 +193,8 @@ final class Sidebar {
     private func openMenu(forRowAt index: Int) {
         let row = rows[index].row
         guard let origin = row.translate(x: 0, y: 0, to: list) else { return }
-        onMenuRequested(rows[index].galleryID, origin.x + Double(row.allocatedWidth) / 2, origin.y + Double(row.allocatedHeight) / 2)
+        onMenuRequested(
+            rows[index].galleryID, origin.x + Double(row.allocatedWidth) / 2, origin.y + Double(row.allocatedHeight) / 2
+        )
     }
 }

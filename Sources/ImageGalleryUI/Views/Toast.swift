@@ -31,7 +31,9 @@ final class Toast {
     }
 
     /// Shows `message`; it hides after `seconds` (nil: stays until dismissed).
-    func show(_ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil) {
+    func show(
+        _ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil
+    ) {
         label.text = message
         self.action = action
         actionButton.label = actionLabel ?? ""
