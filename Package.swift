@@ -36,7 +36,7 @@ let package = Package(
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CShim", "GalleryCore"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
         // source and its cache, thumbnails, decoding with limits.
         .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim"]),
