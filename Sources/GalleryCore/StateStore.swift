@@ -208,34 +208,40 @@ public struct StateStore: Sendable {
 /// pending: the next save or `flush` tries again.
 public final class BackgroundStateSaver: Sendable {
     private struct State {
-        /// The newest state asked for and not yet written, and whether a write is on the queue.
+        /// The newest state asked for and not yet written, and whether a write is on its way.
         var pending: GalleryState?
         var scheduled = false
         /// The last state this copy asked to save, what the file holds (as far as this copy knows)
         /// and its revision. They differ after a merge, until this copy's own state takes the merge
         /// in: every save until then is merged again, so the other copy's changes never leave the
-        /// file. Only the queue changes them.
+        /// file. Only a write changes them.
         var base: GalleryState
         var onDisk: GalleryState
         var diskRevision: StateStore.Revision?
     }
 
     private let store: StateStore
-    /// One save at a time, in the order they were asked for.
-    private let queue = DispatchQueue(label: "io.github.imagegallery.save")
+    /// Runs a write off the caller's thread (the app's job scheduler).
+    private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Held while the file is checked, merged and written: one write at a time, in the order asked.
+    private let writing = Mutex(())
     private let state: Mutex<State>
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
 
     /// - Parameters:
     ///   - loaded: the state as read at launch (what the file held then).
+    ///   - runInBackground: runs a write elsewhere; a thread of its own unless told.
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
-    ///     made on top of `ours`. Called on the saver's queue.
+    ///     made on top of `ours`. Called where the write runs.
     public init(
-        store: StateStore, loaded: GalleryState, onError: @escaping @Sendable (String) -> Void,
+        store: StateStore, loaded: GalleryState,
+        runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
+        onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in }
     ) {
         self.store = store
+        self.runInBackground = runInBackground
         self.onError = onError
         self.onMerged = onMerged
         state = Mutex(State(base: loaded, onDisk: loaded, diskRevision: store.revision()))
@@ -249,7 +255,7 @@ public final class BackgroundStateSaver: Sendable {
             return !wasScheduled
         }
         guard schedule else { return }
-        queue.async { [self] in _ = writePending() }
+        runInBackground { [self] in _ = writePending() }
     }
 
     /// Blocks until everything asked for is on disk (at quit), at most `timeout` seconds (a hung
@@ -257,7 +263,7 @@ public final class BackgroundStateSaver: Sendable {
     public func flush(timeout: Double = 10) -> String? {
         let done = DispatchSemaphore(value: 0)
         let outcome = FlushOutcome()
-        queue.async { [self] in
+        runInBackground { [self] in
             let reason = writePending()
             outcome.reason.withLock { $0 = reason }
             done.signal()
@@ -269,9 +275,13 @@ public final class BackgroundStateSaver: Sendable {
         return outcome.reason.withLock { $0 }
     }
 
-    /// On the queue: the lock is held to take the request and to record what was written, never
-    /// while the file is written, so `save` never waits for the disk.
+    /// In the background: the state's lock is held to take the request and to record what was written,
+    /// never while the file is written, so `save` never waits for the disk.
     private func writePending() -> String? {
+        writing.withLock { _ in writePendingAlone() }
+    }
+
+    private func writePendingAlone() -> String? {
         let (pending, base, onDisk, diskRevision) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision)
             state.pending = nil
@@ -312,7 +322,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 }
 
-/// What a flush found, handed from the saver's queue to the thread that waits for it.
+/// What a flush found, handed from where it wrote to the thread that waits for it.
 private final class FlushOutcome: Sendable {
     let reason = Mutex<String?>(nil)
 }

@@ -141,7 +141,7 @@ public final class ImageGalleryApplication {
                 store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
             let saver = BackgroundStateSaver(
-                store: store, loaded: state,
+                store: store, loaded: state, runInBackground: { scheduler.submit(.io, .visible, $0) },
                 onError: { [weak self] message in
                     MainContext.post {
                         self?.say(
