@@ -30,14 +30,17 @@ public final class ImageBytesSource: Sendable {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
-    /// Gets the bytes of the image at `url` and calls `then` with them on an I/O thread, exactly once:
-    /// read on one when they are at hand, else downloaded (holding no thread while the server answers)
-    /// and cached.
+    /// Gets the bytes of the image at `url` and calls `then` with them exactly once: read on the I/O
+    /// lane when they are at hand, else downloaded (holding no thread while the server answers) and
+    /// cached on the lane `then` runs on.
     /// - Parameters:
     ///   - cancellation: stops the work from another thread; `then` hears "cancelled".
+    ///   - arrivingOn: the lane a download is cached and handed over on: the CPU lane when the bytes
+    ///     are decoded next, so a burst of answers keeps one background thread busy, not two.
     ///   - progress: bytes received and expected (if known), on the transfer thread; return false to stop.
     public func fetch(
         _ url: String, priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
+        arrivingOn lane: JobScheduler.Lane = .io,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
@@ -45,21 +48,21 @@ public final class ImageBytesSource: Sendable {
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
             if let local = bytesAtHand(for: url) { return then(local) }
             download(
-                url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, progress: progress,
-                then: then)
+                url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, on: lane,
+                progress: progress, then: then)
         }
     }
 
-    /// Downloads `url` and calls `then` on an I/O thread, where the bytes are cached first; once
-    /// `cancellation` is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all.
+    /// Downloads `url` and calls `then` on `lane`, where the bytes are cached first; once `cancellation`
+    /// is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all.
     func download(
         _ url: String, priority: JobPriority, cancellation: CancellationToken, thenEvenIfCancelled: Bool,
-        progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+        on lane: JobScheduler.Lane, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
         HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
             // On the transfer thread, which serves every download: the file is written elsewhere.
-            scheduler.submit(.io, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
+            scheduler.submit(lane, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
                 then(kept(downloaded, for: url))
             }
         }

@@ -28,19 +28,18 @@ public final class ImagePipeline: Sendable {
             guard request.bytes == nil, scheme == "http" || scheme == "https",
                 source.localOriginal(for: request.url) == nil
             else { return then(Self.decode(request, source: source)) }
+            // Cached and decoded in one job on the CPU lane, once the answer is in.
             source.download(
-                request.url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false,
+                request.url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false, on: .cpu,
                 progress: { _, _ in true }
-            ) {
-                fetched in
+            ) { fetched in
                 switch fetched {
                 case .failure(let failure): then(.failure(failure))
                 case .success(let data):
-                    let decodable = PictureRequest(
-                        url: request.url, bytes: data, fit: request.fit, scale: request.scale)
-                    scheduler.submit(.cpu, priority, cancellation: cancellation) {
-                        then(Self.decode(decodable, source: source))
-                    }
+                    then(
+                        Self.decode(
+                            PictureRequest(url: request.url, bytes: data, fit: request.fit, scale: request.scale),
+                            source: source))
                 }
             }
         }

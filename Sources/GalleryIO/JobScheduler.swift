@@ -3,12 +3,13 @@ import GtkKit
 import Synchronization
 
 /// Runs the app's background work, as Eye of GNOME's job scheduler and gThumb's shared I/O factory
-/// do: two lanes with a few threads each, every job queued by its priority, a cancelled job skipped
-/// before it starts, and one way back to the GTK thread (`MainContext.post`).
+/// do: two lanes with few threads, every job queued by its priority, a cancelled job skipped before it
+/// starts, and one way back to the GTK thread (`MainContext.post`). Few threads is the point: the GTK
+/// thread finds a core when it wakes because little else runs at once.
 ///
-/// - `io`: reading and writing files, listing folders, keeping downloads; the threads mostly wait
-///   on the disk. Downloads themselves wait on no thread (`HTTPClient` runs them all on one).
-/// - `cpu`: decoding; every core but one, so the GTK thread always finds one.
+/// - `io`: one thread, as Eye of GNOME's job thread: reading and writing files, listing folders,
+///   saving. Downloads wait on no thread (`HTTPClient` runs them all on one).
+/// - `cpu`: decoding, and keeping a download that is decoded next; every core but one.
 public final class JobScheduler: Sendable {
     public enum Lane: Sendable {
         case io
@@ -19,9 +20,9 @@ public final class JobScheduler: Sendable {
     private let cpuLane: JobLane
 
     /// - Parameters:
-    ///   - ioThreads: threads that wait on the disk.
+    ///   - ioThreads: threads for file work.
     ///   - cpuThreads: threads that decode; defaults to every core but one.
-    public init(ioThreads: Int = 4, cpuThreads: Int = max(ProcessInfo.processInfo.activeProcessorCount - 1, 1)) {
+    public init(ioThreads: Int = 1, cpuThreads: Int = max(ProcessInfo.processInfo.activeProcessorCount - 1, 1)) {
         ioLane = JobLane(name: "io", threads: ioThreads)
         cpuLane = JobLane(name: "decode", threads: cpuThreads)
     }

@@ -34,7 +34,9 @@ struct DropTransfer: Sendable {
             if throttle.shouldReport(fraction) { self.progress(fraction) }
             return true
         }
-        pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, progress: progress) {
+        // Decoded next: the answer is cached and handed over on the CPU lane.
+        pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, progress: progress)
+        {
             [self] fetched in
             switch fetched {
             case .failure(let failure):
