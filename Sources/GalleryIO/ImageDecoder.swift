@@ -12,20 +12,7 @@ public enum ImageDecoder {
     /// animation is noticed soon after its first frame.
     static let chunkSize = 16 * 1024
 
-    /// - Parameters:
-    ///   - fit: the largest pixel size wanted (the cell at its device scale); nil for full size.
-    ///   - scale: device scale factor the surface is for (2 on HiDPI), so it paints crisp.
-    public static func decode(_ bytes: Data, fit: (width: Int, height: Int)?, scale: Int) -> Result<
-        DecodedImage, DecodeError
-    > {
-        decodePicture(bytes, fit: fit).map { picture in
-            DecodedImage(
-                surface: picture.pixbuf.surface(scale: scale), originalWidth: picture.originalWidth,
-                originalHeight: picture.originalHeight)
-        }
-    }
-
-    /// The pixels, fitted inside `fit` (nil: full size), not yet a surface.
+    /// The pixels, fitted inside `fit` (the largest pixel size wanted; nil: full size), not yet a surface.
     public static func decodePicture(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
         DecodedPicture, DecodeError
     > {
