@@ -88,12 +88,7 @@ public struct CairoContext {
         x: Double, y: Double, width: Double, height: Double, radius: Double,
         corners: RoundedCorners
     ) {
-        var left = x
-        var top = y
-        var right = x + width
-        var bottom = y + height
-        cairo_user_to_device(cr, &left, &top)
-        cairo_user_to_device(cr, &right, &bottom)
+        let (left, top, right, bottom) = deviceEdges(x: x, y: y, width: width, height: height)
         let pixelsPerUnit = self.pixelsPerUnit
         var radiusX = radius
         var radiusY = 0.0
@@ -202,6 +197,19 @@ public struct CairoContext {
         cairo_pattern_destroy(pattern)
     }
 
+    /// The rectangle's edges in device units (left, top, right, bottom).
+    private func deviceEdges(x: Double, y: Double, width: Double, height: Double) -> (
+        Double, Double, Double, Double
+    ) {
+        var left = x
+        var top = y
+        var right = x + width
+        var bottom = y + height
+        cairo_user_to_device(cr, &left, &top)
+        cairo_user_to_device(cr, &right, &bottom)
+        return (left, top, right, bottom)
+    }
+
     /// A surface decoded at the rectangle's size in device pixels (give or take the rounding of a
     /// fractional layout) is painted one surface pixel onto one screen pixel: resampling it for a
     /// sub-pixel offset or a 0.5% scale would blur every edge of the picture. It fills its own
@@ -210,12 +218,7 @@ public struct CairoContext {
         _ surface: CairoSurface, x: Double, y: Double, width: Double, height: Double,
         alpha: Double
     ) -> Bool {
-        var left = x
-        var top = y
-        var right = x + width
-        var bottom = y + height
-        cairo_user_to_device(cr, &left, &top)
-        cairo_user_to_device(cr, &right, &bottom)
+        let (left, top, right, bottom) = deviceEdges(x: x, y: y, width: width, height: height)
         let pixelsPerUnit = self.pixelsPerUnit
         let pixelWidth = (right - left) * pixelsPerUnit
         let pixelHeight = (bottom - top) * pixelsPerUnit
