@@ -102,12 +102,13 @@ public final class ImageBytesSource: Sendable {
         }
         switch scheme {
         case "file":
-            guard let data = FileManager.default.contents(atPath: parsed.path) else {
-                return .failure(LoadFailure(description: tr("file not found")))
+            do throws(FileReader.Failure) {
+                return .success(try FileReader.read(parsed.path))
+            } catch {
+                return .failure(LoadFailure(error))
             }
-            return .success(data)
         case "http", "https":
-            return FileManager.default.contents(atPath: cacheFile(for: url).path).map { .success($0) }
+            return (try? FileReader.read(cacheFile(for: url).path)).map { .success($0) }
         default:
             return .failure(LoadFailure(description: tr("{scheme}: addresses are not supported", ["scheme": scheme])))
         }
@@ -147,9 +148,7 @@ public final class ImageBytesSource: Sendable {
         guard let parsed = URL(string: url) else { return nil }
         if parsed.isFileURL { return parsed }
         let cached = cacheFile(for: url)
-        guard let handle = FileHandle(forReadingAtPath: cached.path) else { return nil }
-        let head = handle.readData(ofLength: 64)
-        try? handle.close()
+        guard let head = try? FileReader.head(cached.path, count: 64) else { return nil }
         var name = label.replacingOccurrences(of: "/", with: "_")
         if let format = ImageFormat.sniff(head),
             !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") })

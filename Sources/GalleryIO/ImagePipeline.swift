@@ -70,8 +70,12 @@ public final class ImagePipeline: Sendable {
         let data: Data
         if let bytes = request.bytes {
             data = bytes
-        } else if let original, let contents = FileManager.default.contents(atPath: original.path) {
-            data = contents
+        } else if let original {
+            do throws(FileReader.Failure) {
+                data = try FileReader.read(original.path)
+            } catch {
+                return .failure(LoadFailure(error))
+            }
         } else {
             switch source.bytesAtHand(for: request.url) {
             case .success(let contents): data = contents

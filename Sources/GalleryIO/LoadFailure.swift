@@ -31,6 +31,18 @@ extension LoadFailure {
             }
     }
 
+    /// A local file that was not read.
+    public init(_ error: FileReader.Failure) {
+        description =
+            switch error {
+            case .missing: tr("file not found")
+            case .notRegularFile: tr("not a regular file")
+            case .tooLarge(let limit):
+                tr("larger than {megabytes} MB", ["megabytes": Localization.number(limit / 1_000_000)])
+            case .unreadable(let code): tr("could not be read: {reason}", ["reason": FileError(code: code).description])
+            }
+    }
+
     /// An image in a format this system has no decoder for says which package would show it.
     public init(_ error: DecodeError, decoding bytes: Data) {
         description =

@@ -40,7 +40,8 @@ public struct ThumbnailCache: Sendable {
     /// The thumbnail of `original` at `size`, if there is one made from the file as it is now.
     public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
-        guard FileManager.default.fileExists(atPath: path), let pixbuf = Pixbuf.load(contentsOf: path),
+        // Not opened unless a regular file: gdk-pixbuf's open would wait on a FIFO for good.
+        guard FileReader.kind(of: path) == .regularFile, let pixbuf = Pixbuf.load(contentsOf: path),
             pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
         else { return nil }
         // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.

@@ -40,6 +40,17 @@ import Testing
         #expect(throws: LoadFailure.self) { try result.get() }
     }
 
+    @Test func fileURLOfAFIFOOrADeviceIsRefusedAtOnce() async throws {
+        defer { folder.remove() }
+        let pipe = folder.url.appendingPathComponent("pipe.png").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        for path in [pipe, "/dev/zero", folder.url.path] {
+            let url = try #require(FileURI.from(path: path))
+            let result = try #require(await fetch(url))
+            #expect(throws: LoadFailure(description: "not a regular file")) { try result.get() }
+        }
+    }
+
     @Test func dataURI() async throws {
         defer { folder.remove() }
         let bytes = Data(TestImages.png(width: 2, height: 2))
