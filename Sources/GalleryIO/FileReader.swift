@@ -41,6 +41,8 @@ public enum FileReader {
     }
 
     private static func read(_ path: String, upTo limit: Int, refusingMore: Bool) throws(Failure) -> Data {
+        // C would read the path only up to a NUL: another file than the one named.
+        guard !path.utf8.contains(0) else { throw .missing }
         var status = stat()
         // Looked at before opening too: opening a device runs its driver's code.
         guard stat(path, &status) == 0 else { throw failure(errno) }
@@ -80,7 +82,7 @@ public enum FileReader {
     /// What `path` names, looked at without opening it.
     public static func kind(of path: String) -> Kind {
         var status = stat()
-        guard stat(path, &status) == 0 else { return .missing }
+        guard !path.utf8.contains(0), stat(path, &status) == 0 else { return .missing }
         switch status.st_mode & S_IFMT {
         case S_IFREG: return .regularFile
         case S_IFDIR: return .folder

@@ -70,6 +70,9 @@ import Testing
         #expect(throws: FileReader.Failure.missing) { try FileReader.read(path) }
         #expect(throws: FileReader.Failure.missing) { try FileReader.read(path + "/below") }
         #expect(FileReader.kind(of: path) == .missing)
+        let real = try folder.write([1], to: "real")
+        #expect(throws: FileReader.Failure.missing) { try FileReader.read(real + "\0.png") }
+        #expect(FileReader.kind(of: real + "\0.png") == .missing)
     }
 
     /// /proc files report a size of 0 however much they hold: the bytes are counted as they come.
