@@ -103,10 +103,8 @@ enum LocalFiles {
 
     /// Why a folder could not be listed, as the system says it.
     private static func reason(_ error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-            posix.domain == NSPOSIXErrorDomain
-        {
-            return FileError(code: Int32(posix.code)).description
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            return FileError(code: posix.code.rawValue).description
         }
         return error.localizedDescription
     }
