@@ -47,6 +47,8 @@ fi
 
 # Every catalog is valid (the build compiles them with --check too).
 for catalog in data/po/*.po; do msgfmt --check --output-file=/dev/null "$catalog"; done
+# Every message in the sources has its French and Russian translation.
+bash data/po/update-translations.sh --check
 
 export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
