@@ -138,10 +138,10 @@ public struct StateStore: Sendable {
         return revision()
     }
 
-    /// The mode the file had (0644 for a new one), not what the umask makes of it; temporary files
-    /// named as `removeStaleTemporaryFiles` finds them.
+    /// The mode the file had (0600, private, for a new one), not what the umask makes of it: a mode
+    /// someone gave the file is theirs to keep. Temporary files named as `removeStaleTemporaryFiles` finds them.
     private static let writer = FileWriter(
-        durability: .flushed, mode: .keepExisting(orNew: 0o644),
+        durability: .flushed, mode: .keepExisting(orNew: 0o600),
         temporaryName: .hiddenTmp)
 
     private static func message(_ error: FileError) -> String {
@@ -180,17 +180,15 @@ public struct StateStore: Sendable {
         public func unlock() { close(descriptor) }  // closing releases the flock
     }
 
-    /// `mkdir -p`, with the system's reason when it fails (a file where a folder should be, no space).
+    /// `mkdir -p` (new folders 0700), with the system's reason when it fails (a file where a folder should be, no space).
     private static func makeFolders(_ directory: URL) throws {
-        var path = ""
-        for component in directory.standardizedFileURL.pathComponents.dropFirst() {
-            path += "/" + component
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw SaveError(
-                    description: tr(
-                        "cannot create the folder {path}: {reason}",
-                        ["path": path, "reason": FileError(code: errno).description]))
-            }
+        do throws(FileError) {
+            try FileWriter.makeFolders(directory.path)
+        } catch {
+            throw SaveError(
+                description: tr(
+                    "cannot create the folder {path}: {reason}",
+                    ["path": error.path ?? "", "reason": error.description]))
         }
         var info = stat()
         guard stat(directory.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {

@@ -89,12 +89,26 @@ private final class Merges: @unchecked Sendable {
         let file = directory.appendingPathComponent("state.json")
         let store = StateStore(fileURL: file)
         try store.save(.initial)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o644)
-        for mode in [0o600, 0o000, 0o640] {
+        // New: private to the user. Existing: a mode someone chose is kept, wider or narrower.
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        for mode in [0o644, 0o000, 0o640] {
             chmod(file.path, mode_t(mode))
             try store.save(GalleryState(galleries: [Gallery(name: "mode \(mode)")]))
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == mode)
         }
+    }
+
+    @Test func newFoldersArePrivateAndExistingOnesKeepTheirMode() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        chmod(directory.path, 0o755)
+        let file = directory.appendingPathComponent("data/image-gallery/state.json")
+        try StateStore(fileURL: file).save(.initial)
+        for folder in ["data", "data/image-gallery"] {
+            let path = directory.appendingPathComponent(folder).path
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o700)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o755)
     }
 
     @Test func staleTemporaryFilesAreRemovedAndFreshOnesKept() throws {
