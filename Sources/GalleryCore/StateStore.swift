@@ -42,7 +42,7 @@ public struct StateStore: Sendable {
                 reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
         }
         do {
-            let state = try JSONDecoder().decode(GalleryState.self, from: data)
+            let state = try Self.decode(data)
             guard state.version <= GalleryState.currentVersion else {
                 return keepAside(
                     reason: tr(
@@ -70,12 +70,11 @@ public struct StateStore: Sendable {
         return .unreadable(reason: reason, keptAt: target)
     }
 
-    /// Encodes the state stably (sorted keys, pretty) so diffs and tests are readable.
-    public static func encode(_ state: GalleryState) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(state)
-    }
+    /// Encodes the state stably (fields in name order, pretty) so diffs and tests are readable.
+    public static func encode(_ state: GalleryState) -> Data { StateFileFormat.encode(state) }
+
+    /// Reads a state file's bytes; numbers in fields this version does not know keep their text.
+    public static func decode(_ data: Data) throws -> GalleryState { try StateFileFormat.decode(data) }
 
     /// Identifies one version of the file on disk, to notice that someone else wrote it.
     public struct Revision: Equatable, Sendable {
@@ -127,7 +126,7 @@ public struct StateStore: Sendable {
     /// file keeps its mode (and owner, where allowed). Returns the revision written.
     @discardableResult
     public func save(_ state: GalleryState) throws -> Revision? {
-        let data = try Self.encode(state)
+        let data = Self.encode(state)
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         do throws(FileError) {
