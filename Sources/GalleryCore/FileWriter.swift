@@ -67,6 +67,21 @@ public struct FileWriter: Sendable {
     public static let document = FileWriter(durability: .flushed)
     /// Files only this app reads again (downloads, thumbnails): private to the user, not flushed.
     public static let cache = FileWriter(durability: .cache, mode: .new(0o600), temporaryName: .tilde)
+    /// Bytes the app keeps as the only copy of an image (a paste, a dropped image with no address):
+    /// private to the user, flushed.
+    public static let kept = FileWriter(durability: .flushed, mode: .new(0o600))
+
+    /// `mkdir -p` whose new folders are private to the user (0700, as the XDG base directory
+    /// specification asks); a folder that exists keeps its mode.
+    public static func makeFolders(_ path: String) throws(FileError) {
+        var partial = ""
+        for component in URL(fileURLWithPath: path).standardizedFileURL.pathComponents.dropFirst() {
+            partial += "/" + component
+            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+                throw FileError(code: errno, step: .create, path: partial)
+            }
+        }
+    }
 
     /// Writes `data` at `path` as `policy` says.
     public func write(_ data: Data, to path: String, policy: Policy) throws(FileError) {

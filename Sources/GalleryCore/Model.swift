@@ -1,27 +1,18 @@
 import Foundation
 
 /// Stable identity of an image (or of a placeholder waiting to become one).
-public struct ImageID: Hashable, Codable, Sendable, CustomStringConvertible {
+public struct ImageID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     public static func make() -> ImageID { ImageID(RandomID.make()) }
 
-    public init(from decoder: Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public var description: String { rawValue }
 }
 
 /// An image in a gallery: where it comes from and its shape (width / height).
-public struct GalleryImage: Codable, Hashable, Sendable {
+public struct GalleryImage: Hashable, Sendable {
     public var id: ImageID
     public var url: String
     public var aspectRatio: Double
@@ -34,28 +25,6 @@ public struct GalleryImage: Codable, Hashable, Sendable {
         self.aspectRatio = aspectRatio
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case id, url, aspectRatio }
-
-    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
-        id = try container.decode(ImageID.self, forKey: "id")
-        url = try container.decode(String.self, forKey: "url")
-        aspectRatio = try container.decode(Double.self, forKey: "aspectRatio")
-        unknownFields =
-            container.allKeys.count > 3
-            ? try JSONValue.unknownFields(in: container, known: Self.knownFields) : [:]
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(url, forKey: .url)
-        try container.encode(aspectRatio, forKey: .aspectRatio)
-        try JSONValue.encode(unknownFields, to: encoder)
-    }
-
     /// The ratio used for layout: a missing or absurd value in the file shows as a square.
     public var displayAspectRatio: Double {
         aspectRatio.isFinite && aspectRatio > 0.01 && aspectRatio < 100 ? aspectRatio : 1
@@ -65,7 +34,7 @@ public struct GalleryImage: Codable, Hashable, Sendable {
     public var label: String { ImageSourceLabel.label(for: url) }
 }
 
-public struct Gallery: Codable, Hashable, Sendable {
+public struct Gallery: Hashable, Sendable {
     public var id: String
     public var name: String
     public var images: [GalleryImage]
@@ -77,30 +46,10 @@ public struct Gallery: Codable, Hashable, Sendable {
         self.name = name
         self.images = images
     }
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, images }
-
-    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
-        id = try container.decode(String.self, forKey: "id")
-        name = try container.decode(String.self, forKey: "name")
-        images = try container.decode([GalleryImage].self, forKey: "images")
-        unknownFields = try JSONValue.unknownFields(in: container, known: Self.knownFields)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(images, forKey: .images)
-        try JSONValue.encode(unknownFields, to: encoder)
-    }
 }
 
 /// Everything that is saved: the JSON document at `$XDG_DATA_HOME/image-gallery/state.json`.
-public struct GalleryState: Codable, Hashable, Sendable {
+public struct GalleryState: Hashable, Sendable {
     public static let currentVersion = 1
 
     public var version: Int
@@ -118,28 +67,6 @@ public struct GalleryState: Codable, Hashable, Sendable {
         self.galleries = galleries
         self.shownGalleryID = shownGalleryID
         self.sidebarVisible = sidebarVisible
-    }
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case version, galleries, shownGalleryID, sidebarVisible }
-
-    private static let knownFields: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: JSONValue.FieldKey.self)
-        version = try container.decode(Int.self, forKey: "version")
-        galleries = try container.decode([Gallery].self, forKey: "galleries")
-        shownGalleryID = try container.decodeIfPresent(String.self, forKey: "shownGalleryID")
-        sidebarVisible = try container.decodeIfPresent(Bool.self, forKey: "sidebarVisible")
-        unknownFields = try JSONValue.unknownFields(in: container, known: Self.knownFields)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(galleries, forKey: .galleries)
-        try container.encodeIfPresent(shownGalleryID, forKey: .shownGalleryID)
-        try container.encodeIfPresent(sidebarVisible, forKey: .sidebarVisible)
-        try JSONValue.encode(unknownFields, to: encoder)
     }
 
     /// A first launch: one empty gallery.

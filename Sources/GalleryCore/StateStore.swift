@@ -42,7 +42,7 @@ public struct StateStore: Sendable {
                 reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
         }
         do {
-            let state = try JSONDecoder().decode(GalleryState.self, from: data)
+            let state = try Self.decode(data)
             guard state.version <= GalleryState.currentVersion else {
                 return keepAside(
                     reason: tr(
@@ -70,12 +70,11 @@ public struct StateStore: Sendable {
         return .unreadable(reason: reason, keptAt: target)
     }
 
-    /// Encodes the state stably (sorted keys, pretty) so diffs and tests are readable.
-    public static func encode(_ state: GalleryState) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(state)
-    }
+    /// Encodes the state stably (fields in name order, pretty) so diffs and tests are readable.
+    public static func encode(_ state: GalleryState) -> Data { StateFileFormat.encode(state) }
+
+    /// Reads a state file's bytes; numbers in fields this version does not know keep their text.
+    public static func decode(_ data: Data) throws -> GalleryState { try StateFileFormat.decode(data) }
 
     /// Identifies one version of the file on disk, to notice that someone else wrote it.
     public struct Revision: Equatable, Sendable {
@@ -127,7 +126,7 @@ public struct StateStore: Sendable {
     /// file keeps its mode (and owner, where allowed). Returns the revision written.
     @discardableResult
     public func save(_ state: GalleryState) throws -> Revision? {
-        let data = try Self.encode(state)
+        let data = Self.encode(state)
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         do throws(FileError) {
@@ -138,10 +137,10 @@ public struct StateStore: Sendable {
         return revision()
     }
 
-    /// The mode the file had (0644 for a new one), not what the umask makes of it; temporary files
-    /// named as `removeStaleTemporaryFiles` finds them.
+    /// The mode the file had (0600, private, for a new one), not what the umask makes of it: a mode
+    /// someone gave the file is theirs to keep. Temporary files named as `removeStaleTemporaryFiles` finds them.
     private static let writer = FileWriter(
-        durability: .flushed, mode: .keepExisting(orNew: 0o644),
+        durability: .flushed, mode: .keepExisting(orNew: 0o600),
         temporaryName: .hiddenTmp)
 
     private static func message(_ error: FileError) -> String {
@@ -180,17 +179,15 @@ public struct StateStore: Sendable {
         public func unlock() { close(descriptor) }  // closing releases the flock
     }
 
-    /// `mkdir -p`, with the system's reason when it fails (a file where a folder should be, no space).
+    /// `mkdir -p` (new folders 0700), with the system's reason when it fails (a file where a folder should be, no space).
     private static func makeFolders(_ directory: URL) throws {
-        var path = ""
-        for component in directory.standardizedFileURL.pathComponents.dropFirst() {
-            path += "/" + component
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw SaveError(
-                    description: tr(
-                        "cannot create the folder {path}: {reason}",
-                        ["path": path, "reason": FileError(code: errno).description]))
-            }
+        do throws(FileError) {
+            try FileWriter.makeFolders(directory.path)
+        } catch {
+            throw SaveError(
+                description: tr(
+                    "cannot create the folder {path}: {reason}",
+                    ["path": error.path ?? "", "reason": error.description]))
         }
         var info = stat()
         guard stat(directory.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {

@@ -129,7 +129,7 @@ public final class ImageBytesSource: Sendable {
     public func store(_ data: Data, for url: String) {
         guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         do {
-            try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+            try FileWriter.makeFolders(cacheDirectory.path)
             try FileWriter.cache.write(data, to: cacheFile(for: url).path, policy: .replace)
         } catch {
             // A cache that cannot be written only costs a download next time.
@@ -160,7 +160,7 @@ public final class ImageBytesSource: Sendable {
         let file = folder.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: file.path) { return file }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileWriter.makeFolders(folder.path)
             if link(cached.path, file.path) != 0 { try FileManager.default.copyItem(at: cached, to: file) }
             return file
         } catch {
@@ -171,15 +171,28 @@ public final class ImageBytesSource: Sendable {
     /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
     /// undone yet; files written since `launch` (this session's drops) stay.
     public func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
-        let keep = Set(urls.map(Checksum.sha256))
+        prune(cacheDirectory, keeping: Set(urls.map(Checksum.sha256)), writtenBefore: launch, regularFilesOnly: false)
+    }
+
+    /// Deletes imported images (bytes with no address of their own, kept in `directory`) that no
+    /// gallery refers to, as `pruneCache` does with downloads. A file counts as referred to when any
+    /// file:// address names it: its name is its bytes' SHA-256, so only the same bytes share it.
+    public func pruneImports(in directory: URL, keeping urls: Set<String>, writtenBefore launch: Date) {
+        let names = urls.compactMap { url in
+            URL(string: url).flatMap { $0.isFileURL ? $0.lastPathComponent : nil }
+        }
+        prune(directory, keeping: Set(names), writtenBefore: launch, regularFilesOnly: true)
+    }
+
+    private func prune(_ directory: URL, keeping names: Set<String>, writtenBefore launch: Date, regularFilesOnly: Bool)
+    {
         let files =
             (try? FileManager.default.contentsOfDirectory(
-                at: cacheDirectory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-        for file in files where !keep.contains(file.lastPathComponent) {
-            let modified =
-                (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
-                ?? .distantFuture
-            if modified < launch {
+                at: directory, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])) ?? []
+        for file in files where !names.contains(file.lastPathComponent) {
+            let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
+            if regularFilesOnly && values?.isRegularFile != true { continue }
+            if (values?.contentModificationDate ?? .distantFuture) < launch {
                 thumbnails.remove(thumbnailsOf: file.path)
                 try? FileManager.default.removeItem(at: file)
             }

@@ -328,13 +328,13 @@ private func image(_ name: String) -> GalleryImage {
             """
             {"galleries":[{"id":"g1","images":[{"aspectRatio":1.5,"id":"i1","url":"https://e.org/1.png"}],"name":"Gallery"}],"version":1}
             """.utf8)
-        let state = try JSONDecoder().decode(GalleryState.self, from: old)
+        let state = try StateStore.decode(old)
         #expect(state.shownGalleryID == nil)
         #expect(state.sidebarVisible == nil)
         let library = GalleryLibrary(state: state)
         #expect(library.initialGalleryID == "g1")
         #expect(library.sidebarVisible)
-        let encoded = try StateStore.encode(state)
+        let encoded = StateStore.encode(state)
         #expect(!String(decoding: encoded, as: UTF8.self).contains("shownGalleryID"))
     }
 

@@ -89,12 +89,26 @@ private final class Merges: @unchecked Sendable {
         let file = directory.appendingPathComponent("state.json")
         let store = StateStore(fileURL: file)
         try store.save(.initial)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o644)
-        for mode in [0o600, 0o000, 0o640] {
+        // New: private to the user. Existing: a mode someone chose is kept, wider or narrower.
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        for mode in [0o644, 0o000, 0o640] {
             chmod(file.path, mode_t(mode))
             try store.save(GalleryState(galleries: [Gallery(name: "mode \(mode)")]))
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == mode)
         }
+    }
+
+    @Test func newFoldersArePrivateAndExistingOnesKeepTheirMode() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        chmod(directory.path, 0o755)
+        let file = directory.appendingPathComponent("data/image-gallery/state.json")
+        try StateStore(fileURL: file).save(.initial)
+        for folder in ["data", "data/image-gallery"] {
+            let path = directory.appendingPathComponent(folder).path
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o700)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o755)
     }
 
     @Test func staleTemporaryFilesAreRemovedAndFreshOnesKept() throws {
@@ -267,5 +281,67 @@ private final class Merges: @unchecked Sendable {
         #expect(merged.unknownFields["notes"] == .string("theirs"))
         #expect(merged.sidebarVisible == false)
         #expect(merged.galleries[0].images.map(\.id.rawValue) == ["c", "b", "a", "d"])
+    }
+
+    // MARK: Merging orders
+
+    private func gallery(_ ids: String) -> GalleryState {
+        GalleryState(galleries: [
+            Gallery(id: "g", name: "G", images: ids.split(separator: " ").map { image(String($0)) })
+        ])
+    }
+
+    /// The merged order, made by each side in turn: both must agree.
+    private func mergedOrder(base: String, _ one: String, _ other: String) -> String {
+        let merged = GalleryState.merged(base: gallery(base), theirs: gallery(one), ours: gallery(other))
+        let converse = GalleryState.merged(base: gallery(base), theirs: gallery(other), ours: gallery(one))
+        #expect(merged == converse, "the two sides merge differently")
+        return merged.galleries[0].images.map(\.id.rawValue).joined(separator: " ")
+    }
+
+    @Test func reordersOfDifferentImagesOnBothSidesAreBothKept() {
+        // One copy moves a after c, the other f to the front.
+        #expect(mergedOrder(base: "a b c d e f", "b c a d e f", "f a b c d e") == "f b c a d e")
+        // One moves b to the end, the other e to the start.
+        #expect(mergedOrder(base: "a b c d e", "a c d e b", "e a b c d") == "e a c d b")
+    }
+
+    @Test func addsAndDeletesOnBothSidesAreKeptBesideTheMoves() {
+        // Ours: b deleted, x added after c, d moved first. Theirs: y added between c and d.
+        #expect(mergedOrder(base: "a b c d", "d a c x", "a b c y d") == "d a c x y")
+        // Both delete, both append.
+        #expect(mergedOrder(base: "a b c d", "a c d x", "a b d y") == "a d x y")
+    }
+
+    @Test func anImageMovedOnBothSidesEndsWhereOneSidePutIt() {
+        let merged = mergedOrder(base: "a b c d", "d a b c", "a d b c")
+        #expect(["d a b c", "a d b c"].contains(merged))
+    }
+
+    @Test func randomEditsOnBothSidesMergeTheSameEitherWayAndLoseNothing() {
+        var random = SplitMix64(seed: 30)
+        for round in 0..<300 {
+            let base = (0..<Int.random(in: 0...10, using: &random)).map { "b\($0)" }
+            func edited(_ name: String) -> [String] {
+                var ids = base
+                for step in 0..<Int.random(in: 0...3, using: &random) {
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0 where !ids.isEmpty:
+                        let moved = ids.remove(at: Int.random(in: ids.indices, using: &random))
+                        ids.insert(moved, at: Int.random(in: 0...ids.count, using: &random))
+                    case 1 where !ids.isEmpty: ids.remove(at: Int.random(in: ids.indices, using: &random))
+                    default: ids.insert("\(name)\(step)", at: Int.random(in: 0...ids.count, using: &random))
+                    }
+                }
+                return ids
+            }
+            let one = edited("x")
+            let other = edited("y")
+            let merged = mergedOrder(
+                base: base.joined(separator: " "), one.joined(separator: " "), other.joined(separator: " ")
+            ).split(separator: " ").map(String.init)
+            let expected = Set(one).intersection(other).union(Set(one).union(other).subtracting(base))
+            #expect(Set(merged) == expected && merged.count == expected.count, "round \(round)")
+        }
     }
 }

@@ -138,4 +138,46 @@ import Testing
         #expect(seen.map(\.0) == [0, 1, 2])
         #expect(seen.map(\.1) == [Data([1]), nil, Data([2])])
     }
+
+    @Test func cachedDownloadsAndTheirFoldersArePrivate() throws {
+        defer { folder.remove() }
+        source.store(Data([1, 2, 3]), for: "https://e.org/cat.png")
+        let file = source.cacheFile(for: "https://e.org/cat.png").path
+        #expect(try mode(of: file) == 0o600)
+        #expect(try mode(of: source.cacheDirectory.path) == 0o700)
+        let shared = try #require(source.shareableFile(for: "https://e.org/cat.png", label: "cat"))
+        #expect(try mode(of: shared.deletingLastPathComponent().path) == 0o700)
+        #expect(try mode(of: shared.path) == 0o600)
+    }
+
+    @Test func importedFilesNoGalleryRefersToAreRemovedOnlyWhenWrittenBeforeTheLaunch() throws {
+        defer { folder.remove() }
+        let imports = folder.url.appendingPathComponent("imported", isDirectory: true)
+        try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
+        let launch = Date()
+        let earlier = launch.addingTimeInterval(-3600)
+        let names = ["kept.png", "unreferenced.png", "fresh.png"]
+        for name in names {
+            try Data([1]).write(to: imports.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(
+            at: imports.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        for name in ["kept.png", "unreferenced.png", "folder"] {
+            try FileManager.default.setAttributes(
+                [.modificationDate: earlier], ofItemAtPath: imports.appendingPathComponent(name).path)
+        }
+        try FileManager.default.setAttributes(
+            [.modificationDate: launch.addingTimeInterval(1)],
+            ofItemAtPath: imports.appendingPathComponent("fresh.png").path)
+        source.pruneImports(
+            in: imports, keeping: ["file://" + imports.appendingPathComponent("kept.png").path, "https://e.org/x.png"],
+            writtenBefore: launch)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: imports.path).sorted()
+                == ["folder", "fresh.png", "kept.png"])
+    }
+
+    private func mode(of path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
 }

@@ -122,18 +122,19 @@ public final class ImageGalleryApplication {
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler)
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
-        // Images deleted in an earlier session can no longer be undone: their downloads go.
+        let importsDirectory = StateStore.defaultFileURL().deletingLastPathComponent()
+            .appendingPathComponent("imported", isDirectory: true)
+        // Images deleted in an earlier session can no longer be undone: their downloads and
+        // imported bytes go.
         let launch = Date()
         if case .loaded = loaded {
             scheduler.submit(.io, .background) {
                 let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
                 bytesSource.pruneCache(keeping: referenced, writtenBefore: launch)
+                bytesSource.pruneImports(in: importsDirectory, keeping: referenced, writtenBefore: launch)
             }
         }
-        let downloader = DropDownloader(
-            library: library, loader: loader,
-            importsDirectory: StateStore.defaultFileURL().deletingLastPathComponent()
-                .appendingPathComponent("imported", isDirectory: true))
+        let downloader = DropDownloader(library: library, loader: loader, importsDirectory: importsDirectory)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         if canSave {
             let launch = Date()

@@ -109,9 +109,10 @@ final class DropDownloader {
         let ext = format?.fileExtension ?? type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
         let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: file.path) {
-                try FileWriter(durability: .cache).write(bytes, to: file.path, policy: .replace)
+            try FileWriter.makeFolders(directory.path)
+            // Kept already: touched, so that a launch's prune of unreferenced imports leaves it.
+            if utimensat(AT_FDCWD, file.path, nil, 0) != 0 {
+                try FileWriter.kept.write(bytes, to: file.path, policy: .replace)
             }
             return file
         } catch {

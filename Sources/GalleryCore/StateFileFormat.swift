@@ -1,0 +1,172 @@
+import Foundation
+
+/// The state file's JSON: the fields this version knows, read into the model, and every other
+/// field kept as it was read (`unknownFields`) and written back among them in name order.
+enum StateFileFormat {
+    /// What `decode` refuses: not JSON, or not the shape of a state file.
+    struct Invalid: Error {}
+
+    static func decode(_ data: Data) throws(Invalid) -> GalleryState {
+        do throws(JSONReader.Failure) {
+            return try JSONReader.read(Array(data)) { (reader) throws(JSONReader.Failure) in try readState(&reader) }
+        } catch {
+            throw Invalid()
+        }
+    }
+
+    static func encode(_ state: GalleryState) -> Data {
+        var writer = JSONWriter(reservingCapacity: 128 + state.galleries.reduce(0) { $0 + 140 * $1.images.count })
+        write(state, to: &writer)
+        return Data(writer.bytes)
+    }
+
+    // MARK: Reading
+
+    private static func readState(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryState {
+        var version: Int?
+        var galleries: [Gallery]?
+        var state = GalleryState(galleries: [])
+        try reader.readObject { (reader, name) throws(JSONReader.Failure) in
+            switch name {
+            case "version": version = try readVersion(&reader)
+            case "galleries":
+                var list: [Gallery] = []
+                try reader.readArray { (reader) throws(JSONReader.Failure) in list.append(try readGallery(&reader)) }
+                galleries = list
+            case "shownGalleryID": state.shownGalleryID = try reader.takeNull() ? nil : try reader.readString()
+            case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
+            default: state.unknownFields[name] = try reader.readValue()
+            }
+        }
+        guard let version, let galleries else { throw JSONReader.Failure(offset: 0) }
+        state.version = version
+        state.galleries = galleries
+        return state
+    }
+
+    /// A whole number; one too big for an `Int` (or written `1e9`) is a version from the future.
+    private static func readVersion(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Int {
+        let text = try reader.readNumber()
+        if let version = Int(text) { return version }
+        guard let number = Double(text) else { throw JSONReader.Failure(offset: 0) }
+        if number > Double(GalleryState.currentVersion) { return Int.max }
+        guard let version = Int(exactly: number) else { throw JSONReader.Failure(offset: 0) }
+        return version
+    }
+
+    private static func readGallery(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Gallery {
+        var id: String?
+        var name: String?
+        var images: [GalleryImage]?
+        var unknownFields: [String: JSONValue] = [:]
+        try reader.readObject { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "id": id = try reader.readString()
+            case "name": name = try reader.readString()
+            case "images":
+                var list: [GalleryImage] = []
+                try reader.readArray { (reader) throws(JSONReader.Failure) in list.append(try readImage(&reader)) }
+                images = list
+            default: unknownFields[field] = try reader.readValue()
+            }
+        }
+        guard let id, let name, let images else { throw JSONReader.Failure(offset: 0) }
+        var gallery = Gallery(id: id, name: name, images: images)
+        gallery.unknownFields = unknownFields
+        return gallery
+    }
+
+    private static func readImage(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryImage {
+        var id: String?
+        var url: String?
+        var aspectRatio: Double?
+        var unknownFields: [String: JSONValue] = [:]
+        try reader.readObject { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "id": id = try reader.readString()
+            case "url": url = try reader.readString()
+            // Out of a Double's range (1e400) it is infinite or 0: shown as a square, measured again.
+            case "aspectRatio": aspectRatio = Double(try reader.readNumber()) ?? 0
+            default: unknownFields[field] = try reader.readValue()
+            }
+        }
+        guard let id, let url, let aspectRatio else { throw JSONReader.Failure(offset: 0) }
+        var image = GalleryImage(id: ImageID(id), url: url, aspectRatio: aspectRatio)
+        image.unknownFields = unknownFields
+        return image
+    }
+
+    // MARK: Writing
+
+    private static func write(_ state: GalleryState, to writer: inout JSONWriter) {
+        writer.object { writer in
+            let known = ["galleries", "shownGalleryID", "sidebarVisible", "version"]
+            for name in fieldNames(known: known, unknown: state.unknownFields) {
+                switch name {
+                case "galleries":
+                    writer.field(name)
+                    writer.array { writer in
+                        for gallery in state.galleries {
+                            writer.element()
+                            write(gallery, to: &writer)
+                        }
+                    }
+                case "shownGalleryID":
+                    guard let shown = state.shownGalleryID else { continue }
+                    writer.field(name)
+                    writer.string(shown)
+                case "sidebarVisible":
+                    guard let visible = state.sidebarVisible else { continue }
+                    writer.field(name)
+                    writer.bool(visible)
+                case "version":
+                    writer.field(name)
+                    writer.integer(state.version)
+                default:
+                    writer.field(name)
+                    writer.value(state.unknownFields[name]!)
+                }
+            }
+        }
+    }
+
+    private static func write(_ gallery: Gallery, to writer: inout JSONWriter) {
+        writer.object { writer in
+            for name in fieldNames(known: ["id", "images", "name"], unknown: gallery.unknownFields) {
+                writer.field(name)
+                switch name {
+                case "id": writer.string(gallery.id)
+                case "images":
+                    writer.array { writer in
+                        for image in gallery.images {
+                            writer.element()
+                            write(image, to: &writer)
+                        }
+                    }
+                case "name": writer.string(gallery.name)
+                default: writer.value(gallery.unknownFields[name]!)
+                }
+            }
+        }
+    }
+
+    private static func write(_ image: GalleryImage, to writer: inout JSONWriter) {
+        writer.object { writer in
+            for name in fieldNames(known: ["aspectRatio", "id", "url"], unknown: image.unknownFields) {
+                writer.field(name)
+                switch name {
+                case "aspectRatio": writer.double(image.aspectRatio)
+                case "id": writer.string(image.id.rawValue)
+                case "url": writer.string(image.url)
+                default: writer.value(image.unknownFields[name]!)
+                }
+            }
+        }
+    }
+
+    /// Every field's name in the order they are written: by name, as before (`known` is sorted).
+    private static func fieldNames(known: [String], unknown: [String: JSONValue]) -> [String] {
+        guard !unknown.isEmpty else { return known }
+        return (known + unknown.keys.filter { !known.contains($0) }).sorted()
+    }
+}
