@@ -23,6 +23,15 @@ CURLcode cshim_curl_setopt_xferinfo(CURL *handle,
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+CURLcode cshim_curl_setopt_prereq(CURL *handle, int (*callback)(void *user, char *primary_ip, char *local_ip,
+                                                                 int primary_port, int local_port)) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
+CURLMcode cshim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
 CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

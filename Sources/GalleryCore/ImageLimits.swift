@@ -19,4 +19,12 @@ public enum ImageLimits {
     public static let decodeWallSeconds = 6
     /// A download stops after this many bytes.
     public static let maximumDownloadBytes: Int64 = 50_000_000
+    /// Connections open at once to one server (host and port), as browsers allow: the transfers of a
+    /// drop of thousands of addresses wait their turn.
+    public static let maximumConnectionsPerHost = 6
+    /// Connections open at once in all, far below the file descriptors a process may open.
+    public static let maximumConnections = 64
+    /// Bytes downloads hold in memory at once, received and not yet decoded: past it, running transfers
+    /// pause and new ones wait, except the oldest, which may take a whole download more.
+    public static let maximumTransferBytesHeld: Int64 = 128_000_000
 }

@@ -14,6 +14,9 @@ public enum DownloadError: Error, Equatable {
     /// The connection ended before the whole response (headers or body) arrived.
     case closedEarly
     case insecure
+    /// A redirect (or a later request) would have gone to an address closer to the user's machine than the
+    /// first request's: from the internet into the local network, or from either to this computer.
+    case refusedAddress
     /// Any other libcurl failure, by its code (the app words these for the user, in their language).
     case network(curlCode: Int)
 

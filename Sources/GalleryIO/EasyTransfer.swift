@@ -6,17 +6,21 @@ import Foundation
 /// callbacks fill; it stays on that thread, and is cleaned up when the transfer has ended.
 final class EasyTransfer {
     let handle: UnsafeMutableRawPointer
-    private let request: TransferRequest
-    private let buffer: TransferBuffer
+    let request: TransferRequest
+    let buffer: TransferBuffer
+    /// Its turn among the transfers started: of two holding as much, the older goes on over the budget.
+    let sequence: Int
     private let started = Date()
 
     /// nil when libcurl cannot make a handle.
-    init?(_ request: TransferRequest) {
+    init?(_ request: TransferRequest, budget: TransferBudget, sequence: Int) {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.request = request
+        self.sequence = sequence
         let limits = request.limits
-        buffer = TransferBuffer(limit: limits.maximumBytes, progress: request.progress)
+        buffer = TransferBuffer(
+            limit: limits.maximumBytes, budget: budget, addressScope: limits.addressScope, progress: request.progress)
         // The handle points at the buffer, which lives as long as this object, and this object as long as the
         // handle.
         let bufferPointer = Unmanaged.passUnretained(buffer).toOpaque()
@@ -40,6 +44,11 @@ final class EasyTransfer {
                 transfer.exceeded = true
                 return 0
             }
+            guard transfer.budget.take(Int64(length), evenOver: transfer.mayExceedBudget) else {
+                // libcurl keeps this piece and stops reading the socket until the transfer thread resumes it.
+                transfer.paused = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
             if let data {
                 transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
             }
@@ -56,6 +65,13 @@ final class EasyTransfer {
             return transfer.progress(Int64(now), total > 0 ? Int64(total) : nil) ? 0 : 1
         }
         cshim_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, bufferPointer)
+        // Every request, a redirect's or one on a reused connection too, is checked against the first one's address.
+        cshim_curl_setopt_prereq(handle) { user, address, _, port, _ in
+            let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
+            let allowed = transfer.allowsRequest(to: address.map { String(cString: $0) } ?? "", port: Int(port))
+            return allowed ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+        }
+        cshim_curl_setopt_ptr(handle, CURLOPT_PREREQDATA, bufferPointer)
     }
 
     deinit { curl_easy_cleanup(handle) }
@@ -63,7 +79,17 @@ final class EasyTransfer {
     /// Tells the request's `finished` how the transfer ended (`code`, libcurl's).
     func finish(_ code: CURLcode) {
         let (outcome, retryAfter) = result(of: code)
+        // A response holds its bytes against the budget; a failure's are free now.
+        if case .failure = outcome { buffer.budget.release(Int64(buffer.body.count)) }
+        buffer.body = Data()
         request.finished(outcome, retryAfter)
+    }
+
+    /// Lets a transfer paused for want of budget go on; it pauses again if there is still no room.
+    func resume() {
+        guard buffer.paused else { return }
+        buffer.paused = false
+        curl_easy_pause(handle, CURLPAUSE_CONT)
     }
 
     /// What a finished transfer gives: its response, or the failure as the user should hear it.
@@ -73,6 +99,7 @@ final class EasyTransfer {
         switch code {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
+        case CURLE_ABORTED_BY_CALLBACK where transfer.refusedAddress: return (.failure(.refusedAddress), nil)
         case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
             // Stopped by the low-speed limit, not the overall one: nothing came for the whole
             // window (the server stopped), or too little (it trickled).
@@ -97,7 +124,8 @@ final class EasyTransfer {
             .success(
                 HTTPResponse(
                     body: transfer.body, contentType: contentType.map { String(cString: $0) },
-                    finalURL: effective.map { String(cString: $0) } ?? request.url)), nil
+                    finalURL: effective.map { String(cString: $0) } ?? request.url,
+                    held: HeldBytes(Int64(transfer.body.count), of: transfer.budget))), nil
         )
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Downloads with libcurl, one easy handle each, set up on the caller's thread and run by the transfer
 /// thread; no thread waits for a download. Only http and https (also after redirects), a size cap,
-/// connect and low-speed timeouts.
+/// connect and low-speed timeouts, no redirect from the internet into the user's network or machine,
+/// and transfers queued behind per-host and total connection limits and a budget of bytes held.
 public enum HTTPClient {
     /// How the app names itself to servers; set by `globalInit`.
     private static let userAgent = Mutex("")
@@ -23,6 +24,12 @@ public enum HTTPClient {
         /// 429 and 503 with Retry-After are tried again after at most this wait, this many times.
         public var longestRetryWait = 10
         public var retries = 2
+        /// The scope of a peer's address (and port), which a redirect may not leave for a closer one.
+        public var addressScope: @Sendable (_ address: String, _ port: Int) -> AddressScope = { address, _ in
+            AddressScope(address)
+        }
+        /// The thread (with its queue, connection limits and budget) that runs the transfer.
+        var transfers = TransferThread.shared
         public init() {}
     }
 
@@ -36,10 +43,12 @@ public enum HTTPClient {
 
     /// Starts downloading `url` and returns at once: no thread waits for the server. `completion`
     /// gets the result on the transfer thread, which runs every transfer: hand anything slow on.
-    /// - Parameter progress: called with bytes received and the expected total, if known; return
-    ///   false to cancel.
+    /// - Parameters:
+    ///   - priority: its place among transfers waiting for a connection, as among jobs.
+    ///   - progress: called with bytes received and the expected total, if known; return false to cancel.
     public static func start(
-        _ url: String, limits: Limits = Limits(), cancellation: CancellationToken? = nil,
+        _ url: String, limits: Limits = Limits(), priority: JobPriority = .background,
+        cancellation: CancellationToken? = nil,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         completion: @escaping @Sendable (Outcome) -> Void
     ) {
@@ -47,37 +56,30 @@ public enum HTTPClient {
             !(cancellation?.isCancelled ?? false) && progress(received, expected)
         }
         attempt(
-            url, limits: limits, cancellation: cancellation, progress: checked, retriesLeft: limits.retries,
-            completion: completion)
+            url, limits: limits, priority: priority, cancellation: cancellation, progress: checked,
+            retriesLeft: limits.retries, completion: completion)
     }
 
     private static func attempt(
-        _ url: String, limits: Limits, cancellation: CancellationToken?,
+        _ url: String, limits: Limits, priority: JobPriority, cancellation: CancellationToken?,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool, retriesLeft: Int,
         completion: @escaping @Sendable (Outcome) -> Void
     ) {
-        startOnce(url, limits: limits, progress: progress) { result, retryAfter in
+        let finished: @Sendable (Outcome, _ retryAfter: Int?) -> Void = { result, retryAfter in
             guard case .failure(.status(let code)) = result, code == 429 || code == 503, retriesLeft > 0,
                 let wait = retryAfter, wait <= limits.longestRetryWait
             else { return completion(result) }
             // The server asked to come back later: the transfer thread's timer waits, no thread does.
-            TransferThread.shared.after(seconds: max(wait, 1), unless: cancellation) { cancelled in
+            limits.transfers.after(seconds: max(wait, 1), unless: cancellation) { cancelled in
                 if cancelled { return completion(.failure(.cancelled)) }
                 attempt(
-                    url, limits: limits, cancellation: cancellation, progress: progress,
+                    url, limits: limits, priority: priority, cancellation: cancellation, progress: progress,
                     retriesLeft: retriesLeft - 1, completion: completion)
             }
         }
-    }
-
-    /// One try: `finished` gets the result, and the Retry-After seconds of a 429 or 503.
-    private static func startOnce(
-        _ url: String, limits: Limits, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
-        finished: @escaping @Sendable (Outcome, _ retryAfter: Int?) -> Void
-    ) {
-        TransferThread.shared.run(
+        limits.transfers.run(
             TransferRequest(
-                url: url, limits: limits, userAgent: userAgent.withLock { $0 }, progress: progress,
-                finished: finished))
+                url: url, limits: limits, userAgent: userAgent.withLock { $0 }, priority: priority,
+                cancellation: cancellation, progress: progress, finished: finished))
     }
 }

@@ -30,13 +30,14 @@ public final class ImageBytesSource: Sendable {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
 
-    /// Gets the bytes of the image at `url` and calls `then` with them exactly once: read on the I/O
-    /// lane when they are at hand, else downloaded (holding no thread while the server answers) and
-    /// cached on the lane `then` runs on.
+    /// Gets the bytes of the image at `url` and calls `then` with them exactly once, on `lane`: read on the
+    /// I/O lane when they are at hand, else downloaded (holding no thread while the server answers) and
+    /// cached on `lane`.
     /// - Parameters:
     ///   - cancellation: stops the work from another thread; `then` hears "cancelled".
-    ///   - arrivingOn: the lane a download is cached and handed over on: the CPU lane when the bytes
-    ///     are decoded next, so a burst of answers keeps one background thread busy, not two.
+    ///   - arrivingOn: the lane the bytes are handed over on (and a download cached on): the CPU lane when
+    ///     they are decoded next, in the same job, so a burst of answers keeps one background thread busy,
+    ///     not two, and a download's bytes count against the transfer budget until they are decoded.
     ///   - progress: bytes received and expected (if known), on the transfer thread; return false to stop.
     public func fetch(
         _ url: String, priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
@@ -46,7 +47,10 @@ public final class ImageBytesSource: Sendable {
     ) {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
-            if let local = bytesAtHand(for: url) { return then(local) }
+            if let local = bytesAtHand(for: url) {
+                guard lane == .io else { return scheduler.submit(lane, priority) { then(local) } }
+                return then(local)
+            }
             download(
                 url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, on: lane,
                 progress: progress, then: then)
@@ -54,16 +58,18 @@ public final class ImageBytesSource: Sendable {
     }
 
     /// Downloads `url` and calls `then` on `lane`, where the bytes are cached first; once `cancellation`
-    /// is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all.
+    /// is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all. The bytes count against
+    /// the transfer budget until `then` returns.
     func download(
         _ url: String, priority: JobPriority, cancellation: CancellationToken, thenEvenIfCancelled: Bool,
         on lane: JobScheduler.Lane, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
-        HTTPClient.start(url, cancellation: cancellation, progress: progress) { [self] downloaded in
+        HTTPClient.start(url, priority: priority, cancellation: cancellation, progress: progress) {
+            [self] downloaded in
             // On the transfer thread, which serves every download: the file is written elsewhere.
             scheduler.submit(lane, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
-                then(kept(downloaded, for: url))
+                withExtendedLifetime(downloaded) { then(kept(downloaded, for: url)) }
             }
         }
     }

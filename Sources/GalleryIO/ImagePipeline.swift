@@ -56,6 +56,12 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    /// The picture `request` asks for, made on the calling thread: for a job on the CPU lane that holds
+    /// the bytes already.
+    public func pictureNow(_ request: PictureRequest) -> Result<DecodedImage, LoadFailure> {
+        Self.decode(request, source: bytes)
+    }
+
     /// The picture for `request`: from the thumbnail on disk when it is current and large enough,
     /// else decoded from the bytes or the file (leaving that thumbnail behind). Runs on the CPU lane.
     static func decode(_ request: PictureRequest, source: ImageBytesSource) -> Result<DecodedImage, LoadFailure> {

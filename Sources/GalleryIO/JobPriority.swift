@@ -23,6 +23,15 @@ public struct JobPriority: Sendable, Equatable {
     /// Work nobody watches: export, saving, clean-up.
     public static let background = JobPriority(jobClass: .background, order: nil)
 
+    /// Where a job (or a transfer) of this priority that came `arrival`-th goes in its queue: lower first.
+    func rank(arrival: Int) -> (jobClass: Int, order: Int) {
+        switch jobClass {
+        case .drop: (jobClass.rawValue, order ?? arrival)
+        case .background: (jobClass.rawValue, arrival)
+        case .viewer, .visible, .prefetch: (jobClass.rawValue, -arrival)
+        }
+    }
+
     /// The image at `position` among everything dropped since launch: the first image of a drop (where
     /// it landed) first, and a drop after the ones before it.
     public static func drop(_ position: Int) -> JobPriority {

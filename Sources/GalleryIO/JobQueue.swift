@@ -25,13 +25,8 @@ struct JobQueue {
 
     mutating func insert(_ job: Job, priority: JobPriority) {
         arrivals += 1
-        let order: Int
-        switch priority.jobClass {
-        case .drop: order = priority.order ?? arrivals
-        case .background: order = arrivals
-        case .viewer, .visible, .prefetch: order = -arrivals
-        }
-        heap.append(Entry(jobClass: priority.jobClass.rawValue, order: order, job: job))
+        let (jobClass, order) = priority.rank(arrival: arrivals)
+        heap.append(Entry(jobClass: jobClass, order: order, job: job))
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2

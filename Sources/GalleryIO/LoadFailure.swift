@@ -27,6 +27,7 @@ extension LoadFailure {
             case .couldNotConnect: tr("could not connect")
             case .closedEarly: tr("the connection closed early")
             case .insecure: tr("the secure connection failed")
+            case .refusedAddress: tr("refused a redirect to a local address")
             case .network(let code): tr("download failed ({code})", ["code": String(code)])
             }
     }

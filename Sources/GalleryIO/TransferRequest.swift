@@ -1,10 +1,23 @@
+import Foundation
+
 /// One try at a download, as values: the transfer thread makes the libcurl handle from it.
 struct TransferRequest: Sendable {
     let url: String
     let limits: HTTPClient.Limits
     let userAgent: String
+    /// Where it waits among queued transfers.
+    let priority: JobPriority
+    /// A queued transfer that is cancelled leaves the queue without a connection.
+    let cancellation: CancellationToken?
     /// Bytes received and expected (if known), on the transfer thread; false stops the transfer.
     let progress: @Sendable (_ received: Int64, _ expected: Int64?) -> Bool
     /// The result, and the Retry-After seconds of a 429 or 503, on the transfer thread.
     let finished: @Sendable (HTTPClient.Outcome, _ retryAfter: Int?) -> Void
+
+    /// The server it connects to first, as the per-host limit counts them: host and port.
+    var hostKey: String {
+        guard let parsed = URL(string: url), let host = parsed.host?.lowercased() else { return url }
+        let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
 }

@@ -1,14 +1,19 @@
 import CCurl
 import CShim
 import Foundation
+import GalleryCore
 import GtkKit
 import Synchronization
 
 /// Runs every transfer on one libcurl multi handle, on a thread of its own: one thread reads every
 /// socket, however many downloads run, and no thread waits for a server. Other threads hand it
 /// values (`TransferRequest`, waits); the libcurl handles are made, used and freed on it alone.
+/// Transfers wait in a queue for a connection (so many per server, so many in all) and for room in
+/// the budget of bytes held; a transfer only starts its clocks once it has left the queue.
 final class TransferThread: Sendable {
-    static let shared = TransferThread()
+    static let shared = TransferThread(
+        connectionsPerHost: ImageLimits.maximumConnectionsPerHost, connections: ImageLimits.maximumConnections,
+        bytesHeld: ImageLimits.maximumTransferBytesHeld)
 
     /// A wait asked for (a server's Retry-After), until it ends or its download is cancelled.
     private struct Wait {
@@ -20,9 +25,16 @@ final class TransferThread: Sendable {
     private let handedOver = Mutex<(requests: [TransferRequest], waits: [Wait])>(([], []))
     /// An eventfd the thread's poll watches: whoever hands something over signals it.
     private let wakeup: Int32
+    private let connectionsPerHost: Int
+    private let connections: Int
+    let budget: TransferBudget
 
-    private init() {
-        wakeup = cshim_wakeup_new()
+    init(connectionsPerHost: Int, connections: Int, bytesHeld: Int64) {
+        let wakeup = cshim_wakeup_new()
+        self.wakeup = wakeup
+        self.connectionsPerHost = connectionsPerHost
+        self.connections = connections
+        budget = TransferBudget(limit: bytesHeld) { cshim_wakeup_signal(wakeup) }
         Thread { [self] in run() }.start()
     }
 
@@ -45,8 +57,15 @@ final class TransferThread: Sendable {
     private func run() {
         CurrentThread.name("transfers")
         let multi = curl_multi_init()!
+        // libcurl's own limits hold where the queue cannot see: a redirect to another server.
+        cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)
+        cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections)
+        var queue = TransferQueue()
         var running: [UnsafeMutableRawPointer: EasyTransfer] = [:]
+        var runningPerHost: [String: Int] = [:]
+        var started = 0
         var waits: [Wait] = []
+        var nextSweep = ContinuousClock.now
         var watched = curl_waitfd(fd: wakeup, events: Int16(CURL_WAIT_POLLIN), revents: 0)
         while true {
             cshim_wakeup_clear(wakeup)
@@ -55,32 +74,72 @@ final class TransferThread: Sendable {
                 return handed
             }
             waits += handed.waits
-            for request in handed.requests {
-                guard let transfer = EasyTransfer(request) else {
+            for request in handed.requests { queue.insert(request) }
+            if ContinuousClock.now >= nextSweep {
+                nextSweep = .now + .seconds(1)
+                for request in queue.removeCancelled() { request.finished(.failure(.cancelled), nil) }
+            }
+            var changed = false
+            while running.count < connections, budget.hasRoom || running.isEmpty,
+                let request = queue.popFirst(where: { runningPerHost[$0, default: 0] < connectionsPerHost })
+            {
+                if request.cancellation?.isCancelled == true {
+                    request.finished(.failure(.cancelled), nil)
+                    continue
+                }
+                started += 1
+                guard let transfer = EasyTransfer(request, budget: budget, sequence: started) else {
                     request.finished(.failure(.network(curlCode: Int(CURLE_FAILED_INIT.rawValue))), nil)
                     continue
                 }
-                if curl_multi_add_handle(multi, transfer.handle) == CURLM_OK {
-                    running[transfer.handle] = transfer
-                } else {
-                    transfer.finish(CURLE_FAILED_INIT)
+                running[transfer.handle] = transfer
+                runningPerHost[request.hostKey, default: 0] += 1
+                changed = true
+                if curl_multi_add_handle(multi, transfer.handle) != CURLM_OK {
+                    end(transfer, CURLE_FAILED_INIT, running: &running, perHost: &runningPerHost)
                 }
             }
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
-                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
-                let code = message.pointee.data.result
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let transfer = running[handle]
+                else { continue }
                 curl_multi_remove_handle(multi, handle)
-                running.removeValue(forKey: handle)?.finish(code)
+                end(transfer, message.pointee.data.result, running: &running, perHost: &runningPerHost)
+                changed = true
             }
+            if budget.takeReleased() || changed { resumePaused(running) }
             let now = ContinuousClock.now
             let (ended, waiting) = waits.partitioned { $0.until <= now || $0.cancellation?.isCancelled == true }
             waits = waiting
             for wait in ended { wait.then(wait.cancellation?.isCancelled == true) }
             let nextEnd = waits.map(\.until).min().map { max(0, min(1000, ($0 - now).milliseconds)) } ?? 1000
-            curl_multi_poll(multi, &watched, 1, Int32(nextEnd), nil)
+            // A place freed by a transfer that ended is filled at once.
+            let admissible = changed && !queue.isEmpty && running.count < connections
+            curl_multi_poll(multi, &watched, 1, admissible ? 0 : Int32(nextEnd), nil)
+        }
+    }
+
+    private func end(
+        _ transfer: EasyTransfer, _ code: CURLcode, running: inout [UnsafeMutableRawPointer: EasyTransfer],
+        perHost: inout [String: Int]
+    ) {
+        running[transfer.handle] = nil
+        let host = transfer.request.hostKey
+        perHost[host] = perHost[host, default: 1] > 1 ? perHost[host, default: 1] - 1 : nil
+        transfer.finish(code)
+    }
+
+    /// The running transfer that holds the most goes on whatever the budget (one server that trickles
+    /// cannot hold the others), so that the budget never stops them all; the others try again, and
+    /// pause again if there is still no room.
+    private func resumePaused(_ running: [UnsafeMutableRawPointer: EasyTransfer]) {
+        let first = running.values.max { ($0.buffer.body.count, $1.sequence) < ($1.buffer.body.count, $0.sequence) }
+        for transfer in running.values {
+            transfer.buffer.mayExceedBudget = transfer === first
+            transfer.resume()
         }
     }
 }

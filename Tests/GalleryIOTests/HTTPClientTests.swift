@@ -101,6 +101,60 @@ import Testing
         #expect(throws: DownloadError.refusedProtocol) { try outcome.get() }
     }
 
+    /// Both servers listen on 127.0.0.1, so the test's scopes tell them apart by port: `server` stands for a
+    /// public one, the other for `target`.
+    @Test(arguments: [AddressScope.privateNetwork, .linkLocal, .loopback, .unspecified])
+    func redirectFromAPublicAddressInwardIsRefused(target: AddressScope) async throws {
+        let inner = try LoopbackServer()
+        defer {
+            server.stop()
+            inner.stop()
+        }
+        inner.answer("/admin", LoopbackServer.response(200, body: [1]))
+        server.answer("/moved", LoopbackServer.response(302, headers: ["Location: \(inner.url("/admin"))"]))
+        var limits = HTTPClient.Limits()
+        let publicPort = server.port
+        limits.addressScope = { _, port in port == publicPort ? .publicInternet : target }
+        let outcome = try #require(await download("/moved", limits: limits))
+        #expect(throws: DownloadError.refusedAddress) { try outcome.get() }
+        #expect(LoadFailure(DownloadError.refusedAddress).description == "refused a redirect to a local address")
+        // Refused before the request was sent.
+        #expect(inner.requests.isEmpty)
+        #expect(server.requests == ["/moved"])
+    }
+
+    @Test func redirectBetweenPublicAddressesOrOutwardIsFollowed() async throws {
+        let other = try LoopbackServer()
+        defer {
+            server.stop()
+            other.stop()
+        }
+        other.answer("/there", LoopbackServer.response(200, body: [4, 2]))
+        server.answer("/moved", LoopbackServer.response(302, headers: ["Location: \(other.url("/there"))"]))
+        for otherScope in [AddressScope.publicInternet, .privateNetwork] {
+            var limits = HTTPClient.Limits()
+            let firstPort = server.port
+            // From public to public, and from the local network out to the internet.
+            let firstScope: AddressScope = otherScope == .publicInternet ? .publicInternet : .loopback
+            limits.addressScope = { _, port in port == firstPort ? firstScope : otherScope }
+            let response = try #require(await download("/moved", limits: limits)).get()
+            #expect(response.body == Data([4, 2]))
+        }
+        #expect(other.requestCount("/there") == 2)
+    }
+
+    @Test func redirectBetweenLoopbackAddressesIsFollowed() async throws {
+        let other = try LoopbackServer()
+        defer {
+            server.stop()
+            other.stop()
+        }
+        other.answer("/there", LoopbackServer.response(200, body: [5]))
+        server.answer("/moved", LoopbackServer.response(302, headers: ["Location: \(other.url("/there"))"]))
+        let response = try #require(await download("/moved")).get()
+        #expect(response.body == Data([5]))
+    }
+
     @Test func serverThatStopsAfterTheHeadersTimesOut() async throws {
         defer { server.stop() }
         server.answer("/stalls", [.send(LoopbackServer.head(200, headers: ["Content-Length: 1000"])), .stall])

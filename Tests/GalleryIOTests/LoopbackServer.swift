@@ -3,6 +3,24 @@ import Foundation
 import Glibc
 import Synchronization
 
+/// Counts the connections one or several servers have open at once, and the most they had.
+final class ConnectionGauge: Sendable {
+    private let counts = Mutex((open: 0, peak: 0))
+
+    var peak: Int { counts.withLock { $0.peak } }
+
+    fileprivate func opened() {
+        counts.withLock { counts in
+            counts.open += 1
+            counts.peak = max(counts.peak, counts.open)
+        }
+    }
+
+    fileprivate func closed() {
+        counts.withLock { $0.open -= 1 }
+    }
+}
+
 /// An HTTP/1.1 server on 127.0.0.1 for the download tests: a thread per connection, one request per
 /// connection, answers scripted per path. Stop it with `stop()`.
 final class LoopbackServer: Sendable {
@@ -24,8 +42,12 @@ final class LoopbackServer: Sendable {
     let port: Int
     private let listener: Int32
     private let state = Mutex(State())
+    /// A connection counts as open from its acceptance until its answer's last part is about to be sent:
+    /// the client cannot have seen the end of the answer, and opened another connection, before.
+    private let gauge: ConnectionGauge
 
-    init() throws {
+    init(gauge: ConnectionGauge = ConnectionGauge()) throws {
+        self.gauge = gauge
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -79,13 +101,18 @@ final class LoopbackServer: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { break }
+            gauge.opened()
             Thread { [self] in serve(connection) }.start()
         }
         close(listener)
     }
 
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
+        var counted = true
+        defer {
+            if counted { gauge.closed() }
+            close(connection)
+        }
         guard let path = readRequestPath(connection) else { return }
         let steps: [Step] = state.withLock { state in
             state.requests.append(path)
@@ -98,7 +125,11 @@ final class LoopbackServer: Sendable {
             }
             return first
         }
-        for step in steps {
+        for (index, step) in steps.enumerated() {
+            if index == steps.count - 1 {
+                counted = false
+                gauge.closed()
+            }
             switch step {
             case .send(let bytes):
                 guard sendAll(bytes, to: connection) else { return }

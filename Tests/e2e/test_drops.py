@@ -666,9 +666,11 @@ def test_a_drops_images_decode_in_drop_order_the_first_where_it_landed_first(
     held = [http_server.url("/held/photo-%02d.jpg" % i) for i in range(count)]
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*held)))
     drop(app, src, before(cells[0]))
-    wait_until(lambda: sum(1 for r in http_server.requests() if r.route.startswith("/held/")) == count, 15, 0.1,
-               "all %d downloads asked for" % count)
-    # Every answer at once: the order they decode in is the app's choice alone.
+    # One server gets 6 connections at once (issue 30): the first 6 are asked for, the others wait for a place.
+    asked = lambda: [r.route for r in http_server.requests() if r.route.startswith("/held/")]  # noqa: E731
+    wait_until(lambda: len(asked()) == 6, 15, 0.1, "the first 6 downloads asked for")
+    assert sorted(asked()) == ["/held/photo-%02d.jpg" % i for i in range(6)], asked()
+    # Every answer at once from now on: the order they decode in is the app's choice alone.
     http_server.release_held()
     # state.json is written as images arrive: read every 10 ms, it tells the order they land in.
     order = []

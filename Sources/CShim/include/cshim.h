@@ -69,6 +69,10 @@ CURLcode cshim_curl_setopt_write(CURL *handle,
 CURLcode cshim_curl_setopt_xferinfo(CURL *handle,
                                     int (*callback)(void *user, curl_off_t dltotal, curl_off_t dlnow,
                                                     curl_off_t ultotal, curl_off_t ulnow));
+/// Called before each request is sent (redirects and reused connections too) with the peer's address.
+CURLcode cshim_curl_setopt_prereq(CURL *handle, int (*callback)(void *user, char *primary_ip, char *local_ip,
+                                                                 int primary_port, int local_port));
+CURLMcode cshim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// `curl_easy_getinfo` is variadic too.
 CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);

@@ -20,10 +20,14 @@ struct DropTransfer: Sendable {
     let progress: @Sendable (Double) -> Void
     let done: @Sendable (Outcome) -> Void
 
+    /// Addresses tried for one image at most: a page's srcset of thousands of candidates costs three requests.
+    static let maximumAddresses = 3
+
     /// Tries the address at `index`: the dragged address first, then other addresses of the same
-    /// image (a srcset's original, the thumbnail behind a search result); the first failure is the one told.
+    /// image (a srcset's original, the thumbnail behind a search result), one at a time and at most
+    /// `maximumAddresses`; the first failure is the one told.
     func attempt(_ index: Int, firstFailure: LoadFailure?) {
-        let addresses = [image.url].compactMap { $0 } + image.alternateURLs
+        let addresses = ([image.url].compactMap { $0 } + image.alternateURLs).prefix(Self.maximumAddresses)
         guard addresses.indices.contains(index) else {
             return fallBack(firstFailure ?? LoadFailure(description: tr("no address")))
         }
@@ -34,7 +38,7 @@ struct DropTransfer: Sendable {
             if throttle.shouldReport(fraction) { self.progress(fraction) }
             return true
         }
-        // Decoded next: the answer is cached and handed over on the CPU lane.
+        // Decoded next: the answer is cached, handed over and decoded in one job on the CPU lane.
         pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, progress: progress)
         {
             [self] fetched in
@@ -56,19 +60,18 @@ struct DropTransfer: Sendable {
             url: url, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
     }
 
+    /// Decodes in the CPU-lane job the bytes arrived in.
     private func decode(_ bytes: Data, from url: String, attempt index: Int, firstFailure: LoadFailure?) {
-        pipeline.picture(request(url, bytes), priority: priority, cancellation: cancellation) { [self] decoded in
-            switch decoded {
-            case .success(let decoded):
-                // An embedded image is kept as a file: the state file stays small.
-                let kept =
-                    url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
-                done(.success((kept?.absoluteString ?? url, decoded)))
-            case .failure(let failure):
-                // Whatever the server sent instead of an image is not worth keeping.
-                pipeline.bytes.removeCached(url)
-                attempt(index + 1, firstFailure: firstFailure ?? failure)
-            }
+        guard !cancellation.isCancelled else { return }
+        switch pipeline.pictureNow(request(url, bytes)) {
+        case .success(let decoded):
+            // An embedded image is kept as a file: the state file stays small.
+            let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
+            done(.success((kept?.absoluteString ?? url, decoded)))
+        case .failure(let failure):
+            // Whatever the server sent instead of an image is not worth keeping.
+            pipeline.bytes.removeCached(url)
+            attempt(index + 1, firstFailure: firstFailure ?? failure)
         }
     }
 
