@@ -44,10 +44,11 @@ let package = Package(
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
         .target(
             name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
-        .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI"]),
+        .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
-        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit"]),
+        // The app's program is built for these tests too: they decode in its decoder process.
+        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit", "image-gallery"]),
     ]
 )

@@ -1,14 +1,22 @@
 /// How much of an image the app takes on: hostile input (a "pixel bomb", an endless download) is
-/// refused at these sizes, and no decode holds more pixels than they allow. Every decoder, the
+/// refused at these sizes, and no decode holds more memory or time than they allow. Every decoder, the
 /// viewer's zoom and the downloads read them here.
 public enum ImageLimits {
     /// Images above this many pixels are refused from their header: gdk-pixbuf itself has no cap.
     public static let maximumPixels = 150_000_000
     /// Images wider or taller than this many pixels are refused from their header.
     public static let maximumSide = 40_000
-    /// An image decoded whole (a format that can't be decoded scaled, or the viewer zoomed in) holds
-    /// at most this many pixels, about 100 MB; 25 MP, so a 24-megapixel photo still shows pixel for pixel.
-    public static let maximumWholePixels = 25_000_000
+    /// The memory one decode may hold, its paintable surface included (`ImageHeader.decodeBytes`); the
+    /// decoder process is held to it as well.
+    public static let decodeBudgetBytes = 64 << 20
+    /// An image decoded whole (the viewer zoomed in, a copy) holds at most this many pixels: 4 bytes each
+    /// and as much again for its surface stay within `decodeBudgetBytes`. The viewer enlarges beyond.
+    public static let maximumWholePixels = 8_000_000
+    /// The processor time one decode in the decoder process may take, in seconds.
+    public static let decodeSeconds = 2
+    /// A decode in the decoder process that has not answered after this many seconds is stopped: its
+    /// processor time is capped already, this catches one that waits (a loaded machine gets slack).
+    public static let decodeWallSeconds = 6
     /// A download stops after this many bytes.
     public static let maximumDownloadBytes: Int64 = 50_000_000
 }

@@ -6,6 +6,10 @@ public enum DecodeError: Error, Equatable {
     /// The data ends before the picture does (a download cut short).
     case incomplete
     case damaged
+    /// The decoder process ran out of its processor time, or did not answer in time.
+    case tookTooLong
+    /// The decoder process ended without an answer: its memory limit stopped it.
+    case tooMuchMemory
     /// The decoder failed; gdk-pixbuf's own message (in the user's language) when it gave one.
     case undecodable(String?)
 }

@@ -3,17 +3,41 @@ import GalleryCore
 import GtkKit
 
 /// Decodes image bytes on the calling thread (a worker, never the GTK thread) within `ImageLimits`: the
-/// size is read first and absurd dimensions are refused before any pixel is decoded. Formats that can't
-/// be decoded scaled (GIF, WebP, interlaced PNG…) are decoded whole before they are scaled, so they are
-/// refused above `ImageLimits.maximumWholePixels`; JPEG scales in the decoder and non-interlaced PNG row
-/// by row, so they go up to `ImageLimits.maximumPixels`.
+/// header is read first (`ImageHeader`) and an image whose decode would take more than the budget is
+/// refused, or decoded smaller, before any decoder sees it. PNG, JPEG, GIF, WebP and BMP, whose headers
+/// bound what their decoders do, are decoded here; every other format, and bytes whose header cannot be
+/// read, in the decoder process (`DecoderProcess`), whose memory and time are capped whatever its
+/// decoder does: a TIFF that fills the size it declares, an AVIF that decodes before it reports a size,
+/// an SVG whose filter runs for minutes.
 public enum ImageDecoder {
     /// Bytes handed to gdk-pixbuf at a time: a refusal at `size-prepared` stops the feeding, and an
     /// animation is noticed soon after its first frame.
     static let chunkSize = 16 * 1024
 
+    /// The formats decoded in the app's own process: their headers say what decoding them takes.
+    static let inProcessFormats: Set<String> = ["PNG", "JPEG", "GIF", "WebP", "BMP"]
+
     /// The pixels, fitted inside `fit` (the largest pixel size wanted; nil: full size), not yet a surface.
+    /// An image that the budget allows only smaller comes back smaller, with its own size.
     public static func decodePicture(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
+        DecodedPicture, DecodeError
+    > {
+        let header = ImageHeader.read(bytes)
+        var fit = fit
+        if let header {
+            guard let allowed = header.fitWithinLimits(fit) else {
+                return .failure(.tooLarge(width: header.width, height: header.height))
+            }
+            fit = allowed
+        }
+        guard let header, inProcessFormats.contains(header.formatName) else {
+            return DecoderProcess.decode(bytes, fit: fit)
+        }
+        return decodeInThisProcess(bytes, fit: fit)
+    }
+
+    /// Decodes here, whatever the format: in the decoder process, or for the formats whose header was read.
+    static func decodeInThisProcess(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
         DecodedPicture, DecodeError
     > {
         switch ScaledPNG.decode(
@@ -47,13 +71,13 @@ public enum ImageDecoder {
         check.height = prepared.height
         check.scalable = prepared.isScalable
         check.jpeg = prepared.formatName == "jpeg"
-        let cap = prepared.formatName == "jpeg" ? ImageLimits.maximumPixels : ImageLimits.maximumWholePixels
         let fits = prepared.isScalable && (fit?.width ?? 0) > 0 && (fit?.height ?? 0) > 0
-        let side = ImageLimits.maximumSide
-        if prepared.width <= 0 || prepared.height <= 0
-            || !fits
-                && (prepared.width > side || prepared.height > side || prepared.width * prepared.height > cap)
-        {
+        // What a decoder that holds the whole picture takes (JPEG's own header was read before).
+        let whole = ImageHeader(
+            formatName: prepared.formatName ?? "", width: prepared.width, height: prepared.height,
+            layout: prepared.formatName == "jpeg"
+                ? .dctScaled(coefficientBytes: 0) : .whole(bytesPerPixel: 4, extraBytes: 0))
+        if prepared.width <= 0 || prepared.height <= 0 || !fits && !whole.isWithinLimits(fit: fit) {
             check.refused = true
             return .refused
         }

@@ -59,6 +59,8 @@ extension LoadFailure {
                     ["width": Localization.number(width), "height": Localization.number(height)])
             case .incomplete: tr("the image is incomplete")
             case .damaged: tr("the image is damaged")
+            case .tookTooLong: tr("decoding took too long")
+            case .tooMuchMemory: tr("decoding needs too much memory")
             case .undecodable(let reason): reason ?? tr("the image could not be decoded")
             }
     }

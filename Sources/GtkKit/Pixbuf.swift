@@ -86,6 +86,54 @@ public final class Pixbuf: Sendable {
 }
 
 extension Pixbuf {
+    /// The pixels as they are laid out in memory, to hand them to another process.
+    public struct Pixels: Sendable {
+        public let width: Int
+        public let height: Int
+        /// Bytes from one row to the next.
+        public let rowstride: Int
+        /// RGBA when true, RGB when false, 8 bits a sample.
+        public let hasAlpha: Bool
+        public let bytes: Data
+
+        public init(width: Int, height: Int, rowstride: Int, hasAlpha: Bool, bytes: Data) {
+            self.width = width
+            self.height = height
+            self.rowstride = rowstride
+            self.hasAlpha = hasAlpha
+            self.bytes = bytes
+        }
+
+        /// Whether `bytes` hold every row as `rowstride` lays them out (the last one without padding).
+        public var isConsistent: Bool {
+            let sampleBytes = width * (hasAlpha ? 4 : 3)
+            return width > 0 && height > 0 && rowstride >= sampleBytes
+                && bytes.count == rowstride * (height - 1) + sampleBytes
+        }
+    }
+
+    /// A copy of the pixels.
+    public var pixels: Pixels {
+        let length = Int(gdk_pixbuf_get_byte_length(pixbuf))
+        return Pixels(
+            width: width, height: height, rowstride: Int(gdk_pixbuf_get_rowstride(pixbuf)),
+            hasAlpha: gdk_pixbuf_get_has_alpha(pixbuf) != 0,
+            bytes: Data(bytes: gdk_pixbuf_read_pixels(pixbuf), count: length))
+    }
+
+    /// A pixbuf of these pixels (copied); nil when they are not consistent.
+    public convenience init?(_ pixels: Pixels) {
+        guard pixels.isConsistent else { return nil }
+        let bytes = pixels.bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard
+            let made = gdk_pixbuf_new_from_bytes(
+                bytes, GDK_COLORSPACE_RGB, pixels.hasAlpha ? 1 : 0, 8, gint(pixels.width), gint(pixels.height),
+                gint(pixels.rowstride))
+        else { return nil }
+        self.init(taking: made)
+    }
+
     /// The pixels as a PNG file's bytes (what an image/png clipboard target carries); nil if encoding failed.
     public func pngData() -> [UInt8]? {
         var buffer: UnsafeMutablePointer<gchar>?

@@ -122,6 +122,17 @@ open class Widget: Object {
         return (x, y)
     }
 
+    /// The modifier keys held now, asked of the display (a drop's events do not carry them).
+    public var heldModifiers: Modifiers {
+        guard let window = gtk_widget_get_window(widget),
+            let seat = gdk_display_get_default_seat(gtk_widget_get_display(widget)),
+            let pointer = gdk_seat_get_pointer(seat)
+        else { return [] }
+        var mask = GdkModifierType(0)
+        gdk_window_get_device_position_double(window, pointer, nil, nil, &mask)
+        return Modifiers(state: mask.rawValue)
+    }
+
     /// The pointer's shape over this widget, by its CSS name ("grab", "grabbing"); nil for the default.
     public func setCursor(named name: String?) {
         guard let window = gtk_widget_get_window(widget) else { return }

@@ -58,17 +58,18 @@ import Testing
     @Test func sharpSizeIsWhatTheScreenShowsNeverMoreThanTheFileOrTheCap() {
         var zoom = ViewerZoom(imageWidth: 12000, imageHeight: 8000, viewWidth: 1200, viewHeight: 800)
         #expect(zoom.sharpSize == (1200, 800))
-        // 1:1 on 96 MP: half the size, which a JPEG decoder gives straight from the DCT.
+        // 1:1 on 96 MP: a quarter of the size (6 MP within the 8 MP cap), which a JPEG decoder gives
+        // straight from the DCT.
         zoom.setScale(1, aroundX: 600, y: 400)
-        #expect(zoom.sharpSize == (6000, 4000))
+        #expect(zoom.sharpSize == (3000, 2000))
         zoom.setScale(4, aroundX: 600, y: 400)
-        #expect(zoom.sharpSize == (6000, 4000))
-        // Just past half size, the decoder would decode the whole image before reducing it: half it is.
-        zoom.setScale(0.52, aroundX: 600, y: 400)
-        #expect(zoom.sharpSize == (6000, 4000))
-        // Below half size, the decoder's half-size step fits the cap: the size shown.
-        zoom.setScale(0.4, aroundX: 600, y: 400)
-        #expect(zoom.sharpSize == (4800, 3200))
+        #expect(zoom.sharpSize == (3000, 2000))
+        // Just past a quarter, the decoder would decode at half size (24 MP) before reducing it: a quarter it is.
+        zoom.setScale(0.27, aroundX: 600, y: 400)
+        #expect(zoom.sharpSize == (3000, 2000))
+        // Below a quarter, the decoder's quarter-size step fits the cap: the size shown.
+        zoom.setScale(0.2, aroundX: 600, y: 400)
+        #expect(zoom.sharpSize == (2400, 1600))
         let small = ViewerZoom(imageWidth: 300, imageHeight: 200, viewWidth: 1200, viewHeight: 800)
         #expect(small.sharpSize == (300, 200))
     }

@@ -74,3 +74,100 @@ import Testing
         #expect((picture.originalWidth, picture.originalHeight) == (40, 30))
     }
 }
+
+/// Decoders that would ignore a refusal at `size-prepared`: each hostile file is refused from its header
+/// before a decoder sees it, or stopped by the decoder process's limits; ordinary files of every format decode.
+@Suite struct HostileDecoderTests {
+    private func decode(_ bytes: [UInt8], fit: (width: Int, height: Int)? = (256, 256))
+        -> Result<DecodedPicture, DecodeError>
+    {
+        ImageDecoder.decodePicture(Data(bytes), fit: fit)
+    }
+
+    private let huge = HostileImages.huge
+
+    @Test func tiffDeclaringThirtyThousandSquareIsRefused() {
+        #expect(HostileImages.tiff([(huge, huge)]).count < 5_000)
+        #expect(throws: DecodeError.tooLarge(width: huge, height: huge)) {
+            try decode(HostileImages.tiff([(huge, huge)])).get()
+        }
+    }
+
+    /// gdk-pixbuf reads the first directory; another reader may pick any.
+    @Test func tiffWithAHugeSecondDirectoryIsRefused() {
+        #expect(throws: DecodeError.tooLarge(width: 6_000, height: 6_000)) {
+            try decode(HostileImages.tiff([(4, 3), (6_000, 6_000)])).get()
+        }
+    }
+
+    /// 8000×8000 is within the pixel cap, and a baseline JPEG that size is decoded at 1/8; a progressive
+    /// one holds 192 MB of coefficients first.
+    @Test func progressiveJPEGIsRefusedWhereABaselineOneIsScaled() {
+        #expect(throws: DecodeError.tooLarge(width: 8_000, height: 8_000)) {
+            try decode(HostileImages.jpeg(width: 8_000, height: 8_000, progressive: true)).get()
+        }
+        let baseline = decode(HostileImages.jpeg(width: 8_000, height: 8_000, progressive: false))
+        #expect(throws: Never.self) {
+            do { _ = try baseline.get() } catch DecodeError.tooLarge { Issue.record("refused") } catch {}
+        }
+    }
+
+    @Test(arguments: ["avif", "heic"]) func isoMediaWithAHugeItemIsRefused(brand: String) {
+        #expect(throws: DecodeError.tooLarge(width: huge, height: huge)) {
+            try decode(HostileImages.isoMedia(brand: brand, width: huge, height: huge)).get()
+        }
+    }
+
+    @Test func xpmAndXBMDeclaringHugeSizesAreRefused() {
+        #expect(throws: DecodeError.tooLarge(width: huge, height: huge)) {
+            try decode(HostileImages.xpm(width: huge, height: huge)).get()
+        }
+        #expect(throws: DecodeError.tooLarge(width: 5_000, height: 5_000)) {
+            try decode(HostileImages.xbm(width: 5_000, height: 5_000)).get()
+        }
+    }
+
+    @Test func gifWithAHugeFrameIsRefused() {
+        #expect(throws: DecodeError.tooLarge(width: huge, height: huge)) {
+            try decode(HostileImages.gifWithFrame(width: huge, height: huge)).get()
+        }
+    }
+
+    /// The directory says 256×256; the PNG inside says otherwise.
+    @Test func icoWithAHugeEmbeddedPNGIsRefused() {
+        #expect(throws: DecodeError.tooLarge(width: huge, height: huge)) {
+            try decode(HostileImages.icoWithPNG(width: huge, height: huge)).get()
+        }
+    }
+
+    /// librsvg would draw it for minutes: the decoder process runs out of its processor time.
+    @Test func svgWithASlowFilterIsStopped() {
+        #expect(throws: DecodeError.tookTooLong) { try decode(HostileImages.slowSVG).get() }
+    }
+
+    /// A whole decode beyond the budget comes back at a size within it, with the file's own size.
+    @Test func aWholeDecodeBeyondTheBudgetIsSmaller() throws {
+        let picture = try decode(TestImages.gif(width: 3_000, height: 2_000), fit: nil).get()
+        #expect((picture.originalWidth, picture.originalHeight) == (3_000, 2_000))
+        #expect((picture.pixbuf.width, picture.pixbuf.height) == (1_500, 1_000))
+    }
+
+    @Test(arguments: [
+        ("TIFF", HostileImages.smallTIFF, 4, 3), ("ICO", HostileImages.ico, 4, 3), ("TGA", HostileImages.tga, 4, 3),
+        ("XPM", HostileImages.xpm, 4, 3), ("PNM", HostileImages.ppm, 4, 3),
+    ])
+    func ordinaryFilesDecodeInTheDecoderProcess(format: String, bytes: [UInt8], width: Int, height: Int) throws {
+        let picture = try decode(bytes, fit: nil).get()
+        #expect((picture.originalWidth, picture.originalHeight) == (width, height), "\(format)")
+        #expect((picture.pixbuf.width, picture.pixbuf.height) == (width, height), "\(format)")
+        let pixels = picture.pixbuf.pixels
+        #expect(Array(pixels.bytes.prefix(3)) == [255, 0, 0], "\(format)")
+    }
+
+    /// Drawn at the size asked, in the decoder process.
+    @Test func svgIsDrawnAtTheSizeAsked() throws {
+        let picture = try decode(HostileImages.svg, fit: (80, 80)).get()
+        #expect((picture.pixbuf.width, picture.pixbuf.height) == (80, 60))
+        #expect(Array(picture.pixbuf.pixels.bytes.prefix(3)) == [255, 0, 0])
+    }
+}

@@ -271,11 +271,16 @@ def test_slow_image_shows_a_placeholder_with_progress_at_the_drop_point_then_lan
     # progress: a percentage in the placeholder's name, rising; the ring drawn, not the image
     seen = []
 
+    # state.json is read before the cells: while they still show the placeholder, it was read mid-download
+    saved_while_downloading = []
+
     def progressing():
+        saved = app.state_bytes()
         cs = app.cells(stable=False)
         value = percent(cell_named(cs, "Downloading"))
         if value is not None:
             seen.append(value)
+            saved_while_downloading.append(saved)
         return value is not None and 30 <= value <= 90 and len(set(seen)) >= 2
 
     wait_until(progressing, 8, 0.1, "a placeholder name with a percentage between 30 and 90, changing",
@@ -290,7 +295,8 @@ def test_slow_image_shows_a_placeholder_with_progress_at_the_drop_point_then_lan
             "the placeholder does not name the file: %s" % in_progress
         colour, _ = centre_colour(shot, in_progress)
         assert not colour_close(colour, new.rgb, COLOUR_TOLERANCE), in_progress
-    assert app.state_bytes() == original, "state.json was written while the image was still downloading"
+    assert all(saved == original for saved in saved_while_downloading), \
+        "state.json was written while the image was still downloading"
 
     # landed: the image at index 2, in state.json too, with its own aspect ratio
     urls = [g.url for g in gallery]
@@ -374,7 +380,8 @@ def test_failed_downloads_remove_their_placeholder_with_a_message_and_change_not
     original = app.state_bytes()
     urls = [g.url for g in gallery]
 
-    # the stall first (it takes 15 s to be given up); the others fail while it waits
+    # the stall first (it takes 15 s to be given up); one other fails while it waits, the rest after it ends
+    # (five drops in a row can take longer than 15 s on a loaded machine)
     stall = http_server.url("/stall.png")
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(stall)))
     drop(app, src, before(cells[1]))
@@ -389,7 +396,7 @@ def test_failed_downloads_remove_their_placeholder_with_a_message_and_change_not
                 ("/huge.png", ["huge.png", "larger than 50 MB"]),
                 ("/lie.png", ["lie.png", "not an image"]),  # HTML sent as image/png
                 ("/redirect?to=file:///etc/hostname", ["redirect", "only http and https"])]
-    for route, words in failures:
+    def fails(route, words, stalled_placeholder):
         src = sources(desktop, tmp_path, target("text/uri-list", uri_list(http_server.url(route))))
         now = app.cells()
         assert [c.url for c in now if not c.placeholder] == urls, harness.format_cells(now)
@@ -397,12 +404,15 @@ def test_failed_downloads_remove_their_placeholder_with_a_message_and_change_not
         src.stop()
         message = wait_message(app, "Couldn\u2019t add", *words, timeout=15)
         assert http_server.hits(route.split("?")[0]) >= 1, "%s was never requested" % route
-        after = app.wait_cells(lambda cs: len(cs) == 4 and cs[1].placeholder
+        count = 4 if stalled_placeholder else 3
+        after = app.wait_cells(lambda cs: len(cs) == count and (cs[1].placeholder or not stalled_placeholder)
                                and [c.url for c in cs if not c.placeholder] == urls,
-                               timeout=5, what="only the stalled placeholder left after the %s failure" % route)
+                               timeout=5, what="the failed placeholder gone after the %s failure" % route)
         assert not any(words[0] in c.name for c in after), "the failed placeholder is still there: %s (%s)" % (
             harness.format_cells(after), message)
         assert app.state_bytes() == original, "state.json changed after the %s failure" % route
+
+    fails(*failures[0], stalled_placeholder=True)
 
     # the stall is given up after 15 s without data
     assert app.cells()[1].placeholder, "the stalled download ended early:\n" + harness.format_cells(app.cells())
@@ -410,6 +420,8 @@ def test_failed_downloads_remove_their_placeholder_with_a_message_and_change_not
     waited = time.monotonic() - stalled_at
     assert waited >= 14, "the stalled download was given up after %.1fs, before the 15 s stall timeout" % waited
     settle_order(app, urls, timeout=5, what="the stalled placeholder gone, the gallery as it was")
+    for route, words in failures[1:]:
+        fails(route, words, stalled_placeholder=False)
     check_on_screen(app, expect(gallery), "after the failures")
     assert app.state_bytes() == original, "state.json changed"
     assert app.running

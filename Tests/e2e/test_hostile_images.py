@@ -4,11 +4,17 @@
   and the app's peak memory stays far below what decoding it would take;
 - a 12000x12000 PNG, just under the cap, shows its colour in its cell at the cost of the cell's pixels;
 - a PNG cut short shows as an error cell ("incomplete"), and its bytes are not kept in the cache;
-- a 1x1 image fills its cell with its one colour, not a blurred dot.
-Peak memory per case is printed by Tests/benchmarks/pixel_bombs.py."""
+- a 1x1 image fills its cell with its one colour, not a blurred dot;
+- files whose decoders ignore gdk-pixbuf's size refusal (issue 30, class 3; harness.hostile: a few-kB TIFF, XPM,
+  XBM, GIF frame, icon and AVIF/HEIF declaring 30000x30000, a progressive JPEG too large for its coefficients, a
+  TGA that decodes to 192 MB, an SVG filter that would draw for minutes) are each an error cell with a reason,
+  next to an image that shows; the app stays alive, answers a key within 2 s, and its peak memory stays within
+  the 64 MiB decode budget above the same app's on an empty gallery.
+Peak memory per case is printed by Tests/benchmarks/pixel_bombs.py and Tests/benchmarks/hostile_decoders.py."""
 
 import harness
 from drag_helpers import image_id
+from test_local_files import answers_a_key
 from harness import colour_close, dominant_colour, palette_png_bytes, png_bytes, wait_until
 
 BOMB_SIDE = 30000
@@ -58,3 +64,30 @@ def test_a_one_pixel_image_fills_its_cell_with_its_colour(make_app, http_server)
                  (cell.x + cell.width // 2, cell.y + inset), (cell.x + cell.width // 2, cell.y + cell.height - inset),
                  cell.center]:
         assert colour_close(shot.getpixel((x, y)), (250, 150, 20), 12), "at %r: %r (cell %s)" % ((x, y), shot.getpixel((x, y)), cell)
+
+
+def test_decoders_that_ignore_the_size_refusal_are_bounded(make_app, http_server):
+    empty = make_app(state_of([], []))
+    empty.start()
+    empty.wait_cells(lambda cs: True, 10)
+    baseline = harness.process_memory_mib(empty.proc.pid, "VmHWM")
+    empty.stop()
+    cases = harness.hostile.cases()
+    urls = [http_server.add_file("/hostile%d.%s" % (i, ext), data, mime) for i, (_, data, mime, ext) in enumerate(cases)]
+    shown = http_server.add_file("/shown.png", png_bytes(300, 200, (30, 160, 60)), "image/png")
+    app = make_app(state_of(urls + [shown], [1] * len(urls) + [1.5]))
+    app.start()
+    app.wait_cells(lambda cs: len(cs) == len(cases) + 1, 30, what="every cell")
+    # While the SVG's filter runs in the decoder process, the window answers.
+    answers_a_key(app, len(cases) + 1)
+    cells = app.wait_cells(lambda cs: len(cs) == len(cases) + 1 and all(c.error for c in cs[:-1]) and cs[-1].settled,
+                           60, what="each hostile file an error cell, and the image shown")
+    reasons = {name: cell.error for (name, _, _, _), cell in zip(cases, cells)}
+    for name, reason in reasons.items():
+        expected = "took too long" if name.startswith("SVG") else "too large"
+        assert expected in reason, reasons
+    assert cells[-1].error is None, cells[-1]
+    assert app.running
+    answers_a_key(app, len(cases) + 1)
+    above = harness.process_memory_mib(app.proc.pid, "VmHWM") - baseline
+    assert above < 64, "peak %.0f MiB above the empty app's" % above

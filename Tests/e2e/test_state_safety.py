@@ -2,7 +2,8 @@
 
 - SIGTERM (logout, shutdown) right after a change: the change is on disk when the app has gone;
 - two copies of the app on one data folder (two sessions of one user): each one's change survives the other's
-  save, and the first copy's window takes in what the second did;
+  save, and the first copy's window takes in what the second did; when both reorder the same gallery, moving
+  different images, both moves are kept, in the file and in both windows (issue 30);
 - a quit whose save fails (the data folder replaced by a file, which stops root too): the window stays open with
   the reason and a choice; "Try Again" once the folder is back quits with everything saved, "Quit Without Saving"
   quits at once;
@@ -64,6 +65,37 @@ def test_two_copies_on_one_data_folder_keep_each_others_changes(make_app, http_s
                      what="the first window showing the merged gallery")
     for app in (first, second):
         assert not [f for f in os.listdir(app.state_dir) if f.endswith(".tmp")], os.listdir(app.state_dir)
+
+
+def test_two_copies_reordering_one_gallery_keep_both_moves(make_app, http_server, tmp_path):
+    state = served_state(http_server)
+    first = make_app(state, root=str(tmp_path / "shared"))
+    first.start()
+    settle(first, 5)
+    second = make_app(None, root=str(tmp_path / "shared"))
+    second.start()
+    settle(second, 5)
+
+    def shows(app, names):
+        app.wait_cells(lambda cs: [name_of(c.url) for c in cs] == names, 10,
+                       what="the window showing %s" % names)
+
+    first.focus()
+    first.key("Home alt+Right")  # the first copy moves the first image after the second
+    wait_saved(first, [NAMES[1], NAMES[0]] + NAMES[2:])
+    second.focus()
+    second.key("End alt+Left")  # the second, which has not seen that, moves the last image before the fourth
+    both = [NAMES[1], NAMES[0], NAMES[2], NAMES[4], NAMES[3]]
+    wait_saved(second, both, what="state.json with both copies' moves")
+    shows(second, both)
+    # The first copy's next save (F9 shows or hides the sidebar) takes the second's move in, and keeps its own.
+    sidebar = first.state().get("sidebarVisible", True)
+    first.focus()
+    first.key("F9")
+    wait_until(lambda: first.state().get("sidebarVisible", True) != sidebar, 10, 0.05, "the first copy's next save")
+    assert saved_names(first) == both
+    shows(first, both)
+    shows(second, both)
 
 
 def test_a_quit_whose_save_fails_asks_and_try_again_saves(make_app, http_server):

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 #include <glib-unix.h>
 #include <curl/curl.h>
+#include <sys/types.h>
 
 G_BEGIN_DECLS
 
@@ -97,6 +98,15 @@ void cshim_gallery_canvas_set_cells(GtkWidget *canvas, const CShimCanvasCells *c
 void cshim_gallery_canvas_set_content_height(GtkWidget *canvas, gdouble height);
 /// Tells assistive technologies that the visible cells changed (scroll, reorder, load).
 void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
+
+/// Starts the program at `path` with `option` and `argument`, `input` as its standard input and `output` as its
+/// standard output, and no other descriptor of this process; its process id, or -1.
+pid_t cshim_spawn_with_pipes(const char *path, const char *option, const char *argument, int input, int output);
+
+/// An anonymous file in memory, closed on exec (memfd_create: Swift's Glibc module leaves it out).
+int cshim_memory_file(void);
+/// A pipe whose ends are closed on exec (pipe2 with O_CLOEXEC).
+int cshim_pipe(int ends[2]);
 
 /// Names the calling thread where top, perf and /proc see it (its first 15 bytes).
 void cshim_name_thread(const char *name);

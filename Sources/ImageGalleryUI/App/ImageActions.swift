@@ -171,14 +171,18 @@ final class ImageActions {
         }
     }
 
-    /// PNG bytes as they are; any other format decoded and encoded as PNG.
+    /// PNG bytes as they are; any other format decoded and encoded as PNG, whole when the decode budget
+    /// allows it (the decoder makes it smaller otherwise), an SVG at most `copiedSide` pixels on a side.
     private nonisolated static func pngBytes(of data: Data) -> [UInt8]? {
         if DropPayload.sniffImageType(Array(data.prefix(64))) == "image/png" { return Array(data) }
         let picture =
             (try? ImageDecoder.decodePicture(data, fit: nil).get())
-            ?? (try? ImageDecoder.decodePicture(data, fit: (8192, 8192)).get())
+            ?? (try? ImageDecoder.decodePicture(data, fit: (copiedSide, copiedSide)).get())
         return picture?.pixbuf.pngData()
     }
+
+    /// The side of a copied image whose own size is too large to decode whole (a vector image's).
+    private nonisolated static let copiedSide = 2048
 
     /// The addresses as text, one a line (and as this app's own copy, so a paste adds them again).
     func copyAddresses() {

@@ -15,6 +15,20 @@ final class CellDrags {
         let source: Widget
         /// The snapshot under the pointer, for the trash's flight.
         var icon: DragIcon?
+        /// Whether the drag offers copy alone: it holds the user's own files (file://), which a file
+        /// manager told "move" would take away from where the user keeps them.
+        let copyOnly: Bool
+
+        init(session: GallerySession, ids: [ImageID], source: Widget, copyOnly: Bool) {
+            self.session = session
+            self.ids = ids
+            self.source = source
+            self.copyOnly = copyOnly
+        }
+
+        /// What the drag offers other applications: copy alone for the user's own files, else move
+        /// too (a browser's image only leaves the gallery when the gallery is the destination).
+        var actions: DragActions { copyOnly ? [.copy] : [.move, .copy] }
 
         @MainActor var galleryID: String { session.galleryID }
     }
@@ -36,6 +50,13 @@ final class CellDrags {
         return current
     }
 
-    /// Whether a drop copies: Ctrl held, so the source offers a copy and nothing else.
-    static func isCopy(_ context: DragContext) -> Bool { !context.actions.contains(.move) }
+    /// Whether a drop of the app's own cells copies: Ctrl held. GTK then offers a copy and nothing
+    /// else; a drag that offers copy alone anyway asks the keyboard, so that between galleries it
+    /// still moves.
+    func isCopy(_ context: DragContext) -> Bool {
+        guard let current, context.started(in: current.source), current.copyOnly else {
+            return !context.actions.contains(.move)
+        }
+        return current.source.heldModifiers.contains(.control)
+    }
 }

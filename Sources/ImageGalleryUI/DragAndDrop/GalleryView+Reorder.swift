@@ -33,10 +33,14 @@ extension GalleryView {
     func beginReorderDrag(from press: PendingPress) {
         let ids = session.ordered(session.selection)
         guard !ids.isEmpty else { return }
-        cellDrags.begin(CellDrags.Drag(session: session, ids: ids, source: canvas))
+        let ownFiles = ids.contains { id in
+            index(of: id).flatMap { shownCells[$0].image }.map { $0.url.lowercased().hasPrefix("file:") } ?? false
+        }
+        let drag = CellDrags.Drag(session: session, ids: ids, source: canvas, copyOnly: ownFiles)
+        cellDrags.begin(drag)
         guard
             let context = canvas.beginDrag(
-                targets: GalleryDragTarget.sourceTargets, actions: [.move, .copy],
+                targets: GalleryDragTarget.sourceTargets, actions: drag.actions,
                 x: press.x, y: widgetY(fromContentY: press.y))
         else {
             cellDrags.end(from: canvas)
@@ -164,7 +168,7 @@ extension GalleryView {
             }
             // Room enough to see where it lands, narrow enough not to reflow the whole gallery.
             openRoom(atX: x, y: y, aspectRatio: min(max(first?.aspectRatio ?? 1, 0.5), 1))
-            context.status(!cellsHere && CellDrags.isCopy(context) ? .copy : .move, time: time)
+            context.status(!cellsHere && cellDrags.isCopy(context) ? .copy : .move, time: time)
         } else if context.startedInThisApp {
             // Another part of this app (a sidebar row): not a drop for the gallery.
             gap = nil
@@ -201,7 +205,7 @@ extension GalleryView {
             gap = nil
             dimmed = []
             context.finish(success: true, time: time)
-            dropCells(cells, atInsertionIndex: insertion, copy: CellDrags.isCopy(context))
+            dropCells(cells, atInsertionIndex: insertion, copy: cellDrags.isCopy(context))
             return true
         }
         gap = nil

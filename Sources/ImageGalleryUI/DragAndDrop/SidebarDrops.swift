@@ -58,7 +58,7 @@ final class SidebarDrops {
         if let cells = cellDrags.drag(for: context) {
             // Onto the gallery the cells are in: nothing would change.
             guard cells.galleryID != target else { return (target, []) }
-            return (target, CellDrags.isCopy(context) ? .copy : .move)
+            return (target, cellDrags.isCopy(context) ? .copy : .move)
         }
         if context.offeredTargets.contains(GalleryDragTarget.galleryRow) {
             return context.startedInThisApp ? (target, .move) : (nil, [])
@@ -75,7 +75,7 @@ final class SidebarDrops {
         let library = session.library
         if let cells = cellDrags.drag(for: context) {
             context.finish(success: true, time: time)
-            let copy = CellDrags.isCopy(context)
+            let copy = cellDrags.isCopy(context)
             let arrived = library.transfer(cells.ids, from: cells.galleryID, to: target, copy: copy)
             guard !arrived.isEmpty, let name = library.gallery(target)?.name else { return }
             onCellsDropped(

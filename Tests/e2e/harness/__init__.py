@@ -9,7 +9,8 @@ Pieces, each usable on its own, one module each:
   - `atspi`: `A11yBus` and `Node`, AT-SPI read over D-Bus;
   - `cells`: `Cell`, a visible gallery cell as its accessible object describes it;
   - `app`: `App`, the built `image-gallery` binary launched with its own XDG directories, read over AT-SPI;
-  - `processes`: ending child processes, and their memory.
+  - `processes`: ending child processes, and their memory;
+  - `hostile`: image files that declare a huge picture, or cost minutes to draw, one per format (`hostile.cases`).
 
 Tests use the names below as `harness.X`. AT-SPI is read with a small client speaking the AT-SPI D-Bus protocol
 through GDBus: always fresh, never deadlocking (see `atspi` on why not libatspi's own client). It needs python3-gi
@@ -25,6 +26,7 @@ from .colours import (DATA_IMAGE, DISTINCT_IMAGES, FILE_IMAGE, UI_COLOURS, avera
 from .desktop import Desktop, current_desktop, start_desktop, stop_desktop
 from .images import (CONTENT_TYPES, _png_chunk, data_url, decode_png_size, encoded_image, file_url,
                      palette_png_bytes, png_bytes)
+from . import hostile
 from .processes import process_memory_mib
 from .server import ImageServer, LoggedRequest, ServedImage
 from .waiting import HarnessError, wait_until

@@ -345,7 +345,7 @@ class App:
         """The app's visible X windows titled "… Image Gallery", in the order X lists them (tooltips and menus,
         which xdotool's name search lets through, are left out)."""
         try:
-            ids = self.desktop.xdotool("search", "--onlyvisible", "--pid", self.proc.pid, "--name",
+            ids = self.desktop.xdotool("search", "--all", "--onlyvisible", "--pid", self.proc.pid, "--name",
                                        "%s$" % re.escape(self.app_name)).split()
         except HarnessError:
             return []  # xdotool exits 1 when it finds nothing
