@@ -96,18 +96,62 @@ public enum GalleryExport {
 }
 
 /// `gallery.json` in an exported folder: the gallery's name and, in display order, each image's
-/// file (nil when it could not be exported), the address it came from and its aspect ratio.
+/// file (nil when it could not be exported), the address it came from, its aspect ratio, and where
+/// known its origin and the user's note. Fields without a value are left out, so a reader of the
+/// first version finds what it knew.
 public struct ExportManifest: Codable, Equatable, Sendable {
     public struct Image: Codable, Equatable, Sendable {
         public var file: String?
         public var url: String
         public var aspectRatio: Double
+        public var origin: Origin?
+        public var note: String?
 
-        public init(file: String?, url: String, aspectRatio: Double) {
+        public init(file: String?, url: String, aspectRatio: Double, origin: Origin? = nil, note: String? = nil) {
             self.file = file
             self.url = url
             self.aspectRatio = aspectRatio
+            self.origin = origin
+            self.note = note
         }
+
+        /// The manifest's entry for `image`, written as `file`.
+        public init(_ image: GalleryImage, file: String?) {
+            self.init(
+                file: file, url: image.url, aspectRatio: image.aspectRatio, origin: image.origin.flatMap(Origin.init),
+                note: image.note)
+        }
+    }
+
+    /// An image's `ImageOrigin`, under the names the state file gives its fields.
+    public struct Origin: Codable, Equatable, Sendable {
+        public var arrival: String?
+        public var added: String?
+        public var link: String?
+        public var page: String?
+        public var altText: String?
+        public var title: String?
+        public var browserDescription: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case arrival, added, link, page, title
+            case altText = "alt"
+            case browserDescription = "description"
+        }
+
+        /// nil when the origin holds none of the fields this version knows.
+        public init?(_ origin: ImageOrigin) {
+            arrival = origin.arrival?.rawValue
+            added = origin.added
+            link = origin.link
+            page = origin.page
+            altText = origin.altText
+            title = origin.title
+            browserDescription = origin.browserDescription
+            if self == Origin() { return nil }
+        }
+
+        private init() {}
     }
 
     public var version = 1

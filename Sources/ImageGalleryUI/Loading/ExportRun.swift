@@ -153,9 +153,7 @@ final class ExportRun: Sendable {
         if job.cancellation.isCancelled { return .cancelled }
         let manifest = ExportManifest(
             name: gallery.name,
-            images: zip(gallery.images, files).map { image, file in
-                ExportManifest.Image(file: file, url: image.url, aspectRatio: image.aspectRatio)
-            })
+            images: zip(gallery.images, files).map { image, file in ExportManifest.Image(image, file: file) })
         do {
             let manifestPath = temporary.appendingPathComponent(GalleryExport.manifestFileName).path
             try FileWriter.document.write(manifest.encoded(), to: manifestPath, policy: .createInPlace)
