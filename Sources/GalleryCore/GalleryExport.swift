@@ -32,6 +32,16 @@ public enum GalleryExport {
         return "\(base) \(number)"
     }
 
+    /// The name of the XMP sidecar beside the image file `fileName`: its name with `.xmp` for its
+    /// extension (`001 cat.xmp`), where gThumb looks (digiKam reads it there too); nil when that is the
+    /// image's own name (bytes of no known format, from an address ending in `.xmp`).
+    public static func sidecarName(forFile fileName: String) -> String? {
+        var stem = Substring(fileName)
+        if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex { stem = fileName[..<dot] }
+        let name = String(stem) + ".xmp"
+        return name == fileName ? nil : name
+    }
+
     /// The extension a file of this media type (`DropPayload.sniffImageType`) carries.
     public static func fileExtension(forMIMEType type: String) -> String? {
         ImageFormat.forMIMEType(type)?.fileExtension

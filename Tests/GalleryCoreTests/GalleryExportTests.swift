@@ -134,4 +134,13 @@ import Testing
         let read = try JSONDecoder().decode(ExportManifest.self, from: old)
         #expect(read.images.first?.origin == nil && read.images.first?.note == nil)
     }
+
+    @Test func theSidecarIsTheImagesNameWithXMPForItsExtension() {
+        #expect(GalleryExport.sidecarName(forFile: "001 cat.jpg") == "001 cat.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "002 photo.php.webp") == "002 photo.php.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "003 x") == "003 x.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "004.png") == "004.xmp")
+        // Never the image itself.
+        #expect(GalleryExport.sidecarName(forFile: "005 notes.xmp") == nil)
+    }
 }
