@@ -23,6 +23,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // Exempi (Adobe's XMP Toolkit with a C API), for the XMP sidecars an export writes beside each image.
+        .systemLibrary(
+            name: "CExempi",
+            pkgConfig: "exempi-2.0",
+            providers: [.apt(["libexempi-dev"])]
+        ),
         // gettext, from glibc (no pkg-config file, nothing to install).
         .systemLibrary(name: "CIntl"),
         .systemLibrary(
@@ -38,8 +44,8 @@ let package = Package(
         // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
         .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
-        // source and its cache, thumbnails, decoding with limits.
-        .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim"]),
+        // source and its cache, thumbnails, decoding with limits; XMP packets.
+        .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim", "CExempi"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
         .target(
@@ -49,6 +55,8 @@ let package = Package(
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
         // The app's program is built for these tests too: they decode in its decoder process.
-        .testTarget(name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit", "image-gallery"]),
+        // CExempi: the tests read the sidecars back with Exempi's parser.
+        .testTarget(
+            name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit", "CExempi", "image-gallery"]),
     ]
 )

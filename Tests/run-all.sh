@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 
 packages=(
     # build (gettext: msgfmt compiles the translations)
-    libgtk-3-dev libcurl4-openssl-dev libpng-dev gettext
-    # runtime: WebP, AVIF, HEIF and SVG decoding, icons, fonts
-    webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
+    libgtk-3-dev libcurl4-openssl-dev libpng-dev libexempi-dev gettext
+    # runtime: XMP sidecars, WebP, AVIF, HEIF and SVG decoding, icons, fonts
+    libexempi8 webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
     # the French and Russian locales the translation tests run in
     locales
     # encoders for the format tests' AVIF, HEIF and animated WebP files
@@ -16,6 +16,8 @@ packages=(
     # end-to-end: X server, real pointer, screenshots, accessibility, D-Bus
     xvfb xauth xdotool x11-utils imagemagick at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-3.0
     dbus dbus-x11 python3-pytest python3-pil
+    # exiv2 reads an export's XMP sidecars back
+    exiv2
     # real browsers to drag images from
     firefox-esr chromium
     # desktop integration

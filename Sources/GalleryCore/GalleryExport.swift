@@ -32,6 +32,16 @@ public enum GalleryExport {
         return "\(base) \(number)"
     }
 
+    /// The name of the XMP sidecar beside the image file `fileName`: its name with `.xmp` for its
+    /// extension (`001 cat.xmp`), where gThumb looks (digiKam reads it there too); nil when that is the
+    /// image's own name (bytes of no known format, from an address ending in `.xmp`).
+    public static func sidecarName(forFile fileName: String) -> String? {
+        var stem = Substring(fileName)
+        if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex { stem = fileName[..<dot] }
+        let name = String(stem) + ".xmp"
+        return name == fileName ? nil : name
+    }
+
     /// The extension a file of this media type (`DropPayload.sniffImageType`) carries.
     public static func fileExtension(forMIMEType type: String) -> String? {
         ImageFormat.forMIMEType(type)?.fileExtension
@@ -96,18 +106,62 @@ public enum GalleryExport {
 }
 
 /// `gallery.json` in an exported folder: the gallery's name and, in display order, each image's
-/// file (nil when it could not be exported), the address it came from and its aspect ratio.
+/// file (nil when it could not be exported), the address it came from, its aspect ratio, and where
+/// known its origin and the user's note. Fields without a value are left out, so a reader of the
+/// first version finds what it knew.
 public struct ExportManifest: Codable, Equatable, Sendable {
     public struct Image: Codable, Equatable, Sendable {
         public var file: String?
         public var url: String
         public var aspectRatio: Double
+        public var origin: Origin?
+        public var note: String?
 
-        public init(file: String?, url: String, aspectRatio: Double) {
+        public init(file: String?, url: String, aspectRatio: Double, origin: Origin? = nil, note: String? = nil) {
             self.file = file
             self.url = url
             self.aspectRatio = aspectRatio
+            self.origin = origin
+            self.note = note
         }
+
+        /// The manifest's entry for `image`, written as `file`.
+        public init(_ image: GalleryImage, file: String?) {
+            self.init(
+                file: file, url: image.url, aspectRatio: image.aspectRatio, origin: image.origin.flatMap(Origin.init),
+                note: image.note)
+        }
+    }
+
+    /// An image's `ImageOrigin`, under the names the state file gives its fields.
+    public struct Origin: Codable, Equatable, Sendable {
+        public var arrival: String?
+        public var added: String?
+        public var link: String?
+        public var page: String?
+        public var altText: String?
+        public var title: String?
+        public var browserDescription: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case arrival, added, link, page, title
+            case altText = "alt"
+            case browserDescription = "description"
+        }
+
+        /// nil when the origin holds none of the fields this version knows.
+        public init?(_ origin: ImageOrigin) {
+            arrival = origin.arrival?.rawValue
+            added = origin.added
+            link = origin.link
+            page = origin.page
+            altText = origin.altText
+            title = origin.title
+            browserDescription = origin.browserDescription
+            if self == Origin() { return nil }
+        }
+
+        private init() {}
     }
 
     public var version = 1

@@ -16,7 +16,13 @@ public struct GalleryImage: Hashable, Sendable {
     public var id: ImageID
     public var url: String
     public var aspectRatio: Double
-    /// Fields this version does not know (a newer version's, a user's notes): written back as read.
+    /// The bytes the library keeps for it; nil until they are kept (an image on disk is read where it is).
+    public var original: KeptOriginal?
+    /// Where it came from and how; nil for images added before the app recorded it.
+    public var origin: ImageOrigin?
+    /// Why the user kept it, in their words.
+    public var note: String?
+    /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: JSONValue] = [:]
 
     public init(id: ImageID = .make(), url: String, aspectRatio: Double) {

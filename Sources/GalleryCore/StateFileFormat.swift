@@ -80,6 +80,9 @@ enum StateFileFormat {
         var id: String?
         var url: String?
         var aspectRatio: Double?
+        var original: KeptOriginal?
+        var origin: ImageOrigin?
+        var note: String?
         var unknownFields: [String: JSONValue] = [:]
         try reader.readObject { (reader, field) throws(JSONReader.Failure) in
             switch field {
@@ -87,11 +90,26 @@ enum StateFileFormat {
             case "url": url = try reader.readString()
             // Out of a Double's range (1e400) it is infinite or 0: shown as a square, measured again.
             case "aspectRatio": aspectRatio = Double(try reader.readNumber()) ?? 0
+            // The library's fields: one of another shape (a newer version's?) is kept as read.
+            case "original":
+                let value = try reader.readValue()
+                original = KeptOriginal(json: value)
+                if original == nil { unknownFields[field] = value }
+            case "origin":
+                let value = try reader.readValue()
+                origin = ImageOrigin(json: value)
+                if origin == nil { unknownFields[field] = value }
+            case "note":
+                let value = try reader.readValue()
+                if case .string(let text) = value { note = text } else { unknownFields[field] = value }
             default: unknownFields[field] = try reader.readValue()
             }
         }
         guard let id, let url, let aspectRatio else { throw JSONReader.Failure(offset: 0) }
         var image = GalleryImage(id: ImageID(id), url: url, aspectRatio: aspectRatio)
+        image.original = original
+        image.origin = origin
+        image.note = note
         image.unknownFields = unknownFields
         return image
     }
@@ -152,12 +170,20 @@ enum StateFileFormat {
 
     private static func write(_ image: GalleryImage, to writer: inout JSONWriter) {
         writer.object { writer in
-            for name in fieldNames(known: ["aspectRatio", "id", "url"], unknown: image.unknownFields) {
+            var known = ["aspectRatio", "id", "url"]
+            if image.note != nil { known.append("note") }
+            if image.origin != nil { known.append("origin") }
+            if image.original != nil { known.append("original") }
+            for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
                 writer.field(name)
                 switch name {
                 case "aspectRatio": writer.double(image.aspectRatio)
                 case "id": writer.string(image.id.rawValue)
                 case "url": writer.string(image.url)
+                // Without the known value, a field of that name is one kept as read (of another shape).
+                case "note" where image.note != nil: writer.string(image.note!)
+                case "origin" where image.origin != nil: writer.value(image.origin!.json)
+                case "original" where image.original != nil: writer.value(image.original!.json)
                 default: writer.value(image.unknownFields[name]!)
                 }
             }

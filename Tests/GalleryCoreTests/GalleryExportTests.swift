@@ -95,4 +95,52 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"url\" : \"https://example.org/cat.jpg\""))
     }
+
+    @Test func theManifestCarriesOriginAndNoteUnderTheStateFilesNames() throws {
+        var image = GalleryImage(url: "https://example.org/cat.jpg", aspectRatio: 1.5)
+        image.origin = ImageOrigin(
+            arrival: .drop, added: "2026-11-26T22:40:00Z", link: "https://example.org/tom",
+            page: "https://example.org/cats", altText: "A cat", title: "Tom", browserDescription: "Tom, a cat")
+        image.note = "The light"
+        let data = try ExportManifest(name: "Cats", images: [.init(image, file: "001 cat.jpg")]).encoded()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entry = try #require((json["images"] as? [[String: Any]])?.first)
+        #expect(entry["note"] as? String == "The light")
+        #expect(
+            entry["origin"] as? [String: String] == [
+                "arrival": "drop", "added": "2026-11-26T22:40:00Z", "link": "https://example.org/tom",
+                "page": "https://example.org/cats", "alt": "A cat", "title": "Tom", "description": "Tom, a cat",
+            ])
+        // The state file reads the same fields under the same names.
+        let origin = String(decoding: try JSONSerialization.data(withJSONObject: entry["origin"]!), as: UTF8.self)
+        let stateFile =
+            #"{"version":1,"galleries":[{"id":"g","name":"C","images":[{"id":"i","url":"u","aspectRatio":1,"origin":"#
+            + origin + "}]}]}"
+        let state = try StateFileFormat.decode(Data(stateFile.utf8))
+        #expect(state.galleries.first?.images.first?.origin == image.origin)
+    }
+
+    @Test func aManifestWithoutOriginOrNoteIsTheFirstVersionsShape() throws {
+        var image = GalleryImage(url: "https://example.org/a.png", aspectRatio: 1)
+        image.origin = ImageOrigin()
+        let data = try ExportManifest(name: "A", images: [.init(image, file: "001 a.png")]).encoded()
+        let entry = try #require(
+            ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["images"] as? [[String: Any]])?.first)
+        #expect(Set(entry.keys) == ["file", "url", "aspectRatio"])
+        // A manifest the first version wrote reads as one without them.
+        let old = Data(
+            #"{"images":[{"aspectRatio":1,"file":"001 a.png","url":"https://example.org/a.png"}],"name":"A","version":1}"#
+                .utf8)
+        let read = try JSONDecoder().decode(ExportManifest.self, from: old)
+        #expect(read.images.first?.origin == nil && read.images.first?.note == nil)
+    }
+
+    @Test func theSidecarIsTheImagesNameWithXMPForItsExtension() {
+        #expect(GalleryExport.sidecarName(forFile: "001 cat.jpg") == "001 cat.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "002 photo.php.webp") == "002 photo.php.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "003 x") == "003 x.xmp")
+        #expect(GalleryExport.sidecarName(forFile: "004.png") == "004.xmp")
+        // Never the image itself.
+        #expect(GalleryExport.sidecarName(forFile: "005 notes.xmp") == nil)
+    }
 }

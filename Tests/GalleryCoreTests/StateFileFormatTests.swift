@@ -120,3 +120,66 @@ private func text(_ state: GalleryState) -> String { String(decoding: StateStore
         #expect(state.shownGalleryID == nil && state.sidebarVisible == nil)
     }
 }
+
+/// The library's fields of an image: kept, read back, and older or odd files still load.
+@Suite struct LibraryFieldsTests {
+    private let hash = String(repeating: "ab", count: 32)
+
+    @Test func originOriginalAndNoteComeBackAsWritten() throws {
+        var image = GalleryImage(id: ImageID("i"), url: "https://e.org/cat.jpg", aspectRatio: 1.5)
+        image.original = KeptOriginal(sha256: hash, byteCount: 12345, pixelWidth: 300, pixelHeight: 200, format: "jpeg")
+        image.origin = ImageOrigin(
+            arrival: .drop, added: "2026-11-26T22:40:00Z", link: "https://e.org/cats/", page: "https://e.org/",
+            altText: "A cat «Mürr»", title: "Cat", browserDescription: "cat.jpg")
+        image.note = "for the poster\nline two"
+        let state = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image])])
+        let written = text(state)
+        #expect(written.contains("\"sha256\" : \"\(hash)\""))
+        #expect(written.contains("\"alt\" : \"A cat «Mürr»\""))
+        #expect(try decoded(written) == state)
+    }
+
+    @Test func anImageWithoutTheFieldsLoadsAsBefore() throws {
+        let state = try decoded(
+            #"{"version": 1, "galleries": [{"id": "g", "name": "G", "images": [{"id": "i", "url": "u", "aspectRatio": 2}]}]}"#
+        )
+        let image = try #require(state.galleries.first?.images.first)
+        #expect(image.original == nil && image.origin == nil && image.note == nil)
+        #expect(!text(state).contains("origin"))
+    }
+
+    @Test func fieldsOfAnotherShapeAreKeptAsRead() throws {
+        let state = try decoded(
+            """
+            {"version": 1, "galleries": [{"id": "g", "name": "G", "images": [{"id": "i", "url": "u", "aspectRatio": 2,
+             "original": {"sha256": "../../etc/passwd", "bytes": 3}, "origin": [1], "note": 7,
+             "future": true}]}]}
+            """)
+        let image = try #require(state.galleries.first?.images.first)
+        #expect(image.original == nil && image.origin == nil && image.note == nil)
+        #expect(image.unknownFields.keys.sorted() == ["future", "note", "origin", "original"])
+        #expect(try decoded(text(state)) == state)
+    }
+
+    @Test func unknownSubfieldsAreKept() throws {
+        let state = try decoded(
+            """
+            {"version": 1, "galleries": [{"id": "g", "name": "G", "images": [{"id": "i", "url": "u", "aspectRatio": 2,
+             "original": {"sha256": "\(hash)", "bytes": 3, "width": 1, "height": 1, "blurhash": "x"},
+             "origin": {"arrival": "teleport", "link": "https://e.org/", "rating": 5}}]}]}
+            """)
+        let image = try #require(state.galleries.first?.images.first)
+        #expect(image.original?.unknownFields == ["blurhash": .string("x")])
+        #expect(image.origin?.arrival == nil)
+        #expect(image.origin?.link == "https://e.org/")
+        #expect(image.origin?.unknownFields == ["arrival": .string("teleport"), "rating": .number("5")])
+        #expect(try decoded(text(state)) == state)
+    }
+
+    @Test func originalNamesAreOnlyHexDigests() {
+        #expect(KeptOriginal.isValidName(hash))
+        #expect(!KeptOriginal.isValidName(String(repeating: "AB", count: 32)))
+        #expect(!KeptOriginal.isValidName("../" + String(repeating: "a", count: 61)))
+        #expect(!KeptOriginal.isValidName(String(repeating: "a", count: 63)))
+    }
+}

@@ -248,9 +248,11 @@ def test_export_of_200_images_writes_numbered_files_in_order_and_a_manifest(desk
     assert str(target_dir / "Trip_ day 1_2") in message, message
     assert os.listdir(target_dir) == ["Trip_ day 1_2"], "a temporary folder was left behind"
     out = target_dir / "Trip_ day 1_2"
-    files = sorted(os.listdir(out))
-    assert len(files) == 201 and "gallery.json" in files
-    files.remove("gallery.json")
+    names = sorted(os.listdir(out))
+    assert len(names) == 401 and "gallery.json" in names
+    files = [n for n in names if n != "gallery.json" and not n.endswith(".xmp")]
+    # Each image has its XMP sidecar: its name with .xmp for its extension.
+    assert sorted(n for n in names if n.endswith(".xmp")) == sorted(f.rsplit(".", 1)[0] + ".xmp" for f in files)
     assert [f.split(" ")[0] for f in files] == ["%03d" % (i + 1) for i in range(200)]
     state = app.state()
     saved = state["galleries"][0]["images"]
@@ -367,6 +369,73 @@ def test_a_sidebar_rows_menu_exports_that_gallery_beside_a_folder_of_its_name(de
     toast_text(app, "exported to", timeout=30)
     assert sorted(os.listdir(target_dir)) == ["Dogs 2", "dogs"]
     assert os.listdir(target_dir / "dogs") == ["mine.txt"]
-    assert sorted(os.listdir(target_dir / "Dogs 2")) == ["001 dog0.png", "002 dog1.png", "gallery.json"]
+    assert sorted(os.listdir(target_dir / "Dogs 2")) == ["001 dog0.png", "001 dog0.xmp", "002 dog1.png",
+                                                          "002 dog1.xmp", "gallery.json"]
     manifest = json.loads((target_dir / "Dogs 2" / "gallery.json").read_text())
     assert manifest["name"] == "Dogs" and [m["url"] for m in manifest["images"]] == [d["url"] for d in dogs]
+
+
+def with_jpeg_comment(jpeg, text):
+    """The JPEG with a comment segment after its start marker: bytes a decoder drops and an encoder does not
+    write back, so only the bytes as they came keep it."""
+    segment = b"\xff\xfe" + (len(text) + 2).to_bytes(2, "big") + text
+    return jpeg[:2] + segment + jpeg[2:]
+
+
+def with_png_text(png, key, text):
+    """The PNG with a tEXt chunk before its end (IEND is the last 12 bytes)."""
+    return png[:-12] + harness._png_chunk(b"tEXt", key + b"\x00" + text) + png[-12:]
+
+
+def xmp_values(path):
+    """What exiv2 reads from an XMP sidecar, key by key (`exiv2 -PXkv`: `Xmp.dc.title  lang="x-default" Tom`)."""
+    out = subprocess.run(["exiv2", "-PXkv", str(path)], check=True, capture_output=True, text=True).stdout
+    values = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        values.setdefault(key, []).append(value.strip())
+    return values
+
+
+def test_an_export_keeps_the_bytes_as_sent_and_what_the_library_knows_in_gallery_json_and_xmp_sidecars(
+        desktop, make_app, http_server, tmp_path):
+    jpeg = with_jpeg_comment(harness.encoded_image(120, 80, RED, "jpeg"), b"kept by the export, dropped by a re-encode")
+    png = with_png_text(harness.png_bytes(90, 60, BLUE), b"Comment", b"only in the original")
+    cat_url = http_server.add_file("/files/cat.jpg", jpeg, content_type="image/jpeg")
+    sunset_url = http_server.add_file("/files/sunset.png", png, content_type="image/png")
+    origin = {"arrival": "drop", "added": "2026-11-26T22:40:00Z", "link": "https://example.org/cats/tom",
+              "page": "https://example.org/cats", "alt": "A grey cat", "title": "Tom on the sofa",
+              "description": "Tom, a cat"}
+    note = "Kept for the <light> & the \"colours\" — ça"
+    cat = dict(image_entry(0, cat_url), origin=origin, note=note)
+    app = make_app(state_of([cat, image_entry(1, sunset_url)], name="Cats"))
+    app.start()
+    app.focus()
+    target_dir = tmp_path / "out"
+    target_dir.mkdir()
+    export_through_menu(app, target_dir)
+    toast_text(app, "exported to", timeout=60)
+    out = target_dir / "Cats"
+    assert sorted(os.listdir(out)) == ["001 cat.jpg", "001 cat.xmp", "002 sunset.png", "002 sunset.xmp",
+                                       "gallery.json"]
+    assert http_server.hits("/files/cat.jpg") >= 1 and http_server.hits("/files/sunset.png") >= 1
+    # Byte for byte what the server sent, comment segment and text chunk included.
+    assert (out / "001 cat.jpg").read_bytes() == jpeg
+    assert (out / "002 sunset.png").read_bytes() == png
+
+    manifest = json.loads((out / "gallery.json").read_text())
+    first, second = manifest["images"]
+    assert first["origin"] == origin and first["note"] == note
+    assert first["file"] == "001 cat.jpg" and first["url"] == cat_url
+    # An image the library knows nothing more of has the first version's fields only.
+    assert set(second) == {"file", "url", "aspectRatio"}
+
+    cat_xmp = xmp_values(out / "001 cat.xmp")
+    assert cat_xmp["Xmp.dc.source"] == [cat_url]
+    assert cat_xmp["Xmp.dc.title"] == ['lang="x-default" Tom on the sofa']
+    assert cat_xmp["Xmp.dc.description"] == ['lang="x-default" ' + note]
+    assert cat_xmp["Xmp.dc.relation"] == ["https://example.org/cats, https://example.org/cats/tom"]
+    assert cat_xmp["Xmp.dc.format"] == ["image/jpeg"]
+    assert cat_xmp["Xmp.xmp.CreateDate"] == ["2026-11-26T22:40:00Z"]
+    sunset_xmp = xmp_values(out / "002 sunset.xmp")
+    assert sunset_xmp["Xmp.dc.source"] == [sunset_url] and "Xmp.dc.title" not in sunset_xmp

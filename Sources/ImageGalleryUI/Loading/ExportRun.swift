@@ -4,8 +4,8 @@ import GalleryIO
 import GtkKit
 import Synchronization
 
-/// One export's work, as background jobs: a few images fetched at a time, each written as it arrives,
-/// then the manifest, then the folder renamed into place.
+/// One export's work, as background jobs: a few images fetched at a time, each written as it arrives
+/// with its XMP sidecar, then the manifest, then the folder renamed into place.
 final class ExportRun: Sendable {
     private let gallery: Gallery
     private let parent: URL
@@ -107,8 +107,10 @@ final class ExportRun: Sendable {
             let name = GalleryExport.fileName(
                 position: position, count: gallery.images.count, label: image.label, fileExtension: ext)
             do throws(FileError) {
+                // The bytes as they came, never decoded and encoded again.
                 let path = folder.appendingPathComponent(name).path
                 try FileWriter.document.write(data, to: path, policy: .createInPlace)
+                try writeSidecar(of: image, mediaType: type, beside: name, in: folder)
                 state.withLock { $0.files[position] = name }
             } catch {
                 // The disk is full or went read-only: the export stops here.
@@ -123,6 +125,16 @@ final class ExportRun: Sendable {
             }
         }
         report()
+    }
+
+    /// The image's XMP sidecar (see ExportSidecar), for image managers to show where it came from.
+    private func writeSidecar(of image: GalleryImage, mediaType: String?, beside fileName: String, in folder: URL)
+        throws(FileError)
+    {
+        guard let name = GalleryExport.sidecarName(forFile: fileName),
+            let packet = XMPPacket.sidecar(ExportSidecar(image: image, mediaType: mediaType))
+        else { return }
+        try FileWriter.document.write(packet, to: folder.appendingPathComponent(name).path, policy: .createInPlace)
     }
 
     /// At most one report per 1/20 s of progress, and the last.
@@ -153,9 +165,7 @@ final class ExportRun: Sendable {
         if job.cancellation.isCancelled { return .cancelled }
         let manifest = ExportManifest(
             name: gallery.name,
-            images: zip(gallery.images, files).map { image, file in
-                ExportManifest.Image(file: file, url: image.url, aspectRatio: image.aspectRatio)
-            })
+            images: zip(gallery.images, files).map { image, file in ExportManifest.Image(image, file: file) })
         do {
             let manifestPath = temporary.appendingPathComponent(GalleryExport.manifestFileName).path
             try FileWriter.document.write(manifest.encoded(), to: manifestPath, policy: .createInPlace)

@@ -1,0 +1,43 @@
+/// Where an image came from and how, as the drag, the paste or the file chooser told it when it was
+/// added. Every field is optional: browsers hand over different things, and older files have none.
+public struct ImageOrigin: Hashable, Sendable {
+    /// How an image came into the library.
+    public enum Arrival: String, Sendable, CaseIterable {
+        /// Dragged from a web browser or another application.
+        case drop
+        case paste
+        /// A file chosen in Add Images…, or dragged from a file manager.
+        case file
+        /// One of the images of a folder added with Add Folder… or dragged from a file manager.
+        case folder
+    }
+
+    public var arrival: Arrival?
+    /// When it was added, ISO 8601 in UTC (`2026-11-26T22:40:00Z`): kept as written, read only to be shown.
+    public var added: String?
+    /// The address of the link around the image (`<a href>`), when the drag or the page's HTML held one.
+    public var link: String?
+    /// The address of the page the image was on, when the drag said.
+    public var page: String?
+    /// The image's alternative text (`alt`).
+    public var altText: String?
+    /// The image's or its link's `title`.
+    public var title: String?
+    /// What the browser called it (Firefox's `text/x-moz-url` title, when it is not the address again).
+    public var browserDescription: String?
+    /// Fields this version does not know: written back as read.
+    public var unknownFields: [String: JSONValue] = [:]
+
+    public init(
+        arrival: Arrival? = nil, added: String? = nil, link: String? = nil, page: String? = nil,
+        altText: String? = nil, title: String? = nil, browserDescription: String? = nil
+    ) {
+        self.arrival = arrival
+        self.added = added
+        self.link = link
+        self.page = page
+        self.altText = altText
+        self.title = title
+        self.browserDescription = browserDescription
+    }
+}
