@@ -400,6 +400,28 @@ public final class GalleryLibrary {
         commit(galleries: [galleryID])
     }
 
+    /// Records the original the library now keeps of an image (bytes carried over from the cache, fetched
+    /// again, or kept with a new address): no undo step, as nothing the user did changed.
+    public func recordOriginal(_ original: KeptOriginal, of id: ImageID, url: String? = nil) {
+        guard let (galleryID, index) = location(of: id), var image = cellList(galleryID)?.cells[index].image,
+            image.original != original || (url != nil && url != image.url)
+        else { return }
+        image.original = original
+        if let url { image.url = url }
+        editCells(of: galleryID) { $0.cells[index].content = .image(image) }
+        commit(galleries: [galleryID])
+    }
+
+    /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.
+    public func image(keeping sha256: String, excluding excluded: ImageID? = nil) -> (galleryID: String, id: ImageID)? {
+        for shelf in shelves {
+            for cell in shelf.cells.cells where cell.id != excluded && cell.image?.original?.sha256 == sha256 {
+                return (shelf.entry.id, cell.id)
+            }
+        }
+        return nil
+    }
+
     // MARK: Editing galleries
 
     /// A new empty gallery at `index` (nil: at the end), named `name` or "New Gallery", "New Gallery 2", …

@@ -2,22 +2,26 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// Gets an image's bytes from wherever its URL points: the disk cache or the network for
-/// http(s), the file system for file://, the URL itself for data:. Runs on worker threads.
+/// Gets an image's bytes: its original as the library keeps it (by SHA-256) first, else from wherever
+/// its URL points: the disk cache or the network for http(s), the file system for file://, the URL
+/// itself for data:. Runs on worker threads.
 public final class ImageBytesSource: Sendable {
     public let cacheDirectory: URL
     public let thumbnails: ThumbnailCache
     public let scheduler: JobScheduler
+    public let originals: OriginalsStore
 
-    public init(cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler) {
+    public init(cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore) {
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
         self.scheduler = scheduler
+        self.originals = originals
     }
 
-    /// The local file the image at `url` is read from, when there is one now: the file itself for
-    /// file://, the cached download for http(s).
-    public func localOriginal(for url: String) -> ThumbnailCache.Original? {
+    /// The local file the image at `url` is read from, when there is one now: its kept original
+    /// (`sha256`), else the file itself for file://, the cached download for http(s).
+    public func localOriginal(for url: String, sha256: String? = nil) -> ThumbnailCache.Original? {
+        if let sha256, let path = originals.existingPath(for: sha256) { return ThumbnailCache.Original(path: path) }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return nil }
         switch scheme {
         case "file": return ThumbnailCache.Original(path: parsed.path)
@@ -31,45 +35,52 @@ public final class ImageBytesSource: Sendable {
     }
 
     /// Gets the bytes of the image at `url` and calls `then` with them exactly once, on `lane`: read on the
-    /// I/O lane when they are at hand, else downloaded (holding no thread while the server answers) and
-    /// cached on `lane`.
+    /// I/O lane when they are at hand (its kept original `sha256` first, checked against its name), else
+    /// downloaded (holding no thread while the server answers) and cached on `lane`.
     /// - Parameters:
+    ///   - caching: false for a drop, whose bytes the library keeps once they prove to be an image.
     ///   - cancellation: stops the work from another thread; `then` hears "cancelled".
     ///   - arrivingOn: the lane the bytes are handed over on (and a download cached on): the CPU lane when
     ///     they are decoded next, in the same job, so a burst of answers keeps one background thread busy,
     ///     not two, and a download's bytes count against the transfer budget until they are decoded.
     ///   - progress: bytes received and expected (if known), on the transfer thread; return false to stop.
     public func fetch(
-        _ url: String, priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
-        arrivingOn lane: JobScheduler.Lane = .io,
-        progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
+        _ url: String, sha256: String? = nil, priority: JobPriority,
+        cancellation: CancellationToken = CancellationToken(), arrivingOn lane: JobScheduler.Lane = .io,
+        caching: Bool = true, progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
-            if let local = bytesAtHand(for: url) {
+            var local: Result<Data, LoadFailure>?
+            if let sha256, case .success(let kept) = originals.read(sha256) { local = .success(kept) }
+            if let local = local ?? bytesAtHand(for: url) {
                 guard lane == .io else { return scheduler.submit(lane, priority) { then(local) } }
                 return then(local)
             }
             download(
-                url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true, on: lane,
-                progress: progress, then: then)
+                url, sha256: sha256, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true,
+                on: lane, caching: caching, progress: progress, then: then)
         }
     }
 
-    /// Downloads `url` and calls `then` on `lane`, where the bytes are cached first; once `cancellation`
-    /// is cancelled, with "cancelled" if `thenEvenIfCancelled`, else not at all. The bytes count against
-    /// the transfer budget until `then` returns.
+    /// Downloads `url` and calls `then` on `lane`, where the bytes are cached first (kept as the original
+    /// `sha256` instead when they are those bytes); once `cancellation` is cancelled, with "cancelled" if
+    /// `thenEvenIfCancelled`, else not at all. The bytes count against the transfer budget until `then`
+    /// returns.
     func download(
-        _ url: String, priority: JobPriority, cancellation: CancellationToken, thenEvenIfCancelled: Bool,
-        on lane: JobScheduler.Lane, progress: @escaping @Sendable (Int64, Int64?) -> Bool,
+        _ url: String, sha256: String? = nil, priority: JobPriority, cancellation: CancellationToken,
+        thenEvenIfCancelled: Bool, on lane: JobScheduler.Lane, caching: Bool = true,
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
         HTTPClient.start(url, priority: priority, cancellation: cancellation, progress: progress) {
             [self] downloaded in
             // On the transfer thread, which serves every download: the file is written elsewhere.
             scheduler.submit(lane, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
-                withExtendedLifetime(downloaded) { then(kept(downloaded, for: url)) }
+                withExtendedLifetime(downloaded) {
+                    then(kept(downloaded, for: url, sha256: sha256, caching: caching))
+                }
             }
         }
     }
@@ -77,18 +88,19 @@ public final class ImageBytesSource: Sendable {
     /// Fetches `urls` one after another, calling `each` with every result in their order, then `done`,
     /// on I/O threads: a long list never holds more than one image's bytes at once.
     public func fetchEach(
-        _ urls: [String], priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
+        _ images: [GalleryImage], priority: JobPriority, cancellation: CancellationToken = CancellationToken(),
         each: @escaping @Sendable (Int, Result<Data, LoadFailure>) -> Void, done: @escaping @Sendable () -> Void
     ) {
-        fetchEach(urls[...], priority: priority, cancellation: cancellation, each: each, done: done)
+        fetchEach(images[...], priority: priority, cancellation: cancellation, each: each, done: done)
     }
 
     private func fetchEach(
-        _ urls: ArraySlice<String>, priority: JobPriority, cancellation: CancellationToken,
+        _ urls: ArraySlice<GalleryImage>, priority: JobPriority, cancellation: CancellationToken,
         each: @escaping @Sendable (Int, Result<Data, LoadFailure>) -> Void, done: @escaping @Sendable () -> Void
     ) {
-        guard let url = urls.first else { return done() }
-        fetch(url, priority: priority, cancellation: cancellation) { [self] result in
+        guard let image = urls.first else { return done() }
+        fetch(image.url, sha256: image.original?.sha256, priority: priority, cancellation: cancellation) {
+            [self] result in
             each(urls.startIndex, result)
             fetchEach(urls.dropFirst(), priority: priority, cancellation: cancellation, each: each, done: done)
         }
@@ -120,11 +132,18 @@ public final class ImageBytesSource: Sendable {
         }
     }
 
-    /// A download's bytes, cached for next time.
-    private func kept(_ downloaded: HTTPClient.Outcome, for url: String) -> Result<Data, LoadFailure> {
+    /// A download's bytes, cached for next time, or kept again as the original `sha256` (lost from the
+    /// library's folder) when they are its bytes.
+    private func kept(_ downloaded: HTTPClient.Outcome, for url: String, sha256: String?, caching: Bool)
+        -> Result<Data, LoadFailure>
+    {
         switch downloaded {
         case .success(let response):
-            store(response.body, for: url)
+            if let sha256, Checksum.sha256(response.body) == sha256 {
+                try? originals.keep(response.body, named: sha256)
+            } else if caching {
+                store(response.body, for: url)
+            }
             return .success(response.body)
         case .failure(let error):
             return .failure(LoadFailure(error))
@@ -146,14 +165,16 @@ public final class ImageBytesSource: Sendable {
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
 
-    /// A file other applications can take for the image at `url` (a file manager copies it, a chat
-    /// app uploads it): the file itself for file://, else a link to the cached download under a
-    /// readable name with the right extension. nil when there is no local copy yet.
-    /// Cheap (a hard link), so it may run while GTK asks for drag data.
-    public func shareableFile(for url: String, label: String) -> URL? {
-        guard let parsed = URL(string: url) else { return nil }
-        if parsed.isFileURL { return parsed }
-        let cached = cacheFile(for: url)
+    /// A file other applications can take for `image` (a file manager copies it, a chat app uploads
+    /// it): the file itself for file://, else a copy of its kept original, or a link to the cached
+    /// download, under a readable name with the right extension. nil when there is no local copy yet.
+    /// Cheap (a hard link, a copy of one file), so it may run while GTK asks for drag data.
+    public func shareableFile(for image: GalleryImage) -> URL? {
+        let label = image.label
+        let kept = image.original.flatMap { originals.existingPath(for: $0.sha256) }.map(URL.init(fileURLWithPath:))
+        guard let parsed = URL(string: image.url) else { return nil }
+        if parsed.isFileURL && kept == nil { return parsed }
+        let cached = kept ?? cacheFile(for: image.url)
         guard let head = try? FileReader.head(cached.path, count: 64) else { return nil }
         var name = label.replacingOccurrences(of: "/", with: "_")
         if let format = ImageFormat.sniff(head),
@@ -167,7 +188,10 @@ public final class ImageBytesSource: Sendable {
         if FileManager.default.fileExists(atPath: file.path) { return file }
         do {
             try FileWriter.makeFolders(folder.path)
-            if link(cached.path, file.path) != 0 { try FileManager.default.copyItem(at: cached, to: file) }
+            // The library's own copy is never shared as a link: an editor writing the file in place would change it.
+            if kept != nil || link(cached.path, file.path) != 0 {
+                try FileManager.default.copyItem(at: cached, to: file)
+            }
             return file
         } catch {
             return nil

@@ -3,7 +3,7 @@ import GalleryCore
 import GtkKit
 
 /// The one path from "bytes wanted" to a paintable picture, for cells, the viewer and drops alike:
-/// fetched through the byte source (cache, disk or network), decoded on the scheduler's CPU lane with
+/// fetched through the byte source (the library's kept original, cache, disk or network), decoded on the scheduler's CPU lane with
 /// the decoder's limits, from a thumbnail when one serves.
 public final class ImagePipeline: Sendable {
     public let scheduler: JobScheduler
@@ -26,11 +26,12 @@ public final class ImagePipeline: Sendable {
             // A file on disk (or a cached download) is read where it is decoded.
             let scheme = URL(string: request.url)?.scheme?.lowercased()
             guard request.bytes == nil, scheme == "http" || scheme == "https",
-                source.localOriginal(for: request.url) == nil
+                source.localOriginal(for: request.url, sha256: request.sha256) == nil
             else { return then(Self.decode(request, source: source)) }
             // Cached and decoded in one job on the CPU lane, once the answer is in.
             source.download(
-                request.url, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false, on: .cpu,
+                request.url, sha256: request.sha256, priority: priority, cancellation: cancellation,
+                thenEvenIfCancelled: false, on: .cpu,
                 progress: { _, _ in true }
             ) { fetched in
                 switch fetched {
@@ -38,7 +39,9 @@ public final class ImagePipeline: Sendable {
                 case .success(let data):
                     then(
                         Self.decode(
-                            PictureRequest(url: request.url, bytes: data, fit: request.fit, scale: request.scale),
+                            PictureRequest(
+                                url: request.url, sha256: request.sha256, bytes: data, fit: request.fit,
+                                scale: request.scale),
                             source: source))
                 }
             }
@@ -65,7 +68,8 @@ public final class ImagePipeline: Sendable {
     /// The picture for `request`: from the thumbnail on disk when it is current and large enough,
     /// else decoded from the bytes or the file (leaving that thumbnail behind). Runs on the CPU lane.
     static func decode(_ request: PictureRequest, source: ImageBytesSource) -> Result<DecodedImage, LoadFailure> {
-        let original = source.localOriginal(for: request.url)
+        let original = source.localOriginal(for: request.url, sha256: request.sha256)
+        let isKept = request.sha256.flatMap(source.originals.path(for:)) == original?.path
         var thumbnailSize: ThumbnailSize?
         if case .cell(let width, let height, _) = request.fit, original != nil {
             thumbnailSize = ThumbnailSize.covering(width: width, height: height)
@@ -76,6 +80,16 @@ public final class ImagePipeline: Sendable {
         let data: Data
         if let bytes = request.bytes {
             data = bytes
+        } else if let sha256 = request.sha256, let original, isKept {
+            // Checked against its name: bytes changed on disk are no longer the image's.
+            switch source.originals.read(sha256) {
+            case .success(let kept): data = kept
+            case .failure:
+                guard case .success(let contents) = source.bytesAtHand(for: request.url) else {
+                    return .failure(LoadFailure(description: tr("the library’s copy of it is damaged")))
+                }
+                data = contents
+            }
         } else if let original {
             do throws(FileReader.Failure) {
                 data = try FileReader.read(original.path)

@@ -14,14 +14,17 @@ public struct PictureRequest: Sendable {
     }
 
     public var url: String
+    /// The SHA-256 of its kept original, read from the library's folder before anything else.
+    public var sha256: String?
     /// Bytes already at hand (a drop's download, or what the drag carried); nil: fetched by address.
     public var bytes: Data?
     public var fit: Fit
     /// The device scale factor the surface is painted at.
     public var scale: Int
 
-    public init(url: String, bytes: Data? = nil, fit: Fit, scale: Int) {
+    public init(url: String, sha256: String? = nil, bytes: Data? = nil, fit: Fit, scale: Int) {
         self.url = url
+        self.sha256 = sha256
         self.bytes = bytes
         self.fit = fit
         self.scale = scale

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GalleryCore
 import GtkKit
 import Synchronization
 import Testing
@@ -17,7 +18,8 @@ import Testing
         folder = try TemporaryDirectory()
         source = ImageBytesSource(
             cacheDirectory: folder.url.appendingPathComponent("downloads"),
-            thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler)
+            thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler,
+            originals: OriginalsStore(directory: folder.url.appendingPathComponent("originals")))
     }
 
     private func fetch(_ url: String, cancellation: CancellationToken = CancellationToken()) async
@@ -128,7 +130,7 @@ import Testing
         let results = Mutex<[(Int, Data?)]>([])
         let done: Void? = await callback { done in
             source.fetchEach(
-                [first, "nowhere:x", second], priority: .background,
+                [first, "nowhere:x", second].map { GalleryImage(url: $0, aspectRatio: 1) }, priority: .background,
                 each: { index, result in
                     results.withLock { $0.append((index, try? result.get())) }
                 }, done: { done(()) })
@@ -145,7 +147,7 @@ import Testing
         let file = source.cacheFile(for: "https://e.org/cat.png").path
         #expect(try mode(of: file) == 0o600)
         #expect(try mode(of: source.cacheDirectory.path) == 0o700)
-        let shared = try #require(source.shareableFile(for: "https://e.org/cat.png", label: "cat"))
+        let shared = try #require(source.shareableFile(for: GalleryImage(url: "https://e.org/cat.png", aspectRatio: 1)))
         #expect(try mode(of: shared.deletingLastPathComponent().path) == 0o700)
         #expect(try mode(of: shared.path) == 0o600)
     }

@@ -18,7 +18,8 @@ import Testing
             scheduler: scheduler,
             bytes: ImageBytesSource(
                 cacheDirectory: folder.url.appendingPathComponent("downloads"),
-                thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler))
+                thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler,
+                originals: OriginalsStore(directory: folder.url.appendingPathComponent("originals"))))
     }
 
     private func picture(_ url: String, fit: PictureRequest.Fit) async -> Result<DecodedImage, LoadFailure>? {

@@ -449,9 +449,11 @@ def test_bytes_carried_by_the_drag_are_used_when_the_url_fails(make_app, http_se
     wait_saved(app, urls)
     assert abs(saved_entry(app, gone)["aspectRatio"] - w / h) <= SAVED_ASPECT_TOLERANCE
 
-    # cached: a relaunch shows it although its URL still 404s
-    cached = [f for f in app.cache_files() if open(f, "rb").read() == png]
-    assert cached, "the carried bytes were not cached in %s: %r" % (app.cache_dir, app.cache_files())
+    # kept as the library's original: a relaunch shows it although its URL still 404s
+    originals = os.path.join(app.state_dir, "originals")
+    kept = [os.path.join(folder, name) for folder, _, names in os.walk(originals) for name in names]
+    assert [f for f in kept if open(f, "rb").read() == png], "the carried bytes were not kept in %s: %r" % (
+        originals, kept)
     app.stop()
     http_server.clear_log()
     app.start()

@@ -139,18 +139,18 @@ final class ImageActions {
     ) {
         let source = bytesSource
         source.scheduler.submit(.io, .visible) {
-            let shared = images.map { source.shareableFile(for: $0.url, label: $0.label)?.absoluteString }
+            let shared = images.map { source.shareableFile(for: $0)?.absoluteString }
             let files = Mutex(shared)
             let firstPNG = Mutex<[UInt8]?>(nil)
             let toFetch = images.indices.filter { $0 == 0 || shared[$0] == nil }
             source.fetchEach(
-                toFetch.map { images[$0].url }, priority: .visible,
+                toFetch.map { images[$0] }, priority: .visible,
                 each: { fetchedIndex, fetched in
                     guard case .success(let data) = fetched else { return }
                     let index = toFetch[fetchedIndex]
                     if index == 0 { firstPNG.withLock { $0 = Self.pngBytes(of: data) } }
                     guard shared[index] == nil else { return }
-                    let file = source.shareableFile(for: images[index].url, label: images[index].label)
+                    let file = source.shareableFile(for: images[index])
                     files.withLock { $0[index] = file?.absoluteString }
                 },
                 done: {
@@ -247,7 +247,7 @@ final class ImageActions {
         }
         let image = images[0]
         // The name depends on the bytes (the real extension): read them before asking.
-        bytesSource.fetch(image.url, priority: .visible) { [weak self] fetched in
+        bytesSource.fetch(image.url, sha256: image.original?.sha256, priority: .visible) { [weak self] fetched in
             MainContext.post {
                 switch fetched {
                 case .success(let data): self?.askWhereToSave(image, data)
@@ -294,7 +294,7 @@ final class ImageActions {
     private func save(_ images: [GalleryImage], into folder: String) {
         let outcome = Mutex((saved: 0, failures: [String]()))
         bytesSource.fetchEach(
-            images.map(\.url), priority: .background,
+            images, priority: .background,
             each: { index, fetched in
                 let image = images[index]
                 switch fetched {

@@ -22,6 +22,7 @@ public final class ImageGalleryApplication {
     private var undoAction: Action?
     private var redoAction: Action?
     private var historyObservation: Observation?
+    private var carryOver: OriginalsCarryOver?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -120,22 +121,30 @@ public final class ImageGalleryApplication {
         let library = GalleryLibrary(state: state)
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
-            thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler)
+            thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
+            originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)))
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
+        // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
         let importsDirectory = StateStore.defaultFileURL().deletingLastPathComponent()
             .appendingPathComponent("imported", isDirectory: true)
-        // Images deleted in an earlier session can no longer be undone: their downloads and
-        // imported bytes go.
+        // Images deleted in an earlier session can no longer be undone: their originals, downloads
+        // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()
         if case .loaded = loaded {
             scheduler.submit(.io, .background) {
-                let referenced = Set(state.galleries.flatMap { $0.images.map(\.url) })
-                bytesSource.pruneCache(keeping: referenced, writtenBefore: launch)
-                bytesSource.pruneImports(in: importsDirectory, keeping: referenced, writtenBefore: launch)
+                let images = state.galleries.flatMap(\.images)
+                bytesSource.originals.prune(keeping: Set(images.compactMap { $0.original?.sha256 }))
+                bytesSource.pruneCache(
+                    keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                bytesSource.pruneImports(
+                    in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
             }
         }
-        let downloader = DropDownloader(library: library, loader: loader, importsDirectory: importsDirectory)
+        let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
+        downloader.onAlreadyKept = { [weak self] existing, galleryID, addAnyway in
+            self?.window(showing: galleryID)?.sayAlreadyKept(existing, addAnyway: addAnyway)
+        }
         if canSave {
             let launch = Date()
             scheduler.submit(.io, .background) {
@@ -181,6 +190,7 @@ public final class ImageGalleryApplication {
             exporter: GalleryExporter(bytesSource: bytesSource))
         self.services = services
         updateHistoryActions()
+        startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
     }
@@ -286,9 +296,52 @@ public final class ImageGalleryApplication {
 
     /// Tells the user in the window that shows `galleryID` (the active one when several, or none do).
     private func say(_ message: String, about galleryID: String?, seconds: UInt32? = 6) {
+        window(showing: galleryID)?.say(message, seconds: seconds)
+    }
+
+    /// The window that shows `galleryID` (the active one when several, or none do).
+    private func window(showing galleryID: String?) -> MainWindow? {
         let showing = windows.filter { $0.session.galleryID == galleryID }
-        let window = showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
-        window?.say(message, seconds: seconds)
+        return showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
+    }
+
+    /// Carries a library of the previous layout over into the library's originals, in the background; what
+    /// must be fetched again shows its progress in the toast.
+    private func startCarryOver(
+        of state: GalleryState, into library: GalleryLibrary, source: ImageBytesSource, importsDirectory: URL
+    ) {
+        let pending = OriginalsCarryOver.pending(in: state, importsDirectory: importsDirectory)
+        guard !pending.isEmpty else { return }
+        let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
+        // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.
+        var shown = false
+        let startedAt = MainContext.monotonicMicroseconds
+        carryOver.onProgress = { [weak self] progress in
+            guard let self else { return }
+            if progress.isFinished {
+                self.carryOver = nil
+                if !progress.failed.isEmpty {
+                    let names = progress.failed.prefix(3).map { "“\($0)”" }.joined(separator: ", ")
+                    say(
+                        trPlural(
+                            "{count} image could not be kept in the library, its source no longer answers ({names}); it is tried again at the next launch",
+                            "{count} images could not be kept in the library, their sources no longer answer ({names}); they are tried again at the next launch",
+                            progress.failed.count, ["names": names]),
+                        about: nil, seconds: 10)
+                } else if shown {
+                    say(tr("Your images are kept in the library"), about: nil)
+                }
+            } else if MainContext.monotonicMicroseconds - startedAt > 1_000_000 {
+                shown = true
+                say(
+                    tr(
+                        "Keeping your images in the library: {done} of {total}",
+                        ["done": Localization.number(progress.done), "total": Localization.number(progress.total)]),
+                    about: nil, seconds: nil)
+            }
+        }
+        self.carryOver = carryOver
+        carryOver.start(pending)
     }
 
     /// Compiled translations: installed as `<prefix>/share/locale` beside the binary's prefix, or

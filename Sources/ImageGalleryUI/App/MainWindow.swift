@@ -407,6 +407,27 @@ final class MainWindow {
         toast.show(message, seconds: seconds)
     }
 
+    /// "Already in “Cats”": a dropped or pasted image the library has already, offering to show that one
+    /// or to add this one anyway.
+    func sayAlreadyKept(_ existing: (galleryID: String, id: ImageID), addAnyway: @escaping @MainActor () -> Void) {
+        guard let name = library.gallery(existing.galleryID)?.name else { return }
+        undoOffered = nil
+        toast.show(
+            tr("Already in “{gallery}”", ["gallery": name]), actionLabel: tr("_Show"), seconds: 10,
+            action: { [weak self] in self?.reveal(existing.id, in: existing.galleryID) },
+            secondActionLabel: tr("_Add Anyway"), secondAction: addAnyway)
+    }
+
+    /// Shows `galleryID` with the image `id` selected, focused and scrolled to.
+    private func reveal(_ id: ImageID, in galleryID: String) {
+        guard library.location(of: id)?.galleryID == galleryID else { return }
+        session.show(galleryID)
+        session.select(id, mode: .replace)
+        gallery.canvas.grabFocus()
+        // Once the shown gallery is laid out, where the cell stands is known.
+        MainContext.post { [weak self] in self?.gallery.setFocus(id) }
+    }
+
     /// A toast that undoes the step just taken, and only that step.
     private func offerUndo(_ message: String) {
         guard let serial = library.history.latestSerial else { return }

@@ -132,7 +132,7 @@ extension GalleryView {
         case "text/uri-list":
             data.setURIs(
                 images.map { image in
-                    loader.bytesSource.shareableFile(for: image.url, label: image.label)?.absoluteString ?? image.url
+                    loader.bytesSource.shareableFile(for: image)?.absoluteString ?? image.url
                 })
         case "text/x-moz-url":
             // UTF-16, a URL line and a title line per image, as browsers expect.

@@ -4,14 +4,13 @@ import GalleryIO
 import GtkKit
 
 /// Brings dropped images in: downloads (with progress) or reads them on workers, checks that they
-/// decode, caches the bytes, and turns each placeholder into its image wherever it stands by then,
+/// decode, keeps the bytes in the library's originals, and turns each placeholder into its image wherever it stands by then,
 /// in whichever gallery it waits, shown or not. When the URL fails but the drag carried the
 /// bytes, those are used. One for the app: closing a window does not stop its drops.
 @MainActor
 final class DropDownloader {
     private let library: GalleryLibrary
     private let loader: ImageLoader
-    private let importsDirectory: URL
     /// The transfers still running, by placeholder: deleting a placeholder (or its gallery) stops its download.
     private var cancellations: [ImageID: CancellationToken] = [:]
     private var observation: Observation?
@@ -20,15 +19,24 @@ final class DropDownloader {
     private var nextPosition = 0
     /// Images downloaded since the main loop last placed them.
     private var arrived: [(placeholder: ImageID, image: GalleryImage)] = []
+    /// The placeholders of drops and pastes of one image: if its bytes are in the library already, the user is asked.
+    private var asksIfKept: Set<ImageID> = []
     /// A drop into `galleryID` could not be added: someone showing it says why.
     var onFailure: (_ message: String, _ galleryID: String) -> Void = { _, _ in }
+    /// A single image dropped into `galleryID` is in the library already, as `existing`: someone showing
+    /// the gallery says so, offering to show it or to `addAnyway` where it was dropped.
+    var onAlreadyKept:
+        (
+            _ existing: (galleryID: String, id: ImageID), _ galleryID: String,
+            _ addAnyway: @escaping @MainActor () -> Void
+        )
+            -> Void = { _, _, _ in }
     /// The display's scale factor: dropped images are decoded for it.
     var scaleFactor = 1
 
-    init(library: GalleryLibrary, loader: ImageLoader, importsDirectory: URL) {
+    init(library: GalleryLibrary, loader: ImageLoader) {
         self.library = library
         self.loader = loader
-        self.importsDirectory = importsDirectory
         observation = library.observe { [weak self] change in
             guard case .placeholdersDiscarded(let ids) = change else { return }
             for id in ids { self?.cancellations.removeValue(forKey: id)?.cancel() }
@@ -70,6 +78,7 @@ final class DropDownloader {
             placeholders += others
         }
         library.groupArrivals(placeholders)
+        if placeholders.count == 1 { asksIfKept.insert(placeholder) }
         let firstPosition = nextPosition
         nextPosition += placeholders.count
         // Started once the main loop is idle, after the frame that shows the placeholders: opening a
@@ -93,8 +102,8 @@ final class DropDownloader {
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
         let transfer = DropTransfer(
-            image: image, scale: scaleFactor, priority: .drop(position), importsDirectory: importsDirectory,
-            pipeline: loader.pipeline, cancellation: cancellation,
+            image: image, scale: scaleFactor, priority: .drop(position), pipeline: loader.pipeline,
+            cancellation: cancellation,
             progress: { fraction in
                 MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
             },
@@ -102,36 +111,29 @@ final class DropDownloader {
         transfer.attempt(0, firstFailure: nil)
     }
 
-    /// Bytes with no address of their own are kept in the app's data folder and recorded by file URL.
-    nonisolated static func keep(_ bytes: Data, mimeType: String?, in directory: URL) -> URL? {
-        let type = mimeType ?? DropPayload.sniffImageType(Array(bytes.prefix(64)))
-        let format = type.flatMap(ImageFormat.forMIMEType)
-        let ext = format?.fileExtension ?? type.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "img"
-        let file = directory.appendingPathComponent("\(Checksum.sha256(bytes.base64EncodedString())).\(ext)")
-        do {
-            try FileWriter.makeFolders(directory.path)
-            // Kept already: touched, so that a launch's prune of unreferenced imports leaves it.
-            if utimensat(AT_FDCWD, file.path, nil, 0) != 0 {
-                try FileWriter.kept.write(bytes, to: file.path, policy: .replace)
-            }
-            return file
-        } catch {
-            return nil
-        }
-    }
-
-    private func finish(
-        _ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>
-    ) {
+    private func finish(_ placeholder: ImageID, label: String, _ result: DropTransfer.Outcome) {
         cancellations[placeholder] = nil
+        let asks = asksIfKept.remove(placeholder) != nil
         switch result {
-        case .success(let (url, decoded)):
+        case .success(let (url, decoded, original)):
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
+            var image = GalleryImage(id: placeholder, url: url, aspectRatio: ratio)
+            image.original = original
+            if asks, let sha256 = original?.sha256,
+                let existing = library.image(keeping: sha256, excluding: placeholder),
+                let (galleryID, index) = library.location(of: placeholder)
+            {
+                library.discardPlaceholder(placeholder)
+                onAlreadyKept(existing, galleryID) { [weak self] in
+                    self?.addAnyway(image, decoded, label: label, in: galleryID, at: index)
+                }
+                return
+            }
             loader.insert(decoded, for: placeholder)
             // Transfers started together end together: the images that arrived in one pass of the
             // main loop take their places in one change, laid out and saved once.
             if arrived.isEmpty { MainContext.post { [weak self] in self?.placeArrivedImages() } }
-            arrived.append((placeholder, GalleryImage(id: placeholder, url: url, aspectRatio: ratio)))
+            arrived.append((placeholder, image))
         case .failure(let failure):
             // Gone already (deleted, or its gallery was): nobody waits for the message.
             guard let (galleryID, _) = library.location(of: placeholder) else { return }
@@ -139,6 +141,19 @@ final class DropDownloader {
             onFailure(
                 tr("Couldn’t add “{image}”: {reason}", ["image": label, "reason": failure.description]), galleryID)
         }
+    }
+
+    /// Adds an image the library had already where it was dropped (or at the end, when that gallery
+    /// has fewer images now), as the drop would have.
+    private func addAnyway(
+        _ image: GalleryImage, _ decoded: DecodedImage, label: String, in galleryID: String, at index: Int
+    ) {
+        let cellCount = library.cells(of: galleryID).count
+        guard let placeholder = library.insertPlaceholder(in: galleryID, at: min(index, cellCount), label: label) else {
+            return
+        }
+        loader.insert(decoded, for: placeholder)
+        library.fulfillPlaceholder(placeholder, with: image)
     }
 
     private func placeArrivedImages() {

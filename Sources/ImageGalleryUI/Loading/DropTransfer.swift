@@ -4,16 +4,18 @@ import GalleryIO
 import GtkKit
 
 /// One dropped image on its way through the pipeline. Each of its addresses in turn is fetched (a
-/// download holds no thread) and decoded at its place in drop order; the first address that gives a
-/// picture wins, else the bytes the drag carried.
+/// download holds no thread), kept in the library's originals and decoded at its place in drop order;
+/// the first address that gives a picture wins, else the bytes the drag carried. An image on disk is
+/// read where it is, and not kept.
 struct DropTransfer: Sendable {
-    typealias Outcome = Result<(url: String, decoded: DecodedImage), LoadFailure>
+    /// The address recorded, the picture, and the original kept (nil for a file on disk).
+    typealias Arrival = (url: String, decoded: DecodedImage, original: KeptOriginal?)
+    typealias Outcome = Result<Arrival, LoadFailure>
 
     let image: DroppedImage
     let scale: Int
     /// Its turn among dropped images.
     let priority: JobPriority
-    let importsDirectory: URL
     let pipeline: ImagePipeline
     let cancellation: CancellationToken
     let throttle = ProgressThrottle()
@@ -38,57 +40,72 @@ struct DropTransfer: Sendable {
             if throttle.shouldReport(fraction) { self.progress(fraction) }
             return true
         }
-        // Decoded next: the answer is cached, handed over and decoded in one job on the CPU lane.
-        pipeline.bytes.fetch(url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, progress: progress)
-        {
-            [self] fetched in
+        // Decoded next: the answer is handed over and decoded in one job on the CPU lane, and kept only once
+        // it proves an image.
+        pipeline.bytes.fetch(
+            url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, caching: false, progress: progress
+        ) { [self] fetched in
             switch fetched {
             case .failure(let failure):
-                pipeline.bytes.removeCached(url)
                 attempt(index + 1, firstFailure: firstFailure ?? failure)
             case .success(let bytes):
-                decode(bytes, from: url, attempt: index, firstFailure: firstFailure)
+                bringIn(bytes, from: url) { failure in attempt(index + 1, firstFailure: firstFailure ?? failure) }
             }
         }
     }
 
     /// The request for a dropped image: fitted into the x-large thumbnail size, whose thumbnail it leaves
-    /// behind, so the cell that shows it decodes its exact size from that small file.
-    private func request(_ url: String, _ bytes: Data) -> PictureRequest {
+    /// behind (beside its kept original), so the cell that shows it decodes its exact size from that small file.
+    private func request(_ url: String, _ sha256: String?, _ bytes: Data) -> PictureRequest {
         let box = ThumbnailSize.xLarge.pixels
         return PictureRequest(
-            url: url, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
+            url: url, sha256: sha256, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
     }
 
-    /// Decodes in the CPU-lane job the bytes arrived in.
-    private func decode(_ bytes: Data, from url: String, attempt index: Int, firstFailure: LoadFailure?) {
+    /// Keeps `bytes` (unless they are a file on disk), decodes them, and hands the arrival to `done`; when
+    /// they are no picture, the bytes kept for them go and `otherwise` hears why. `url` is recorded, or
+    /// for bytes with no address of their own (a data: URI, what the drag carried) the kept file's.
+    private func bringIn(_ bytes: Data, from url: String?, otherwise: @escaping @Sendable (LoadFailure) -> Void) {
         guard !cancellation.isCancelled else { return }
-        switch pipeline.pictureNow(request(url, bytes)) {
+        let isOnDisk = url.flatMap(URL.init(string:))?.isFileURL == true
+        let store = pipeline.bytes.originals
+        let sha256 = isOnDisk ? nil : Checksum.sha256(bytes)
+        let keptBefore = sha256.flatMap(store.existingPath(for:)) != nil
+        if let sha256 {
+            do throws(FileError) {
+                try store.keep(bytes, named: sha256)
+            } catch {
+                // A full disk fails this image alone, and the state never names bytes that are not there.
+                return done(
+                    .failure(
+                        LoadFailure(description: tr("it could not be kept: {reason}", ["reason": error.description])))
+                )
+            }
+        }
+        let recorded =
+            url.flatMap { $0.hasPrefix("data:") ? nil : $0 }
+            ?? sha256.flatMap(store.path(for:)).flatMap(FileURI.from(path:))
+        // Decoded in the job the bytes arrived in: they count against the transfer budget until then.
+        switch pipeline.pictureNow(request(url ?? "", sha256, bytes)) {
         case .success(let decoded):
-            // An embedded image is kept as a file: the state file stays small.
-            let kept = url.hasPrefix("data:") ? DropDownloader.keep(bytes, mimeType: nil, in: importsDirectory) : nil
-            done(.success((kept?.absoluteString ?? url, decoded)))
+            let original = sha256.map { name in
+                KeptOriginal(
+                    sha256: name, byteCount: bytes.count, pixelWidth: decoded.originalWidth,
+                    pixelHeight: decoded.originalHeight,
+                    format: ImageFormat.sniff(bytes.prefix(4096))?.name.lowercased())
+            }
+            done(.success((recorded ?? url ?? "", decoded, original)))
         case .failure(let failure):
             // Whatever the server sent instead of an image is not worth keeping.
-            pipeline.bytes.removeCached(url)
-            attempt(index + 1, firstFailure: firstFailure ?? failure)
+            if let sha256, !keptBefore { store.remove(sha256) }
+            otherwise(failure)
         }
     }
 
     /// Every address failed, but the drag may have carried the image itself.
     private func fallBack(_ failure: LoadFailure) {
         guard let bytes = image.fallbackBytes else { return done(.failure(failure)) }
-        pipeline.picture(request(image.url ?? "", bytes), priority: priority, cancellation: cancellation) {
-            [self] decoded in
-            guard case .success(let decoded) = decoded else { return done(.failure(failure)) }
-            if let url = image.url, url.hasPrefix("http") {
-                pipeline.bytes.store(bytes, for: url)
-                done(.success((url, decoded)))
-            } else if let file = DropDownloader.keep(bytes, mimeType: image.mimeType, in: importsDirectory) {
-                done(.success((file.absoluteString, decoded)))
-            } else {
-                done(.failure(failure))
-            }
-        }
+        let url = image.url.flatMap { $0.hasPrefix("http") ? $0 : nil }
+        bringIn(bytes, from: url) { [self] _ in done(.failure(failure)) }
     }
 }

@@ -85,7 +85,9 @@ final class ExportRun: Sendable {
         }
         guard let position else { return }
         let image = gallery.images[position]
-        bytesSource.fetch(image.url, priority: .background, cancellation: job.cancellation) { [self] fetched in
+        bytesSource.fetch(
+            image.url, sha256: image.original?.sha256, priority: .background, cancellation: job.cancellation
+        ) { [self] fetched in
             write(fetched, of: image, at: position, into: folder)
             let finished = state.withLock { state in
                 state.done += 1

@@ -156,7 +156,8 @@ final class ImageLoader {
         let cancellation = inFlight[id]?.cancellation ?? CancellationToken()
         let cell = PixelSize(width: pixelWidth, height: pixelHeight)
         let request = PictureRequest(
-            url: image.url, fit: .cell(width: pixelWidth, height: pixelHeight, cornerRadius: GalleryView.cornerRadius),
+            url: image.url, sha256: image.original?.sha256,
+            fit: .cell(width: pixelWidth, height: pixelHeight, cornerRadius: GalleryView.cornerRadius),
             scale: scale)
         inFlight[id] = (cancellation, prefetch, inFlight[id]?.started ?? MainContext.monotonicMicroseconds)
         let priority: JobPriority = prefetch ? .prefetch : .visible

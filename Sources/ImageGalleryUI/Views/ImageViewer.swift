@@ -212,7 +212,8 @@ final class ImageViewer {
         // The latest wins: a newer request cancels this one.
         loader.pipeline.picture(
             PictureRequest(
-                url: image.url, fit: .within(width: wanted.width, height: wanted.height),
+                url: image.url, sha256: image.original?.sha256,
+                fit: .within(width: wanted.width, height: wanted.height),
                 scale: area.scaleFactor),
             priority: .viewer, cancellation: cancellation,
             onMain: { [weak self] decoded in self?.finish(id, request: request, wanted: wanted.width, decoded) })

@@ -1,14 +1,16 @@
 import GalleryCore
 import GtkKit
 
-/// An in-app notification at the bottom of the window with an optional action (Undo, Retry).
+/// An in-app notification at the bottom of the window with up to two actions (Undo; Show, Add Anyway).
 @MainActor
 final class Toast {
     let root = Revealer()
     private let label = Label()
     private let actionButton = Button(label: "")
+    private let secondActionButton = Button(label: "")
     private let closeButton = Button(iconName: "window-close-symbolic", tooltip: tr("Dismiss"))
     private var action: (@MainActor () -> Void)?
+    private var secondAction: (@MainActor () -> Void)?
     private var hideTimer: UInt32 = 0
 
     init() {
@@ -19,6 +21,7 @@ final class Toast {
         label.setXAlign(0)
         box.append(label, expand: true)
         box.append(actionButton)
+        box.append(secondActionButton)
         box.append(closeButton)
         root.add(box)
         actionButton.onClicked { [weak self] in
@@ -27,21 +30,31 @@ final class Toast {
             dismiss()
             action?()
         }
+        secondActionButton.onClicked { [weak self] in
+            guard let self else { return }
+            let action = secondAction
+            dismiss()
+            action?()
+        }
         closeButton.onClicked { [weak self] in self?.dismiss() }
     }
 
     /// Shows `message`; it hides after `seconds` (nil: stays until dismissed).
     func show(
-        _ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil
+        _ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil,
+        secondActionLabel: String? = nil, secondAction: (@MainActor () -> Void)? = nil
     ) {
         label.text = message
         self.action = action
+        self.secondAction = secondAction
         actionButton.label = actionLabel ?? ""
+        secondActionButton.label = secondActionLabel ?? ""
         MainContext.cancel(hideTimer)
         hideTimer = 0
         root.showAll()
         // After showAll, which would show it even without an action.
         actionButton.isVisible = actionLabel != nil
+        secondActionButton.isVisible = secondActionLabel != nil
         root.revealed = true
         if let seconds {
             hideTimer = MainContext.after(milliseconds: seconds * 1000) { [weak self] in
@@ -56,5 +69,6 @@ final class Toast {
         hideTimer = 0
         root.revealed = false
         action = nil
+        secondAction = nil
     }
 }

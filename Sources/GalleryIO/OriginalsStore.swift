@@ -1,0 +1,126 @@
+import Foundation
+import GalleryCore
+import GtkKit
+import Synchronization
+
+/// The bytes of every image the library keeps, in the app's data folder (not the cache, which may be
+/// deleted at any time): `<directory>/<first 2 hex digits>/<sha256>`, named by their SHA-256 so the same
+/// bytes are stored once however many images refer to them, written whole (flushed, 0600, folders 0700)
+/// before any state refers to them, and checked against their name when read. Blocking: call it off the main loop.
+public final class OriginalsStore: Sendable {
+    /// How a kept original looks against its name.
+    public enum Condition: Error, Equatable, Sendable {
+        case intact
+        case missing
+        /// Present, but its bytes are not those it is named after (cut short, changed on disk).
+        case damaged
+    }
+
+    public let directory: URL
+    /// The originals kept since launch: a launch's removal of unreferenced originals, which runs meanwhile,
+    /// spares them (a drop of bytes whose file was about to go).
+    private let keptThisRun = Mutex(Set<String>())
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `$XDG_DATA_HOME/image-gallery/originals`.
+    public static func defaultDirectory(_ directories: XDGDirectories = XDGDirectories()) -> URL {
+        directories.dataHome.appendingPathComponent("image-gallery/originals", isDirectory: true)
+    }
+
+    /// Where the original named `sha256` is kept (whether it is there or not); nil for a name that is no SHA-256.
+    public func path(for sha256: String) -> String? {
+        guard KeptOriginal.isValidName(sha256) else { return nil }
+        return directory.appendingPathComponent(String(sha256.prefix(2)), isDirectory: true)
+            .appendingPathComponent(sha256).path
+    }
+
+    /// The file of the original named `sha256` when it is there.
+    public func existingPath(for sha256: String) -> String? {
+        guard let path = path(for: sha256), FileReader.kind(of: path) == .regularFile else { return nil }
+        return path
+    }
+
+    /// Keeps `data` and returns its SHA-256. Bytes kept before are not written again (unless what is on
+    /// disk under their name has another size: a file cut short is replaced).
+    @discardableResult
+    public func keep(_ data: Data) throws(FileError) -> String {
+        let sha256 = Checksum.sha256(data)
+        try keep(data, named: sha256)
+        return sha256
+    }
+
+    /// Keeps `data`, whose SHA-256 the caller computed already.
+    public func keep(_ data: Data, named sha256: String) throws(FileError) {
+        guard let path = path(for: sha256) else { throw FileError(code: EINVAL) }
+        keptThisRun.withLock { _ = $0.insert(sha256) }
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count { return }
+        try FileWriter.makeFolders((path as NSString).deletingLastPathComponent)
+        try FileWriter.kept.write(data, to: path, policy: .replace)
+    }
+
+    /// Deletes the original named `sha256` (bytes kept for a drop that proved no picture).
+    public func remove(_ sha256: String) {
+        guard let path = path(for: sha256) else { return }
+        unlink(path)
+    }
+
+    /// The original's bytes when they are there and match their name; else why not.
+    public func read(_ sha256: String) -> Result<Data, Condition> {
+        guard let path = path(for: sha256) else { return .failure(.missing) }
+        let data: Data
+        do throws(FileReader.Failure) {
+            data = try FileReader.read(path)
+        } catch {
+            return .failure(error == .missing ? .missing : .damaged)
+        }
+        return Checksum.sha256(data) == sha256 ? .success(data) : .failure(.damaged)
+    }
+
+    public func condition(of sha256: String) -> Condition {
+        switch read(sha256) {
+        case .success: .intact
+        case .failure(let condition): condition
+        }
+    }
+
+    /// Deletes the originals whose names are not in `referenced` and that were not kept in this run: run at
+    /// launch, when no undo can bring back an image removed earlier. Returns how many went.
+    @discardableResult
+    public func prune(keeping referenced: Set<String>) -> Int {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        for folder in folders where folder.utf8.count == 2 {
+            let folderPath = directory.appendingPathComponent(folder).path
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
+                // A killed write's temporary file (".<name>.<random>.part") goes too.
+                let isOriginal = KeptOriginal.isValidName(name)
+                guard !isOriginal || !referenced.contains(name) else { continue }
+                // Under the lock: a keep of the same bytes waits, then writes the file again.
+                keptThisRun.withLock { kept in
+                    guard !kept.contains(name) else { return }
+                    if isOriginal || name.hasSuffix(".part") { removed += unlink(folderPath + "/" + name) == 0 ? 1 : 0 }
+                }
+            }
+        }
+        return removed
+    }
+
+    /// Every original's name and size on disk.
+    public func list() -> [(sha256: String, byteCount: Int)] {
+        var result: [(String, Int)] = []
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for folder in folders where folder.utf8.count == 2 {
+            let folderPath = directory.appendingPathComponent(folder).path
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? []
+            where KeptOriginal.isValidName(name) {
+                var status = stat()
+                if stat(folderPath + "/" + name, &status) == 0 { result.append((name, Int(status.st_size))) }
+            }
+        }
+        return result
+    }
+}

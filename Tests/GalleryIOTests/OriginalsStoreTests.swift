@@ -1,0 +1,101 @@
+import Foundation
+import GalleryCore
+import GtkKit
+import Testing
+
+@testable import GalleryIO
+
+/// The library's originals: named by their bytes, written whole and private, checked when read, removed
+/// only when nothing refers to them.
+@Suite struct OriginalsStoreTests {
+    let folder: TemporaryDirectory
+    let store: OriginalsStore
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        store = OriginalsStore(directory: folder.url.appendingPathComponent("originals"))
+    }
+
+    private func mode(of path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    private func files() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: store.directory.path)
+        return (enumerator?.allObjects as? [String] ?? []).filter { $0.contains("/") }.sorted()
+    }
+
+    @Test func theSameBytesTwiceAreStoredOnceUnderTheirSHA256() throws {
+        defer { folder.remove() }
+        let bytes = Data("a picture's bytes".utf8)
+        let first = try store.keep(bytes)
+        let second = try store.keep(bytes)
+        let other = try store.keep(Data("other bytes".utf8))
+        #expect(first == second)
+        #expect(first == Checksum.sha256(bytes))
+        #expect(other != first)
+        let path = try #require(store.existingPath(for: first))
+        #expect(path == store.directory.path + "/\(first.prefix(2))/\(first)")
+        #expect(files() == [first, other].map { "\($0.prefix(2))/\($0)" }.sorted())
+        #expect(try store.read(first).get() == bytes)
+    }
+
+    @Test func originalsAndTheirFoldersArePrivate() throws {
+        defer { folder.remove() }
+        let sha256 = try store.keep(Data([1, 2, 3]))
+        let path = try #require(store.existingPath(for: sha256))
+        #expect(try mode(of: path) == 0o600)
+        #expect(try mode(of: (path as NSString).deletingLastPathComponent) == 0o700)
+        #expect(try mode(of: store.directory.path) == 0o700)
+    }
+
+    @Test func bytesChangedOnDiskAreDamagedAndACutFileIsWrittenAgain() throws {
+        defer { folder.remove() }
+        let bytes = Data((0..<1000).map { UInt8($0 % 251) })
+        let sha256 = try store.keep(bytes)
+        let path = try #require(store.existingPath(for: sha256))
+        try bytes.prefix(10).write(to: URL(fileURLWithPath: path))
+        #expect(store.condition(of: sha256) == .damaged)
+        try store.keep(bytes)
+        #expect(store.condition(of: sha256) == .intact)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(store.condition(of: sha256) == .missing)
+    }
+
+    @Test func aNameThatIsNoSHA256NamesNoFile() {
+        defer { folder.remove() }
+        #expect(store.path(for: "../../state.json") == nil)
+        #expect(store.path(for: String(repeating: "A", count: 64)) == nil)
+        #expect(store.read("../x") == .failure(.missing))
+    }
+
+    @Test func removalSparesWhatIsReferencedAndWhatThisRunKept() throws {
+        defer { folder.remove() }
+        // Kept by an earlier run: a fresh store is this launch's.
+        let earlier = OriginalsStore(directory: store.directory)
+        let referenced = try earlier.keep(Data("referenced".utf8))
+        let unreferenced = try earlier.keep(Data("unreferenced".utf8))
+        let keptAgain = try earlier.keep(Data("dropped again this run".utf8))
+        let leftover = store.directory.appendingPathComponent("ab/.ab12.1234.part").path
+        try FileWriter.makeFolders((leftover as NSString).deletingLastPathComponent)
+        #expect(FileManager.default.createFile(atPath: leftover, contents: Data([1])))
+        let keptNow = try store.keep(Data("dropped this run".utf8))
+        try store.keep(Data("dropped again this run".utf8))
+        #expect(store.prune(keeping: [referenced]) == 2)
+        #expect(store.condition(of: referenced) == .intact)
+        #expect(store.condition(of: unreferenced) == .missing)
+        #expect(store.condition(of: keptNow) == .intact)
+        #expect(store.condition(of: keptAgain) == .intact)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+    }
+
+    @Test func aFolderThatCannotBeWrittenFailsTheKeepAndLeavesNoFile() throws {
+        defer { folder.remove() }
+        // A file where the store's folder should be: every write fails (as a full disk does, with ENOTDIR).
+        let blocked = OriginalsStore(directory: folder.url.appendingPathComponent("blocked"))
+        FileManager.default.createFile(atPath: blocked.directory.path, contents: Data([0]))
+        #expect(throws: FileError.self) { try blocked.keep(Data([1, 2, 3])) }
+        #expect(blocked.list().isEmpty)
+        #expect(blocked.existingPath(for: Checksum.sha256(Data([1, 2, 3]))) == nil)
+    }
+}

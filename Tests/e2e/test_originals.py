@@ -1,0 +1,173 @@
+"""Issue 31, end to end: the library keeps every image's original bytes in $XDG_DATA_HOME, so that clearing the
+whole cache with the source server gone loses no image; a library of the previous layout (no `original` in the
+state, bytes in the cache) is carried over at launch, and a kill -9 in the middle of that loses nothing; the same
+image pasted twice says "Already in"."""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import harness
+from actions_helpers import toast
+from drag_helpers import gallery_state
+from drag_source import target, uri_list
+from harness import wait_until
+from test_drops import before, drop, sources  # noqa: F401 (sources is a fixture)
+
+SPECS = [("red", 300, 200, (220, 30, 30)), ("green", 200, 300, (30, 180, 60)), ("blue", 240, 240, (30, 60, 220)),
+         ("yellow", 320, 160, (240, 210, 20)), ("magenta", 180, 240, (200, 20, 200)),
+         ("cyan", 260, 200, (20, 200, 210))]
+
+
+def originals_dir(app):
+    return os.path.join(app.data_home, "image-gallery", "originals")
+
+
+def kept_file(app, sha256):
+    return os.path.join(originals_dir(app), sha256[:2], sha256)
+
+
+def saved_images(app):
+    try:
+        return [image for gallery in app.state()["galleries"] for image in gallery["images"]]
+    except (OSError, ValueError):
+        return None
+
+
+def wait_kept(app, urls, timeout=20, what="the images kept"):
+    """Waits until state.json gives every url in `urls` an original whose file holds its bytes' SHA-256."""
+    def kept():
+        images = saved_images(app) or []
+        originals = {image["url"]: image.get("original") for image in images}
+        if any(not originals.get(url) for url in urls):
+            return None
+        return {url: originals[url] for url in urls}
+    return wait_until(kept, timeout, 0.2, what, lambda: repr(saved_images(app)))
+
+
+def all_shown(app, count, timeout=30):
+    return app.wait_cells(lambda cs: len(cs) == count and all(c.settled and c.error is None for c in cs), timeout,
+                          what="%d images shown, none failed" % count)
+
+
+def test_dropped_images_outlive_the_cache_and_their_server(make_app, http_server, desktop, tmp_path, sources):
+    first = http_server.add_image(*SPECS[0])
+    app = make_app(gallery_state([first]))
+    app.start()
+    cells = all_shown(app, 1)
+    dropped = [http_server.add_image(*spec) for spec in SPECS[1:]]
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*[image.url for image in dropped])))
+    drop(app, src, before(cells[0]))
+    all_shown(app, 6)
+    originals = wait_kept(app, [image.url for image in [first] + dropped])
+    for image in [first] + dropped:
+        original = originals[image.url]
+        assert original["sha256"] == hashlib.sha256(image.data).hexdigest(), original
+        assert original["bytes"] == len(image.data)
+        assert (original["width"], original["height"]) == (image.width, image.height), original
+        assert original["format"] == "png"
+        path = kept_file(app, original["sha256"])
+        with open(path, "rb") as f:
+            assert f.read() == image.data, "%s does not hold %s's bytes" % (path, image.url)
+        assert os.stat(path).st_mode & 0o777 == 0o600
+    app.stop()
+
+    http_server.stop()
+    shutil.rmtree(app.cache_home)
+    os.makedirs(app.cache_home)
+    app.start()
+    all_shown(app, 6)
+    app.stop()
+    # Nothing was downloaded again into the cache either: the originals were read where they are kept.
+    assert app.cache_files() == [], app.cache_files()
+
+
+def test_a_library_of_the_previous_layout_is_carried_over_and_a_kill_midway_loses_nothing(
+        make_app, http_server, desktop):
+    served = [http_server.add_image(*spec) for spec in SPECS]
+    cached, fetched = served[:3], served[3:]
+    state = gallery_state(served)
+    # The uncached half is served slowly: the kill comes while it is still on its way.
+    for image, entry in zip(served, state["galleries"][0]["images"]):
+        if image in fetched:
+            entry["url"] = image.slow_url(6)
+    urls = [entry["url"] for entry in state["galleries"][0]["images"]]
+    app = make_app(state)
+    os.makedirs(app.cache_dir, exist_ok=True)
+    for image, url in zip(cached, urls):
+        with open(os.path.join(app.cache_dir, hashlib.sha256(url.encode()).hexdigest()), "wb") as f:
+            f.write(image.data)
+    app.start()
+    wait_kept(app, urls[:3], what="the cached images carried over")
+    images = saved_images(app)
+    assert all(not image.get("original") for image in images[3:]), "the slow images were kept already: %r" % images
+    app.proc.kill()
+    app.proc.wait(10)
+    app.stop(check=False)
+    for image, url in zip(cached, urls):
+        original = next(i["original"] for i in saved_images(app) if i["url"] == url)
+        with open(kept_file(app, original["sha256"]), "rb") as f:
+            assert f.read() == image.data
+
+    # The next launch carries on: the rest is fetched again; the window shows every image meanwhile.
+    app.start()
+    wait_kept(app, urls, timeout=40, what="every image carried over after the kill")
+    all_shown(app, 6, timeout=40)
+    app.stop()
+
+    # And the library needs neither the cache nor the server any more.
+    http_server.stop()
+    shutil.rmtree(app.cache_home)
+    os.makedirs(app.cache_home)
+    app.start()
+    all_shown(app, 6)
+
+
+_CLIPBOARD_OWNER = textwrap.dedent("""
+    import sys
+    import gi
+    gi.require_version("Gdk", "3.0")
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, GdkPixbuf, Gtk
+    clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
+    # GTK offers the picture as image/png (and other formats), encoded the same way each time it is asked.
+    clipboard.set_image(GdkPixbuf.Pixbuf.new_from_file(sys.argv[1]))
+    print("owned", flush=True)
+    Gtk.main()
+""")
+
+
+def test_the_same_image_pasted_twice_says_already_in(make_app, http_server, desktop, tmp_path):
+    first = http_server.add_image(*SPECS[0])
+    app = make_app(gallery_state([first]))
+    app.start()
+    all_shown(app, 1)
+    pasted = http_server.add_image(*SPECS[1])
+    picture = tmp_path / "pasted.png"
+    picture.write_bytes(pasted.data)
+    env = desktop.base_env()
+    env["NO_AT_BRIDGE"] = "1"
+    owner = subprocess.Popen([sys.executable, "-c", _CLIPBOARD_OWNER, str(picture)], env=env,
+                             stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout.readline().strip() == b"owned"
+        app.focus()
+        app.key("ctrl+v")
+        all_shown(app, 2)
+        kept = wait_kept(app, [u["url"] for u in saved_images(app)])
+        assert len({o["sha256"] for o in kept.values()}) == 2, kept
+        before_second = app.state_bytes()
+
+        app.key("ctrl+v")
+        message = toast(app, "Already in")
+        assert message == "Already in “Gallery”", message
+        wait_until(lambda: app.find_by_name("Add Anyway", harness.ROLE.PUSH_BUTTON), 5, 0.1, "an Add Anyway button")
+        assert len(app.cells()) == 2, harness.format_cells(app.cells())
+        assert app.state_bytes() == before_second, "the second paste changed the library"
+        files = [name for _, _, names in os.walk(originals_dir(app)) for name in names]
+        assert len(files) == 2, "stored twice: %r" % files
+    finally:
+        owner.kill()
+        owner.wait(10)
