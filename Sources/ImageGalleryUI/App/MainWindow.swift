@@ -123,7 +123,7 @@ final class MainWindow {
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
         externalDrops.onImages = { [weak self] images, placeholder in
-            self?.startDownloads(images, placeholder: placeholder)
+            self?.startDownloads(images, placeholder: placeholder, arrival: .drop)
         }
         externalDrops.onRefused = { [weak self] message in self?.say(message) }
         sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
@@ -481,7 +481,8 @@ final class MainWindow {
                 self?.pasteOwnCopy()
                 return
             }
-            let wanted = DropPayload.targetsToRequest(offered: offered)
+            let wanted =
+                DropPayload.targetsToRequest(offered: offered) + DropPayload.originTargetsToRequest(offered: offered)
             guard !wanted.isEmpty else {
                 self?.say(Self.nothingToPaste)
                 return
@@ -518,12 +519,12 @@ final class MainWindow {
         let end = session.cells.count
         guard let placeholder = session.insertPlaceholder(at: end, label: tr("image")) else { return }
         gallery.scrollToCell(at: end)
-        startDownloads(images, placeholder: placeholder)
+        startDownloads(images, placeholder: placeholder, arrival: .paste)
     }
 
-    func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
+    func startDownloads(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
         services.downloader.scaleFactor = gallery.canvas.scaleFactor
-        services.downloader.start(images, placeholder: placeholder)
+        services.downloader.start(images, placeholder: placeholder, arrival: arrival)
     }
 
     // MARK: Closing

@@ -37,8 +37,18 @@ final class DropDownloader {
 
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after
     /// it, and together they are one undo step. Folders (dropped from Files, or chosen) are listed
-    /// first, off the main loop: their images take their place, in name order.
-    func start(_ images: [DroppedImage], placeholder: ImageID) {
+    /// first, off the main loop: their images take their place, in name order. Each image records
+    /// that it came by `arrival`, now (a file dragged from Files: as a file).
+    func start(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+        let added = ImageOrigin.timestamp(Date())
+        let images = images.map { image in
+            var image = image
+            var origin = image.origin ?? ImageOrigin()
+            origin.arrival = arrival == .drop && LocalFiles.isLocalFile(image) ? .file : arrival
+            origin.added = added
+            image.origin = origin
+            return image
+        }
         guard images.contains(where: LocalFiles.isLocalFile) else {
             fetchAll(images, placeholder: placeholder)
             return
@@ -92,13 +102,16 @@ final class DropDownloader {
         let cancellation = CancellationToken()
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
+        let origin = image.origin
         let transfer = DropTransfer(
             image: image, scale: scaleFactor, priority: .drop(position), importsDirectory: importsDirectory,
             pipeline: loader.pipeline, cancellation: cancellation,
             progress: { fraction in
                 MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
             },
-            done: { result in MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) } })
+            done: { result in
+                MainContext.post { [weak self] in self?.finish(placeholder, label: label, origin: origin, result) }
+            })
         transfer.attempt(0, firstFailure: nil)
     }
 
@@ -121,7 +134,8 @@ final class DropDownloader {
     }
 
     private func finish(
-        _ placeholder: ImageID, label: String, _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>
+        _ placeholder: ImageID, label: String, origin: ImageOrigin?,
+        _ result: Result<(url: String, decoded: DecodedImage), LoadFailure>
     ) {
         cancellations[placeholder] = nil
         switch result {
@@ -131,7 +145,9 @@ final class DropDownloader {
             // Transfers started together end together: the images that arrived in one pass of the
             // main loop take their places in one change, laid out and saved once.
             if arrived.isEmpty { MainContext.post { [weak self] in self?.placeArrivedImages() } }
-            arrived.append((placeholder, GalleryImage(id: placeholder, url: url, aspectRatio: ratio)))
+            var image = GalleryImage(id: placeholder, url: url, aspectRatio: ratio)
+            image.origin = origin
+            arrived.append((placeholder, image))
         case .failure(let failure):
             // Gone already (deleted, or its gallery was): nobody waits for the message.
             guard let (galleryID, _) = library.location(of: placeholder) else { return }
