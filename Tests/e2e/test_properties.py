@@ -152,6 +152,8 @@ def test_an_image_inside_a_link_from_a_real_browser_shows_its_link_and_alt_text(
     assert saved["url"] == image.url
     assert saved["origin"]["arrival"] == "drop" and saved["origin"]["link"] == page.article_url, saved
     cell = [c for c in app.cells() if c.url == image.url][0]
+    # Without a window manager the keyboard stays with the browser until the gallery is given it.
+    app.focus()
     click(desktop, cell.center)
     app.key("alt+Return")
     dialog = pane(app)

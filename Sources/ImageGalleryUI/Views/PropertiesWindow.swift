@@ -28,7 +28,7 @@ final class PropertiesWindow {
         self.library = library
         self.pixelSize = pixelSize
         window = DialogWindow(title: tr("Image Properties"), parent: parent)
-        window.setDefaultSize(width: 460, height: 560)
+        window.setDefaultSize(width: 480, height: 700)
 
         let fields = Box(.vertical, spacing: 12)
         for field in ImageProperties.Field.allCases {
