@@ -104,6 +104,10 @@ struct CellList {
         case .remove(let entries):
             let ids = Set(entries.map(\.image.id))
             cells.removeAll { ids.contains($0.id) }
+        case .note(let id, _, let note):
+            guard let index = cells.firstIndex(where: { $0.id == id }), var image = cells[index].image else { return }
+            image.note = note
+            cells[index].content = .image(image)
         }
     }
 

@@ -42,12 +42,19 @@ public struct DroppedImage: Hashable, Sendable {
     public var fallbackBytes: Data?
     /// Media type of `fallbackBytes`, recognised from the content where possible; nil without bytes.
     public var mimeType: String?
+    /// What the drag told of the image (its link, alt text, the browser's description…) and, once the
+    /// app knows, how and when it came; nil when nothing is known.
+    public var origin: ImageOrigin?
 
-    public init(url: String?, alternateURLs: [String] = [], fallbackBytes: Data? = nil, mimeType: String? = nil) {
+    public init(
+        url: String?, alternateURLs: [String] = [], fallbackBytes: Data? = nil, mimeType: String? = nil,
+        origin: ImageOrigin? = nil
+    ) {
         self.url = url
         self.alternateURLs = alternateURLs
         self.fallbackBytes = fallbackBytes
         self.mimeType = mimeType
+        self.origin = origin
     }
 }
 
@@ -128,12 +135,12 @@ public enum DropPayload {
     /// alone when no URL target came; the bytes target becomes `fallbackBytes` when the drop is a single image
     /// (alone, it is the image). Empty when nothing usable was received.
     public static func images(received: [String: [UInt8]], baseURL: URL? = nil) -> [DroppedImage] {
-        combine(received: received, baseURL: baseURL)
+        describe(combine(received: received, baseURL: baseURL), received: received, baseURL: baseURL)
     }
 
     /// `images(received:baseURL:)` for `Data`.
     public static func images(received: [String: Data], baseURL: URL? = nil) -> [DroppedImage] {
-        combine(received: received.mapValues { [UInt8]($0) }, baseURL: baseURL)
+        images(received: received.mapValues { [UInt8]($0) }, baseURL: baseURL)
     }
 
     // MARK: Helpers

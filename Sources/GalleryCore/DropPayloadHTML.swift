@@ -8,6 +8,10 @@ enum HTMLImages {
         var srcset: String?
         /// `href` of the enclosing `<a>`, raw.
         var anchor: String?
+        /// `alt` and `title` of the `<img>`, and `title` of the enclosing `<a>`, raw.
+        var alt: String? = nil
+        var title: String? = nil
+        var anchorTitle: String? = nil
     }
 
     /// The images of an HTML fragment, in document order.
@@ -54,7 +58,9 @@ enum HTMLImages {
             if result.unwrapped && sources.count == 1 { unwrapped = true }
         }
         guard !sources.isEmpty else { return nil }
-        return ImageCandidate(sources: sources, anchor: anchor, unwrapped: unwrapped)
+        var candidate = ImageCandidate(sources: sources, anchor: anchor, unwrapped: unwrapped)
+        candidate.describe(image)
+        return candidate
     }
 
     /// UTF-16 when a BOM says so (Chromium: `FF FE`) or when the first code unit looks like ASCII in UTF-16;
@@ -79,6 +85,7 @@ enum HTMLImages {
         var images: [RawImage] = []
         var baseHref: String?
         var anchor: String?
+        var anchorTitle: String?
         let n = b.count
         var i = 0
         while i < n {
@@ -93,7 +100,7 @@ enum HTMLImages {
                 i = find(b, ">", from: i + 2).map { $0 + 1 } ?? n
             } else if next == UInt8(ascii: "/") {
                 let (name, end) = tagName(b, from: i + 2)
-                if name == "a" { anchor = nil }
+                if name == "a" { (anchor, anchorTitle) = (nil, nil) }
                 i = find(b, ">", from: end).map { $0 + 1 } ?? n
             } else if isAlpha(next) {
                 let (name, afterName) = tagName(b, from: i + 1)
@@ -101,9 +108,12 @@ enum HTMLImages {
                 i = end
                 switch name {
                 case "img":
-                    images.append(RawImage(src: attributes["src"], srcset: attributes["srcset"], anchor: anchor))
+                    images.append(
+                        RawImage(
+                            src: attributes["src"], srcset: attributes["srcset"], anchor: anchor,
+                            alt: attributes["alt"], title: attributes["title"], anchorTitle: anchorTitle))
                 case "a":
-                    anchor = attributes["href"]
+                    (anchor, anchorTitle) = (attributes["href"], attributes["title"])
                 case "base":
                     if baseHref == nil { baseHref = attributes["href"] }
                 case "script", "style", "textarea", "title", "xmp":

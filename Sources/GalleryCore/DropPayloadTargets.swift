@@ -10,6 +10,11 @@ struct ImageCandidate: Sendable {
     var anchor: String?
     /// The best source was unwrapped from a search-engine result link.
     var unwrapped: Bool
+    /// What the page says of the image (an HTML `<img>`'s alt and title): recorded in its origin.
+    var altText: String? = nil
+    var title: String? = nil
+    /// The raw `href` of the `<a>` around an HTML `<img>`.
+    var rawAnchor: String? = nil
 
     /// Every URL text naming this image.
     var keys: Set<String> { Set(sources.compactMap(\.urlString)) }

@@ -422,6 +422,20 @@ public final class GalleryLibrary {
         return nil
     }
 
+    /// Sets an image's note, one undo step; blank text removes it. Returns false when nothing changes.
+    @discardableResult
+    public func setNote(_ note: String?, of id: ImageID) -> Bool {
+        let note = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        guard let (galleryID, index) = location(of: id), let image = cellList(galleryID)?.cells[index].image,
+            image.note != note
+        else { return false }
+        let edit = LibraryEdit.images(galleryID: galleryID, .note(id: id, from: image.note, to: note))
+        apply(edit)
+        record(edit, name: tr("Edit Note"))
+        commit(galleries: [galleryID])
+        return true
+    }
+
     // MARK: Editing galleries
 
     /// A new empty gallery at `index` (nil: at the end), named `name` or "New Gallery", "New Gallery 2", …

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an image came from and how, as the drag, the paste or the file chooser told it when it was
 /// added. Every field is optional: browsers hand over different things, and older files have none.
 public struct ImageOrigin: Hashable, Sendable {
@@ -39,5 +41,18 @@ public struct ImageOrigin: Hashable, Sendable {
         self.altText = altText
         self.title = title
         self.browserDescription = browserDescription
+    }
+}
+
+extension ImageOrigin {
+    /// `date` as `added` records it: ISO 8601 in UTC, to the second.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+    }
+
+    /// The moment `added` names; nil when it is missing or not ISO 8601 (a hand-edited file).
+    public var addedDate: Date? {
+        guard let added else { return nil }
+        return try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(added)
     }
 }

@@ -18,6 +18,8 @@ public enum GalleryEdit: Hashable, Sendable {
     case restoreMove(ids: [ImageID], originalIndices: [Int])
     case insert([IndexedImage])
     case remove([IndexedImage])
+    /// The image's note went from `from` to `to` (nil: no note).
+    case note(id: ImageID, from: String?, to: String?)
 
     public var inverse: GalleryEdit {
         switch self {
@@ -27,6 +29,7 @@ public enum GalleryEdit: Hashable, Sendable {
             .move(ids: ids, originalIndices: originalIndices, destination: originalIndices.first ?? 0)
         case .insert(let entries): .remove(entries)
         case .remove(let entries): .insert(entries)
+        case .note(let id, let from, let to): .note(id: id, from: to, to: from)
         }
     }
 }

@@ -474,7 +474,11 @@ struct DropPayloadCombineTests {
         let received = ["text/uri-list": firefoxURIList, "text/html": firefoxHTML, "image/png": pngBytes]
         #expect(
             DropPayload.images(received: received)
-                == [DroppedImage(url: catURL, fallbackBytes: Data(pngBytes), mimeType: "image/png")])
+                == [
+                    DroppedImage(
+                        url: catURL, fallbackBytes: Data(pngBytes), mimeType: "image/png",
+                        origin: ImageOrigin(altText: "a cat"))
+                ])
     }
 
     @Test func chromiumDropGivesOneImageWithOriginalBytes() {
@@ -492,7 +496,10 @@ struct DropPayloadCombineTests {
             "text/x-moz-url": utf16LE("https://e.com/article.html\n"),
             "text/html": utf16LE(#"<img src="https://e.com/cat.png">"#, bom: true),
         ]
-        #expect(DropPayload.images(received: received) == [DroppedImage(url: "https://e.com/cat.png")])
+        #expect(
+            DropPayload.images(received: received) == [
+                DroppedImage(url: "https://e.com/cat.png", origin: ImageOrigin(link: "https://e.com/article.html"))
+            ])
     }
 
     @Test func firefoxLinkedImageGivesTheImageNotThePage() {
@@ -500,7 +507,10 @@ struct DropPayloadCombineTests {
             "text/uri-list": utf8("https://e.com/article.html\r\n"),
             "text/html": utf8(#"<a href="https://e.com/article.html"><img src="https://e.com/cat.png"></a>"#),
         ]
-        #expect(DropPayload.images(received: received) == [DroppedImage(url: "https://e.com/cat.png")])
+        #expect(
+            DropPayload.images(received: received) == [
+                DroppedImage(url: "https://e.com/cat.png", origin: ImageOrigin(link: "https://e.com/article.html"))
+            ])
     }
 
     @Test func plainLinkWithoutImageStaysForTheDownloadToJudge() {
@@ -523,7 +533,8 @@ struct DropPayloadCombineTests {
             DropPayload.images(received: received) == [
                 DroppedImage(
                     url: "https://example.org/full.jpg", alternateURLs: [thumbnail],
-                    fallbackBytes: Data(pngBytes), mimeType: "image/png")
+                    fallbackBytes: Data(pngBytes), mimeType: "image/png",
+                    origin: ImageOrigin(page: "https://example.org/"))
             ])
     }
 

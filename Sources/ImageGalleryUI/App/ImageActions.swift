@@ -104,6 +104,10 @@ final class ImageActions {
         }
         removal.append(label: tr("Move to _Trash"), action: "win.trash-images")
         menu.appendSection(removal)
+
+        let about = MenuModel()
+        about.append(label: tr("P_roperties"), action: "win.image-properties", target: clicked.rawValue)
+        menu.appendSection(about)
         return menu
     }
 

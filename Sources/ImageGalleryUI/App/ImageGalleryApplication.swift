@@ -70,6 +70,8 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
         application.setAccelerators(["<Control>w"], for: "win.close")
         application.setAccelerators(["<Control>o"], for: "win.add-images")
+        // As in Eye of GNOME and Files.
+        application.setAccelerators(["<Alt>Return", "<Alt>KP_Enter"], for: "win.properties")
     }
 
     private func activate() {

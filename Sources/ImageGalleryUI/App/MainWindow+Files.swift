@@ -38,17 +38,19 @@ extension MainWindow {
         chooser.runChoosingMany { [weak self] paths in
             guard let self else { return }
             fileChooser = nil
-            if let paths, !paths.isEmpty { add(paths.map { URL(fileURLWithPath: $0).absoluteString }) }
+            if let paths, !paths.isEmpty {
+                add(paths.map { URL(fileURLWithPath: $0).absoluteString }, arrival: folders ? .folder : .file)
+            }
         }
     }
 
-    private func add(_ uris: [String]) {
+    private func add(_ uris: [String], arrival: ImageOrigin.Arrival) {
         let images = uris.map { DroppedImage(url: $0) }
         let end = session.cells.count
         let label = GalleryImage(url: uris[0], aspectRatio: 1).label
         guard let placeholder = session.insertPlaceholder(at: end, label: label) else { return }
         gallery.scrollToCell(at: end)
-        startDownloads(images, placeholder: placeholder)
+        startDownloads(images, placeholder: placeholder, arrival: arrival)
     }
 
     // MARK: Exporting

@@ -31,6 +31,9 @@ final class MainWindow {
     private var unmaximizedSize = (width: 1024, height: 760)
     private var imageActions: ImageActions?
     private var cellMenu: Popover?
+    /// The properties of one image (Alt+Return), while open.
+    private var properties: PropertiesWindow?
+    private let propertiesButton = Button(iconName: "document-properties-symbolic", tooltip: tr("Properties"))
     // The image viewer: a page beside the gallery in the gallery area.
     private let viewer: ImageViewer
     private let galleryStack = Stack()
@@ -123,7 +126,7 @@ final class MainWindow {
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
         externalDrops.onImages = { [weak self] images, placeholder in
-            self?.startDownloads(images, placeholder: placeholder)
+            self?.startDownloads(images, placeholder: placeholder, arrival: .drop)
         }
         externalDrops.onRefused = { [weak self] message in self?.say(message) }
         sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
@@ -144,6 +147,7 @@ final class MainWindow {
         window.showAll()
         flights.area.isVisible = false
         backButton.isVisible = false
+        propertiesButton.isVisible = false
         sidebar.root.isVisible = library.sidebarVisible
         updateChrome()
         gallery.canvas.grabFocus()
@@ -184,6 +188,8 @@ final class MainWindow {
                 iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: PrimaryMenu.builder(),
                 menuID: "primary-menu"))
         header.packEnd(zoom)
+        propertiesButton.setAction("win.properties")
+        header.packEnd(propertiesButton)
         window.setTitlebar(header)
     }
 
@@ -206,6 +212,13 @@ final class MainWindow {
         let rename = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
         galleryOnlyActions = [selectAll, paste, showSidebar, rename]
         _ = window.addAction("open-image", parameter: String.self) { [weak self] id in self?.openImage(ImageID(id)) }
+        _ = window.addAction("image-properties", parameter: String.self) { [weak self] id in
+            self?.showProperties(ImageID(id))
+        }
+        _ = window.addAction("properties") { [weak self] in
+            guard let self, let id = isViewing ? viewer.imageID : propertiesCandidate else { return }
+            showProperties(id)
+        }
         _ = window.addAction("rename-gallery", parameter: String.self) { [weak self] id in self?.renameGallery(id) }
         deleteGalleryAction = window.addAction("delete-gallery", parameter: String.self) { [weak self] id in
             self?.deleteGallery(id)
@@ -214,6 +227,34 @@ final class MainWindow {
     }
 
     func present() { window.present() }
+
+    // MARK: Properties
+
+    /// The gallery's image Alt+Return is about: the focused one, else the first selected.
+    private var propertiesCandidate: ImageID? {
+        let images = session.cells.compactMap(\.image)
+        if let focused = session.focusedID, images.contains(where: { $0.id == focused }) { return focused }
+        return images.first { session.selection.contains($0.id) }?.id
+    }
+
+    /// One properties window per window: asking for another image's replaces it (its note saved).
+    private func showProperties(_ id: ImageID) {
+        if let properties, properties.imageID == id {
+            properties.present()
+            return
+        }
+        properties?.window.close()
+        guard library.location(of: id) != nil else { return }
+        let loader = services.loader
+        let shown = PropertiesWindow(
+            imageID: id, library: library, parent: window, pixelSize: { loader.originalSize(of: id) })
+        shown.say = { [weak self] message in self?.say(message) }
+        shown.onClosed = { [weak self, weak shown] in
+            if let self, self.properties === shown { self.properties = nil }
+        }
+        properties = shown
+        shown.present()
+    }
 
     // MARK: Viewing one image
 
@@ -229,6 +270,7 @@ final class MainWindow {
             emptyState.root.isVisible = false
             sidebarButton.isVisible = false
             backButton.isVisible = true
+            propertiesButton.isVisible = true
             header.setCustomTitle(viewerHeading)
             for action in galleryOnlyActions { action.enabled = false }
         }
@@ -247,6 +289,7 @@ final class MainWindow {
         trash.root.isVisible = true
         sidebarButton.isVisible = true
         backButton.isVisible = false
+        propertiesButton.isVisible = false
         header.setCustomTitle(nil)
         for action in galleryOnlyActions { action.enabled = true }
         if let shown, gallery.index(of: shown) != nil {
@@ -502,7 +545,8 @@ final class MainWindow {
                 self?.pasteOwnCopy()
                 return
             }
-            let wanted = DropPayload.targetsToRequest(offered: offered)
+            let wanted =
+                DropPayload.targetsToRequest(offered: offered) + DropPayload.originTargetsToRequest(offered: offered)
             guard !wanted.isEmpty else {
                 self?.say(Self.nothingToPaste)
                 return
@@ -539,12 +583,12 @@ final class MainWindow {
         let end = session.cells.count
         guard let placeholder = session.insertPlaceholder(at: end, label: tr("image")) else { return }
         gallery.scrollToCell(at: end)
-        startDownloads(images, placeholder: placeholder)
+        startDownloads(images, placeholder: placeholder, arrival: .paste)
     }
 
-    func startDownloads(_ images: [DroppedImage], placeholder: ImageID) {
+    func startDownloads(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
         services.downloader.scaleFactor = gallery.canvas.scaleFactor
-        services.downloader.start(images, placeholder: placeholder)
+        services.downloader.start(images, placeholder: placeholder, arrival: arrival)
     }
 
     // MARK: Closing

@@ -107,7 +107,9 @@ final class ExternalDrops {
     }
 
     private func request(_ context: DragContext, at widget: Widget, time: UInt32) -> Answers {
-        let targets = DropPayload.targetsToRequest(offered: context.offeredTargets)
+        let offered = context.offeredTargets
+        let targets =
+            DropPayload.targetsToRequest(offered: offered) + DropPayload.originTargetsToRequest(offered: offered)
         for target in targets { context.requestData(target, for: widget, time: time) }
         return Answers(context: context, awaiting: Set(targets))
     }

@@ -45,8 +45,18 @@ final class DropDownloader {
 
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after
     /// it, and together they are one undo step. Folders (dropped from Files, or chosen) are listed
-    /// first, off the main loop: their images take their place, in name order.
-    func start(_ images: [DroppedImage], placeholder: ImageID) {
+    /// first, off the main loop: their images take their place, in name order. Each image records
+    /// that it came by `arrival`, now (a file dragged from Files: as a file).
+    func start(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+        let added = ImageOrigin.timestamp(Date())
+        let images = images.map { image in
+            var image = image
+            var origin = image.origin ?? ImageOrigin()
+            origin.arrival = arrival == .drop && LocalFiles.isLocalFile(image) ? .file : arrival
+            origin.added = added
+            image.origin = origin
+            return image
+        }
         guard images.contains(where: LocalFiles.isLocalFile) else {
             fetchAll(images, placeholder: placeholder)
             return
@@ -101,17 +111,20 @@ final class DropDownloader {
         let cancellation = CancellationToken()
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
+        let origin = image.origin
         let transfer = DropTransfer(
             image: image, scale: scaleFactor, priority: .drop(position), pipeline: loader.pipeline,
             cancellation: cancellation,
             progress: { fraction in
                 MainContext.post { [weak self] in self?.library.updatePlaceholder(placeholder, progress: fraction) }
             },
-            done: { result in MainContext.post { [weak self] in self?.finish(placeholder, label: label, result) } })
+            done: { result in
+                MainContext.post { [weak self] in self?.finish(placeholder, label: label, origin: origin, result) }
+            })
         transfer.attempt(0, firstFailure: nil)
     }
 
-    private func finish(_ placeholder: ImageID, label: String, _ result: DropTransfer.Outcome) {
+    private func finish(_ placeholder: ImageID, label: String, origin: ImageOrigin?, _ result: DropTransfer.Outcome) {
         cancellations[placeholder] = nil
         let asks = asksIfKept.remove(placeholder) != nil
         switch result {
@@ -119,6 +132,7 @@ final class DropDownloader {
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
             var image = GalleryImage(id: placeholder, url: url, aspectRatio: ratio)
             image.original = original
+            image.origin = origin
             if asks, let sha256 = original?.sha256,
                 let existing = library.image(keeping: sha256, excluding: placeholder),
                 let (galleryID, index) = library.location(of: placeholder)

@@ -79,7 +79,9 @@ enum LocalFiles {
                 case .special: listing.skippedSpecial.append(name)
                 case .regularFile:
                     if isImage(file, imageExtensions: imageExtensions) {
-                        listing.images.append(DroppedImage(url: file.absoluteString))
+                        var origin = image.origin
+                        origin?.arrival = .folder
+                        listing.images.append(DroppedImage(url: file.absoluteString, origin: origin))
                         found += 1
                     } else {
                         listing.skipped.append(name)

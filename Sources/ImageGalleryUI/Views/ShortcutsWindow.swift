@@ -33,6 +33,7 @@ enum ShortcutsWindow {
                 shortcut(accelerator: "&lt;Ctrl&gt;c", N_("Copy the selected images")),
                 shortcut(accelerator: "&lt;Ctrl&gt;x", N_("Cut the selected images")),
                 shortcut(accelerator: "Menu &lt;Shift&gt;F10", N_("Menu of the selected images")),
+                shortcut(accelerator: "&lt;Alt&gt;Return", N_("Properties of the focused image")),
             ]))
                 \(group(N_("Galleries"), [
                 shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),
