@@ -22,6 +22,8 @@ public struct GalleryImage: Hashable, Sendable {
     public var origin: ImageOrigin?
     /// Why the user kept it, in their words.
     public var note: String?
+    /// The user's tags, in the order they were given; a `/` nests one in another (`colour/red`).
+    public var tags: [String] = []
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: JSONValue] = [:]
 

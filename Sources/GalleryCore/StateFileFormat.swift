@@ -83,6 +83,7 @@ enum StateFileFormat {
         var original: KeptOriginal?
         var origin: ImageOrigin?
         var note: String?
+        var tags: [String] = []
         var unknownFields: [String: JSONValue] = [:]
         try reader.readObject { (reader, field) throws(JSONReader.Failure) in
             switch field {
@@ -102,6 +103,13 @@ enum StateFileFormat {
             case "note":
                 let value = try reader.readValue()
                 if case .string(let text) = value { note = text } else { unknownFields[field] = value }
+            case "tags":
+                let value = try reader.readValue()
+                if case .array(let elements) = value, let names = Self.strings(elements) {
+                    tags = names
+                } else {
+                    unknownFields[field] = value
+                }
             default: unknownFields[field] = try reader.readValue()
             }
         }
@@ -110,6 +118,7 @@ enum StateFileFormat {
         image.original = original
         image.origin = origin
         image.note = note
+        image.tags = tags
         image.unknownFields = unknownFields
         return image
     }
@@ -172,6 +181,7 @@ enum StateFileFormat {
         writer.object { writer in
             var known = ["aspectRatio", "id", "url"]
             if image.note != nil { known.append("note") }
+            if !image.tags.isEmpty { known.append("tags") }
             if image.origin != nil { known.append("origin") }
             if image.original != nil { known.append("original") }
             for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
@@ -182,12 +192,23 @@ enum StateFileFormat {
                 case "url": writer.string(image.url)
                 // Without the known value, a field of that name is one kept as read (of another shape).
                 case "note" where image.note != nil: writer.string(image.note!)
+                case "tags" where !image.tags.isEmpty: writer.value(.array(image.tags.map(JSONValue.string)))
                 case "origin" where image.origin != nil: writer.value(image.origin!.json)
                 case "original" where image.original != nil: writer.value(image.original!.json)
                 default: writer.value(image.unknownFields[name]!)
                 }
             }
         }
+    }
+
+    /// The texts of `elements`, or nil when one is not a string.
+    private static func strings(_ elements: [JSONValue]) -> [String]? {
+        var texts: [String] = []
+        for element in elements {
+            guard case .string(let text) = element else { return nil }
+            texts.append(text)
+        }
+        return texts
     }
 
     /// Every field's name in the order they are written: by name, as before (`known` is sorted).

@@ -132,6 +132,7 @@ private func text(_ state: GalleryState) -> String { String(decoding: StateStore
             arrival: .drop, added: "2026-11-26T22:40:00Z", link: "https://e.org/cats/", page: "https://e.org/",
             altText: "A cat «Mürr»", title: "Cat", browserDescription: "cat.jpg")
         image.note = "for the poster\nline two"
+        image.tags = ["colour/red", "cats", "кошки"]
         let state = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image])])
         let written = text(state)
         #expect(written.contains("\"sha256\" : \"\(hash)\""))
@@ -152,12 +153,12 @@ private func text(_ state: GalleryState) -> String { String(decoding: StateStore
         let state = try decoded(
             """
             {"version": 1, "galleries": [{"id": "g", "name": "G", "images": [{"id": "i", "url": "u", "aspectRatio": 2,
-             "original": {"sha256": "../../etc/passwd", "bytes": 3}, "origin": [1], "note": 7,
+             "original": {"sha256": "../../etc/passwd", "bytes": 3}, "origin": [1], "note": 7, "tags": ["a", 1],
              "future": true}]}]}
             """)
         let image = try #require(state.galleries.first?.images.first)
-        #expect(image.original == nil && image.origin == nil && image.note == nil)
-        #expect(image.unknownFields.keys.sorted() == ["future", "note", "origin", "original"])
+        #expect(image.original == nil && image.origin == nil && image.note == nil && image.tags.isEmpty)
+        #expect(image.unknownFields.keys.sorted() == ["future", "note", "origin", "original", "tags"])
         #expect(try decoded(text(state)) == state)
     }
 
