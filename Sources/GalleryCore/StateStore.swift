@@ -55,6 +55,43 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// What the file holds now, read without moving anything: in a synced folder a file that is not
+    /// usable yet (half written, gone for a moment, from a newer version) is waited for, not replaced.
+    public enum ReadResult: Equatable, Sendable {
+        case loaded(GalleryState)
+        case missing
+        /// Not valid JSON (yet): someone may be writing it in place.
+        case invalid
+        /// Written by a newer version: this one must not write over it.
+        case newer(version: Int)
+        case failed(reason: String)
+    }
+
+    public func read() -> ReadResult {
+        let data: Data
+        do {
+            data = try Data(contentsOf: resolvedFileURL)
+        } catch {
+            if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
+            return .failed(reason: error.localizedDescription)
+        }
+        guard let state = try? Self.decode(data) else { return .invalid }
+        guard state.version <= GalleryState.currentVersion else { return .newer(version: state.version) }
+        return .loaded(state)
+    }
+
+    /// Copies a sync tool kept beside the file when two computers changed it at once
+    /// (Syncthing's `state.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.json`), oldest first.
+    public func conflictCopies() -> [URL] {
+        let target = resolvedFileURL
+        let directory = target.deletingLastPathComponent()
+        let stem = target.deletingPathExtension().lastPathComponent
+        let suffix = target.pathExtension.isEmpty ? "" : ".\(target.pathExtension)"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("\(stem).sync-conflict-") && $0.hasSuffix(suffix) }.sorted()
+            .map { directory.appendingPathComponent($0) }
+    }
+
     private func keepAside(reason: String, now: Date) -> LoadResult {
         let stamp = Int(now.timeIntervalSince1970)
         var target = fileURL.appendingPathExtension("corrupt-\(stamp)")
@@ -202,7 +239,8 @@ public struct StateStore: Sendable {
 /// Before each write it checks that the file is still the one it last read or wrote: when another
 /// copy of the app (or a sync tool) wrote it meanwhile, both sides' changes are merged, written, and
 /// handed to `onMerged`, so neither silently loses the other's edits. A write that fails stays
-/// pending: the next save or `flush` tries again.
+/// pending: the next save or `flush` tries again. A file that is half written or gone for a moment
+/// is waited for, and one from a newer version is never written over.
 public final class BackgroundStateSaver: Sendable {
     private struct State {
         /// The newest state asked for and not yet written, and whether a write is on its way.
@@ -211,10 +249,15 @@ public final class BackgroundStateSaver: Sendable {
         /// The last state this copy asked to save, what the file holds (as far as this copy knows)
         /// and its revision. They differ after a merge, until this copy's own state takes the merge
         /// in: every save until then is merged again, so the other copy's changes never leave the
-        /// file. Only a write changes them.
+        /// file. Only a write or a read of the file changes them.
         var base: GalleryState
         var onDisk: GalleryState
         var diskRevision: StateStore.Revision?
+        /// The last state both this copy and the others are known to have had (what it read from
+        /// the file, or launched with): the base a sync tool's conflict copy is merged against.
+        var common: GalleryState
+        /// Since when the file has been missing or half written, while this copy waits for it.
+        var waitingSince: Date?
     }
 
     private let store: StateStore
@@ -225,23 +268,31 @@ public final class BackgroundStateSaver: Sendable {
     private let state: Mutex<State>
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
+    private let onConflictCopiesMerged: @Sendable (Int) -> Void
+    /// How long a missing or half-written file is waited for before this copy writes its own.
+    private let patience: TimeInterval
 
     /// - Parameters:
     ///   - loaded: the state as read at launch (what the file held then).
     ///   - runInBackground: runs a write elsewhere; a thread of its own unless told.
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
     ///     made on top of `ours`. Called where the write runs.
+    ///   - onConflictCopiesMerged: that many conflict copies were merged into the file and removed.
     public init(
         store: StateStore, loaded: GalleryState,
         runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
+        patience: TimeInterval = 30,
         onError: @escaping @Sendable (String) -> Void,
-        onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in }
+        onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
+        onConflictCopiesMerged: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.store = store
         self.runInBackground = runInBackground
+        self.patience = patience
         self.onError = onError
         self.onMerged = onMerged
-        state = Mutex(State(base: loaded, onDisk: loaded, diskRevision: store.revision()))
+        self.onConflictCopiesMerged = onConflictCopiesMerged
+        state = Mutex(State(base: loaded, onDisk: loaded, diskRevision: store.revision(), common: loaded))
     }
 
     public func save(_ newState: GalleryState) {
@@ -253,6 +304,12 @@ public final class BackgroundStateSaver: Sendable {
         }
         guard schedule else { return }
         runInBackground { [self] in _ = writePending() }
+    }
+
+    /// The folder changed (the file, or a conflict copy beside it): what came in is merged, written
+    /// when it must be, and handed to `onMerged`.
+    public func takeInChanges() {
+        runInBackground { [self] in _ = writing.withLock { _ in takeInChangesAlone() } }
     }
 
     /// Blocks until everything asked for is on disk (at quit), at most `timeout` seconds (a hung
@@ -278,9 +335,20 @@ public final class BackgroundStateSaver: Sendable {
         writing.withLock { _ in writePendingAlone() }
     }
 
+    private func takeInChangesAlone() -> String? {
+        if state.withLock({ $0.pending != nil }) { return writePendingAlone() }
+        let copies = store.conflictCopies()
+        guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
+        let base = state.withLock { $0.base }
+        state.withLock { state in
+            if state.pending == nil { state.pending = base }
+        }
+        return writePendingAlone()
+    }
+
     private func writePendingAlone() -> String? {
-        let (pending, base, onDisk, diskRevision) = state.withLock { state in
-            let taken = (state.pending, state.base, state.onDisk, state.diskRevision)
+        let (pending, base, onDisk, diskRevision, common) = state.withLock { state in
+            let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.common)
             state.pending = nil
             state.scheduled = false
             return taken
@@ -293,29 +361,86 @@ public final class BackgroundStateSaver: Sendable {
             var theirs = onDisk
             var changedElsewhere = false
             if store.revision() != diskRevision {
-                if case .loaded(let current) = store.load() {
+                switch store.read() {
+                case .loaded(let current):
                     theirs = current
                     changedElsewhere = true
-                } else {
-                    theirs = base  // gone or unreadable (moved aside): nothing of theirs to keep
+                case .missing where diskRevision != nil, .invalid:
+                    if let reason = wait(keeping: pending) { return reason }
+                    _ = store.load()  // still unusable after the wait: moved aside, kept, and replaced
+                    theirs = base
+                case .newer(let version):
+                    keepPending(pending)
+                    let reason = tr(
+                        "it was written by a newer version (format {format}); your changes are kept in this window but not saved",
+                        ["format": String(version)])
+                    onError(reason)
+                    return reason
+                case .missing, .failed:
+                    _ = store.load()  // moved aside when unreadable: nothing of theirs to keep
+                    theirs = base
                 }
             }
-            let written = theirs == base ? pending : GalleryState.merged(base: base, theirs: theirs, ours: pending)
-            let revision = try store.save(written)
+            state.withLock { $0.waitingSince = nil }
+            var commonNow = changedElsewhere ? theirs : common
+            var written = theirs == base ? pending : GalleryState.merged(base: base, theirs: theirs, ours: pending)
+            let copies = store.conflictCopies()
+            var mergedCopies: [URL] = []
+            for copy in copies {
+                guard let data = try? Data(contentsOf: copy), let copied = try? StateStore.decode(data),
+                    copied.version <= GalleryState.currentVersion
+                else { continue }  // half written or newer: left for a later look
+                written = GalleryState.merged(base: common, theirs: copied, ours: written)
+                mergedCopies.append(copy)
+            }
+            if !mergedCopies.isEmpty { commonNow = written }
+            // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
+            let revision = written == theirs ? store.revision() : try store.save(written)
+            for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in
                 state.diskRevision = revision
                 state.onDisk = written
                 state.base = pending
+                state.common = commonNow
             }
-            if changedElsewhere && written != pending { onMerged(written, pending) }
+            if (changedElsewhere || !mergedCopies.isEmpty) && written != pending { onMerged(written, pending) }
+            if !mergedCopies.isEmpty { onConflictCopiesMerged(mergedCopies.count) }
             return nil
         } catch {
-            state.withLock { state in
-                if state.pending == nil { state.pending = pending }  // tried again by the next save or flush
-            }
+            keepPending(pending)
             onError("\(error)")
             return "\(error)"
         }
+    }
+
+    private func keepPending(_ pending: GalleryState) {
+        state.withLock { state in
+            if state.pending == nil { state.pending = pending }  // tried again by the next save or flush
+        }
+    }
+
+    /// The file is missing or half written: another writer (a sync tool) may be at work. The save
+    /// waits and tries again, up to `patience`; returns why it waits, or nil when it waited enough.
+    private func wait(keeping pending: GalleryState) -> String? {
+        let now = Date()
+        let since = state.withLock { state in
+            if state.waitingSince == nil { state.waitingSince = now }
+            return state.waitingSince!
+        }
+        guard now.timeIntervalSince(since) < patience else {
+            state.withLock { $0.waitingSince = nil }
+            return nil
+        }
+        keepPending(pending)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
+            let schedule = state.withLock { state in
+                let wasScheduled = state.scheduled
+                state.scheduled = true
+                return !wasScheduled
+            }
+            if schedule { runInBackground { [self] in _ = writePending() } }
+        }
+        return tr("the gallery file is being written elsewhere; saving waits for it")
     }
 }
 

@@ -19,6 +19,7 @@ public final class ImageGalleryApplication {
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
     private var lastActiveWindow: MainWindow?
     private var saver: BackgroundStateSaver?
+    private var folderWatcher: FolderWatcher?
     private var undoAction: Action?
     private var redoAction: Action?
     private var historyObservation: Observation?
@@ -164,16 +165,29 @@ public final class ImageGalleryApplication {
                 onMerged: { [weak self] merged, ours in
                     MainContext.post {
                         guard let self, let library = self.services?.library else { return }
+                        let before = library.state
                         library.adoptMerge(merged, over: ours)
-                        self.say(
-                            tr(
-                                "Changes made to your galleries elsewhere (another Image Gallery, a sync tool) were merged in"
-                            ),
-                            about: nil, seconds: 10)
+                        self.say(IncomingChanges(before: before, after: library.state).message, about: nil, seconds: 10)
                     }
+                },
+                onConflictCopiesMerged: { count in
+                    // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
+                    FileHandle.standardError.write(Data("image-gallery: merged \(count) conflict copies\n".utf8))
                 })
             self.saver = saver
             library.onSave = { saver.save($0) }
+            // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
+            let stem = store.resolvedFileURL.deletingPathExtension().lastPathComponent
+            let fileName = store.resolvedFileURL.lastPathComponent
+            try? FileManager.default.createDirectory(
+                at: store.resolvedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            folderWatcher = FolderWatcher(folder: store.resolvedFileURL.deletingLastPathComponent()) { names in
+                if names.contains(where: { $0 == fileName || $0.hasPrefix("\(stem).sync-conflict-") }) {
+                    saver.takeInChanges()
+                }
+            }
+            saver.takeInChanges()
         }
         loader.onAspectRatio = { [weak library] id, ratio in
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
