@@ -30,6 +30,19 @@ public final class ImageBytesSource: Sendable {
         }
     }
 
+    /// `then`, with a failure (other than a cancel) said as "waiting for sync" when the library names
+    /// an original `sha256` that is not here yet: another computer's, on its way through a sync tool.
+    /// Call on an I/O or CPU thread.
+    func awaitingOriginal<Value>(
+        _ sha256: String?, _ then: @escaping @Sendable (Result<Value, LoadFailure>) -> Void
+    ) -> @Sendable (Result<Value, LoadFailure>) -> Void {
+        guard let sha256, originals.existingPath(for: sha256) == nil else { return then }
+        return { result in
+            guard case .failure(let failure) = result, failure != LoadFailure(.cancelled) else { return then(result) }
+            then(.failure(.waitingForSync))
+        }
+    }
+
     public func cacheFile(for url: String) -> URL {
         cacheDirectory.appendingPathComponent(Checksum.sha256(url))
     }
@@ -53,6 +66,7 @@ public final class ImageBytesSource: Sendable {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
             var local: Result<Data, LoadFailure>?
+            let then = awaitingOriginal(sha256, then)
             if let sha256, case .success(let kept) = originals.read(sha256) { local = .success(kept) }
             if let local = local ?? bytesAtHand(for: url) {
                 guard lane == .io else { return scheduler.submit(lane, priority) { then(local) } }

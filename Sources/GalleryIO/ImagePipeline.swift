@@ -23,6 +23,7 @@ public final class ImagePipeline: Sendable {
         let source = bytes
         let scheduler = scheduler
         scheduler.submit(.cpu, priority, cancellation: cancellation) {
+            let then = source.awaitingOriginal(request.sha256, then)
             // A file on disk (or a cached download) is read where it is decoded.
             let scheme = URL(string: request.url)?.scheme?.lowercased()
             guard request.bytes == nil, scheme == "http" || scheme == "https",

@@ -5,10 +5,20 @@ import GtkKit
 /// Why an image could not be shown, in words short enough for a cell or a toast.
 public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
+    /// The library names the image's original, which has not arrived yet (a synced folder still
+    /// receiving it), and there is nowhere else to get it from: no error, it fills in when it lands.
+    public private(set) var isWaitingForSync = false
 
     public init(description: String) {
         self.description = description
     }
+
+    private init(waitingForSync description: String) {
+        self.description = description
+        isWaitingForSync = true
+    }
+
+    public static var waitingForSync: LoadFailure { LoadFailure(waitingForSync: tr("waiting for sync")) }
 }
 
 extension LoadFailure {

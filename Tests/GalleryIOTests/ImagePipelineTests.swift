@@ -30,6 +30,42 @@ import Testing
         }
     }
 
+    @Test func anOriginalNotArrivedYetIsWaitedForAndShowsOnceItLands() async throws {
+        defer { folder.remove() }
+        let bytes = Data(TestImages.png(width: 40, height: 30))
+        let sha256 = Checksum.sha256(bytes)
+        let cell = PictureRequest.Fit.cell(width: 40, height: 30, cornerRadius: 0)
+        // Another computer's file, on a path this one does not have, and an address nothing answers at.
+        for url in ["file:///nowhere/on/this/computer/cat.png", "http://127.0.0.1:9/cat.png"] {
+            let request = PictureRequest(url: url, sha256: sha256, fit: cell, scale: 1)
+            let waiting = await callback { done in
+                pipeline.picture(request, priority: .visible, cancellation: CancellationToken(), then: done)
+            }
+            guard case .failure(let failure) = try #require(waiting) else {
+                Issue.record("an image with no bytes anywhere decoded")
+                continue
+            }
+            #expect(failure.isWaitingForSync && failure.description == "waiting for sync")
+        }
+        // Without an original named, the same address is an error, not a wait.
+        let unnamed = try #require(await picture("file:///nowhere/on/this/computer/cat.png", fit: cell))
+        guard case .failure(let error) = unnamed else {
+            Issue.record("a missing file decoded")
+            return
+        }
+        #expect(!error.isWaitingForSync)
+        // The sync tool delivers the original: the same request shows it.
+        #expect(try pipeline.bytes.originals.keep(bytes) == sha256)
+        let request = PictureRequest(
+            url: "file:///nowhere/on/this/computer/cat.png", sha256: sha256, fit: cell, scale: 1)
+        let arrived = try #require(
+            await callback { done in
+                pipeline.picture(request, priority: .visible, cancellation: CancellationToken(), then: done)
+            }
+        ).get()
+        #expect((arrived.originalWidth, arrived.originalHeight) == (40, 30))
+    }
+
     @Test func thumbnailNamesAreTheMD5OfTheURI() {
         #expect(Checksum.md5("file:///home/user/Pictures/cat%20photo.png") == "c5240ee2ede01acea1881469f644bda4")
     }

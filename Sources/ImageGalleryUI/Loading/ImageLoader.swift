@@ -12,6 +12,8 @@ final class ImageLoader {
         case ready(CairoSurface)
         case loading
         case failed(String)
+        /// Its original is named by the library but has not arrived (a synced folder): no error.
+        case waitingForSync
     }
 
     /// Hears of each image whose surface arrived or failed.
@@ -43,6 +45,9 @@ final class ImageLoader {
 
     private var surfaces: [ImageID: Entry] = [:]
     private var failures: [ImageID: String] = [:]
+    /// Images waiting for their original (by SHA-256) to arrive, and the timer that looks for them.
+    private var waitingForOriginal: [ImageID: String] = [:]
+    private var waitingCheck: UInt32?
     /// Work under way: how to stop it, whether it is only a prefetch, and when it started (monotonic
     /// microseconds).
     private var inFlight: [ImageID: (cancellation: CancellationToken, prefetch: Bool, started: Int)] = [:]
@@ -60,6 +65,7 @@ final class ImageLoader {
     func state(for image: GalleryImage, cell: LayoutRect, scale: Int) -> State {
         let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         if let failure = failures[image.id] { return .failed(failure) }
+        if waitingForOriginal[image.id] != nil { return .waitingForSync }
         useCounter += 1
         if var entry = surfaces[image.id] {
             entry.lastUse = useCounter
@@ -92,7 +98,9 @@ final class ImageLoader {
     /// Starts loading a cell before it is painted: one about to scroll into view behind those on screen,
     /// or, with `onScreen`, one of the first screen while the window is being built.
     func prefetch(_ image: GalleryImage, cell: LayoutRect, scale: Int, onScreen: Bool = false) {
-        guard failures[image.id] == nil, surfaces[image.id] == nil, inFlight[image.id] == nil else { return }
+        guard failures[image.id] == nil, waitingForOriginal[image.id] == nil, surfaces[image.id] == nil,
+            inFlight[image.id] == nil
+        else { return }
         let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, prefetch: !onScreen)
     }
@@ -114,6 +122,7 @@ final class ImageLoader {
     /// The state without starting any work (for names read by assistive technologies).
     func peekState(of id: ImageID) -> State {
         if let failure = failures[id] { return .failed(failure) }
+        if waitingForOriginal[id] != nil { return .waitingForSync }
         if let entry = surfaces[id] { return .ready(entry.surface) }
         return .loading
     }
@@ -155,6 +164,7 @@ final class ImageLoader {
         let id = image.id
         let cancellation = inFlight[id]?.cancellation ?? CancellationToken()
         let cell = PixelSize(width: pixelWidth, height: pixelHeight)
+        let sha256 = image.original?.sha256
         let request = PictureRequest(
             url: image.url, sha256: image.original?.sha256,
             fit: .cell(width: pixelWidth, height: pixelHeight, cornerRadius: GalleryView.cornerRadius),
@@ -167,11 +177,13 @@ final class ImageLoader {
                 // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
                 guard let self, inFlight[id]?.cancellation === cancellation else { return }
                 cancellation.cancel()
-                finish(id, decoded, decodedFor: cell)
+                finish(id, decoded, decodedFor: cell, sha256: sha256)
             })
     }
 
-    private func finish(_ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize) {
+    private func finish(
+        _ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize, sha256: String?
+    ) {
         inFlight[id] = nil
         switch result {
         case .success(let decoded):
@@ -179,10 +191,36 @@ final class ImageLoader {
             if decoded.originalWidth > 0, decoded.originalHeight > 0 {
                 onAspectRatio(id, Double(decoded.originalWidth) / Double(decoded.originalHeight))
             }
+        case .failure(let failure) where failure.isWaitingForSync:
+            waitingForOriginal[id] = sha256
+            lookForArrivalsLater()
         case .failure(let failure):
             failures[id] = failure.description
         }
         observers.send(id)
+    }
+
+    /// Every two seconds while images wait for their originals: those that arrived are loaded (their
+    /// cells hear of it and paint again). A stat each on the I/O lane, so a thousand waiting cost little.
+    private func lookForArrivalsLater() {
+        guard waitingCheck == nil, !waitingForOriginal.isEmpty else { return }
+        waitingCheck = MainContext.after(milliseconds: 2000) { [weak self] in
+            guard let self else { return }
+            let waiting = waitingForOriginal
+            let originals = bytesSource.originals
+            pipeline.scheduler.submit(.io, .background) {
+                let arrived = waiting.filter { originals.existingPath(for: $0.value) != nil }.map(\.key)
+                MainContext.post { [weak self] in
+                    guard let self else { return }
+                    waitingCheck = nil
+                    for id in arrived {
+                        waitingForOriginal[id] = nil
+                        observers.send(id)
+                    }
+                    lookForArrivalsLater()
+                }
+            }
+        }
     }
 
     private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {

@@ -105,6 +105,14 @@ extension GalleryView {
                         progress: nil, context: context, palette: palette)
                 }
                 ensureSpinnerTicking()
+            case .waitingForSync:
+                drawTile(frame, context: context, palette: palette, alpha: alpha)
+                context.drawIcon(
+                    named: "emblem-synchronizing-symbolic", widget: canvas, centerX: frame.midX,
+                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.4 * alpha))
+                context.drawText(
+                    tr("Waiting for sync"), widget: canvas, centerX: frame.midX, top: frame.midY + 12,
+                    maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.6 * alpha), lines: 1)
             case .failed(let reason):
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
                 context.drawIcon(

@@ -463,6 +463,8 @@ final class GalleryView {
                     name = tr("{image}, error: {reason}", ["image": label, "reason": failure])
                 } else if case .loading = loader.peekState(of: image.id) {
                     name = tr("{image}, loading", ["image": label])
+                } else if case .waitingForSync = loader.peekState(of: image.id) {
+                    name = tr("{image}, waiting for sync", ["image": label])
                 } else {
                     name = label
                 }
