@@ -18,6 +18,8 @@ packages=(
     dbus dbus-x11 python3-pytest python3-pil
     # exiv2 reads an export's XMP sidecars back
     exiv2
+    # the sync engine two libraries share a folder through
+    syncthing
     # real browsers to drag images from
     firefox-esr chromium
     # desktop integration

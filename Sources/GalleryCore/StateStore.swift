@@ -25,11 +25,10 @@ public struct StateStore: Sendable {
 
     public init(fileURL: URL) { self.fileURL = fileURL }
 
-    /// `$XDG_DATA_HOME/image-gallery/state.json` (or `~/.local/share/...`).
+    /// `state.json` in the library's folder: `$XDG_DATA_HOME/image-gallery` (or `~/.local/share/...`)
+    /// unless this computer's settings name another (`LibraryLocation`).
     public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        XDGDirectories(environment: environment).dataHome
-            .appendingPathComponent("image-gallery", isDirectory: true)
-            .appendingPathComponent("state.json")
+        LibraryLocation(XDGDirectories(environment: environment)).folder.appendingPathComponent("state.json")
     }
 
     public func load(now: Date = Date()) -> LoadResult {
@@ -455,6 +454,8 @@ public struct XDGDirectories: Sendable {
     public let cacheHome: URL
     /// For what should outlive a restart but is no document: the window's size.
     public let stateHome: URL
+    /// For this computer's settings: where the library lives.
+    public let configHome: URL
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
@@ -467,5 +468,6 @@ public struct XDGDirectories: Sendable {
         dataHome = directory("XDG_DATA_HOME", fallback: ".local/share")
         cacheHome = directory("XDG_CACHE_HOME", fallback: ".cache")
         stateHome = directory("XDG_STATE_HOME", fallback: ".local/state")
+        configHome = directory("XDG_CONFIG_HOME", fallback: ".config")
     }
 }

@@ -25,9 +25,10 @@ public final class OriginalsStore: Sendable {
         self.directory = directory
     }
 
-    /// `$XDG_DATA_HOME/image-gallery/originals`.
+    /// `originals` in the library's folder: `$XDG_DATA_HOME/image-gallery/originals` unless this
+    /// computer's settings name another folder (`LibraryLocation`).
     public static func defaultDirectory(_ directories: XDGDirectories = XDGDirectories()) -> URL {
-        directories.dataHome.appendingPathComponent("image-gallery/originals", isDirectory: true)
+        LibraryLocation(directories).folder.appendingPathComponent("originals", isDirectory: true)
     }
 
     /// Where the original named `sha256` is kept (whether it is there or not); nil for a name that is no SHA-256.

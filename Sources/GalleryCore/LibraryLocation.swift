@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where this computer keeps the library (state.json and originals/): the data folder, unless the user
+/// moved it (into a folder a sync tool shares, say), which a small settings file of this computer's
+/// own remembers (`$XDG_CONFIG_HOME/image-gallery/settings.json`, `libraryFolder`). What belongs to one
+/// computer (window sizes) stays in its own folders wherever the library is.
+public struct LibraryLocation: Sendable {
+    public let directories: XDGDirectories
+
+    public init(_ directories: XDGDirectories = XDGDirectories()) { self.directories = directories }
+
+    public var settingsFileURL: URL {
+        directories.configHome.appendingPathComponent("image-gallery/settings.json")
+    }
+
+    /// The data folder's own place, where the library lives until it is moved.
+    public var defaultFolder: URL { directories.dataHome.appendingPathComponent("image-gallery", isDirectory: true) }
+
+    /// The folder the library lives in now: the one the settings name (an absolute path), else the default.
+    public var folder: URL {
+        if let data = try? Data(contentsOf: settingsFileURL),
+            let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let path = settings["libraryFolder"] as? String, path.hasPrefix("/")
+        {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return defaultFolder
+    }
+
+    /// Remembers `folder` as the library's, keeping the settings' other fields; written whole and flushed,
+    /// so a crash leaves the old folder named or the new, never neither.
+    public func remember(_ folder: URL) throws(FileError) {
+        var settings: [String: Any] = [:]
+        if let data = try? Data(contentsOf: settingsFileURL),
+            let read = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            settings = read
+        }
+        settings["libraryFolder"] = folder.standardizedFileURL.path
+        let data =
+            (try? JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        try FileWriter.makeFolders(settingsFileURL.deletingLastPathComponent().path)
+        try FileWriter(durability: .flushed, mode: .keepExisting(orNew: 0o600), temporaryName: .hiddenTmp)
+            .write(data, to: settingsFileURL.path, policy: .replace)
+    }
+}
