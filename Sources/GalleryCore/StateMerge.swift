@@ -27,7 +27,7 @@ extension GalleryState {
                 return merged(
                     base: baseByID[id] ?? Gallery(id: id, name: "", images: []), theirs: their, ours: our, sides: sides)
             case (let only?, nil), (nil, let only?): return only
-            case (nil, nil): preconditionFailure("a merged gallery comes from a side")
+            case (nil, nil): preconditionFailure(untranslated("a merged gallery comes from a side"))
             }
         }
         // An image's fields come from every side's copy of it, wherever it is: a note written on one

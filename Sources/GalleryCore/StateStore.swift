@@ -48,7 +48,8 @@ public struct StateStore: Sendable {
                         "it was written by a newer version (format {format})", ["format": String(state.version)]),
                     now: now)
             }
-            return .loaded(state.galleries.isEmpty ? .initial : state)
+            let clean = Lineage.split(state).state  // the lineage is the saver's business (`BackgroundStateSaver`)
+            return .loaded(clean.galleries.isEmpty ? .initial : clean)
         } catch {
             return keepAside(reason: tr("it is not a valid gallery file"), now: now)
         }
@@ -129,6 +130,11 @@ public struct StateStore: Sendable {
             url = URL(fileURLWithPath: destination, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
         return url
+    }
+
+    /// When the file was last written, nil when there is none.
+    var modificationDate: Date? {
+        (try? FileManager.default.attributesOfItem(atPath: resolvedFileURL.path))?[.modificationDate] as? Date
     }
 
     /// The version on disk now, nil when there is no file.
@@ -252,9 +258,9 @@ public final class BackgroundStateSaver: Sendable {
         var base: GalleryState
         var onDisk: GalleryState
         var diskRevision: StateStore.Revision?
-        /// The last state both this copy and the others are known to have had (what it read from
-        /// the file, or launched with): the base a sync tool's conflict copy is merged against.
-        var common: GalleryState
+        /// Every state this copy wrote or read lately, by revision (`Lineage`), the newest last: a
+        /// file from elsewhere is merged against the newest of them it was made from.
+        var history = Lineage.History()
         /// Since when the file has been missing or half written, while this copy waits for it.
         var waitingSince: Date?
     }
@@ -270,6 +276,14 @@ public final class BackgroundStateSaver: Sendable {
     private let onConflictCopiesMerged: @Sendable (Int) -> Void
     /// How long a missing or half-written file is waited for before this copy writes its own.
     private let patience: TimeInterval
+    /// This computer's own copies of the last file it read from elsewhere and of the last it wrote: a
+    /// sync tool may put another computer's file over this one's while the app is not running (killed,
+    /// or quit before the exchange), with no conflict copy; the next launch merges its last write back in
+    /// against the last state both had.
+    private let lastReadStores: [StateStore]
+    /// Which of `lastReadStores` the next read goes to (the oldest).
+    private let nextReadSlot = Mutex(0)
+    private let lastWrittenStore: StateStore?
 
     /// - Parameters:
     ///   - loaded: the state as read at launch (what the file held then).
@@ -280,7 +294,7 @@ public final class BackgroundStateSaver: Sendable {
     public init(
         store: StateStore, loaded: GalleryState,
         runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
-        patience: TimeInterval = 30,
+        patience: TimeInterval = 30, localFolder: URL? = nil,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
         onConflictCopiesMerged: @escaping @Sendable (Int) -> Void = { _ in }
@@ -288,10 +302,82 @@ public final class BackgroundStateSaver: Sendable {
         self.store = store
         self.runInBackground = runInBackground
         self.patience = patience
+        // A few, not one: the state both had may be older than the last read when the app was killed between
+        // reading another computer's file and writing the merge.
+        lastReadStores = (0..<4).compactMap { slot in
+            localFolder.map { StateStore(fileURL: $0.appendingPathComponent("last-read-state-\(slot).json")) }
+        }
+        lastWrittenStore = localFolder.map { StateStore(fileURL: $0.appendingPathComponent("last-written-state.json")) }
         self.onError = onError
         self.onMerged = onMerged
         self.onConflictCopiesMerged = onConflictCopiesMerged
-        state = Mutex(State(base: loaded, onDisk: loaded, diskRevision: store.revision(), common: loaded))
+        var history = Lineage.History()
+        let byAge = lastReadStores.enumerated().sorted {
+            ($0.element.modificationDate ?? .distantPast) < ($1.element.modificationDate ?? .distantPast)
+        }
+        for local in byAge.map(\.element) + [lastWrittenStore].compactMap({ $0 }) {
+            if case .loaded(let raw) = local.read() {
+                let (state, lineage) = Lineage.split(raw)
+                history.add(state, lineage)
+            }
+        }
+        nextReadSlot.withLock { $0 = byAge.first?.offset ?? 0 }
+        let clean = Lineage.split(loaded).state
+        history.add(clean, nil)
+        state = Mutex(State(base: clean, onDisk: clean, diskRevision: store.revision(), history: history))
+        // Which revision the file read at launch was (`load` leaves it out), read again off this thread,
+        // and whether this computer's last write is in it.
+        runInBackground { [self] in
+            writing.withLock { _ in
+                guard case .loaded(let raw) = store.read() else { return }
+                let (read, lineage) = Lineage.split(raw)
+                guard read == clean || (clean == .initial && read.galleries.isEmpty) else { return }
+                guard let lineage else { return }
+                state.withLock { $0.history.name(lineage, ofLaunch: clean) }
+                // A state in the shared folder: the base of the next launch's merges, once this one's are done.
+                defer { rememberRead(raw) }
+                guard case .loaded(let lastRaw)? = lastWrittenStore?.read() else { return }
+                let (lastWritten, lastLineage) = Lineage.split(lastRaw)
+                guard let lastLineage, !lineage.all.contains(lastLineage.revision), lastWritten != read else { return }
+                bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
+            }
+        }
+    }
+
+    /// Keeps a file read from elsewhere in this computer's own folder, over the oldest kept.
+    private func rememberRead(_ raw: GalleryState) {
+        guard !lastReadStores.isEmpty else { return }
+        let slot = nextReadSlot.withLock { slot in
+            defer { slot = (slot + 1) % lastReadStores.count }
+            return slot
+        }
+        _ = try? lastReadStores[slot].save(raw)
+    }
+
+    /// Merges this computer's last write, which the file no longer holds, into it.
+    private func bringBack(
+        _ lastWritten: GalleryState, _ lastLineage: Lineage, into file: GalleryState, _ fileLineage: Lineage?,
+        loaded: GalleryState
+    ) {
+        let history = state.withLock { $0.history }
+        let common = history.newest(commonTo: [fileLineage, lastLineage]) ?? file
+        let merged = GalleryState.merged(base: common, theirs: file, ours: lastWritten)
+        guard merged != file else { return }
+        let lineage = Lineage(revision: RandomID.make(), takenIn: [fileLineage, lastLineage].compactMap { $0 })
+        do {
+            let folderLock = try store.lockFolder()
+            defer { folderLock.unlock() }
+            let revision = try store.save(lineage.stamped(merged))
+            _ = try? lastWrittenStore?.save(lineage.stamped(merged))
+            state.withLock { state in
+                state.diskRevision = revision
+                state.onDisk = merged
+                state.history.add(merged, lineage)
+            }
+            onMerged(merged, loaded)
+        } catch {
+            onError("\(error)")
+        }
     }
 
     public func save(_ newState: GalleryState) {
@@ -346,28 +432,32 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private func writePendingAlone() -> String? {
-        let (pending, base, onDisk, diskRevision, common) = state.withLock { state in
-            let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.common)
+        let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
+            let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
             state.pending = nil
             state.scheduled = false
             return taken
         }
-        guard let pending else { return nil }
+        guard let pending = pending.map({ Lineage.split($0).state }) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
             let folderLock = try store.lockFolder()
             defer { folderLock.unlock() }
             var theirs = onDisk
+            var theirLineage: Lineage?
             var changedElsewhere = false
+            /// What the file holds now, as far as this copy can tell; nil when it is gone or was moved aside.
+            var fileHolds: GalleryState? = onDisk
             if store.revision() != diskRevision {
                 switch store.read() {
                 case .loaded(let current):
-                    theirs = current
+                    (theirs, theirLineage) = Lineage.split(current)
+                    fileHolds = theirs
                     changedElsewhere = true
                 case .missing where diskRevision != nil, .invalid:
                     if let reason = wait(keeping: pending) { return reason }
                     _ = store.load()  // still unusable after the wait: moved aside, kept, and replaced
-                    theirs = base
+                    fileHolds = nil
                 case .newer(let version):
                     keepPending(pending)
                     let reason = tr(
@@ -377,30 +467,57 @@ public final class BackgroundStateSaver: Sendable {
                     return reason
                 case .missing, .failed:
                     _ = store.load()  // moved aside when unreadable: nothing of theirs to keep
-                    theirs = base
+                    fileHolds = nil
                 }
             }
             state.withLock { $0.waitingSince = nil }
-            var commonNow = changedElsewhere ? theirs : common
-            var written = theirs == base ? pending : GalleryState.merged(base: base, theirs: theirs, ours: pending)
-            let copies = store.conflictCopies()
+            var history = history
+            // Their file is merged against the newest state of this copy's it was made from (a sync tool
+            // may have put it over this copy's last write without a conflict copy): what they never
+            // saw is not taken for deleted.
+            // What the file would hold had nobody else written it: this copy's edits on what it last
+            // knew of the file (they differ after a merge, until the window takes it in).
+            let ourFile = onDisk == base ? pending : GalleryState.merged(base: base, theirs: onDisk, ours: pending)
+            var written = ourFile
+            var takenIn = history.recentLineages
+            if changedElsewhere {
+                // Against the newest state both this copy and the file's writer had (a sync tool may have put
+                // their file over this copy's last write without a conflict copy): what they never saw is
+                // not taken for deleted.
+                let common = history.newest(commonTo: [theirLineage]) ?? onDisk
+                written = GalleryState.merged(base: common, theirs: theirs, ours: ourFile)
+                if let theirLineage {
+                    takenIn.append(theirLineage)
+                    rememberRead(theirLineage.stamped(theirs))
+                }
+                history.add(theirs, theirLineage)
+            }
             var mergedCopies: [URL] = []
-            for copy in copies {
-                guard let data = try? Data(contentsOf: copy), let copied = try? StateStore.decode(data),
-                    copied.version <= GalleryState.currentVersion
+            for copy in store.conflictCopies() {
+                guard let data = try? Data(contentsOf: copy), let read = try? StateStore.decode(data),
+                    read.version <= GalleryState.currentVersion
                 else { continue }  // half written or newer: left for a later look
+                let (copied, copyLineage) = Lineage.split(read)
+                // Against the newest state the copy was made from that this copy had too (all of which
+                // the file now holds), else the oldest this copy knows.
+                let common = history.newest(commonTo: [copyLineage]) ?? history.oldest ?? base
                 written = GalleryState.merged(base: common, theirs: copied, ours: written)
+                if let copyLineage { takenIn.append(copyLineage) }
                 mergedCopies.append(copy)
             }
-            if !mergedCopies.isEmpty { commonNow = written }
+            let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            let revision = written == theirs ? store.revision() : try store.save(written)
+            let revision = written == fileHolds ? store.revision() : try store.save(lineage.stamped(written))
+            if written != fileHolds {
+                history.add(written, lineage)
+                _ = try? lastWrittenStore?.save(lineage.stamped(written))
+            }
             for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in
                 state.diskRevision = revision
                 state.onDisk = written
                 state.base = pending
-                state.common = commonNow
+                state.history = history
             }
             if (changedElsewhere || !mergedCopies.isEmpty) && written != pending { onMerged(written, pending) }
             if !mergedCopies.isEmpty { onConflictCopiesMerged(mergedCopies.count) }

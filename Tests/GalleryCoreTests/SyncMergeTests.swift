@@ -168,9 +168,10 @@ private final class SyncedFolder: Sendable {
         file = directory.appendingPathComponent("state.json")
     }
 
-    func saver(loaded: GalleryState, patience: TimeInterval = 600) -> BackgroundStateSaver {
+    func saver(loaded: GalleryState, patience: TimeInterval = 600, localFolder: URL? = nil) -> BackgroundStateSaver {
         BackgroundStateSaver(
             store: StateStore(fileURL: file), loaded: loaded, runInBackground: { $0() }, patience: patience,
+            localFolder: localFolder,
             onError: { [self] message in errors.withLock { $0.append(message) } },
             onMerged: { [self] merged, _ in merges.withLock { $0.append(merged) } },
             onConflictCopiesMerged: { [self] count in copiesMerged.withLock { $0 += count } })
@@ -183,7 +184,7 @@ private final class SyncedFolder: Sendable {
 
     var onDisk: GalleryState? {
         guard let data = try? Data(contentsOf: file) else { return nil }
-        return try? StateStore.decode(data)
+        return (try? StateStore.decode(data)).map { Lineage.split($0).state }
     }
 
     var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.sorted() ?? [] }
@@ -276,5 +277,26 @@ struct SyncedFolderTests {
         #expect(reason.contains("newer version"))
         #expect(try Data(contentsOf: folder.file) == written)
         #expect(!folder.errors.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aWriteASyncToolReplacedWhileTheAppWasDownIsMergedBackAtTheNextLaunch() throws {
+        let laptop = try SyncedFolder()
+        let desktop = try SyncedFolder()
+        let local = laptop.directory.appendingPathComponent("local", isDirectory: true)
+        // The library as both computers had it, as the app writes it: with its revision.
+        let shared = Lineage(revision: "shared", takenIn: []).stamped(base)
+        try StateStore(fileURL: laptop.file).save(shared)
+        try StateStore(fileURL: desktop.file).save(shared)
+        let ours = edited { $0.galleries[0].images.append(image("laptop's")) }
+        laptop.saver(loaded: base, localFolder: local).save(ours)
+        let theirs = edited { $0.galleries[0].images.remove(at: 0) }
+        desktop.saver(loaded: base).save(theirs)
+        // The laptop's app is killed; its sync tool puts the desktop's file over the laptop's, keeping no copy.
+        try FileManager.default.removeItem(at: laptop.file)
+        try FileManager.default.copyItem(at: desktop.file, to: laptop.file)
+        _ = laptop.saver(loaded: theirs, localFolder: local)
+        let onDisk = try #require(laptop.onDisk)
+        #expect(ids(onDisk, "g") == ["b", "c", "d", "laptop's"])
+        #expect(laptop.merges.withLock { $0.last } == onDisk)
     }
 }

@@ -155,6 +155,7 @@ public final class ImageGalleryApplication {
             }
             let saver = BackgroundStateSaver(
                 store: store, loaded: state, runInBackground: { scheduler.submit(.io, .visible, $0) },
+                localFolder: directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true),
                 onError: { [weak self] message in
                     MainContext.post {
                         self?.say(
@@ -172,7 +173,8 @@ public final class ImageGalleryApplication {
                 },
                 onConflictCopiesMerged: { count in
                     // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
-                    FileHandle.standardError.write(Data("image-gallery: merged \(count) conflict copies\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(untranslated("image-gallery: merged \(count) conflict copies\n").utf8))
                 })
             self.saver = saver
             library.onSave = { saver.save($0) }

@@ -1,0 +1,75 @@
+/// Which version of the state file a write is (`revision`, a random id) and the versions it was made
+/// from (`ancestors`, newest first): two computers whose sync tool put one's file over the other's
+/// find, from these, the newest state both had, and merge against it instead of taking what one never
+/// saw for deleted. Kept in the file's top-level fields `revision` and `ancestors`.
+struct Lineage: Equatable, Sendable {
+    /// Enough for the edits two computers make between two exchanges; keeps the file small.
+    static let limit = 64
+
+    let revision: String
+    let ancestors: [String]
+
+    init(revision: String, takenIn: [Lineage]) {
+        self.revision = revision
+        var seen = Set<String>()
+        ancestors = Array(
+            takenIn.flatMap { [$0.revision] + $0.ancestors }.filter { seen.insert($0).inserted }.prefix(Self.limit))
+    }
+
+    private init(revision: String, ancestors: [String]) {
+        self.revision = revision
+        self.ancestors = ancestors
+    }
+
+    var all: Set<String> { Set([revision] + ancestors) }
+
+    /// The state without its lineage fields, and the lineage when it has one.
+    static func split(_ state: GalleryState) -> (state: GalleryState, lineage: Lineage?) {
+        var clean = state
+        let revision = clean.unknownFields.removeValue(forKey: "revision")
+        let ancestors = clean.unknownFields.removeValue(forKey: "ancestors")
+        guard case .string(let id)? = revision else { return (clean, nil) }
+        var names: [String] = []
+        if case .array(let values)? = ancestors {
+            for case .string(let name) in values { names.append(name) }
+        }
+        return (clean, Lineage(revision: id, ancestors: names))
+    }
+
+    func stamped(_ state: GalleryState) -> GalleryState {
+        var stamped = state
+        stamped.unknownFields["revision"] = .string(revision)
+        stamped.unknownFields["ancestors"] = .array(ancestors.map { .string($0) })
+        return stamped
+    }
+
+    /// The states a copy of the app wrote or read lately, oldest first.
+    struct History: Sendable {
+        private var entries: [(state: GalleryState, lineage: Lineage?)] = []
+
+        mutating func add(_ state: GalleryState, _ lineage: Lineage?) {
+            entries.append((state, lineage))
+            if entries.count > Lineage.limit { entries.removeFirst() }
+        }
+
+        var oldest: GalleryState? { entries.first?.state }
+
+        /// Gives the launch's entry (the newest, `state`, no lineage yet) the lineage it was read with.
+        mutating func name(_ lineage: Lineage, ofLaunch state: GalleryState) {
+            guard let last = entries.last, last.lineage == nil, last.state == state else { return }
+            entries[entries.count - 1].lineage = lineage
+        }
+
+        /// The lineages of the newest few entries: what a new write was made from.
+        var recentLineages: [Lineage] { entries.suffix(4).reversed().compactMap(\.lineage) }
+
+        /// The newest state every one of `lineages` was made from (or is); nil when there is none known.
+        func newest(commonTo lineages: [Lineage?]) -> GalleryState? {
+            let sets = lineages.map { $0?.all ?? [] }
+            return entries.last { entry in
+                guard let revision = entry.lineage?.revision else { return false }
+                return sets.allSatisfy { $0.contains(revision) }
+            }?.state
+        }
+    }
+}
