@@ -88,7 +88,7 @@ extension GalleryState {
     }
 
     /// Both sides changed a gallery's images. Added on either side is in; deleted on either side is
-    /// gone, unless the other side changed the image since and it was not moved to another gallery.
+    /// gone, unless the other side changed its note or tags since and it was not moved to another gallery.
     private static func mergedImages(
         base: [GalleryImage], theirs: [GalleryImage], ours: [GalleryImage], sides: ImageSides
     ) -> [GalleryImage] {
@@ -99,14 +99,20 @@ extension GalleryState {
             guard let original = baseImages[id] else { return true }
             switch (theirsImages[id], oursImages[id]) {
             case (.some, .some): return true
-            case (let only?, nil): return only != original && !sides.ours.keys.contains(id)
-            case (nil, let only?): return only != original && !sides.theirs.keys.contains(id)
+            case (let only?, nil): return userChanged(only, from: original) && !sides.ours.keys.contains(id)
+            case (nil, let only?): return userChanged(only, from: original) && !sides.theirs.keys.contains(id)
             case (nil, nil): return false
             }
         }
         let order = mergedOrder(
             base: base.map(\.id), theirs: theirs.map(\.id), ours: ours.map(\.id), key: \.rawValue, kept: kept)
         return order.compactMap { oursImages[$0] ?? theirsImages[$0] }
+    }
+
+    /// Whether the user's own words about an image changed (its note, its tags): what the app records
+    /// by itself (its kept original, its measured shape) does not save an image the other side deleted.
+    private static func userChanged(_ image: GalleryImage, from original: GalleryImage) -> Bool {
+        image.note != original.note || image.tags != original.tags
     }
 
     /// Two sides' orders of one list merged: items neither side moved keep the order they share; then

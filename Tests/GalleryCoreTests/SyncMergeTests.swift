@@ -107,6 +107,9 @@ struct SyncMergeTests {
         let merged = mergedBothWays(one, other)
         #expect(ids(merged, "g") == ["a", "b", "c", "d"])
         #expect(merged.galleries[0].images[0].note == "do not lose me")
+        // What the app records by itself (the image's kept original, its shape) saves nothing from a delete.
+        let recorded = edited { $0.galleries[0].images[0].aspectRatio = 1.5 }
+        #expect(ids(mergedBothWays(one, recorded), "g") == ["b", "c", "d"])
     }
 
     @Test func galleriesCreatedOnBothSidesAreBothInTheSameOrder() {
