@@ -23,12 +23,18 @@ struct Lineage: Equatable, Sendable {
 
     var all: Set<String> { Set([revision] + ancestors) }
 
-    /// The state without its lineage fields, and the lineage when it has one.
+    /// The state without its lineage fields, and its lineage.
     static func split(_ state: GalleryState) -> (state: GalleryState, lineage: Lineage?) {
         var clean = state
         let revision = clean.unknownFields.removeValue(forKey: "revision")
         let ancestors = clean.unknownFields.removeValue(forKey: "ancestors")
-        guard case .string(let id)? = revision else { return (clean, nil) }
+        guard case .string(let id)? = revision else {
+            // A file no copy of this version wrote (by hand, an older version): named by its content, so two
+            // computers that start from it name it alike.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in StateStore.encode(clean) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return (clean, Lineage(revision: "content-" + String(hash, radix: 16), ancestors: []))
+        }
         var names: [String] = []
         if case .array(let values)? = ancestors {
             for case .string(let name) in values { names.append(name) }
