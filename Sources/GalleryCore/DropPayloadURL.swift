@@ -148,7 +148,13 @@ enum DataURI {
         var mediaType: String
         var isBase64: Bool
         /// The payload, still encoded.
-        var payload: Substring.UTF8View
+        var payload: Substring
+
+        /// Runs `body` over the payload's bytes where they are.
+        func withPayload<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            var payload = payload
+            return payload.withUTF8(body)
+        }
     }
 
     /// `data:[<mediatype>][;base64],<data>` with an image media type: its parts.
@@ -167,7 +173,7 @@ enum DataURI {
             })
         else { return nil }
         let isBase64 = parameters.count > 1 && parameters.last == "base64"
-        return Parts(mediaType: mediaType, isBase64: isBase64, payload: uri[uri.index(after: comma)...].utf8)
+        return Parts(mediaType: mediaType, isBase64: isBase64, payload: uri[uri.index(after: comma)...])
     }
 
     /// The media type and the decoded size of an image `data:` URI, checked whole but decoded only as far as
@@ -197,9 +203,13 @@ enum DataURI {
     /// How many bytes the payload decodes to; nil when it is malformed base64 (WHATWG forgiving-base64: ASCII
     /// whitespace ignored, padding optional).
     private static func decodedCount(_ parts: Parts) -> Int? {
+        parts.withPayload { decodedCount($0, isBase64: parts.isBase64) }
+    }
+
+    private static func decodedCount(_ payload: UnsafeBufferPointer<UInt8>, isBase64: Bool) -> Int? {
         var count = 0
-        var iterator = PercentDecoding(parts.payload)
-        guard parts.isBase64 else {
+        var iterator = PercentDecoding(payload)
+        guard isBase64 else {
             while iterator.next() != nil { count += 1 }
             return count
         }
@@ -225,9 +235,15 @@ enum DataURI {
 
     /// Decodes the payload into `out`, stopping when it is full; the payload must have passed `decodedCount`.
     private static func write(_ parts: Parts, into out: UnsafeMutableBufferPointer<UInt8>) {
-        var iterator = PercentDecoding(parts.payload)
+        parts.withPayload { write($0, isBase64: parts.isBase64, into: out) }
+    }
+
+    private static func write(
+        _ payload: UnsafeBufferPointer<UInt8>, isBase64: Bool, into out: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        var iterator = PercentDecoding(payload)
         var written = 0
-        guard parts.isBase64 else {
+        guard isBase64 else {
             while written < out.count, let byte = iterator.next() {
                 out[written] = byte
                 written += 1
@@ -267,23 +283,19 @@ enum DataURI {
     /// The payload's bytes, `%XX` decoded as it is read; a `%` not followed by two hex digits stays as it is
     /// (WHATWG percent-decode).
     private struct PercentDecoding: IteratorProtocol {
-        let bytes: Substring.UTF8View
-        var index: Substring.UTF8View.Index
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
 
-        init(_ bytes: Substring.UTF8View) {
-            self.bytes = bytes
-            index = bytes.startIndex
-        }
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         mutating func next() -> UInt8? {
-            guard index < bytes.endIndex else { return nil }
+            guard index < bytes.count else { return nil }
             let byte = bytes[index]
-            bytes.formIndex(after: &index)
-            guard byte == UInt8(ascii: "%"), index < bytes.endIndex else { return byte }
-            let second = bytes.index(after: index)
-            guard second < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[second])
+            index += 1
+            guard byte == UInt8(ascii: "%"), index + 1 < bytes.count,
+                let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
             else { return byte }
-            index = bytes.index(after: second)
+            index += 2
             return high << 4 | low
         }
 

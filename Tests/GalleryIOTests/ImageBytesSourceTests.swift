@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GalleryCore
 import GtkKit
 import Synchronization
 import Testing
@@ -56,6 +57,15 @@ import Testing
         let bytes = Data(TestImages.png(width: 2, height: 2))
         let result = try #require(await fetch("data:image/png;base64," + bytes.base64EncodedString()))
         #expect(try result.get() == bytes)
+    }
+
+    @Test func dataURILargerThanADownloadIsRefusedUndecoded() async throws {
+        defer { folder.remove() }
+        // A PNG's signature, then zeros up to one byte more than a download may hold.
+        var bytes = Data(TestImages.png(width: 2, height: 2).prefix(16))
+        bytes.append(Data(count: Int(ImageLimits.maximumDownloadBytes) + 1 - bytes.count))
+        let result = try #require(await fetch("data:image/png;base64," + bytes.base64EncodedString()))
+        #expect(throws: LoadFailure(.tooLarge(limit: ImageLimits.maximumDownloadBytes))) { try result.get() }
     }
 
     @Test func httpIsDownloadedOnceThenCached() async throws {
