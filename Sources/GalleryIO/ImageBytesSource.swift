@@ -22,7 +22,10 @@ public final class ImageBytesSource: Sendable {
     /// (`sha256`), else the file itself for file://, the cached download for http(s).
     public func localOriginal(for url: String, sha256: String? = nil) -> ThumbnailCache.Original? {
         if let sha256, let path = originals.existingPath(for: sha256) { return ThumbnailCache.Original(path: path) }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return nil }
+        // A `data:` URI may be tens of megabytes of text: it is not parsed as a URL.
+        guard !url.hasPrefix("data:"), let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
+            return nil
+        }
         switch scheme {
         case "file": return ThumbnailCache.Original(path: parsed.path)
         case "http", "https": return ThumbnailCache.Original(path: cacheFile(for: url).path)
@@ -110,10 +113,13 @@ public final class ImageBytesSource: Sendable {
     /// why there are none; nil when they must be downloaded.
     func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
         if url.hasPrefix("data:") {
-            guard let decoded = DropPayload.decodeDataURI(url) else {
-                return .failure(LoadFailure(description: tr("invalid data: URI")))
+            // Measured before it is decoded, and decoded once, into a buffer of its size.
+            let invalid = LoadFailure(description: tr("invalid data: URI"))
+            guard let byteCount = DropPayload.dataURIByteCount(url) else { return .failure(invalid) }
+            guard Int64(byteCount) <= ImageLimits.maximumDownloadBytes else {
+                return .failure(LoadFailure(.tooLarge(limit: ImageLimits.maximumDownloadBytes)))
             }
-            return .success(decoded.data)
+            return DropPayload.decodeDataURI(url).map { .success($0.data) } ?? .failure(invalid)
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             return .failure(LoadFailure(description: tr("not a valid address")))
@@ -162,6 +168,7 @@ public final class ImageBytesSource: Sendable {
     }
 
     public func removeCached(_ url: String) {
+        guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
 

@@ -60,6 +60,15 @@ import Testing
         #expect(try result.get() == bytes)
     }
 
+    @Test func dataURILargerThanADownloadIsRefusedUndecoded() async throws {
+        defer { folder.remove() }
+        // A PNG's signature, then zeros up to one byte more than a download may hold.
+        var bytes = Data(TestImages.png(width: 2, height: 2).prefix(16))
+        bytes.append(Data(count: Int(ImageLimits.maximumDownloadBytes) + 1 - bytes.count))
+        let result = try #require(await fetch("data:image/png;base64," + bytes.base64EncodedString()))
+        #expect(throws: LoadFailure(.tooLarge(limit: ImageLimits.maximumDownloadBytes))) { try result.get() }
+    }
+
     @Test func httpIsDownloadedOnceThenCached() async throws {
         defer { folder.remove() }
         let server = try LoopbackServer()
