@@ -45,24 +45,6 @@ def peak_mib(app):
     return harness.process_memory_mib(app.proc.pid, "VmHWM")
 
 
-def question(app, count, timeout=60):
-    """The dialog that asks before adding `count` images (the number grouped as the locale groups it: not in C)."""
-    wanted = "Add %d images?" % count
-
-    def found():
-        alerts = app.find_all(lambda a: a.role_name == "alert")
-        return next((a for a in alerts if (a.name or "").replace(",", "").replace("\u202f", "") == wanted), None)
-
-    return wait_until(found, timeout, 0.25, "the dialog %r" % wanted, app.dump_tree)
-
-
-def answer(app, node, button):
-    """Presses a button of the dialog by its accessible action."""
-    found = [b for b in app.find_all(lambda a: a.role_name == "push button" and a.name == button, node)]
-    assert found, "no %r button in %s" % (button, app.dump_tree())
-    found[0].do_action(0)
-
-
 def answers_escape(app, dialog_name):
     """Escape closes the dialog within 2 s: the main loop is not held up."""
     app.key("Escape")
@@ -87,7 +69,7 @@ def test_a_flood_of_addresses_beside_html_asks_first_and_cancel_adds_nothing(des
     app = launch(make_app)
     baseline = harness.process_memory_mib(app.proc.pid)
     drag(desktop, tmp_path, app, [target("text/uri-list", uri_list(*urls)), target("text/html", html)])
-    answers_escape(app, question(app, 100_001).name)
+    answers_escape(app, harness.add_images_question(app, 100_001).name)
     wait_until(lambda: app.cells() == [], 10, 0.2, "the placeholder gone after Cancel")
     assert http_server.hits("/img/red.png") == 0
     assert app.running
@@ -107,14 +89,14 @@ def test_a_drop_of_two_thousand_images_asks_and_add_adds_them_all(desktop, make_
     urls = [harness.file_url(str(folder / ("%d.png" % n))) for n in range(2000)]
     app = launch(make_app)
     drag(desktop, tmp_path, app, [target("text/uri-list", uri_list(*(urls + urls)))])
-    node = question(app, 2000)
-    answer(app, node, "Cancel")
+    node = harness.add_images_question(app, 2000)
+    harness.press(app, node, "Cancel")
     wait_until(lambda: app.cells() == [] and not app.find_all(lambda a: a.role_name == "alert"), 10, 0.2,
                "Cancel: the dialog and the placeholder gone")
     assert saved_urls(app) == []
 
     drag(desktop, tmp_path, app, [target("text/uri-list", uri_list(*(urls + urls)))])
-    answer(app, question(app, 2000), "Add")
+    harness.press(app, harness.add_images_question(app, 2000), "Add")
     wait_until(lambda: len(saved_urls(app)) == 2000, 240, 0.5, "the 2,000 images saved",
                lambda: "%d saved, %d cells" % (len(saved_urls(app)), len(app.cells())))
     assert saved_urls(app) == urls
