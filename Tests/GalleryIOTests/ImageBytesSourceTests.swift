@@ -132,6 +132,44 @@ import Testing
         #expect(throws: LoadFailure(.cancelled)) { try result.get() }
     }
 
+    @Test func requestsForAnAddressOnItsWayShareItsDownload() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = Array("shared bytes".utf8)
+        let release = DispatchSemaphore(value: 0)
+        server.answer(
+            "/shared.png",
+            [.send(LoopbackServer.head(200, headers: ["Content-Length: \(body.count)"])), .wait(release), .send(body)])
+        let url = server.url("/shared.png")
+        let results = Mutex<[Result<Data, LoadFailure>]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let first = CancellationToken()
+        let started = DispatchSemaphore(value: 0)
+        source.fetch(
+            url, priority: .visible, cancellation: first,
+            progress: { _, _ in
+                started.signal()
+                return true
+            }
+        ) { _ in arrived.signal() }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        // A later request of a lower priority shares it, and still gets the bytes when the first is cancelled.
+        source.fetch(url, priority: .background) { result in
+            results.withLock { $0.append(result) }
+            arrived.signal()
+        }
+        let joined = DispatchSemaphore(value: 0)
+        scheduler.submit(.io, .background) { joined.signal() }
+        #expect(joined.wait(timeout: .now() + 10) == .success)
+        first.cancel()
+        release.signal()
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(try results.withLock { $0 }.first?.get() == Data(body))
+        #expect(server.requestCount("/shared.png") == 1)
+    }
+
     @Test func fetchEachKeepsTheOrder() async throws {
         defer { folder.remove() }
         let first = try #require(FileURI.from(path: try folder.write([1], to: "1")))
