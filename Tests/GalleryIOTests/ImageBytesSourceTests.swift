@@ -151,8 +151,7 @@ import Testing
             progress: { _, _ in
                 started.signal()
                 return true
-            }
-        ) { _ in arrived.signal() }
+            }, then: { _ in arrived.signal() })
         #expect(started.wait(timeout: .now() + 10) == .success)
         // A later request of a lower priority shares it, and still gets the bytes when the first is cancelled.
         source.fetch(url, priority: .background) { result in
