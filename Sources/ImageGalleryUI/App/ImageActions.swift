@@ -22,6 +22,9 @@ final class ImageActions {
     private var library: GalleryLibrary { session.library }
     private var actions: [Action] = []
     private var chooser: FileChooser?
+    /// The tags dialog of the selection, while open.
+    private var tagsDialog: TagsDialog?
+    private var manageTags: ManageTagsWindow?
 
     /// Tells the user something (the window's toast).
     var say: (String) -> Void = { _ in }
@@ -42,6 +45,7 @@ final class ImageActions {
             ("show-in-files", { $0.showInFiles() }),
             ("save-images", { $0.save() }),
             ("trash-images", { $0.delete($0.selectedImages.map(\.id)) }),
+            ("edit-tags", { $0.editTags($0.selectedImages.map(\.id)) }),
         ]
         for (name, run) in selected {
             actions.append(window.addAction(name) { [weak self] in self.map(run) })
@@ -50,6 +54,7 @@ final class ImageActions {
             window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
                 self?.move(to: galleryID)
             })
+        _ = window.addAction("manage-tags") { [weak self] in self?.showManageTags() }
         selectionChanged()
     }
 
@@ -106,6 +111,7 @@ final class ImageActions {
         menu.appendSection(removal)
 
         let about = MenuModel()
+        about.append(label: tr("Ta_gs…"), action: "win.edit-tags")
         about.append(label: tr("P_roperties"), action: "win.image-properties", target: clicked.rawValue)
         menu.appendSection(about)
         return menu
@@ -340,6 +346,35 @@ final class ImageActions {
 
     private nonisolated static func couldNotSave(_ name: String, _ reason: String) -> String {
         tr("Could not save “{name}”: {reason}", ["name": name, "reason": reason])
+    }
+
+    // MARK: Tags
+
+    /// The tags dialog of these images (Ctrl+T, the cell menu, the properties pane); one at a time.
+    func editTags(_ ids: [ImageID]) {
+        guard !ids.isEmpty else { return }
+        if let tagsDialog, tagsDialog.imageIDs == ids {
+            tagsDialog.present()
+            return
+        }
+        tagsDialog?.window.close()
+        let shown = TagsDialog(imageIDs: ids, library: library, parent: window)
+        shown.onClosed = { [weak self, weak shown] in
+            if let self, self.tagsDialog === shown { self.tagsDialog = nil }
+        }
+        tagsDialog = shown
+        shown.present()
+    }
+
+    private func showManageTags() {
+        if let manageTags {
+            manageTags.present()
+            return
+        }
+        let shown = ManageTagsWindow(library: library, parent: window)
+        shown.onClosed = { [weak self] in self?.manageTags = nil }
+        manageTags = shown
+        shown.present()
     }
 
     // MARK: Galleries
