@@ -144,8 +144,9 @@ final class PropertiesWindow {
         }
         window.accessibleDescription = image.label
         // Translators: between an image's tags in its properties.
-        tags.text = image.tags.isEmpty ? tr("None") : image.tags.joined(separator: tr(", "))
+        tags.text = image.tags.joined(separator: tr(", "))
         tags.accessibleDescription = tags.text
+        tags.isVisible = !image.tags.isEmpty
         if updatingNote { note.text = image.note ?? "" }
     }
 

@@ -23,7 +23,7 @@ final class TagsDialog {
         self.library = library
         window = DialogWindow(
             title: trPlural("Tags of {count} Image", "Tags of {count} Images", imageIDs.count), parent: parent)
-        window.setDefaultSize(width: 420, height: 420)
+        window.setDefaultSize(width: 460, height: 420)
 
         let entryLabel = Label(mnemonic: tr("_New tag"))
         entryLabel.setXAlign(0)
@@ -105,18 +105,23 @@ final class TagsDialog {
         name.setXAlign(0)
         name.ellipsize()
         name.tooltip = tag.name
+        let texts = Box(.vertical, spacing: 2)
+        texts.append(name)
         let row = Box(.horizontal, spacing: 6)
         row.addStyleClass("tag-row")
-        row.append(name, expand: true)
+        row.append(texts, expand: true)
         if tag.count < total {
             let some = Label(
                 trPlural(
                     "on {count} of {total} image", "on {count} of {total} images", total,
                     ["count": Localization.number(tag.count), "total": Localization.number(total)]))
+            some.setXAlign(0)
+            some.ellipsize()
             some.addStyleClass("dim-label")
-            row.append(some)
+            texts.append(some)
             let all = Button(label: tr("Add to All"))
             all.accessibleName = tr("Add “{tag}” to all", ["tag": tag.name])
+            all.setAlign(horizontal: .end, vertical: .center)
             all.onClicked { [weak self] in
                 guard let self else { return }
                 library.addTags([tag.name], to: presentIDs)
@@ -125,6 +130,7 @@ final class TagsDialog {
             name.accessibleDescription = some.text
         }
         let remove = Button(iconName: "window-close-symbolic", tooltip: tr("Remove “{tag}”", ["tag": tag.name]))
+        remove.setAlign(horizontal: .end, vertical: .center)
         remove.accessibleName = tr("Remove “{tag}”", ["tag": tag.name])
         remove.onClicked { [weak self] in
             guard let self else { return }
