@@ -142,3 +142,33 @@ def test_french_labels(make_app, http_server, desktop):
     assert app.find_by_name("Retirer « chat »", harness.ROLE.PUSH_BUTTON, root=window)
     assert app.find_by_name("sur 1 des 3 images", harness.ROLE.LABEL, root=window)
     assert app.find_by_name("Ajouter « chat » à toutes", harness.ROLE.PUSH_BUTTON, root=window)
+
+
+def test_ten_thousand_tags_and_a_long_one_open_find_and_rename(make_app, http_server, desktop):
+    long = "é" * 1000
+    many = ["tag %05d" % n for n in range(10000)]
+    app, cells = start(make_app, http_server, tags=[many + [long], [], []])
+    window = open_manage_tags(app)
+    # A list of widgets shows the first tags; the rest are a count away, and Find reaches any of them.
+    app.wait_for_object("tag 00000", harness.ROLE.TEXT, root=window, timeout=30)
+    more = wait_until(lambda: app.find_by_name("more tags: type to find them", harness.ROLE.LABEL, contains=True,
+                                               root=window), 10, 0.1, "the count of tags not shown")
+    assert "".join(ch for ch in more.name if ch.isdigit()) == "9801"
+    click_node(desktop, app.wait_for_object("Find a tag", harness.ROLE.TEXT, root=window))
+    app.desktop.type_text("09999")
+    app.wait_for_object("tag 09999", harness.ROLE.TEXT, root=window, timeout=15)
+    wait_until(lambda: app.find_by_name("tag 00000", harness.ROLE.TEXT, root=window) is None, 10, 0.1,
+               "the list narrowed")
+    rename_in_place(app, desktop, window, "tag 09999", "last")
+    wait_until(lambda: saved_tags(app)[0][9999] == "last", 30, 0.2, "the rename saved")
+    assert saved_tags(app)[0][:2] == ["tag 00000", "tag 00001"] and saved_tags(app)[0][10000] == long
+    app.key("Escape")
+    gone(app, "Manage Tags")
+
+    # The image's own dialog opens too, with its first rows and a count of the others.
+    click(desktop, cells[SPECS[0][0]].center)
+    app.key("ctrl+t")
+    window = dialog(app, "Tags of 1 Image")
+    app.wait_for_object("Remove “tag 00000”", harness.ROLE.PUSH_BUTTON, root=window, timeout=30)
+    assert app.find_by_name("and 9801 more tags", harness.ROLE.LABEL, root=window) or app.find_by_name(
+        "and 9,801 more tags", harness.ROLE.LABEL, root=window)

@@ -30,6 +30,8 @@ final class ImageActions {
     var say: (String) -> Void = { _ in }
     /// Tells the user of a step they can undo.
     var offerUndo: (String) -> Void = { _ in }
+    /// The image the window's viewer shows, if it shows one: Ctrl+T is about it then.
+    var viewedImage: () -> ImageID? = { nil }
     /// Moves images to the trash as the Delete key does.
     var delete: ([ImageID]) -> Void = { _ in }
 
@@ -45,7 +47,7 @@ final class ImageActions {
             ("show-in-files", { $0.showInFiles() }),
             ("save-images", { $0.save() }),
             ("trash-images", { $0.delete($0.selectedImages.map(\.id)) }),
-            ("edit-tags", { $0.editTags($0.selectedImages.map(\.id)) }),
+            ("edit-tags", { $0.editTags($0.viewedImage().map { [$0] } ?? $0.selectedImages.map(\.id)) }),
         ]
         for (name, run) in selected {
             actions.append(window.addAction(name) { [weak self] in self.map(run) })

@@ -1,15 +1,19 @@
+import Foundation
 import GalleryCore
 import GtkKit
 
 /// Every tag in use with how many images carry it (the main menu's Manage Tags): each name is an
 /// entry, renamed in place with Enter, on every image at once with the tags nested in it. Renaming
-/// onto a tag in use asks first whether to merge the two. Each rename is one undo step.
+/// onto a tag in use asks first whether to merge the two. Each rename is one undo step. A find entry
+/// narrows the list, which shows at most `shownLimit` rows: ten thousand tags stay quick to open.
 @MainActor
 final class ManageTagsWindow {
     let window: DialogWindow
     private let library: GalleryLibrary
     private let list = Box(.vertical, spacing: 6)
     private let empty = Label(tr("No image has a tag yet"))
+    private let find = Entry()
+    private let more = Label()
     private var rows: [Widget] = []
     private var entries: [String: Entry] = [:]
     private var question: MessageDialog?
@@ -25,7 +29,12 @@ final class ManageTagsWindow {
         hint.setXAlign(0)
         hint.setWrap(true)
         hint.addStyleClass("dim-label")
+        find.accessibleName = tr("Find a tag")
+        find.placeholderText = tr("Find a tag")
+        find.onChanged { [weak self] in self?.refresh() }
         empty.addStyleClass("dim-label")
+        more.addStyleClass("dim-label")
+        more.setXAlign(0)
         list.append(empty)
         let scroll = ScrolledWindow()
         scroll.add(list)
@@ -33,7 +42,9 @@ final class ManageTagsWindow {
         let content = Box(.vertical, spacing: 12)
         content.addStyleClass("properties")
         content.append(hint)
+        content.append(find)
         content.append(scroll, expand: true)
+        content.append(more)
         window.add(content)
         window.onDestroy { [weak self] in
             self?.observation = nil
@@ -57,14 +68,19 @@ final class ManageTagsWindow {
         for row in rows { list.remove(row) }
         rows = []
         entries = [:]
-        let tags = library.tagsInUse()
-        for tag in tags {
+        let all = library.tagsInUse()
+        let wanted = TagName.key(find.text.trimmingCharacters(in: .whitespaces))
+        let tags = wanted.isEmpty ? all : all.filter { TagName.key($0.name).contains(wanted) }
+        for tag in tags.prefix(Self.shownLimit) {
             let row = self.row(tag)
             list.append(row)
             rows.append(row)
         }
         list.showAll()
-        empty.isVisible = tags.isEmpty
+        empty.isVisible = all.isEmpty
+        let hidden = tags.count - min(tags.count, Self.shownLimit)
+        more.text = trPlural("{count} more tag: type to find it", "{count} more tags: type to find them", hidden)
+        more.isVisible = hidden > 0
         if let focused, let entry = entries[TagName.key(focused)] { entry.grabFocus() }
     }
 
@@ -114,6 +130,9 @@ final class ManageTagsWindow {
         self.question = question
         question.present()
     }
+
+    /// Rows are widgets: past a few hundred, building them would hold up the window.
+    private static let shownLimit = 200
 
     private enum Response {
         static let cancel: Int32 = -6

@@ -13,6 +13,7 @@ final class TagsDialog {
     private let entry = Entry()
     private let list = Box(.vertical, spacing: 6)
     private let empty = Label(tr("No tags yet"))
+    private let more = Label()
     private var rows: [Widget] = []
     private var observation: Observation?
     /// The dialog is gone.
@@ -39,6 +40,8 @@ final class TagsDialog {
         entryRow.append(add)
 
         empty.addStyleClass("dim-label")
+        more.addStyleClass("dim-label")
+        more.setXAlign(0)
         list.append(empty)
         let scroll = ScrolledWindow()
         scroll.add(list)
@@ -49,6 +52,7 @@ final class TagsDialog {
         content.append(entryLabel)
         content.append(entryRow)
         content.append(scroll, expand: true)
+        content.append(more)
         window.add(content)
 
         window.onDestroy { [weak self] in
@@ -90,13 +94,16 @@ final class TagsDialog {
         rows = []
         let tags = library.tags(of: ids)
         empty.isVisible = tags.isEmpty
-        for tag in tags {
+        for tag in tags.prefix(Self.shownLimit) {
             let row = self.row(tag, of: ids.count)
             list.append(row)
             rows.append(row)
         }
         list.showAll()
         empty.isVisible = tags.isEmpty
+        let hidden = tags.count - min(tags.count, Self.shownLimit)
+        more.text = trPlural("and {count} more tag", "and {count} more tags", hidden)
+        more.isVisible = hidden > 0
         window.accessibleDescription = trPlural("{count} tag", "{count} tags", tags.count)
     }
 
@@ -140,4 +147,7 @@ final class TagsDialog {
         row.append(remove)
         return row
     }
+
+    /// Rows are widgets: past a few hundred, building them would hold up the dialog.
+    private static let shownLimit = 200
 }
