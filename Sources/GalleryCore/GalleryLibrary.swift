@@ -503,9 +503,10 @@ public final class GalleryLibrary {
                 }
             }
         }
-        return uses.values.sorted {
-            $0.name.localizedStandardCompare($1.name) == .orderedAscending
-        }
+        // One sort key per tag, not a collation per comparison: ten thousand tags sort at once.
+        return uses.values.map { (TagName.sortKey($0.name), $0) }.sorted {
+            ($0.0, $0.1.name) < ($1.0, $1.1.name)
+        }.map(\.1)
     }
 
     /// Applies `transform` to the tags of `ids` (nil: every image) as one step named `name`.

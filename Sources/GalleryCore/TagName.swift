@@ -1,3 +1,5 @@
+import Foundation
+
 /// Tag names as the user gives them: parts separated by `/` nest (`colour/red` is under `colour`), each
 /// part trimmed; two names that differ only in case are the same tag.
 public enum TagName {
@@ -13,6 +15,11 @@ public enum TagName {
 
     /// What two names of the same tag have in common.
     public static func key(_ name: String) -> String { name.lowercased() }
+
+    /// How tags are ordered in lists: without regard to case or accents (`Été` beside `ete`).
+    public static func sortKey(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
 
     public static func same(_ a: String, _ b: String) -> Bool { a == b || key(a) == key(b) }
 
