@@ -1,7 +1,7 @@
 """Issue 32, end to end: tags. Three selected images get a tag with Ctrl+T and real keys, saved in state.json;
 it is removed from one of them with its Remove button, and Ctrl+Z brings it back. Manage Tags (the main menu)
 renames a tag in place, with the tags nested in it, on every image; renaming onto a tag in use asks before
-merging. The dialog speaks French.
+merging. The dialog speaks French and Russian; ten thousand tags and a long one open, are found and renamed.
 
 Run from the repository root with Debian's python (pyatspi):
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e/test_tags.py -x -v
@@ -9,6 +9,8 @@ Run from the repository root with Debian's python (pyatspi):
 import os
 import sys
 import time
+
+import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
@@ -130,18 +132,32 @@ def test_manage_tags_renames_a_parent_everywhere_and_asks_before_a_merge(make_ap
     wait_saved(app, [["hue/red", "cat"], ["hue"], ["kitty", "colours"]], "undo of the merge")
 
 
-def test_french_labels(make_app, http_server, desktop):
-    app, cells = start(make_app, http_server, tags=[["chat"], [], []], env=FRENCH,
-                       app_name="Galerie d’images", gallery_name="Galerie")
+LANGUAGES = {
+    "fr": dict(env=FRENCH, app_name="Galerie d’images", gallery_name="Galerie", title="Étiquettes de 3 images",
+               entry="Nouvelle étiquette", remove="Retirer « chat »", some="sur 1 des 3 images",
+               add_all="Ajouter « chat » à toutes"),
+    # Russian has three plural forms: "of 3" takes the genitive plural.
+    "ru": dict(env={"LANG": "ru_RU.UTF-8", "LC_ALL": "ru_RU.UTF-8", "LANGUAGE": "ru"},
+               app_name="Галерея изображений", gallery_name="Коллекция", title="Метки 3 изображений",
+               entry="Новая метка", remove="Убрать «chat»", some="на 1 из 3 изображений",
+               add_all="Добавить «chat» ко всем"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_tags_dialog_speaks_the_users_language(make_app, http_server, desktop, language):
+    words = LANGUAGES[language]
+    app, cells = start(make_app, http_server, tags=[["chat"], [], []], env=words["env"],
+                       app_name=words["app_name"], gallery_name=words["gallery_name"])
     click(desktop, cells[SPECS[0][0]].center)
     app.key("ctrl+a")
     # Keys come in order: the dialog's title says it is about the three.
     app.key("ctrl+t")
-    window = dialog(app, "Étiquettes de 3 images")
-    app.wait_for_object("Nouvelle étiquette", harness.ROLE.TEXT, root=window, timeout=10)
-    assert app.find_by_name("Retirer « chat »", harness.ROLE.PUSH_BUTTON, root=window)
-    assert app.find_by_name("sur 1 des 3 images", harness.ROLE.LABEL, root=window)
-    assert app.find_by_name("Ajouter « chat » à toutes", harness.ROLE.PUSH_BUTTON, root=window)
+    window = dialog(app, words["title"])
+    app.wait_for_object(words["entry"], harness.ROLE.TEXT, root=window, timeout=10)
+    assert app.find_by_name(words["remove"], harness.ROLE.PUSH_BUTTON, root=window)
+    assert app.find_by_name(words["some"], harness.ROLE.LABEL, root=window)
+    assert app.find_by_name(words["add_all"], harness.ROLE.PUSH_BUTTON, root=window)
 
 
 def test_ten_thousand_tags_and_a_long_one_open_find_and_rename(make_app, http_server, desktop):
