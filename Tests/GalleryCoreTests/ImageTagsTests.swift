@@ -161,3 +161,11 @@ private func ids(_ names: String...) -> [ImageID] { names.map(ImageID.init) }
         #expect(l.tags("c0")?.count == 10_000)
     }
 }
+
+@MainActor @Suite struct TagsOfPresentImagesTests {
+    @Test func onlyImagesStillThereAreCounted() {
+        let l = Library()
+        l.library.remove([ImageID("c1")], from: "cats")
+        #expect(l.library.imageIDs(among: ids("d1", "c1", "c0", "nobody")) == ids("d1", "c0"))
+    }
+}

@@ -81,7 +81,11 @@ final class ManageTagsWindow {
         let hidden = tags.count - min(tags.count, Self.shownLimit)
         more.text = trPlural("{count} more tag: type to find it", "{count} more tags: type to find them", hidden)
         more.isVisible = hidden > 0
-        if let focused, let entry = entries[TagName.key(focused)] { entry.grabFocus() }
+        if let focused { focusRow(focused) }
+    }
+
+    private func focusRow(_ name: String) {
+        entries[TagName.key(name)]?.grabFocus()
     }
 
     private func row(_ tag: TagUse) -> Widget {
@@ -110,8 +114,8 @@ final class ManageTagsWindow {
             return
         }
         guard !TagName.same(old, new), library.isTagInUse(new) else {
-            library.renameTag(old, to: new)
-            refresh(focusing: new)
+            // A rename rebuilds the list as the library publishes it; only the focus is left to place.
+            if library.renameTag(old, to: new) { focusRow(new) } else { refresh(focusing: old) }
             return
         }
         let question = MessageDialog(
@@ -124,8 +128,11 @@ final class ManageTagsWindow {
             guard let self else { return }
             self.question?.destroy()
             self.question = nil
-            if response == Response.merge { library.renameTag(old, to: new) }
-            refresh(focusing: response == Response.merge ? new : old)
+            if response == Response.merge, library.renameTag(old, to: new) {
+                focusRow(new)
+            } else {
+                refresh(focusing: old)
+            }
         }
         self.question = question
         question.present()

@@ -74,12 +74,12 @@ final class TagsDialog {
     }
 
     /// The images still there; none left, the dialog goes.
-    private var presentIDs: [ImageID] { imageIDs.filter { library.location(of: $0) != nil } }
+    private var presentIDs: [ImageID] { library.imageIDs(among: imageIDs) }
 
     private func addTyped() {
         let text = entry.text
         guard TagName.clean(text) != nil else { return }
-        library.addTags([text], to: presentIDs)
+        library.addTags([text], to: imageIDs)
         entry.text = ""
     }
 
@@ -93,7 +93,6 @@ final class TagsDialog {
         for row in rows { list.remove(row) }
         rows = []
         let tags = library.tags(of: ids)
-        empty.isVisible = tags.isEmpty
         for tag in tags.prefix(Self.shownLimit) {
             let row = self.row(tag, of: ids.count)
             list.append(row)
@@ -131,7 +130,7 @@ final class TagsDialog {
             all.setAlign(horizontal: .end, vertical: .center)
             all.onClicked { [weak self] in
                 guard let self else { return }
-                library.addTags([tag.name], to: presentIDs)
+                library.addTags([tag.name], to: imageIDs)
             }
             row.append(all)
             name.accessibleDescription = some.text
@@ -141,7 +140,7 @@ final class TagsDialog {
         remove.accessibleName = tr("Remove “{tag}”", ["tag": tag.name])
         remove.onClicked { [weak self] in
             guard let self else { return }
-            library.removeTags([tag.name], from: presentIDs)
+            library.removeTags([tag.name], from: imageIDs)
             entry.grabFocus()
         }
         row.append(remove)
