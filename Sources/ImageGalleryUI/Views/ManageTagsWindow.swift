@@ -26,8 +26,8 @@ final class ManageTagsWindow {
         window = DialogWindow(title: tr("Manage Tags"), parent: parent)
         window.setDefaultSize(width: 460, height: 480)
         let hint = Label(tr("Rename a tag and press Enter: every image with it changes."))
-        hint.setXAlign(0)
-        hint.setWrap(true)
+        hint.wrapSelectableText()
+        hint.canFocus = false
         hint.addStyleClass("dim-label")
         find.accessibleName = tr("Find a tag")
         find.placeholderText = tr("Find a tag")
