@@ -16,6 +16,12 @@ public final class MessageDialog: Widget {
         super.init(borrowing: cshim_message_dialog_new(parent.typed(), type, primary, secondary))
     }
 
+    /// The same question over a dialog window (Manage Tags), modal to it.
+    public init(over parent: DialogWindow, kind: Kind, primary: String, secondary: String?) {
+        let type = kind == .warning ? GTK_MESSAGE_WARNING : GTK_MESSAGE_ERROR
+        super.init(borrowing: cshim_message_dialog_new(parent.typed(), type, primary, secondary))
+    }
+
     /// Adds a button; `response` is what `onResponse` receives when it is pressed.
     public func addButton(_ label: String, response: Int32, destructive: Bool = false) {
         let button = gtk_dialog_add_button(typed(), label, response)

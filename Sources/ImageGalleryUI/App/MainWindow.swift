@@ -249,6 +249,7 @@ final class MainWindow {
         let shown = PropertiesWindow(
             imageID: id, library: library, parent: window, pixelSize: { loader.originalSize(of: id) })
         shown.say = { [weak self] message in self?.say(message) }
+        shown.editTags = { [weak self] id in self?.imageActions?.editTags([id]) }
         shown.onClosed = { [weak self, weak shown] in
             if let self, self.properties === shown { self.properties = nil }
         }
@@ -408,6 +409,10 @@ final class MainWindow {
         actions.say = { [weak self] message in self?.say(message) }
         actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
         actions.delete = { [weak self] ids in self?.delete(ids) }
+        actions.viewedImage = { [weak self] in
+            guard let self, isViewing else { return nil }
+            return viewer.imageID
+        }
         imageActions = actions
         gallery.onCopyRequested = { [weak self] in self?.imageActions?.copySelection() }
         gallery.onCutRequested = { [weak self] in self?.imageActions?.cutSelection() }

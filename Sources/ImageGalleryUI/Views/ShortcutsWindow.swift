@@ -35,6 +35,7 @@ enum ShortcutsWindow {
                 shortcut(accelerator: "&lt;Ctrl&gt;x", N_("Cut the selected images")),
                 shortcut(accelerator: "Menu &lt;Shift&gt;F10", N_("Menu of the selected images")),
                 shortcut(accelerator: "&lt;Alt&gt;Return", N_("Properties of the focused image")),
+                shortcut(accelerator: "&lt;Ctrl&gt;t", N_("Tags of the selected images")),
             ]))
                 \(group(N_("Galleries"), [
                 shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),
