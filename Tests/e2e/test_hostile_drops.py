@@ -4,8 +4,12 @@ A drag of a 100,000-line URI list beside HTML, one `<img srcset>` of 100,000 can
 thousands of distinct addresses: the drop is read off the window's thread, so the window answers a key within 2 s,
 the app stays alive and its peak memory (VmHWM from /proc) stays within a bound; a drop of more than 500 images
 asks first ("Add 2,000 images?"), Cancel adding nothing and Add adding them all. An `<img src="file:///…">` in a
-page's HTML is not followed: the file is not read and no cell comes of it."""
+page's HTML is not followed: the file is not read and no cell comes of it. A paste of 100,000 addresses (a GTK
+clipboard owner's text) is refused as no address, and the window answers meanwhile."""
 import os
+import subprocess
+import sys
+import textwrap
 
 import harness
 from drag_source import DragSource, target, target_from_file, uri_list
@@ -165,3 +169,46 @@ def test_an_image_of_a_page_that_points_at_a_local_file_is_not_read(desktop, mak
     assert "could not be added" in message or "is not an image" in message, message
     wait_until(lambda: app.cells() == [], 10, 0.2, "the placeholder gone")
     assert app.running
+
+
+_TEXT_CLIPBOARD_OWNER = textwrap.dedent("""
+    import sys
+    import gi
+    gi.require_version("Gdk", "3.0")
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, Gtk
+    with open(sys.argv[1]) as f:
+        Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).set_text(f.read(), -1)
+    print("owned", flush=True)
+    Gtk.main()
+""")
+
+
+def test_a_paste_of_a_hundred_thousand_lines_is_refused_and_the_window_answers(desktop, make_app, http_server,
+                                                                                tmp_path):
+    image = http_server.add_image("red", 40, 30, RED)
+    text = tmp_path / "pasted.txt"
+    text.write_text("\n".join("%s?n=%d" % (image.url, n) for n in range(100_000)))
+    state = {"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
+        {"id": "i", "url": image.url, "aspectRatio": 40 / 30}]}]}
+    app = launch(make_app, state)
+    app.wait_cells(lambda cs: len(cs) == 1 and cs[0].settled, 30, what="the gallery's image")
+    baseline = harness.process_memory_mib(app.proc.pid)
+    env = desktop.base_env()
+    env["NO_AT_BRIDGE"] = "1"
+    owner = subprocess.Popen([sys.executable, "-c", _TEXT_CLIPBOARD_OWNER, str(text)], env=env,
+                             stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout.readline().strip() == b"owned"
+        app.focus()
+        app.key("ctrl+v")
+        # Plain text is one address or none: 100,000 lines of it are not a drop of them, and say so.
+        wait_until(lambda: app.find_by_name("Nothing to paste", "label", contains=True), 30, 0.2,
+                   "the message that there is nothing to paste", app.dump_tree)
+        answers_a_key(app)
+        assert not [r for r in http_server.requests() if "?n=" in r.path], "a pasted line was fetched"
+        assert len(app.cells()) == 1 and app.running
+        assert peak_mib(app) - baseline < 400, "peak %d MiB, baseline %d MiB" % (peak_mib(app), baseline)
+    finally:
+        owner.kill()
+        owner.wait(10)
