@@ -1,0 +1,57 @@
+import Foundation
+
+/// Keeps a `SearchCorpus` up to date with the library: a gallery's images are indexed again when its
+/// cells change, each image folded again only when it changed, so a search never reads the library.
+@MainActor
+public final class SearchIndex {
+    private unowned let library: GalleryLibrary
+    public private(set) var corpus = SearchCorpus()
+    private var observation: Observation?
+    private let observers = Observers<Void>()
+
+    public init(library: GalleryLibrary) {
+        self.library = library
+        for gallery in library.galleries {
+            corpus.sections.append(
+                SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries(of: gallery.id, [])))
+        }
+        observation = library.observe { [weak self] change in self?.apply(change) }
+    }
+
+    /// Calls `handler` after every change of the corpus until the returned observation goes.
+    public func observe(_ handler: @escaping () -> Void) -> Observation { observers.add(handler) }
+
+    private func apply(_ change: GalleryLibrary.Change) {
+        switch change {
+        case .cells(let galleryID):
+            guard let index = corpus.sections.firstIndex(where: { $0.galleryID == galleryID }) else {
+                return apply(.galleries)
+            }
+            let old = corpus.sections[index].entries
+            corpus.sections[index].entries = []
+            corpus.sections[index].entries = entries(of: galleryID, old)
+        case .galleries:
+            let old = Dictionary(uniqueKeysWithValues: corpus.sections.map { ($0.galleryID, $0) })
+            corpus.sections = library.galleries.map { gallery in
+                SearchCorpus.Section(
+                    galleryID: gallery.id, name: gallery.name,
+                    entries: entries(of: gallery.id, old[gallery.id]?.entries ?? []))
+            }
+        case .progress, .placeholdersDiscarded, .history:
+            return
+        }
+        corpus.generation += 1
+        observers.send(())
+    }
+
+    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change.
+    private func entries(of galleryID: String, _ old: [SearchEntry]) -> [SearchEntry] {
+        let known = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var folding = SearchFolding()
+        return library.cells(of: galleryID).compactMap { cell in
+            guard let image = cell.image else { return nil }
+            if let entry = known[image.id], entry.sourceHash == image.hashValue { return entry }
+            return SearchEntry(image, folding: &folding)
+        }
+    }
+}
