@@ -14,6 +14,8 @@ public final class Application: Object {
     }
 
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
+    /// The application is registered on the session bus (its D-Bus objects can be exported), before any activation.
+    public func onStartup(_ handler: @escaping VoidHandler) { on("startup", handler) }
     public func onShutdown(_ handler: @escaping VoidHandler) { on("shutdown", handler) }
 
     /// Runs the main loop until the last window closes; returns the exit status.
