@@ -90,6 +90,17 @@ private func image(
         #expect(found(index, byDomain).isEmpty)
     }
 
+    @Test func domainsAreReadFromEveryKindOfAddress() {
+        #expect(SearchEntry.domain(of: "https://www.Example.org/a.png") == "Example.org")
+        #expect(SearchEntry.domain(of: "http://user:pw@cdn.example.org:8080/a?b#c") == "cdn.example.org")
+        #expect(SearchEntry.domain(of: "http://[::1]:8080/a.png") == "[::1]")
+        #expect(SearchEntry.domain(of: "https://example.org") == "example.org")
+        #expect(SearchEntry.domain(of: "data:image/png;base64,AAAA") == nil)
+        #expect(SearchEntry.domain(of: "file:///home/me/a.png") == nil)
+        #expect(SearchEntry.fileExtension(of: "https://a.org/b.c/photo.JPG?x=1.png#y") == "JPG")
+        #expect(SearchEntry.fileExtension(of: "https://a.org/b.c/photo") == nil)
+    }
+
     @Test func tagsMatchEachLevelAndNestInTheFilter() {
         let index = SearchIndex(library: makeLibrary())
         #expect(found(index, "colour") == ["p0", "p1"])

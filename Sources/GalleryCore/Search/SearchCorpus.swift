@@ -28,34 +28,42 @@ public struct SearchCorpus: Sendable {
         let words = query.foldedWords(&folding)
         let tag = query.tag.map { folding.string($0) }
         let domain = query.domain.map { folding.string($0) }
-        let candidates: [String: Set<ImageID>]? =
-            previous.flatMap { previous in
-                previous.generation == generation && query.narrows(previous.query) ? previous : nil
-            }.map { Dictionary(uniqueKeysWithValues: $0.groups.map { ($0.galleryID, Set($0.ids)) }) }
+        let after = query.addedAfter.map(ImageOrigin.timestamp)
+        let before = query.addedBefore.map(ImageOrigin.timestamp)
+        // Positions are only valid in the generation they were found in.
+        let narrowed = previous.flatMap { previous in
+            previous.generation == generation && query.narrows(previous.query) ? previous : nil
+        }
+        var candidates: [Int: [Int]] = [:]
+        for group in narrowed?.groups ?? [] { candidates[group.sectionIndex] = group.positions }
         var groups: [SearchResults.Group] = []
-        for section in sections where query.galleryID == nil || query.galleryID == section.galleryID {
+        for (sectionIndex, section) in sections.enumerated()
+        where query.galleryID == nil || query.galleryID == section.galleryID {
             if isCancelled() { return nil }
-            let wanted = candidates.map { $0[section.galleryID] ?? [] }
-            if wanted?.isEmpty == true { continue }
-            let ids = section.entries.lazy.filter { entry in
-                wanted.map { $0.contains(entry.id) } ?? true
-                    && Self.passes(entry, query, tag: tag, domain: domain, failed: failed)
+            let positions = narrowed == nil ? Array(section.entries.indices) : candidates[sectionIndex] ?? []
+            let found = positions.filter { position in
+                let entry = section.entries[position]
+                return Self.passes(entry, query, tag: tag, domain: domain, after: after, before: before, failed: failed)
                     && entry.containsAll(words)
-            }.map(\.id)
-            if !ids.isEmpty {
-                groups.append(SearchResults.Group(galleryID: section.galleryID, name: section.name, ids: Array(ids)))
+            }
+            if !found.isEmpty {
+                groups.append(
+                    SearchResults.Group(
+                        galleryID: section.galleryID, name: section.name, ids: found.map { section.entries[$0].id },
+                        sectionIndex: sectionIndex, positions: found))
             }
         }
         return SearchResults(query: query, generation: generation, groups: groups)
     }
 
     private static func passes(
-        _ entry: SearchEntry, _ query: SearchQuery, tag: String?, domain: String?, failed: Set<ImageID>
+        _ entry: SearchEntry, _ query: SearchQuery, tag: String?, domain: String?, after: String?, before: String?,
+        failed: Set<ImageID>
     ) -> Bool {
         if let tag, !entry.tags.contains(where: { $0 == tag || $0.hasPrefix(tag + "/") }) { return false }
         if let domain, !entry.domains.contains(where: { $0 == domain || $0.hasSuffix("." + domain) }) { return false }
-        if let after = query.addedAfter, !(entry.added.map { $0 >= after } ?? false) { return false }
-        if let before = query.addedBefore, !(entry.added.map { $0 < before } ?? false) { return false }
+        if let after, !(entry.added.map { $0 >= after } ?? false) { return false }
+        if let before, !(entry.added.map { $0 < before } ?? false) { return false }
         if let orientation = query.orientation, entry.orientation != orientation { return false }
         if let format = query.format, entry.format != format.lowercased() { return false }
         if query.hasNote, !entry.hasNote { return false }
@@ -70,6 +78,9 @@ public struct SearchResults: Sendable, Equatable {
         public var galleryID: String
         public var name: String
         public var ids: [ImageID]
+        /// Where the group's section and entries stand in the corpus of `generation`, for narrowing.
+        var sectionIndex: Int
+        var positions: [Int]
     }
 
     public var query: SearchQuery

@@ -15,7 +15,8 @@ public struct SearchEntry: Hashable, Sendable {
     public var tags: [String]
     /// The host names of the image, its link and its page, folded, without a leading `www.`.
     public var domains: [String]
-    public var added: Date?
+    /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
+    public var added: String?
     public var orientation: Orientation
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
     public var format: String?
@@ -40,22 +41,65 @@ public struct SearchEntry: Hashable, Sendable {
         domains = [image.url, origin?.link, origin?.page].compactMap { $0.flatMap(Self.domain) }.map {
             folding.string($0)
         }
-        added = origin?.addedDate
+        added = origin?.added
         let ratio = image.displayAspectRatio
         orientation = ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square
         format =
-            (image.original?.format
-            ?? URLComponents(string: image.url).flatMap {
-                ImageFormat.forFileExtension(($0.path as NSString).pathExtension)?.name
-            })?.lowercased()
+            (image.original?.format ?? Self.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
+            .lowercased()
         hasNote = image.note != nil
         sourceHash = image.hashValue
     }
 
-    /// The host an address names, without `www.`; nil for one without a host (`data:`, a file).
+    /// The host an address names, without `www.`, user or port; nil for one without a host (`data:`, a
+    /// file). Read byte by byte: URLComponents takes longer than the rest of the entry.
     static func domain(of address: String) -> String? {
-        guard let host = URLComponents(string: address)?.host, !host.isEmpty else { return nil }
-        return host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
+        var address = address
+        return address.withUTF8 { bytes -> String? in
+            let colon = UInt8(ascii: ":")
+            let slash = UInt8(ascii: "/")
+            var index = 0
+            // The scheme (letters, digits, `+`, `-`, `.`; these keep their value with the case bit set), then `://`.
+            while index < bytes.count, bytes[index] != colon {
+                let byte = bytes[index] | 0x20
+                guard
+                    (0x61...0x7A).contains(byte) || (0x30...0x39).contains(bytes[index]) || byte == 0x2B
+                        || byte == 0x2D || byte == 0x2E
+                else { return nil }
+                index += 1
+            }
+            guard index + 2 < bytes.count, bytes[index + 1] == slash, bytes[index + 2] == slash else { return nil }
+            var start = index + 3
+            var end = start
+            var portColon: Int?
+            var inBrackets = false
+            while end < bytes.count, bytes[end] != slash, bytes[end] != UInt8(ascii: "?"),
+                bytes[end] != UInt8(ascii: "#")
+            {
+                switch bytes[end] {
+                case UInt8(ascii: "@"):
+                    start = end + 1
+                    portColon = nil
+                case UInt8(ascii: "["): inBrackets = true
+                case UInt8(ascii: "]"): inBrackets = false
+                case colon where !inBrackets: portColon = end
+                default: break
+                }
+                end += 1
+            }
+            end = portColon ?? end
+            if end - start > 4, bytes[start..<start + 4].elementsEqual("www.".utf8) { start += 4 }
+            guard end > start else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+    }
+
+    /// The extension of an address's last path component (`jpg`), before its query or fragment.
+    static func fileExtension(of address: String) -> String? {
+        let path = address.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        return String(name[name.index(after: dot)...])
     }
 
     /// Whether the folded text holds every one of the folded words.

@@ -44,14 +44,31 @@ public final class SearchIndex {
         observers.send(())
     }
 
-    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change.
+    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change. The
+    /// two lists are walked side by side; only where they differ (an image came or went) is an entry looked
+    /// up by id.
     private func entries(of galleryID: String, _ old: [SearchEntry]) -> [SearchEntry] {
-        let known = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var positionByID: [ImageID: Int]?
         var folding = SearchFolding()
-        return library.cells(of: galleryID).compactMap { cell in
-            guard let image = cell.image else { return nil }
-            if let entry = known[image.id], entry.sourceHash == image.hashValue { return entry }
-            return SearchEntry(image, folding: &folding)
+        var next = 0
+        var result: [SearchEntry] = []
+        for cell in library.cells(of: galleryID) {
+            guard let image = cell.image else { continue }
+            var position: Int? = next < old.count && old[next].id == image.id ? next : nil
+            if position == nil {
+                if positionByID == nil {
+                    positionByID = Dictionary(
+                        old.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+                }
+                position = positionByID?[image.id]
+            }
+            if let position, old[position].sourceHash == image.hashValue {
+                result.append(old[position])
+                next = position + 1
+            } else {
+                result.append(SearchEntry(image, folding: &folding))
+            }
         }
+        return result
     }
 }
