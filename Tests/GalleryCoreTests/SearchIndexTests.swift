@@ -187,6 +187,33 @@ private func image(
         observation.cancel()
     }
 
+    @Test func anIndexBuiltOffThreadTakesUpTheChangesMadeMeanwhile() throws {
+        let library = makeLibrary()
+        var work: (@Sendable () -> SearchCorpus)?
+        var handBack: ((SearchCorpus) -> Void)?
+        var built: SearchIndex?
+        SearchIndex.build(
+            library,
+            offThread: {
+                work = $0
+                handBack = $1
+            }, then: { built = $0 })
+        library.setNote("Wallaby", of: ImageID("p1"))
+        library.remove([ImageID("m0")], from: "moscow")
+        let buildCorpus = try #require(work)
+        let corpus = buildCorpus()
+        #expect(built == nil)
+        handBack?(corpus)
+        let index = try #require(built)
+        #expect(found(index, "wallaby") == ["p1"])
+        #expect(found(index, "ёлка").isEmpty)
+        #expect(found(index, "a") == ["p0", "p1", "p2", "m1"])
+        library.createGallery(named: "Empty")
+        library.setNote("Koala", of: ImageID("m1"))
+        #expect(found(index, "koala") == ["m1"])
+        #expect(index.corpus.sections.map(\.name) == ["Paris", "Москва", "Empty"])
+    }
+
     @Test func narrowingSearchesOnlyThePreviousResultsOfTheSameGeneration() throws {
         let library = makeLibrary()
         let index = SearchIndex(library: library)

@@ -9,13 +9,56 @@ public final class SearchIndex {
     private var observation: Observation?
     private let observers = Observers<Void>()
 
-    public init(library: GalleryLibrary) {
+    /// Indexes the library on this thread.
+    public convenience init(library: GalleryLibrary) {
+        self.init(library: library, built: SearchCorpus(), unchanged: [])
+    }
+
+    /// Takes up `built`, a corpus of the library as it was: the sections of `unchanged` galleries as they
+    /// are, the others indexed again where their images changed.
+    private init(library: GalleryLibrary, built: SearchCorpus, unchanged: Set<String>) {
         self.library = library
+        let old = Dictionary(built.sections.map { ($0.galleryID, $0.entries) }, uniquingKeysWith: { first, _ in first })
         for gallery in library.galleries {
-            corpus.sections.append(
-                SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries(of: gallery.id, [])))
+            let entries =
+                unchanged.contains(gallery.id) ? old[gallery.id] ?? [] : entries(of: gallery.id, old[gallery.id] ?? [])
+            corpus.sections.append(SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries))
         }
         observation = library.observe { [weak self] change in self?.apply(change) }
+    }
+
+    /// Builds the index of a large library without holding the GTK thread: `offThread` runs the folding on a
+    /// worker and hands its corpus back here, where only the galleries that changed meanwhile are looked at again.
+    public static func build(
+        _ library: GalleryLibrary,
+        offThread: (_ work: @escaping @Sendable () -> SearchCorpus, _ then: @escaping @MainActor (SearchCorpus) -> Void)
+            -> Void,
+        then: @escaping @MainActor (SearchIndex) -> Void
+    ) {
+        let state = library.state
+        let changes = ChangeLog()
+        changes.observation = library.observe { change in
+            switch change {
+            case .cells(let galleryID): changes.galleries.insert(galleryID)
+            case .galleries: changes.listChanged = true
+            case .progress, .placeholdersDiscarded, .history: break
+            }
+        }
+        let takeUp: @MainActor (SearchCorpus) -> Void = { built in
+            changes.observation = nil
+            // A gallery deleted and brought back meanwhile published no cells: every gallery is compared then.
+            let unchanged =
+                changes.listChanged ? [] : Set(state.galleries.map(\.id)).subtracting(changes.galleries)
+            then(SearchIndex(library: library, built: built, unchanged: unchanged))
+        }
+        offThread({ SearchCorpus(state: state) }, takeUp)
+    }
+
+    /// The galleries whose cells changed while a worker built the corpus.
+    private final class ChangeLog {
+        var galleries: Set<String> = []
+        var listChanged = false
+        var observation: Observation?
     }
 
     /// Calls `handler` after every change of the corpus until the returned observation goes.
