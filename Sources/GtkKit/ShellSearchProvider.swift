@@ -75,15 +75,12 @@ public final class ShellSearchProvider {
         </node>
         """
 
-    private let connection: OpaquePointer
+    private let connection: DBusConnection
     private let registrationID: guint
 
-    /// Exports the provider at `objectPath` of the application's bus connection; nil when the
-    /// application has none (not registered yet, or no session bus).
-    public init?(application: Application, objectPath: String, handlers: Handlers) {
-        guard let connection = g_application_get_dbus_connection(application.typed()),
-            let node = g_dbus_node_info_new_for_xml(Self.interfaceXML, nil)
-        else { return nil }
+    /// Exports the provider at `objectPath` of `connection`; nil when the object cannot be exported there.
+    public init?(connection: DBusConnection, objectPath: String, handlers: Handlers) {
+        guard let node = g_dbus_node_info_new_for_xml(Self.interfaceXML, nil) else { return nil }
         defer { g_dbus_node_info_unref(node) }
         let methodCall: GDBusInterfaceMethodCallFunc = {
             _, _, _, _, method, parameters, invocation, userData in
@@ -98,18 +95,16 @@ public final class ShellSearchProvider {
         vtable.method_call = methodCall
         let box = CallbackBox(handlers)
         let id = g_dbus_connection_register_object(
-            connection, objectPath, node.pointee.interfaces[0], &vtable, box.retainedPointer,
+            OpaquePointer(connection.pointer), objectPath, node.pointee.interfaces[0], &vtable, box.retainedPointer,
             CallbackBox<Handlers>.destroyNotify, nil)
         guard id != 0 else { return nil }
-        g_object_ref(UnsafeMutableRawPointer(connection))
         self.connection = connection
         registrationID = id
     }
 
     /// Stops answering (the application shuts down).
     public func unregister() {
-        g_dbus_connection_unregister_object(connection, registrationID)
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        g_dbus_connection_unregister_object(OpaquePointer(connection.pointer), registrationID)
     }
 
     private static func answer(

@@ -37,15 +37,24 @@ def state_of(tmp_path):
 
 
 def provider(app):
+    """A caller of the provider's methods on the app's bus; a call made before the app owns its name is made
+    again until it does (once it does, the provider is there: it is exported before the name is taken)."""
     connection = Gio.DBusConnection.new_for_address_sync(
         app.env()["DBUS_SESSION_BUS_ADDRESS"],
         Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
 
     def call(method, parameters, reply_type):
-        reply = connection.call_sync(BUS_NAME, OBJECT_PATH, INTERFACE, method, parameters,
-                                     GLib.VariantType(reply_type) if reply_type else None,
-                                     Gio.DBusCallFlags.NONE, 20_000, None)
-        return reply.unpack()
+        def attempt():
+            try:
+                # In a list: the empty reply of ActivateResult is false.
+                return [connection.call_sync(BUS_NAME, OBJECT_PATH, INTERFACE, method, parameters,
+                                            GLib.VariantType(reply_type) if reply_type else None,
+                                            Gio.DBusCallFlags.NONE, 20_000, None)]
+            except GLib.Error as error:
+                if "ServiceUnknown" in str(error):
+                    return None
+                raise
+        return wait_until(attempt, 30, 0.2, "the search provider on the bus")[0].unpack()
     return call
 
 
@@ -80,4 +89,20 @@ def test_overview_finds_images_of_another_gallery_and_opens_the_viewer(make_app,
                15, 0.1, "the viewer showing harbour.png", app.dump_tree)
     wait_until(lambda: any(title.startswith("Travel") for title in [f.name for f in app.frames()]), 10, 0.1,
                "the window showing the gallery Travel", app.dump_tree)
+    app.stop()
+
+
+def test_started_as_a_dbus_service_it_answers_without_a_window_and_opens_one_on_activation(make_app, tmp_path):
+    """GNOME Shell starts the app through its D-Bus service file (`--gapplication-service`) when it is not running:
+    it answers with no window, and a chosen result opens one on the image."""
+    app = make_app(state=state_of(tmp_path), args=("--gapplication-service",))
+    app.start(window=False)
+    call = provider(app)
+    assert call("GetInitialResultSet", GLib.Variant("(as)", (["report"],)), "(as)") == ([WORK_ID],)
+    assert app.frames() == []
+    call("ActivateResult", GLib.Variant("(sasu)", (NOTE_ID, ["creme"], 0)), None)
+    wait_until(lambda: app.find_all(lambda a: a.role_name == "image" and a.name == "terrace.png"
+                                    and a.has_state("SHOWING")
+                                    and harness._safe(lambda: a.parent().role_name) != "layered pane"),
+               30, 0.1, "the viewer showing terrace.png", app.dump_tree)
     app.stop()

@@ -46,7 +46,7 @@ public final class ImageGalleryApplication {
 
     private init() {
         application.onActivate { [weak self] in self?.activate() }
-        application.onStartup { [weak self] in self?.exportSearchProvider() }
+        application.onDBusRegistered { [weak self] connection in self?.exportSearchProvider(on: connection) }
         application.onShutdown { [weak self] in
             self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
@@ -96,9 +96,9 @@ public final class ImageGalleryApplication {
 
     /// GNOME Shell's overview searches the galleries through D-Bus (the `.ini` in data/ names this object);
     /// the library loads at the first question when no window has loaded it yet.
-    private func exportSearchProvider() {
+    private func exportSearchProvider(on connection: DBusConnection) {
         searchProvider = ShellSearchProvider(
-            application: application, objectPath: "/io/github/imagegallery/ImageGallery/SearchProvider",
+            connection: connection, objectPath: "/io/github/imagegallery/ImageGallery/SearchProvider",
             handlers: ShellSearchProvider.Handlers(
                 search: { [weak self] terms, previous, reply in
                     guard let self else { return reply([]) }
