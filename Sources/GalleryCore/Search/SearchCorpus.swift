@@ -98,6 +98,5 @@ public struct SearchResults: Sendable, Equatable {
     public var generation: Int
     public var groups: [Group]
 
-    public var count: Int { groups.reduce(0) { $0 + $1.ids.count } }
     public var ids: [ImageID] { groups.flatMap(\.ids) }
 }

@@ -7,7 +7,6 @@ public final class SearchIndex {
     private unowned let library: GalleryLibrary
     public private(set) var corpus = SearchCorpus()
     private var observation: Observation?
-    private let observers = Observers<Void>()
 
     /// Indexes the library on this thread.
     public convenience init(library: GalleryLibrary) {
@@ -61,9 +60,6 @@ public final class SearchIndex {
         var observation: Observation?
     }
 
-    /// Calls `handler` after every change of the corpus until the returned observation goes.
-    public func observe(_ handler: @escaping () -> Void) -> Observation { observers.add(handler) }
-
     private func apply(_ change: GalleryLibrary.Change) {
         switch change {
         case .cells(let galleryID):
@@ -84,7 +80,6 @@ public final class SearchIndex {
             return
         }
         corpus.generation += 1
-        observers.send(())
     }
 
     /// The entries of a gallery's images in order, reusing those of `old` whose image did not change. The
