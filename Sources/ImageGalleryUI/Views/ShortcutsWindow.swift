@@ -16,6 +16,7 @@ enum ShortcutsWindow {
               <object class="GtkShortcutsSection">
                 <property name="visible">1</property>
                 <property name="section-name">shortcuts</property>
+                <property name="max-height">20</property>
                 \(group(N_("Arranging"), [
                 shortcut(accelerator: "Left Right Up Down", N_("Move the focus")),
                 shortcut(accelerator: "&lt;Alt&gt;Left &lt;Alt&gt;Right &lt;Alt&gt;Up &lt;Alt&gt;Down", N_("Move the selected images")),
