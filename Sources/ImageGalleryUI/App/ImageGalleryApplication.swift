@@ -23,6 +23,8 @@ public final class ImageGalleryApplication {
     private var redoAction: Action?
     private var historyObservation: Observation?
     private var carryOver: OriginalsCarryOver?
+    private var shellSearch: ShellSearch?
+    private var searchProvider: ShellSearchProvider?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -44,7 +46,9 @@ public final class ImageGalleryApplication {
 
     private init() {
         application.onActivate { [weak self] in self?.activate() }
+        application.onDBusRegistered { [weak self] connection in self?.exportSearchProvider(on: connection) }
         application.onShutdown { [weak self] in
+            self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
             self?.lastActiveWindow?.rememberSize()
             _ = self?.saver?.flush()
@@ -89,6 +93,36 @@ public final class ImageGalleryApplication {
         }
         let services = services ?? startServices()
         openWindow(showing: services.library.initialGalleryID)
+    }
+
+    /// GNOME Shell's overview searches the galleries through D-Bus (the `.ini` in data/ names this object);
+    /// the library loads at the first question when no window has loaded it yet.
+    private func exportSearchProvider(on connection: DBusConnection) {
+        searchProvider = ShellSearchProvider(
+            connection: connection, objectPath: "/io/github/imagegallery/ImageGallery/SearchProvider",
+            handlers: ShellSearchProvider.Handlers(
+                search: { [weak self] terms, previous, reply in
+                    guard let self else { return reply([]) }
+                    self.shellSearcher().search(terms, within: previous, reply: reply)
+                },
+                metas: { [weak self] ids in self?.shellSearcher().metas(ids) ?? [] },
+                activate: { [weak self] id, _ in self?.showImage(ImageID(id)) },
+                launchSearch: { [weak self] _ in self?.activate() }))
+    }
+
+    private func shellSearcher() -> ShellSearch {
+        if let shellSearch { return shellSearch }
+        let services = services ?? startServices()
+        let searcher = ShellSearch(
+            library: services.library, scheduler: Self.scheduler, bytesSource: services.loader.bytesSource)
+        shellSearch = searcher
+        return searcher
+    }
+
+    /// A result chosen in the overview: a window shows it in its viewer, in whichever gallery holds it.
+    private func showImage(_ id: ImageID) {
+        activate()
+        (lastActiveWindow ?? windows.last)?.showImage(id)
     }
 
     /// Loads the document and starts what every window shares.

@@ -280,6 +280,17 @@ final class MainWindow {
         updateChrome()
     }
 
+    /// Shows an image of any gallery in the viewer (the overview's search chose it).
+    func showImage(_ id: ImageID) {
+        guard let (galleryID, _) = library.location(of: id) else { return }
+        if galleryID != session.galleryID {
+            closeViewer()
+            session.show(galleryID)
+        }
+        window.activateAction("open-image", target: id.rawValue)
+        window.present()
+    }
+
     /// Esc or Back: the gallery as it was, scrolled where it was, with the image just seen focused.
     private func closeViewer() {
         guard isViewing else { return }
