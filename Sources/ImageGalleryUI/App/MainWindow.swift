@@ -51,7 +51,9 @@ final class MainWindow {
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
     /// Adding files and exporting (MainWindow+Files.swift).
-    let exportBanner = ExportBanner()
+    let exportBanner = ProgressBanner(name: tr("Export"), progressName: tr("Export progress"))
+    /// Check Library's progress, when it was started from this window.
+    let checkBanner = ProgressBanner(name: tr("Check Library"), progressName: tr("Library check progress"))
     var exportJob: GalleryExporter.Job?
     /// The file chooser on screen: GTK keeps no reference to it.
     var fileChooser: FileChooser?
@@ -99,6 +101,7 @@ final class MainWindow {
 
         let column = Box(.vertical)
         column.append(exportBanner.root)
+        column.append(checkBanner.root)
         column.append(galleryArea, expand: true)
         column.append(trash.root)
 
