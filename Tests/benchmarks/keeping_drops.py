@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """What keeping originals costs: `/usr/bin/python3 Tests/benchmarks/keeping_drops.py [runs] --before BINARY`.
 
-Two builds of the app each take the same drop, one after the other in every run (default 3 runs): the build under
+Two builds of the app each take the same drop, one after the other in every run (default 3 runs; which goes first
+alternates): the build under
 test ($IMAGE_GALLERY_BIN, else the release build if present, else debug), which hashes and keeps every dropped
 image's bytes, and `--before`, a build of the commit before the library kept originals (1a756b9), which cached them
 instead. Both start under Xvfb on an empty gallery in fresh XDG folders; the drop is a `text/uri-list` (a real XDND
 drag) of 1,000 distinct JPEG photos (1024×768, about 270 kB each) from a loopback server.
 Printed: how long the drop takes to land (from the end of the drag until state.json names all 1,000 images: the
 app names an image only once it is decoded, kept and its thumbnail written), median and range for each build, and
-the difference of the medians; then, for the keeping build, the disk the originals folder takes (`du -sB1`)
+the difference of the medians, and the processor time (user and system) the app took meanwhile, which a machine
+busy with other work disturbs less than the time; then, for the keeping build, the disk the originals folder takes (`du -sB1`)
 against the sum of the originals' bytes. Not a test.
 """
 import io
@@ -55,21 +57,30 @@ def landed_count(app):
         return 0
 
 
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def land(binary, desktop, work, urls):
-    """Seconds from the end of the drag until state.json names every image; the app's data folder."""
+    """Seconds from the end of the drag until state.json names every image, the processor time the app took
+    meanwhile, and the app's data folder."""
     app = harness.App(None, {}, desktop=desktop, root=os.path.join(work, "app"), binary=binary)
     app.start()
     app.resize(900, 700)
     time.sleep(2)
     x, y, width, height = app.gallery().extents()
+    cpu = cpu_seconds(app.proc.pid)
     with DragSource(desktop, [target("text/uri-list", uri_list(*urls))], workdir=os.path.join(work, "source")) as src:
         src.drag_into((x + width // 2, y + height // 3))
         src.wait_for("drag-end", timeout=60)
         start = time.monotonic()
     harness.wait_until(lambda: landed_count(app) == len(urls), 900, 0.1, "the drop to land")
     seconds = time.monotonic() - start
+    cpu = cpu_seconds(app.proc.pid) - cpu
     app.stop()
-    return seconds, app.data_home
+    return seconds, cpu, app.data_home
 
 
 def disk_use(folder):
@@ -96,27 +107,34 @@ def main():
     desktop = harness.start_desktop()
     work = tempfile.mkdtemp(prefix="gallery-keeping-")
     times = {"keeping": [], "before": []}
+    cpus = {"keeping": [], "before": []}
     disk = []
     try:
         print("%s against %s, %d runs of %d photos (%.0f MB in all)" % (
             binary, before, runs, COUNT, sum(map(len, data)) / 1e6))
         for run in range(runs):
-            for name, build in (("keeping", binary), ("before", before)):
+            # Alternating which goes first: neither build always meets a cold (or a busy) machine.
+            pair = (("keeping", binary), ("before", before))
+            for name, build in pair if run % 2 == 0 else reversed(pair):
                 # Fresh addresses each time: neither build finds them in a cache.
                 urls = [server.add_file("/r%d-%s/%04d.jpg" % (run, name, i), photo, "image/jpeg")
                         for i, photo in enumerate(data)]
-                seconds, data_home = land(build, desktop, os.path.join(work, "%s-%d" % (name, run)), urls)
+                seconds, cpu, data_home = land(build, desktop, os.path.join(work, "%s-%d" % (name, run)), urls)
                 times[name].append(seconds)
+                cpus[name].append(cpu)
                 if name == "keeping":
                     disk.append(disk_use(os.path.join(data_home, "image-gallery", "originals")))
-                print("run %d, %s: %.1f s" % (run + 1, name, seconds))
+                print("run %d, %s: %.1f s, CPU %.1f s (load average %.1f)" % (
+                    run + 1, name, seconds, cpu, os.getloadavg()[0]))
                 sys.stdout.flush()
         keeping, plain = statistics.median(times["keeping"]), statistics.median(times["before"])
-        print("| build | time to land, median (range) |")
-        print("| --- | --- |")
-        print("| keeping originals | %s |" % summary(times["keeping"]))
-        print("| before (caching) | %s |" % summary(times["before"]))
-        print("keeping adds %+.1f%% to the median" % (100 * (keeping / plain - 1)))
+        print("| build | time to land | the app's processor time |")
+        print("| --- | --- | --- |")
+        print("| keeping originals | %s | %s |" % (summary(times["keeping"]), summary(cpus["keeping"])))
+        print("| before (caching) | %s | %s |" % (summary(times["before"]), summary(cpus["before"])))
+        print("keeping adds %+.1f%% to the median time to land, %+.1f%% to the median processor time" % (
+            100 * (keeping / plain - 1),
+            100 * (statistics.median(cpus["keeping"]) / statistics.median(cpus["before"]) - 1)))
         for used, size in disk:
             print("originals: %d bytes on disk for %d bytes of images (%+.2f%%)" % (used, size, 100 * (used / size - 1)))
     finally:
