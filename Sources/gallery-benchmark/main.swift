@@ -1,4 +1,4 @@
-// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count]`.
+// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -84,4 +84,35 @@ measure("drop: parse a Firefox and a Chromium drop, 1,000 times") {
         found += DropPayload.images(received: ["text/html": firefoxHTML, "text/x-moz-url": chromiumMozURL]).count
     }
     precondition(found > 0)
+}
+
+// Hostile drops: what a page's `dragstart` can hand over, parsed once each (issue 30); the second argument
+// sets the flood's size.
+let hostileCount = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+let hostileRepetitions = 3
+let longURIList = Array(
+    (0..<hostileCount).map { "https://images.example.org/flood/\($0).jpg\r\n" }.joined().utf8)
+let oneImageHTML = Array(#"<img src="https://images.example.org/flood/0.jpg">"#.utf8)
+let hugeSrcset = Array(
+    ("<img src=\"https://images.example.org/a.jpg\" srcset=\""
+        + (0..<hostileCount).map { "https://images.example.org/s/\($0).jpg \($0 + 1)w" }.joined(separator: ", ")
+        + "\">").utf8)
+let manyImagesHTML = Array(
+    (0..<hostileCount).map { "<div><a href=\"/p/\($0)\"><img src=\"https://images.example.org/h/\($0).jpg\">" }
+        .joined().utf8)
+let unterminatedHTML = Array(("<img src=\"x.jpg\"" + String(repeating: "<a href='", count: hostileCount)).utf8)
+measure("drop: \(hostileCount)-line URI list beside one <img>", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": oneImageHTML]).isEmpty)
+}
+measure("drop: URI list and HTML, each \(hostileCount) images", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": manyImagesHTML]).isEmpty)
+}
+measure("drop: one <img srcset> of \(hostileCount) candidates", repetitions: hostileRepetitions) {
+    precondition(DropPayload.images(received: ["text/html": hugeSrcset]).count == 1)
+}
+measure("drop: \(hostileCount)-line URI list beside the srcset", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": hugeSrcset]).isEmpty)
+}
+measure("drop: \(hostileCount) unterminated tags", repetitions: hostileRepetitions) {
+    _ = DropPayload.images(received: ["text/html": unterminatedHTML])
 }

@@ -122,3 +122,7 @@ void cshim_wakeup_clear(gint fd);
 G_END_DECLS
 
 #endif
+
+/// Gives an entry a completion popup offering `names` (`count` of them), matched by prefix without regard to case;
+/// `gtk_list_store_new` and `gtk_list_store_set` are variadic.
+void cshim_entry_set_completions(GtkEntry *entry, const char *const *names, gint count);

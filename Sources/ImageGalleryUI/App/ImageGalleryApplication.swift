@@ -75,6 +75,7 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
         application.setAccelerators(["<Control>w"], for: "win.close")
         application.setAccelerators(["<Control>o"], for: "win.add-images")
+        application.setAccelerators(["<Control>t"], for: "win.edit-tags")
         // As in Eye of GNOME and Files.
         application.setAccelerators(["<Alt>Return", "<Alt>KP_Enter"], for: "win.properties")
     }

@@ -26,6 +26,7 @@ enum PrimaryMenu {
             <section>
               \(item(N_("_Paste"), action: "win.paste"))
               \(item(N_("Select _All"), action: "win.select-all"))
+              \(item(N_("Manage _Tags…"), action: "win.manage-tags"))
             </section>
             <section>
               \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
