@@ -163,7 +163,7 @@ public final class ImageBytesSource: Sendable {
         switch downloaded {
         case .success(let response):
             if let sha256, Checksum.sha256(response.body) == sha256 {
-                try? originals.keep(response.body, named: sha256)
+                try? originals.repair(response.body, named: sha256)
             } else if caching {
                 store(response.body, for: url)
             }

@@ -25,6 +25,7 @@ public final class ImageGalleryApplication {
     private var carryOver: OriginalsCarryOver?
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
+    private var libraryChecker: LibraryChecker?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -65,6 +66,10 @@ public final class ImageGalleryApplication {
         }
         _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
         _ = application.addAction("about") { [weak self] in self?.showAbout() }
+        _ = application.addAction("check-library") { [weak self] in
+            guard let self, let window = lastActiveWindow ?? windows.last else { return }
+            libraryChecker?.start(in: window)
+        }
         // Window actions (`win.`): GTK routes each key to the focused window's own action.
         application.setAccelerators(["<Control>v"], for: "win.paste")
         application.setAccelerators(["<Control>plus", "<Control>equal", "<Control>KP_Add"], for: "win.zoom-in")
@@ -228,6 +233,7 @@ public final class ImageGalleryApplication {
         self.services = services
         updateHistoryActions()
         startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
+        libraryChecker = LibraryChecker(library: library, source: bytesSource)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
     }
@@ -347,7 +353,7 @@ public final class ImageGalleryApplication {
     private func startCarryOver(
         of state: GalleryState, into library: GalleryLibrary, source: ImageBytesSource, importsDirectory: URL
     ) {
-        let pending = OriginalsCarryOver.pending(in: state, importsDirectory: importsDirectory)
+        let pending = CarryOver.pending(in: state, importsDirectory: importsDirectory)
         guard !pending.isEmpty else { return }
         let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
         // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.

@@ -51,7 +51,15 @@ final class MainWindow {
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
     /// Adding files and exporting (MainWindow+Files.swift).
-    let exportBanner = ExportBanner()
+    let exportBanner = ProgressBanner(name: tr("Export"), progressName: tr("Export progress"))
+    /// Where Check Library's banner goes once a check is started from this window (it is made then, so a
+    /// window that never checks has no second Cancel button).
+    private let checkBannerPlace = Box(.vertical)
+    private(set) lazy var checkBanner: ProgressBanner = {
+        let banner = ProgressBanner(name: tr("Check Library"), progressName: tr("Library check progress"))
+        checkBannerPlace.append(banner.root)
+        return banner
+    }()
     var exportJob: GalleryExporter.Job?
     /// The file chooser on screen: GTK keeps no reference to it.
     var fileChooser: FileChooser?
@@ -99,6 +107,7 @@ final class MainWindow {
 
         let column = Box(.vertical)
         column.append(exportBanner.root)
+        column.append(checkBannerPlace)
         column.append(galleryArea, expand: true)
         column.append(trash.root)
 

@@ -21,6 +21,7 @@ enum PrimaryMenu {
               \(item(N_("_Add Images…"), action: "win.add-images"))
               \(item(N_("Add _Folder…"), action: "win.add-folder"))
               \(item(N_("_Export Gallery…"), action: "win.export"))
+              \(item(N_("_Check Library"), action: "app.check-library"))
             </section>
             <section>
               \(item(N_("_Paste"), action: "win.paste"))
