@@ -108,6 +108,14 @@ struct CellList {
             guard let index = cells.firstIndex(where: { $0.id == id }), var image = cells[index].image else { return }
             image.note = note
             cells[index].content = .image(image)
+        case .tags(let changes):
+            // One pass over the gallery, however many images change.
+            let tags = Dictionary(changes.map { ($0.id, $0.to) }, uniquingKeysWith: { _, last in last })
+            for index in cells.indices {
+                guard let changed = tags[cells[index].id], var image = cells[index].image else { continue }
+                image.tags = changed
+                cells[index].content = .image(image)
+            }
         }
     }
 

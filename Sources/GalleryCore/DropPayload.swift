@@ -58,6 +58,20 @@ public struct DroppedImage: Hashable, Sendable {
     }
 }
 
+/// What one drop or paste holds.
+public struct DropContents: Sendable, Equatable {
+    /// The distinct images, in drop order.
+    public var images: [DroppedImage]
+    /// Addresses left out unread for being longer than `ImageLimits.maximumAddressLength` (a `data:` URI of
+    /// an image larger than a download may be).
+    public var oversizedAddresses: Int
+
+    public init(images: [DroppedImage], oversizedAddresses: Int = 0) {
+        self.images = images
+        self.oversizedAddresses = oversizedAddresses
+    }
+}
+
 public enum DropPayload {
 
     // MARK: Targets
@@ -118,8 +132,8 @@ public enum DropPayload {
     /// `baseURL` resolves relative `<img src>` in `text/html` (a `<base href>` in the HTML also does);
     /// without one, relative URLs are ignored.
     public static func sources(target: String, data: [UInt8], baseURL: URL? = nil) -> [ImageSource] {
-        candidates(kind: TargetKind(normalizedTarget(target)), data: data[...], baseURL: baseURL)
-            .compactMap(\.sources.first)
+        candidates(kind: TargetKind(normalizedTarget(target)), data: data[...], baseURL: baseURL, followsFiles: true)
+            .candidates.compactMap(\.sources.first)
     }
 
     /// `sources(target:data:baseURL:)` for `Data`.
@@ -131,16 +145,44 @@ public enum DropPayload {
 
     /// Combines the data received for several targets of one drop (target name -> bytes) into the
     /// distinct images dropped, in order. The best URL target gives the images; `text/html` replaces a
-    /// link's page URL by the `<img>` inside it, upgrades to the largest `srcset` candidate, and is used
-    /// alone when no URL target came; the bytes target becomes `fallbackBytes` when the drop is a single image
-    /// (alone, it is the image). Empty when nothing usable was received.
-    public static func images(received: [String: [UInt8]], baseURL: URL? = nil) -> [DroppedImage] {
-        describe(combine(received: received, baseURL: baseURL), received: received, baseURL: baseURL)
+    /// link's page URL by the `<img>` inside it, upgrades to the largest `srcset` candidates (at most
+    /// `ImageLimits.maximumSrcsetCandidates`), and is used alone when no URL target came; the bytes target becomes
+    /// `fallbackBytes` when the drop is a single image (alone, it is the image).
+    /// `offered` are the targets the drag or clipboard offered (the received ones when nil): when they show web
+    /// content (`isWebContent`), `file:` addresses are left out, as they always are from `text/html`.
+    /// Linear in the data's length; addresses longer than `ImageLimits.maximumAddressLength` are left out unread.
+    public static func contents(received: [String: [UInt8]], offered: [String]? = nil, baseURL: URL? = nil)
+        -> DropContents
+    {
+        var contents = combine(
+            received: received, baseURL: baseURL, followsFiles: !isWebContent(offered: offered ?? Array(received.keys)))
+        contents.images = describe(contents.images, received: received, baseURL: baseURL)
+        return contents
     }
 
-    /// `images(received:baseURL:)` for `Data`.
-    public static func images(received: [String: Data], baseURL: URL? = nil) -> [DroppedImage] {
-        images(received: received.mapValues { [UInt8]($0) }, baseURL: baseURL)
+    /// The images of `contents(received:offered:baseURL:)`. Empty when nothing usable was received.
+    public static func images(received: [String: [UInt8]], offered: [String]? = nil, baseURL: URL? = nil)
+        -> [DroppedImage]
+    {
+        contents(received: received, offered: offered, baseURL: baseURL).images
+    }
+
+    /// `images(received:offered:baseURL:)` for `Data`.
+    public static func images(received: [String: Data], offered: [String]? = nil, baseURL: URL? = nil)
+        -> [DroppedImage]
+    {
+        images(received: received.mapValues { [UInt8]($0) }, offered: offered, baseURL: baseURL)
+    }
+
+    /// Whether a drag or a clipboard offering these targets comes from web content: browsers offer targets of
+    /// their own (`text/html`, `text/x-moz-url`, `chromium/…`) and a page chooses what every target carries,
+    /// while file managers offer a `text/uri-list` without them.
+    public static func isWebContent(offered: [String]) -> Bool {
+        offered.contains { name in
+            let key = normalizedTarget(name)
+            return TargetKind(key).isHTML || key.hasPrefix("text/x-moz-") || key == "_netscape_url"
+                || key.hasPrefix("text/_moz_") || key.hasPrefix("application/x-moz-") || key.hasPrefix("chromium/")
+        }
     }
 
     // MARK: Helpers
@@ -164,6 +206,12 @@ public enum DropPayload {
     /// `mimeType` is recognised from the content when possible, else the declared one (lowercased, no parameters).
     public static func decodeDataURI(_ uri: String) -> (mimeType: String, data: Data)? {
         DataURI.decode(uri)
+    }
+
+    /// How many bytes a `data:` URI with an image media type decodes to, counted without decoding it; nil
+    /// when `decodeDataURI` would refuse it.
+    public static func dataURIByteCount(_ uri: String) -> Int? {
+        DataURI.inspect(uri)?.byteCount
     }
 
     /// The image media type recognised from the first bytes (`ImageFormat.sniff`); nil when not recognised.

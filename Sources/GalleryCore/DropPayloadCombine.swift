@@ -3,7 +3,7 @@ import Foundation
 // Combining the targets received for one drop into DroppedImages.
 
 extension DropPayload {
-    static func combine(received: [String: [UInt8]], baseURL: URL?) -> [DroppedImage] {
+    static func combine(received: [String: [UInt8]], baseURL: URL?, followsFiles: Bool) -> DropContents {
         let entries =
             received
             .map { (kind: TargetKind(normalizedTarget($0.key)), name: $0.key, data: $0.value) }
@@ -12,10 +12,13 @@ extension DropPayload {
             }
             .sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
 
+        var oversized = 0
         func best(_ accept: (TargetKind) -> Bool) -> [ImageCandidate] {
             for entry in entries where accept(entry.kind) {
-                let found = candidates(kind: entry.kind, data: entry.data[...], baseURL: baseURL)
-                if !found.isEmpty { return found }
+                let found = candidates(
+                    kind: entry.kind, data: entry.data[...], baseURL: baseURL, followsFiles: followsFiles)
+                oversized = max(oversized, found.oversized)
+                if !found.candidates.isEmpty { return found.candidates }
             }
             return []
         }
@@ -33,7 +36,7 @@ extension DropPayload {
                 images[0].mimeType = mimeType
             }
         }
-        return images
+        return DropContents(images: images, oversizedAddresses: oversized)
     }
 
     /// The URL target names what was dragged; the HTML shows which image that is.
@@ -48,9 +51,12 @@ extension DropPayload {
         guard !urls.isEmpty else { return html }
         let oneToOne = urls.count == 1 && html.count == 1
         var items = html
+        // Every URL text an item names, and the links around the HTML's images: looked up, not searched.
+        var named = Set(items.lazy.flatMap(\.keys))
+        let anchors = Set(items.compactMap(\.anchor))
         for url in urls {
             guard let key = url.sources.first?.urlString else { continue }
-            if items.contains(where: { $0.keys.contains(key) }) { continue }
+            if named.contains(key) { continue }
             if url.unwrapped {
                 if oneToOne && !items[0].unwrapped {
                     items[0].sources = url.sources + items[0].sources.filter { !url.sources.contains($0) }
@@ -58,10 +64,12 @@ extension DropPayload {
                 } else {
                     items.append(url)
                 }
+                named.formUnion(url.keys)
                 continue
             }
-            if items.contains(where: { $0.anchor == key }) || oneToOne { continue }
+            if anchors.contains(key) || oneToOne { continue }
             items.append(url)
+            named.formUnion(url.keys)
         }
         return items
     }
@@ -70,14 +78,15 @@ extension DropPayload {
     static func droppedImage(_ candidate: ImageCandidate) -> DroppedImage? {
         var urls: [String] = []
         var dataURIs: [String] = []
+        var seen = Set<String>()
         var bytes: Data?
         var mimeType: String?
         for source in candidate.sources {
             switch source {
             case .remote(let url), .file(let url):
-                if !urls.contains(url.absoluteString) { urls.append(url.absoluteString) }
+                if seen.insert(url.absoluteString).inserted { urls.append(url.absoluteString) }
             case .dataURI(let uri):
-                if !dataURIs.contains(uri) { dataURIs.append(uri) }
+                if seen.insert(uri).inserted { dataURIs.append(uri) }
             case .bytes(let data, let type):
                 if bytes == nil { (mimeType, bytes) = (type, data) }
             }

@@ -14,10 +14,13 @@ enum HTMLImages {
         var anchorTitle: String? = nil
     }
 
-    /// The images of an HTML fragment, in document order.
-    static func candidates(_ data: ArraySlice<UInt8>, assumeUTF16: Bool, baseURL: URL?) -> [ImageCandidate] {
-        guard let html = decode(data, assumeUTF16: assumeUTF16) else { return [] }
-        let (images, baseHref) = scan(Array(html.utf8))
+    /// The images of an HTML fragment, in document order, and how many `<img>` addresses were left out for
+    /// being longer than `ImageLimits.maximumAddressLength`.
+    static func candidates(_ data: ArraySlice<UInt8>, assumeUTF16: Bool, baseURL: URL?) -> (
+        [ImageCandidate], oversized: Int
+    ) {
+        guard let html = decode(data, assumeUTF16: assumeUTF16) else { return ([], 0) }
+        let (images, baseHref, oversized) = html.withUnsafeBufferPointer(scan)
         // A `<base href>` anywhere in the fragment applies to all of it.
         let base =
             baseHref.flatMap { href -> URL? in
@@ -28,12 +31,15 @@ enum HTMLImages {
                 guard let url, ["http", "https", "file"].contains(url.scheme?.lowercased() ?? "") else { return nil }
                 return url
             } ?? baseURL
-        return images.compactMap { candidate($0, base: base) }
+        return (images.compactMap { candidate($0, base: base) }, oversized)
     }
 
     private static func candidate(_ image: RawImage, base: URL?) -> ImageCandidate? {
         // Largest srcset candidate first, then src, then the other srcset candidates.
-        let srcset = image.srcset.map { SrcSet.largestFirst(SrcSet.parse(decodeEntities($0))) } ?? []
+        let srcset =
+            image.srcset.map {
+                SrcSet.largestFirst(SrcSet.parse(decodeEntities($0)), keeping: ImageLimits.maximumSrcsetCandidates)
+            } ?? []
         var strings = Array(srcset.prefix(1))
         if let src = image.src { strings.append(decodeEntities(src)) }
         strings += srcset.dropFirst()
@@ -63,29 +69,36 @@ enum HTMLImages {
         return candidate
     }
 
-    /// UTF-16 when a BOM says so (Chromium: `FF FE`) or when the first code unit looks like ASCII in UTF-16;
-    /// otherwise UTF-8 (invalid sequences replaced). nil for UTF-16 with an odd byte count.
-    static func decode(_ data: ArraySlice<UInt8>, assumeUTF16: Bool) -> String? {
-        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return TextDecoding.utf16(data) }
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return TextDecoding.utf8(TextDecoding.trimmingNULs(data)) }
+    /// As UTF-8 bytes: UTF-16 when a BOM says so (Chromium: `FF FE`) or when the first code unit looks like
+    /// ASCII in UTF-16; otherwise UTF-8 as it came (invalid sequences are replaced where values are read).
+    /// nil for UTF-16 with an odd byte count.
+    static func decode(_ data: ArraySlice<UInt8>, assumeUTF16: Bool) -> ArraySlice<UInt8>? {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return TextDecoding.utf16AsUTF8(data)?[...]
+        }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return TextDecoding.droppingBOM(TextDecoding.trimmingNULs(data)) }
         if data.count >= 2 {
             let (first, second) = (data[data.startIndex], data[data.startIndex + 1])
-            if first != 0 && second == 0 { return TextDecoding.utf16(data) }
-            if first == 0 && second != 0 { return TextDecoding.utf16(data, bigEndian: true) }
+            if first != 0 && second == 0 { return TextDecoding.utf16AsUTF8(data)?[...] }
+            if first == 0 && second != 0 { return TextDecoding.utf16AsUTF8(data, bigEndian: true)?[...] }
         }
-        if assumeUTF16 { return TextDecoding.utf16(data) }
-        return TextDecoding.utf8(TextDecoding.trimmingNULs(data))
+        if assumeUTF16 { return TextDecoding.utf16AsUTF8(data)?[...] }
+        return TextDecoding.trimmingNULs(data)
     }
 
     // MARK: Tokenizer
 
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
     /// A forgiving scan of start tags: `<img>` (with the `<a>` it sits in) and the first `<base href>`.
-    /// Comments, doctypes and the content of script/style/textarea/title are skipped. Linear time.
-    static func scan(_ b: [UInt8]) -> (images: [RawImage], baseHref: String?) {
+    /// Comments, doctypes and the content of script/style/textarea/title are skipped. Linear time: every
+    /// search moves forward and none starts again from an earlier place.
+    static func scan(_ b: Bytes) -> (images: [RawImage], baseHref: String?, oversized: Int) {
         var images: [RawImage] = []
         var baseHref: String?
         var anchor: String?
         var anchorTitle: String?
+        var oversized = 0
         let n = b.count
         var i = 0
         while i < n {
@@ -94,20 +107,21 @@ enum HTMLImages {
                 continue
             }
             let next = b[i + 1]
-            if hasPrefix(b, at: i, "<!--") {
-                i = find(b, "-->", from: i + 4).map { $0 + 3 } ?? n
+            if hasPrefix(b, at: i, Pattern.commentStart) {
+                i = find(b, Pattern.commentEnd, from: i + 4).map { $0 + 3 } ?? n
             } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
-                i = find(b, ">", from: i + 2).map { $0 + 1 } ?? n
+                i = find(b, Pattern.tagEnd, from: i + 2).map { $0 + 1 } ?? n
             } else if next == UInt8(ascii: "/") {
                 let (name, end) = tagName(b, from: i + 2)
                 if name == "a" { (anchor, anchorTitle) = (nil, nil) }
-                i = find(b, ">", from: end).map { $0 + 1 } ?? n
+                i = find(b, Pattern.tagEnd, from: end).map { $0 + 1 } ?? n
             } else if isAlpha(next) {
                 let (name, afterName) = tagName(b, from: i + 1)
-                let (attributes, end) = parseAttributes(b, from: afterName)
+                let (attributes, end, tooLong) = parseAttributes(b, from: afterName)
                 i = end
                 switch name {
                 case "img":
+                    if tooLong { oversized += 1 }
                     images.append(
                         RawImage(
                             src: attributes["src"], srcset: attributes["srcset"], anchor: anchor,
@@ -125,7 +139,14 @@ enum HTMLImages {
                 i += 1
             }
         }
-        return (images, baseHref)
+        return (images, baseHref, oversized)
+    }
+
+    /// Lowercase ASCII patterns, spelled out once.
+    private enum Pattern {
+        static let commentStart = Array("<!--".utf8)
+        static let commentEnd = Array("-->".utf8)
+        static let tagEnd = Array(">".utf8)
     }
 
     private static func isAlpha(_ c: UInt8) -> Bool {
@@ -140,15 +161,14 @@ enum HTMLImages {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) ? c | 0x20 : c
     }
 
-    private static func hasPrefix(_ b: [UInt8], at i: Int, _ s: String) -> Bool {
-        let s = Array(s.utf8)
+    private static func hasPrefix(_ b: Bytes, at i: Int, _ s: [UInt8]) -> Bool {
         guard i + s.count <= b.count else { return false }
         for k in 0..<s.count where lower(b[i + k]) != s[k] { return false }
         return true
     }
 
-    private static func find(_ b: [UInt8], _ s: String, from start: Int) -> Int? {
-        guard let first = s.utf8.first, start < b.count else { return nil }
+    private static func find(_ b: Bytes, _ s: [UInt8], from start: Int) -> Int? {
+        guard let first = s.first, start < b.count else { return nil }
         var i = start
         while i < b.count {
             if lower(b[i]) == first && hasPrefix(b, at: i, s) { return i }
@@ -158,43 +178,53 @@ enum HTMLImages {
     }
 
     /// The position just past `</name ...>`.
-    private static func findClosingTag(_ b: [UInt8], _ name: String, from start: Int) -> Int? {
+    private static func findClosingTag(_ b: Bytes, _ name: String, from start: Int) -> Int? {
+        let closing = Array(("</" + name).utf8)
         var from = start
-        while let i = find(b, "</" + name, from: from) {
+        while let i = find(b, closing, from: from) {
             let after = i + 2 + name.utf8.count
             if after >= b.count || isSpace(b[after]) || b[after] == UInt8(ascii: ">") || b[after] == UInt8(ascii: "/") {
-                return find(b, ">", from: after).map { $0 + 1 } ?? b.count
+                return find(b, Pattern.tagEnd, from: after).map { $0 + 1 } ?? b.count
             }
             from = i + 1
         }
         return nil
     }
 
-    private static func tagName(_ b: [UInt8], from start: Int) -> (String, Int) {
+    private static func tagName(_ b: Bytes, from start: Int) -> (String, Int) {
         var i = start
         while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">") { i += 1 }
-        return (String(decoding: b[start..<i].map(lower), as: UTF8.self), i)
+        return (String(decoding: b[start..<i].lazy.map(lower), as: UTF8.self), i)
     }
 
-    /// Attributes up to the end of the tag (quotes respected; the first of a repeated name wins), and the
-    /// position just past the tag's `>`. Values are raw: entities are decoded by the caller.
-    static func parseAttributes(_ b: [UInt8], from start: Int) -> ([String: String], Int) {
+    /// Attributes up to the end of the tag (quotes respected; the first of a repeated name wins), the
+    /// position just past the tag's `>`, and whether a value was left out for being longer than
+    /// `ImageLimits.maximumAddressLength`. Values are raw: entities are decoded by the caller.
+    static func parseAttributes(_ b: Bytes, from start: Int) -> ([String: String], end: Int, tooLong: Bool) {
         var attributes: [String: String] = [:]
+        var tooLong = false
         let n = b.count
         var i = start
+        func value(_ range: Range<Int>) -> String? {
+            guard range.count <= ImageLimits.maximumAddressLength else {
+                tooLong = true
+                return nil
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+        }
         while true {
             while i < n, isSpace(b[i]) || b[i] == UInt8(ascii: "/") { i += 1 }
-            guard i < n else { return (attributes, n) }
-            if b[i] == UInt8(ascii: ">") { return (attributes, i + 1) }
+            guard i < n else { return (attributes, n, tooLong) }
+            if b[i] == UInt8(ascii: ">") { return (attributes, i + 1, tooLong) }
             let nameStart = i
             i += 1  // a name may start with `=`
             while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "=")
             {
                 i += 1
             }
-            let name = String(decoding: b[nameStart..<i].map(lower), as: UTF8.self)
+            let name = String(decoding: b[nameStart..<i].lazy.map(lower), as: UTF8.self)
             while i < n, isSpace(b[i]) { i += 1 }
-            var value = ""
+            var text: String? = ""
             if i < n, b[i] == UInt8(ascii: "=") {
                 i += 1
                 while i < n, isSpace(b[i]) { i += 1 }
@@ -203,15 +233,15 @@ enum HTMLImages {
                     i += 1
                     let valueStart = i
                     while i < n, b[i] != quote { i += 1 }
-                    value = String(decoding: b[valueStart..<i], as: UTF8.self)
+                    text = value(valueStart..<i)
                     if i < n { i += 1 }
                 } else {
                     let valueStart = i
                     while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: ">") { i += 1 }
-                    value = String(decoding: b[valueStart..<i], as: UTF8.self)
+                    text = value(valueStart..<i)
                 }
             }
-            if attributes[name] == nil { attributes[name] = value }
+            if attributes[name] == nil, let text { attributes[name] = text }
         }
     }
 
@@ -318,22 +348,29 @@ enum SrcSet {
         return result
     }
 
-    /// URLs, largest first: by width when any candidate has one (those without come after), else by density
-    /// (absent = 1x). Ties keep document order.
-    static func largestFirst(_ candidates: [Candidate]) -> [String] {
+    /// The URLs of the `count` largest candidates, largest first: by width when any candidate has one (those
+    /// without come after), else by density (absent = 1x). Ties keep document order. Linear in the candidates.
+    static func largestFirst(_ candidates: [Candidate], keeping count: Int) -> [String] {
         let useWidth = candidates.contains { $0.width != nil }
-        return candidates.enumerated().sorted { a, b in
-            let (ca, cb) = (a.element, b.element)
+        func isLarger(_ a: Candidate, than b: Candidate) -> Bool {
             if useWidth {
-                switch (ca.width, cb.width) {
+                switch (a.width, b.width) {
                 case (let wa?, let wb?) where wa != wb: return wa > wb
                 case (_?, nil): return true
                 case (nil, _?): return false
                 default: break
                 }
             }
-            let (da, db) = (ca.density ?? 1, cb.density ?? 1)
-            return da != db ? da > db : a.offset < b.offset
-        }.map(\.element.url)
+            return (a.density ?? 1) > (b.density ?? 1)
+        }
+        var kept: [Candidate] = []
+        for candidate in candidates {
+            // After every kept candidate at least as large: ties keep document order.
+            let position = kept.firstIndex { isLarger(candidate, than: $0) } ?? kept.count
+            guard position < count else { continue }
+            kept.insert(candidate, at: position)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept.map(\.url)
     }
 }

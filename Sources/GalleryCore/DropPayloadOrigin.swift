@@ -27,11 +27,28 @@ extension DropPayload {
             .sorted { ($0.kind.rank!, $0.name) < ($1.kind.rank!, $1.name) }
         let html =
             entries.lazy.filter(\.kind.isHTML)
-            .map { candidates(kind: $0.kind, data: $0.data[...], baseURL: baseURL) }
+            .map { candidates(kind: $0.kind, data: $0.data[...], baseURL: baseURL, followsFiles: true).candidates }
             .first { !$0.isEmpty } ?? []
         let urlEntry = entries.first { $0.kind.isURLList || $0.kind.isText }
-        let urls = urlEntry.map { candidates(kind: $0.kind, data: $0.data[...], baseURL: baseURL) } ?? []
+        let urls =
+            urlEntry.map {
+                candidates(kind: $0.kind, data: $0.data[...], baseURL: baseURL, followsFiles: true).candidates
+            }
+            ?? []
         let rawURLs = urlEntry.map { rawURLLines($0.kind, $0.data[...]) } ?? []
+        // Each address names the first HTML image and the first search-result page that hold it, found in one
+        // pass each rather than a scan per image: a drop may hold 100,000 of them.
+        var htmlImageHolding: [String: Int] = [:]
+        for (index, candidate) in html.enumerated() {
+            for key in candidate.keys where htmlImageHolding[key] == nil { htmlImageHolding[key] = index }
+        }
+        var pageNaming: [String: (index: Int, page: String)] = [:]
+        for (index, raw) in rawURLs.enumerated() {
+            guard let inner = URLClassifier.innerImageURL(in: raw)?.absoluteString, pageNaming[inner] == nil,
+                let page = pageParameter(in: raw)
+            else { continue }
+            pageNaming[inner] = (index, page)
+        }
         let titles =
             entries.first { $0.kind == .mozURL || $0.kind == .netscapeURL }
             .map { browserTitles($0.data[...]) } ?? [:]
@@ -40,7 +57,8 @@ extension DropPayload {
             var image = image
             let keys = Set([image.url].compactMap { $0 } + image.alternateURLs)
             var origin = image.origin ?? ImageOrigin()
-            if let match = html.first(where: { !$0.keys.isDisjoint(with: keys) }) {
+            if let index = keys.compactMap({ htmlImageHolding[$0] }).min() {
+                let match = html[index]
                 origin.altText = origin.altText ?? match.altText
                 origin.title = origin.title ?? match.title
                 if let raw = match.rawAnchor {
@@ -59,10 +77,7 @@ extension DropPayload {
                 origin.link = only
             }
             if origin.page == nil {
-                origin.page =
-                    rawURLs.lazy.filter { raw in
-                        URLClassifier.innerImageURL(in: raw).map { keys.contains($0.absoluteString) } ?? false
-                    }.compactMap(pageParameter).first
+                origin.page = keys.compactMap { pageNaming[$0] }.min { $0.index < $1.index }?.page
             }
             let described = [image.url, origin.link].compactMap { $0 }.lazy.compactMap { titles[$0] }.first
             origin.browserDescription = origin.browserDescription ?? described
@@ -90,7 +105,8 @@ extension DropPayload {
 
     /// `text/x-moz-url` and `_NETSCAPE_URL`: lines alternate URL and title.
     private static func mozPairs(_ data: ArraySlice<UInt8>) -> [(url: String, title: String)] {
-        guard let text = TextDecoding.mozText(data) else { return [] }
+        guard let utf8 = TextDecoding.mozText(data) else { return [] }
+        let text = String(decoding: utf8, as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         return stride(from: 0, to: lines.count, by: 2).map { index in
             (

@@ -99,40 +99,71 @@ extension DropPayload {
         String(name.lowercased().unicodeScalars.filter { !($0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'") })
     }
 
-    /// The images one target's data holds, in order, distinct.
-    static func candidates(kind: TargetKind, data: ArraySlice<UInt8>, baseURL: URL?) -> [ImageCandidate] {
-        let found: [ImageCandidate]
+    /// What one target's data holds.
+    struct Found {
+        /// The images, in order, distinct.
+        var candidates: [ImageCandidate] = []
+        /// Addresses left out unread for being longer than `ImageLimits.maximumAddressLength`.
+        var oversized = 0
+    }
+
+    /// The images one target's data holds, in order, distinct; `file:` addresses only when `followsFiles` (never
+    /// from `text/html`: a page wrote it). Linear in the data's length.
+    static func candidates(kind: TargetKind, data: ArraySlice<UInt8>, baseURL: URL?, followsFiles: Bool) -> Found {
+        var found = Found()
+        func add(_ line: ArraySlice<UInt8>) {
+            let line = TextDecoding.trimmingSpaces(line)
+            guard !line.isEmpty else { return }
+            guard line.count <= ImageLimits.maximumAddressLength else {
+                found.oversized += 1
+                return
+            }
+            if let candidate = urlCandidate(String(decoding: line, as: UTF8.self)) {
+                found.candidates.append(candidate)
+            }
+        }
         switch kind {
         case .unknown:
-            return []
+            return found
         case .uriList:
             // RFC 2483: CRLF-separated URIs, `#` starts a comment line.
-            let text = TextDecoding.utf8(TextDecoding.trimmingNULs(data))
-            found = text.split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-                .compactMap { urlCandidate($0) }
+            for line in TextDecoding.lines(TextDecoding.droppingBOM(TextDecoding.trimmingNULs(data)))
+            where TextDecoding.trimmingSpaces(line).first != UInt8(ascii: "#") {
+                add(line)
+            }
         case .mozURL, .netscapeURL:
             // Lines alternate URL, title (the title may be empty or missing).
-            guard let text = TextDecoding.mozText(data) else { return [] }
-            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            found = lines.enumerated().filter { $0.offset % 2 == 0 }
-                .compactMap { urlCandidate($0.element.trimmingCharacters(in: .whitespaces)) }
+            guard let text = TextDecoding.mozText(data) else { return found }
+            for (index, line) in TextDecoding.lines(text[...]).enumerated() where index % 2 == 0 { add(line) }
         case .text(let charset, _):
-            guard let text = TextDecoding.decode(data, charset: charset) else { return [] }
+            // UTF-16 takes two bytes a character: longer than that, the text cannot be one address.
+            guard data.count <= 2 * ImageLimits.maximumAddressLength + 8 else {
+                found.oversized = 1
+                return found
+            }
+            guard let text = TextDecoding.decode(data, charset: charset) else { return found }
             let trimmed = text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\u{0}", "\u{FEFF}"]))
             // One absolute URL and nothing else: prose that happens to contain a URL is not a drop of it.
             guard !trimmed.isEmpty,
                 !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) })
-            else { return [] }
-            found = urlCandidate(trimmed).map { [$0] } ?? []
+            else { return found }
+            add(Array(trimmed.utf8)[...])
         case .html(let utf16):
-            found = HTMLImages.candidates(data, assumeUTF16: utf16, baseURL: baseURL)
+            (found.candidates, found.oversized) = HTMLImages.candidates(data, assumeUTF16: utf16, baseURL: baseURL)
         case .bytes(let label, _):
-            guard let source = bytesSource(data, label: label) else { return [] }
-            found = [ImageCandidate(sources: [source], anchor: nil, unwrapped: false)]
+            guard let source = bytesSource(data, label: label) else { return found }
+            found.candidates = [ImageCandidate(sources: [source], anchor: nil, unwrapped: false)]
         }
-        return distinct(found)
+        if !followsFiles || kind.isHTML { found.candidates = found.candidates.compactMap(withoutFiles) }
+        found.candidates = distinct(found.candidates)
+        return found
+    }
+
+    /// The candidate without its `file:` sources; nil when nothing else names it.
+    private static func withoutFiles(_ candidate: ImageCandidate) -> ImageCandidate? {
+        var candidate = candidate
+        candidate.sources.removeAll { if case .file = $0 { true } else { false } }
+        return candidate.sources.isEmpty ? nil : candidate
     }
 
     private static func urlCandidate(_ string: String) -> ImageCandidate? {
@@ -166,11 +197,41 @@ enum TextDecoding {
         return bytes[bytes.startIndex..<end]
     }
 
+    static func droppingBOM(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
+    }
+
+    /// Without the spaces and tabs around it.
+    static func trimmingSpaces(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var (start, end) = (bytes.startIndex, bytes.endIndex)
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// The lines of UTF-8 text, ended by LF, CRLF or CR; an empty line stays (the last one only when the text
+    /// does not end there).
+    static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        var i = start
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            guard byte == 0x0A || byte == 0x0D else {
+                i += 1
+                continue
+            }
+            lines.append(bytes[start..<i])
+            i += byte == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A ? 2 : 1
+            start = i
+        }
+        if start < bytes.endIndex { lines.append(bytes[start..<bytes.endIndex]) }
+        return lines
+    }
+
     /// UTF-8, invalid sequences replaced by U+FFFD (which URL validation then refuses), BOM dropped.
     static func utf8(_ bytes: ArraySlice<UInt8>) -> String {
-        var bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: droppingBOM(bytes), as: UTF8.self)
     }
 
     static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -186,6 +247,11 @@ enum TextDecoding {
     /// UTF-16 with an optional BOM (little-endian without one unless `bigEndian`); nil for an odd byte count.
     /// Trailing NUL code units are dropped; unpaired surrogates become U+FFFD.
     static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool = false) -> String? {
+        utf16AsUTF8(bytes, bigEndian: bigEndian).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `utf16(_:bigEndian:)` as UTF-8 bytes, transcoded in one pass.
+    static func utf16AsUTF8(_ bytes: ArraySlice<UInt8>, bigEndian: Bool = false) -> [UInt8]? {
         guard bytes.count % 2 == 0 else { return nil }
         var bytes = bytes
         var bigEndian = bigEndian
@@ -196,26 +262,30 @@ enum TextDecoding {
             bigEndian = true
             bytes = bytes.dropFirst(2)
         }
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var i = bytes.startIndex
-        while i + 1 < bytes.endIndex {
-            let (a, b) = (UInt16(bytes[i]), UInt16(bytes[i + 1]))
-            units.append(bigEndian ? a << 8 | b : b << 8 | a)
-            i += 2
+        while bytes.count >= 2, bytes[bytes.endIndex - 1] == 0, bytes[bytes.endIndex - 2] == 0 {
+            bytes = bytes.dropLast(2)
         }
-        while units.last == 0 { units.removeLast() }
-        return String(decoding: units, as: UTF16.self)
+        let start = bytes.startIndex
+        let units = stride(from: 0, to: bytes.count, by: 2).lazy.map { offset -> UInt16 in
+            let (a, b) = (UInt16(bytes[start + offset]), UInt16(bytes[start + offset + 1]))
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count / 2)
+        _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) {
+            out.append($0)
+        }
+        return out
     }
 
-    /// `text/x-moz-url` and `_NETSCAPE_URL`: UTF-16 (LE unless a BOM says otherwise). Data without a single
-    /// zero byte cannot be UTF-16 text starting with an ASCII scheme, so it is read as UTF-8 (some
-    /// non-browser sources send these targets in UTF-8).
-    static func mozText(_ bytes: ArraySlice<UInt8>) -> String? {
+    /// `text/x-moz-url` and `_NETSCAPE_URL` as UTF-8 bytes: UTF-16 (LE unless a BOM says otherwise). Data
+    /// without a single zero byte cannot be UTF-16 text starting with an ASCII scheme, so it is read as UTF-8
+    /// (some non-browser sources send these targets in UTF-8).
+    static func mozText(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         let hasBOM = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
         let trimmed = trimmingNULs(bytes)
-        if !hasBOM, !trimmed.isEmpty, !trimmed.contains(0) { return utf8(trimmed) }
-        return utf16(bytes)
+        if !hasBOM, !trimmed.isEmpty, !trimmed.contains(0) { return droppingBOM(trimmed) }
+        return utf16AsUTF8(bytes)?[...]
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>, charset: TextCharset) -> String? {

@@ -36,7 +36,7 @@ enum URLClassifier {
             else { return nil }
             return Result(source: .file(url), unwrapped: false)
         case "data":
-            guard DataURI.decode(string) != nil else { return nil }
+            guard DataURI.inspect(string) != nil else { return nil }
             return Result(source: .dataURI(string), unwrapped: false)
         default:
             return nil  // javascript:, about:, ftp:, blob:, chrome:, mailto: ...
@@ -46,7 +46,25 @@ enum URLClassifier {
     /// Trimmed of surrounding whitespace and controls, tabs and newlines removed (as the WHATWG URL parser
     /// does); nil when empty or when other control characters or U+FFFD (a decoding error) remain.
     static func cleaned(_ raw: String) -> String? {
-        let bytes = Array(raw.utf8)
+        func isTabOrNewline(_ byte: UInt8) -> Bool { byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        var whole = raw
+        return whole.withUTF8 { bytes in
+            if bytes.contains(where: isTabOrNewline) {
+                let kept = bytes.filter { !isTabOrNewline($0) }
+                return kept.withUnsafeBufferPointer { kept in trimmedRange(kept).map { text(kept, $0) } }
+            }
+            // A long `data:` URI usually needs nothing removed: it is then kept as it is, not copied.
+            guard let range = trimmedRange(bytes) else { return nil }
+            return range.count == bytes.count ? raw : text(bytes, range)
+        }
+    }
+
+    /// The part of `bytes` within surrounding whitespace, controls and BOMs; nil when that is empty or holds a
+    /// control character or U+FFFD.
+    private static func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var start = 0
         var end = bytes.count
         while start < end {
@@ -59,20 +77,14 @@ enum URLClassifier {
             }
         }
         while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
-        var out: [UInt8] = []
-        out.reserveCapacity(end - start)
-        var i = start
-        while i < end {
-            let byte = bytes[i]
-            switch byte {
-            case 0x09, 0x0A, 0x0D: break
+        for i in start..<end {
+            switch bytes[i] {
             case 0x00..<0x20, 0x7F: return nil
             case 0xEF where i + 2 < end && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBD: return nil  // U+FFFD
-            default: out.append(byte)
+            default: continue
             }
-            i += 1
         }
-        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
+        return start < end ? start..<end : nil
     }
 
     /// The lowercased scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), nil for a relative reference.
@@ -130,90 +142,170 @@ enum URLClassifier {
 }
 
 enum DataURI {
-    /// `data:[<mediatype>][;base64],<data>` with an image media type; see `DropPayload.decodeDataURI`.
-    static func decode(_ raw: String) -> (mimeType: String, data: Data)? {
+    /// A `data:` URI's parts, read without copying its payload.
+    struct Parts {
+        /// The declared media type, lowercased, without parameters.
+        var mediaType: String
+        var isBase64: Bool
+        /// The payload, still encoded.
+        var payload: Substring
+
+        /// Runs `body` over the payload's bytes where they are.
+        func withPayload<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            var payload = payload
+            return payload.withUTF8(body)
+        }
+    }
+
+    /// `data:[<mediatype>][;base64],<data>` with an image media type: its parts.
+    static func parts(_ raw: String) -> Parts? {
         guard let uri = URLClassifier.cleaned(raw), URLClassifier.scheme(of: uri) == "data",
-            let comma = uri.firstIndex(of: ",")
+            let comma = uri.utf8.firstIndex(of: UInt8(ascii: ","))
         else { return nil }
         let header = uri[uri.index(uri.startIndex, offsetBy: 5)..<comma]
         let parameters = header.split(separator: ";", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let mediaType = parameters.first ?? ""
-        let isBase64 = parameters.count > 1 && parameters.last == "base64"
         let subtype = mediaType.dropFirst("image/".count)
         guard mediaType.hasPrefix("image/"), !subtype.isEmpty,
             subtype.unicodeScalars.allSatisfy({
                 $0.isASCII && $0.value > 0x20 && !"/()<>@,;:\\\"[]?={}".unicodeScalars.contains($0)
             })
         else { return nil }
-
-        let payload = percentDecoded(Array(uri[uri.index(after: comma)...].utf8))
-        guard let bytes = isBase64 ? forgivingBase64(payload) : payload, !bytes.isEmpty else { return nil }
-        if let sniffed = ImageFormat.sniff(bytes) { return (sniffed.mimeType, Data(bytes)) }
-        // Content that is none of the formats recognised here: fine for an exotic type, a lie for a known one.
-        guard !ImageFormat.hasKnownSignature(mediaType) else { return nil }
-        return (mediaType, Data(bytes))
+        let isBase64 = parameters.count > 1 && parameters.last == "base64"
+        return Parts(mediaType: mediaType, isBase64: isBase64, payload: uri[uri.index(after: comma)...])
     }
 
-    /// `%XX` → byte; a `%` not followed by two hex digits stays as it is (WHATWG percent-decode).
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
-                let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
-            {
-                out.append(high << 4 | low)
-                i += 3
+    /// The media type and the decoded size of an image `data:` URI, checked whole but decoded only as far as
+    /// its first 4 kB (what `ImageFormat.sniff` reads); nil when `decode` would refuse it.
+    static func inspect(_ raw: String) -> (mimeType: String, byteCount: Int)? {
+        guard let parts = parts(raw), let byteCount = decodedCount(parts), byteCount > 0 else { return nil }
+        var head = [UInt8](repeating: 0, count: min(byteCount, 4096))
+        head.withUnsafeMutableBufferPointer { write(parts, into: $0) }
+        return mimeType(parts, head: head).map { ($0, byteCount) }
+    }
+
+    /// `data:[<mediatype>][;base64],<data>` with an image media type; see `DropPayload.decodeDataURI`.
+    /// Decoded in one pass into one buffer of the right size.
+    static func decode(_ raw: String) -> (mimeType: String, data: Data)? {
+        guard let parts = parts(raw), let byteCount = decodedCount(parts), byteCount > 0 else { return nil }
+        var data = Data(count: byteCount)
+        data.withUnsafeMutableBytes { write(parts, into: $0.bindMemory(to: UInt8.self)) }
+        return mimeType(parts, head: data.prefix(4096)).map { ($0, data) }
+    }
+
+    /// The content's type when recognised, else the declared one: fine for an exotic type, a lie for a known one.
+    private static func mimeType(_ parts: Parts, head: some Collection<UInt8>) -> String? {
+        if let sniffed = ImageFormat.sniff(head) { return sniffed.mimeType }
+        return ImageFormat.hasKnownSignature(parts.mediaType) ? nil : parts.mediaType
+    }
+
+    /// How many bytes the payload decodes to; nil when it is malformed base64 (WHATWG forgiving-base64: ASCII
+    /// whitespace ignored, padding optional).
+    private static func decodedCount(_ parts: Parts) -> Int? {
+        parts.withPayload { decodedCount($0, isBase64: parts.isBase64) }
+    }
+
+    private static func decodedCount(_ payload: UnsafeBufferPointer<UInt8>, isBase64: Bool) -> Int? {
+        var count = 0
+        var iterator = PercentDecoding(payload)
+        guard isBase64 else {
+            while iterator.next() != nil { count += 1 }
+            return count
+        }
+        var trailingPadding = 0
+        while let byte = iterator.next() {
+            if isBase64Space(byte) { continue }
+            if byte == UInt8(ascii: "=") {
+                trailingPadding += 1
             } else {
-                out.append(bytes[i])
-                i += 1
+                guard trailingPadding == 0, base64Value(byte) != nil else { return nil }
             }
+            count += 1
         }
-        return out
+        if count % 4 == 0 {
+            guard trailingPadding <= 2 else { return nil }
+            count -= trailingPadding
+        } else if trailingPadding > 0 {
+            return nil
+        }
+        guard count % 4 != 1 else { return nil }
+        return count / 4 * 3 + max(count % 4 - 1, 0)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+    /// Decodes the payload into `out`, stopping when it is full; the payload must have passed `decodedCount`.
+    private static func write(_ parts: Parts, into out: UnsafeMutableBufferPointer<UInt8>) {
+        parts.withPayload { write($0, isBase64: parts.isBase64, into: out) }
     }
 
-    /// WHATWG forgiving-base64 decode: ASCII whitespace ignored, padding optional; nil when malformed.
-    static func forgivingBase64(_ input: [UInt8]) -> [UInt8]? {
-        var chars = input.filter { ![0x09, 0x0A, 0x0C, 0x0D, 0x20].contains($0) }
-        if chars.count % 4 == 0 {
-            if chars.last == UInt8(ascii: "=") { chars.removeLast() }
-            if chars.last == UInt8(ascii: "=") { chars.removeLast() }
+    private static func write(
+        _ payload: UnsafeBufferPointer<UInt8>, isBase64: Bool, into out: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        var iterator = PercentDecoding(payload)
+        var written = 0
+        guard isBase64 else {
+            while written < out.count, let byte = iterator.next() {
+                out[written] = byte
+                written += 1
+            }
+            return
         }
-        guard chars.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count * 3 / 4)
         var buffer: UInt32 = 0
         var bits = 0
-        for char in chars {
-            let value: UInt8
-            switch char {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = char - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = char - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = char - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            default: return nil
-            }
+        while written < out.count, let byte = iterator.next() {
+            guard let value = base64Value(byte) else { continue }  // whitespace; padding comes last
             buffer = buffer << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+                out[written] = UInt8(truncatingIfNeeded: buffer >> UInt32(bits))
+                written += 1
                 buffer &= (1 << UInt32(bits)) - 1
             }
         }
-        return out
+    }
+
+    private static func isBase64Space(_ byte: UInt8) -> Bool {
+        byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D || byte == 0x20
+    }
+
+    private static func base64Value(_ char: UInt8) -> UInt8? {
+        switch char {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return char - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return char - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return char - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): return 62
+        case UInt8(ascii: "/"): return 63
+        default: return nil
+        }
+    }
+
+    /// The payload's bytes, `%XX` decoded as it is read; a `%` not followed by two hex digits stays as it is
+    /// (WHATWG percent-decode).
+    private struct PercentDecoding: IteratorProtocol {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func next() -> UInt8? {
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "%"), index + 1 < bytes.count,
+                let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1])
+            else { return byte }
+            index += 2
+            return high << 4 | low
+        }
+
+        private func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
     }
 }

@@ -436,6 +436,107 @@ public final class GalleryLibrary {
         return true
     }
 
+    // MARK: Tags
+
+    /// Adds tags to images, one undo step however many; a tag an image has already (in any case) is
+    /// not added twice, a blank one is refused. Returns false when nothing changes.
+    @discardableResult
+    public func addTags(_ names: [String], to ids: [ImageID]) -> Bool {
+        let added = TagName.unique(names.compactMap(TagName.clean))
+        guard !added.isEmpty else { return false }
+        return changeTags(
+            of: Set(ids), name: trPlural("Add Tag", "Add {count} Tags", added.count),
+            { TagName.unique($0 + added) })
+    }
+
+    /// Removes tags (in any case) from images, one undo step. Returns false when nothing changes.
+    @discardableResult
+    public func removeTags(_ names: [String], from ids: [ImageID]) -> Bool {
+        let removed = Set(names.compactMap(TagName.clean).map(TagName.key))
+        guard !removed.isEmpty else { return false }
+        return changeTags(
+            of: Set(ids), name: trPlural("Remove Tag", "Remove {count} Tags", removed.count),
+            { $0.filter { !removed.contains(TagName.key($0)) } })
+    }
+
+    /// Renames a tag and the tags nested in it on every image, one undo step: `colour` → `hue` makes
+    /// `colour/red` `hue/red`. Onto a tag in use, the two merge: an image with both keeps one, and every
+    /// image spells it as `new`. Returns false when nothing changes.
+    @discardableResult
+    public func renameTag(_ old: String, to new: String) -> Bool {
+        guard let old = TagName.clean(old), let new = TagName.clean(new), old != new else { return false }
+        let merging = !TagName.same(old, new) && isTagInUse(new)
+        return changeTags(of: nil, name: merging ? tr("Merge Tags") : tr("Rename Tag")) { tags in
+            TagName.unique(
+                tags.map { TagName.renamed($0, from: old, to: new) ?? TagName.renamed($0, from: new, to: new) ?? $0 })
+        }
+    }
+
+    /// Whether an image carries this tag, or one nested in it.
+    public func isTagInUse(_ name: String) -> Bool {
+        guard let name = TagName.clean(name) else { return false }
+        let key = TagName.key(name)
+        return tagsInUse().contains { TagName.key($0.name) == key }
+    }
+
+    /// Every tag in use with its parents, and how many images carry each or one nested in it, in
+    /// alphabetical order: what completion offers and Manage Tags lists.
+    public func tagsInUse() -> [TagUse] { tagCounts(shelves.lazy.flatMap(\.cells.cells).compactMap(\.image)) }
+
+    /// Which of these ids are images of the library now, in one pass (a selection of thousands stays quick).
+    public func imageIDs(among ids: [ImageID]) -> [ImageID] {
+        let wanted = Set(ids)
+        let present = Set(
+            shelves.lazy.flatMap(\.cells.cells).filter { !$0.isPlaceholder && wanted.contains($0.id) }.map(\.id))
+        return ids.filter(present.contains)
+    }
+
+    /// The tags some images carry (their parents left out), and on how many of them each is.
+    public func tags(of ids: [ImageID]) -> [TagUse] {
+        let wanted = Set(ids)
+        return tagCounts(
+            shelves.lazy.flatMap(\.cells.cells).filter { wanted.contains($0.id) }.compactMap(\.image),
+            withParents: false)
+    }
+
+    private func tagCounts<Images: Sequence<GalleryImage>>(_ images: Images, withParents: Bool = true) -> [TagUse] {
+        var uses: [String: TagUse] = [:]
+        for image in images {
+            var counted = Set<String>()
+            for tag in image.tags {
+                for name in withParents ? TagName.withParents(tag) : [tag] {
+                    let key = TagName.key(name)
+                    guard counted.insert(key).inserted else { continue }
+                    uses[key, default: TagUse(name: name, count: 0)].count += 1
+                }
+            }
+        }
+        // One sort key per tag, not a collation per comparison: ten thousand tags sort at once.
+        return uses.values.map { (TagName.sortKey($0.name), $0) }.sorted {
+            ($0.0, $0.1.name) < ($1.0, $1.1.name)
+        }.map(\.1)
+    }
+
+    /// Applies `transform` to the tags of `ids` (nil: every image) as one step named `name`.
+    private func changeTags(of ids: Set<ImageID>?, name: String, _ transform: ([String]) -> [String]) -> Bool {
+        var edits: [LibraryEdit] = []
+        for shelf in shelves {
+            var changes: [TagChange] = []
+            for cell in shelf.cells.cells {
+                guard ids?.contains(cell.id) ?? true, let image = cell.image else { continue }
+                let tags = transform(image.tags)
+                if tags != image.tags { changes.append(TagChange(id: image.id, from: image.tags, to: tags)) }
+            }
+            if !changes.isEmpty { edits.append(.images(galleryID: shelf.entry.id, .tags(changes))) }
+        }
+        guard !edits.isEmpty else { return false }
+        let edit = edits.count == 1 ? edits[0] : .group(edits)
+        apply(edit)
+        record(edit, name: name)
+        commit(galleries: edit.galleryIDs)
+        return true
+    }
+
     // MARK: Editing galleries
 
     /// A new empty gallery at `index` (nil: at the end), named `name` or "New Gallery", "New Gallery 2", …

@@ -27,4 +27,12 @@ public enum ImageLimits {
     /// Bytes downloads hold in memory at once, received and not yet decoded: past it, running transfers
     /// pause and new ones wait, except the oldest, which may take a whole download more.
     public static let maximumTransferBytesHeld: Int64 = 128_000_000
+    /// An address longer than this is left out of a drop unread: a `data:` URI holding the largest download in
+    /// base64 still fits.
+    public static var maximumAddressLength: Int { Int(maximumDownloadBytes) / 3 * 4 + 4096 }
+    /// Of an `<img srcset>`, only the largest few candidates are kept: each is fetched in turn when the
+    /// ones before it fail.
+    public static let maximumSrcsetCandidates = 3
+    /// A drop or paste of more images than this asks before adding them.
+    public static let imagesAddedWithoutAsking = 500
 }

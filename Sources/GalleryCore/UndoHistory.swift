@@ -9,6 +9,19 @@ public struct IndexedImage: Hashable, Sendable {
     }
 }
 
+/// One image's tags before and after a change.
+public struct TagChange: Hashable, Sendable {
+    public var id: ImageID
+    public var from: [String]
+    public var to: [String]
+
+    public init(id: ImageID, from: [String], to: [String]) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+}
+
 /// One undoable change of a gallery's images, described by ids so that it stays meaningful while
 /// placeholders come and go around it. Indices count images only, never placeholders.
 public enum GalleryEdit: Hashable, Sendable {
@@ -20,6 +33,8 @@ public enum GalleryEdit: Hashable, Sendable {
     case remove([IndexedImage])
     /// The image's note went from `from` to `to` (nil: no note).
     case note(id: ImageID, from: String?, to: String?)
+    /// Images' tags changed, each as given (several images, one step).
+    case tags([TagChange])
 
     public var inverse: GalleryEdit {
         switch self {
@@ -30,6 +45,7 @@ public enum GalleryEdit: Hashable, Sendable {
         case .insert(let entries): .remove(entries)
         case .remove(let entries): .insert(entries)
         case .note(let id, let from, let to): .note(id: id, from: to, to: from)
+        case .tags(let changes): .tags(changes.map { TagChange(id: $0.id, from: $0.to, to: $0.from) })
         }
     }
 }

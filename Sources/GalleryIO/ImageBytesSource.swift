@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import GtkKit
+import Synchronization
 
 /// Gets an image's bytes: its original as the library keeps it (by SHA-256) first, else from wherever
 /// its URL points: the disk cache or the network for http(s), the file system for file://, the URL
@@ -10,6 +11,8 @@ public final class ImageBytesSource: Sendable {
     public let thumbnails: ThumbnailCache
     public let scheduler: JobScheduler
     public let originals: OriginalsStore
+    /// The download under way for each address, which later requests for it may share.
+    private let downloads = Mutex<[String: SharedDownload]>([:])
 
     public init(cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore) {
         self.cacheDirectory = cacheDirectory
@@ -22,7 +25,10 @@ public final class ImageBytesSource: Sendable {
     /// (`sha256`), else the file itself for file://, the cached download for http(s).
     public func localOriginal(for url: String, sha256: String? = nil) -> ThumbnailCache.Original? {
         if let sha256, let path = originals.existingPath(for: sha256) { return ThumbnailCache.Original(path: path) }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else { return nil }
+        // A `data:` URI may be tens of megabytes of text: it is not parsed as a URL.
+        guard !url.hasPrefix("data:"), let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
+            return nil
+        }
         switch scheme {
         case "file": return ThumbnailCache.Original(path: parsed.path)
         case "http", "https": return ThumbnailCache.Original(path: cacheFile(for: url).path)
@@ -88,12 +94,26 @@ public final class ImageBytesSource: Sendable {
         progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
-        HTTPClient.start(url, priority: priority, cancellation: cancellation, progress: progress) {
+        let waiter = SharedDownload.Waiter(
+            sha256: sha256, cancellation: cancellation, thenEvenIfCancelled: thenEvenIfCancelled, lane: lane,
+            caching: caching, progress: progress, then: then)
+        // The same address already on its way (a cell's, while the library or an export asks): one download.
+        if let running = downloads.withLock({ $0[url] }), running.join(waiter, priority: priority) { return }
+        let shared = SharedDownload(priority: priority, first: waiter)
+        downloads.withLock { $0[url] = shared }
+        HTTPClient.start(url, priority: priority, cancellation: shared.cancellation, progress: shared.progress) {
             [self] downloaded in
+            downloads.withLock { if $0[url] === shared { $0[url] = nil } }
             // On the transfer thread, which serves every download: the file is written elsewhere.
-            scheduler.submit(lane, priority, cancellation: thenEvenIfCancelled ? nil : cancellation) { [self] in
-                withExtendedLifetime(downloaded) {
-                    then(kept(downloaded, for: url, sha256: sha256, caching: caching))
+            for waiter in shared.finish() {
+                let skipped = waiter.thenEvenIfCancelled ? nil : waiter.cancellation
+                scheduler.submit(waiter.lane, priority, cancellation: skipped) { [self] in
+                    withExtendedLifetime(downloaded) {
+                        guard !waiter.cancellation.isCancelled else {
+                            return waiter.then(.failure(LoadFailure(.cancelled)))
+                        }
+                        waiter.then(kept(downloaded, for: url, sha256: waiter.sha256, caching: waiter.caching))
+                    }
                 }
             }
         }
@@ -124,10 +144,13 @@ public final class ImageBytesSource: Sendable {
     /// why there are none; nil when they must be downloaded.
     func bytesAtHand(for url: String) -> Result<Data, LoadFailure>? {
         if url.hasPrefix("data:") {
-            guard let decoded = DropPayload.decodeDataURI(url) else {
-                return .failure(LoadFailure(description: tr("invalid data: URI")))
+            // Measured before it is decoded, and decoded once, into a buffer of its size.
+            let invalid = LoadFailure(description: tr("invalid data: URI"))
+            guard let byteCount = DropPayload.dataURIByteCount(url) else { return .failure(invalid) }
+            guard Int64(byteCount) <= ImageLimits.maximumDownloadBytes else {
+                return .failure(LoadFailure(.tooLarge(limit: ImageLimits.maximumDownloadBytes)))
             }
-            return .success(decoded.data)
+            return DropPayload.decodeDataURI(url).map { .success($0.data) } ?? .failure(invalid)
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             return .failure(LoadFailure(description: tr("not a valid address")))
@@ -154,7 +177,7 @@ public final class ImageBytesSource: Sendable {
         switch downloaded {
         case .success(let response):
             if let sha256, Checksum.sha256(response.body) == sha256 {
-                try? originals.keep(response.body, named: sha256)
+                try? originals.repair(response.body, named: sha256)
             } else if caching {
                 store(response.body, for: url)
             }
@@ -176,6 +199,7 @@ public final class ImageBytesSource: Sendable {
     }
 
     public func removeCached(_ url: String) {
+        guard url.hasPrefix("http:") || url.hasPrefix("https:") else { return }
         try? FileManager.default.removeItem(at: cacheFile(for: url))
     }
 

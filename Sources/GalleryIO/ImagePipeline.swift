@@ -26,9 +26,15 @@ public final class ImagePipeline: Sendable {
             let then = source.awaitingOriginal(request.sha256, then)
             // A file on disk (or a cached download) is read where it is decoded.
             let scheme = URL(string: request.url)?.scheme?.lowercased()
-            guard request.bytes == nil, scheme == "http" || scheme == "https",
-                source.localOriginal(for: request.url, sha256: request.sha256) == nil
-            else { return then(Self.decode(request, source: source)) }
+            let isWeb = request.bytes == nil && (scheme == "http" || scheme == "https")
+            guard isWeb, source.localOriginal(for: request.url, sha256: request.sha256) == nil else {
+                let decoded = Self.decode(request, source: source)
+                guard isWeb, let sha256 = request.sha256, case .failure(.damagedOriginal) = decoded else {
+                    return then(decoded)
+                }
+                return Self.repairFromSource(
+                    request, sha256: sha256, source: source, priority: priority, cancellation: cancellation, then)
+            }
             // Cached and decoded in one job on the CPU lane, once the answer is in.
             source.download(
                 request.url, sha256: request.sha256, priority: priority, cancellation: cancellation,
@@ -47,6 +53,36 @@ public final class ImagePipeline: Sendable {
                 }
             }
         }
+    }
+
+    /// A kept original found damaged is fetched again from its address: the same bytes are written back
+    /// (see `ImageBytesSource.download`) and shown; other bytes are neither kept nor shown as the image.
+    private static func repairFromSource(
+        _ request: PictureRequest, sha256: String, source: ImageBytesSource, priority: JobPriority,
+        cancellation: CancellationToken, _ then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void
+    ) {
+        source.download(
+            request.url, sha256: sha256, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false,
+            on: .cpu, caching: false, progress: { _, _ in true },
+            then: { fetched in
+                switch fetched {
+                case .success(let data) where Checksum.sha256(data) == sha256:
+                    then(
+                        Self.decode(
+                            PictureRequest(
+                                url: request.url, sha256: sha256, bytes: data, fit: request.fit, scale: request.scale),
+                            source: source))
+                case .success:
+                    then(
+                        .failure(
+                            LoadFailure(
+                                description: tr(
+                                    "the library’s copy of it is damaged, and its source now sends other bytes")
+                            )))
+                case .failure:
+                    then(.failure(.damagedOriginal))
+                }
+            })
     }
 
     /// Like `picture(_:priority:cancellation:then:)`, with the result handed to `then` on the GTK thread.
@@ -87,7 +123,7 @@ public final class ImagePipeline: Sendable {
             case .success(let kept): data = kept
             case .failure:
                 guard case .success(let contents) = source.bytesAtHand(for: request.url) else {
-                    return .failure(LoadFailure(description: tr("the library’s copy of it is damaged")))
+                    return .failure(.damagedOriginal)
                 }
                 data = contents
             }

@@ -23,6 +23,9 @@ public struct JobPriority: Sendable, Equatable {
     /// Work nobody watches: export, saving, clean-up.
     public static let background = JobPriority(jobClass: .background, order: nil)
 
+    /// Whether work of this priority may serve a request of `other`'s too: not when `other` goes first.
+    func mayBeShared(by other: JobPriority) -> Bool { other.jobClass.rawValue >= jobClass.rawValue }
+
     /// Where a job (or a transfer) of this priority that came `arrival`-th goes in its queue: lower first.
     func rank(arrival: Int) -> (jobClass: Int, order: Int) {
         switch jobClass {

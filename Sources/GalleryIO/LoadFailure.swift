@@ -22,6 +22,11 @@ public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension LoadFailure {
+    /// The library's copy of an image is missing bytes or has other bytes than those it is named after.
+    public static var damagedOriginal: LoadFailure {
+        LoadFailure(description: tr("the library’s copy of it is damaged"))
+    }
+
     public init(_ error: DownloadError) {
         description =
             switch error {

@@ -63,6 +63,15 @@ public final class OriginalsStore: Sendable {
         try FileWriter.kept.write(data, to: path, policy: .replace)
     }
 
+    /// Writes `data` again under its name whatever is on disk there: an original found missing or damaged,
+    /// whose bytes came back from its source. Bytes that are not those `sha256` names are refused.
+    public func repair(_ data: Data, named sha256: String) throws(FileError) {
+        guard let path = path(for: sha256), Checksum.sha256(data) == sha256 else { throw FileError(code: EINVAL) }
+        keptThisRun.withLock { _ = $0.insert(sha256) }
+        try FileWriter.makeFolders((path as NSString).deletingLastPathComponent)
+        try FileWriter.kept.write(data, to: path, policy: .replace)
+    }
+
     /// Deletes the original named `sha256` (bytes kept for a drop that proved no picture).
     public func remove(_ sha256: String) {
         guard let path = path(for: sha256) else { return }

@@ -1,9 +1,10 @@
 import CGtk
+import CShim
 
 /// A GtkApplication: one instance per session; a second launch activates the first.
 public final class Application: Object {
     public init(id: String) {
-        super.init(owning: gtk_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+        super.init(owning: cshim_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
     }
 
     /// Keeps GDK from opening OpenGL on X11 (unless the user's GDK_GL says otherwise): an app that
@@ -14,6 +15,17 @@ public final class Application: Object {
     }
 
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
+    /// The application has its session bus connection and does not own its name yet: D-Bus objects
+    /// exported now answer the call that started it.
+    public func onDBusRegistered(_ handler: @escaping @MainActor (DBusConnection) -> Void) {
+        typealias Handler = @MainActor (DBusConnection) -> Void
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, connection, userData in
+            let box = CallbackBox<Handler>.from(userData: userData)
+            let bound = MainThreadBound(connection)
+            onMain { bound.value.map { box.handler(DBusConnection(borrowing: $0)) } }
+        }
+        connect(pointer, "dbus-registered", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+    }
     public func onShutdown(_ handler: @escaping VoidHandler) { on("shutdown", handler) }
 
     /// Runs the main loop until the last window closes; returns the exit status.

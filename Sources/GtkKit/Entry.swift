@@ -1,4 +1,5 @@
 import CGtk
+import CShim
 
 /// A one-line text entry.
 public final class Entry: Widget {
@@ -9,12 +10,28 @@ public final class Entry: Widget {
         set { gtk_entry_set_text(typed(), newValue) }
     }
 
+    /// The dim text shown while the entry is empty.
+    public var placeholderText: String {
+        get { gtk_entry_get_placeholder_text(typed()).map { String(cString: $0) } ?? "" }
+        set { gtk_entry_set_placeholder_text(typed(), newValue) }
+    }
+
     public var widthChars: Int {
         get { Int(gtk_entry_get_width_chars(typed())) }
         set { gtk_entry_set_width_chars(typed(), gint(newValue)) }
     }
 
+    /// What the completion popup offers as the user types (a prefix, in any case).
+    public func setCompletions(_ names: [String]) {
+        var pointers: [UnsafePointer<gchar>?] = names.map { UnsafePointer(strdup($0)) }
+        defer { for pointer in pointers { free(UnsafeMutableRawPointer(mutating: pointer)) } }
+        cshim_entry_set_completions(typed(), &pointers, gint(pointers.count))
+    }
+
     public func selectAll() { gtk_editable_select_region(OpaquePointer(pointer), 0, -1) }
+
+    /// The text changed (typed, pasted, deleted or set).
+    public func onChanged(_ handler: @escaping VoidHandler) { on("changed", handler) }
 
     /// Enter was pressed.
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }

@@ -3,11 +3,22 @@ import CShim
 
 /// A modal question over a window, with buttons the caller names; the answer comes once.
 public final class MessageDialog: Widget {
-    public enum Kind { case warning, error }
+    public enum Kind { case question, warning, error }
 
     public init(over parent: ApplicationWindow, kind: Kind, primary: String, secondary: String?) {
-        let type = kind == .warning ? GTK_MESSAGE_WARNING : GTK_MESSAGE_ERROR
+        let type =
+            switch kind {
+            case .question: GTK_MESSAGE_QUESTION
+            case .warning: GTK_MESSAGE_WARNING
+            case .error: GTK_MESSAGE_ERROR
+            }
         // GTK owns its toplevels: the wrapper holds a reference of its own.
+        super.init(borrowing: cshim_message_dialog_new(parent.typed(), type, primary, secondary))
+    }
+
+    /// The same question over a dialog window (Manage Tags), modal to it.
+    public init(over parent: DialogWindow, kind: Kind, primary: String, secondary: String?) {
+        let type = kind == .warning ? GTK_MESSAGE_WARNING : GTK_MESSAGE_ERROR
         super.init(borrowing: cshim_message_dialog_new(parent.typed(), type, primary, secondary))
     }
 

@@ -1,4 +1,4 @@
-// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count]`.
+// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -84,4 +84,122 @@ measure("drop: parse a Firefox and a Chromium drop, 1,000 times") {
         found += DropPayload.images(received: ["text/html": firefoxHTML, "text/x-moz-url": chromiumMozURL]).count
     }
     precondition(found > 0)
+}
+
+// Hostile drops: what a page's `dragstart` can hand over, parsed once each (issue 30); the second argument
+// sets the flood's size.
+let hostileCount = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+let hostileRepetitions = 3
+let longURIList = Array(
+    (0..<hostileCount).map { "https://images.example.org/flood/\($0).jpg\r\n" }.joined().utf8)
+let oneImageHTML = Array(#"<img src="https://images.example.org/flood/0.jpg">"#.utf8)
+let hugeSrcset = Array(
+    ("<img src=\"https://images.example.org/a.jpg\" srcset=\""
+        + (0..<hostileCount).map { "https://images.example.org/s/\($0).jpg \($0 + 1)w" }.joined(separator: ", ")
+        + "\">").utf8)
+let manyImagesHTML = Array(
+    (0..<hostileCount).map { "<div><a href=\"/p/\($0)\"><img src=\"https://images.example.org/h/\($0).jpg\">" }
+        .joined().utf8)
+let unterminatedHTML = Array(("<img src=\"x.jpg\"" + String(repeating: "<a href='", count: hostileCount)).utf8)
+measure("drop: \(hostileCount)-line URI list beside one <img>", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": oneImageHTML]).isEmpty)
+}
+measure("drop: URI list and HTML, each \(hostileCount) images", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": manyImagesHTML]).isEmpty)
+}
+measure("drop: one <img srcset> of \(hostileCount) candidates", repetitions: hostileRepetitions) {
+    precondition(DropPayload.images(received: ["text/html": hugeSrcset]).count == 1)
+}
+measure("drop: \(hostileCount)-line URI list beside the srcset", repetitions: hostileRepetitions) {
+    precondition(!DropPayload.images(received: ["text/uri-list": longURIList, "text/html": hugeSrcset]).isEmpty)
+}
+measure("drop: \(hostileCount) unterminated tags", repetitions: hostileRepetitions) {
+    _ = DropPayload.images(received: ["text/html": unterminatedHTML])
+}
+
+// Search (issue 32): `count` images in 20 galleries with notes and tags, typed one key at a time.
+let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
+let searchGalleries = (0..<20).map { galleryNumber in
+    Gallery(
+        id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
+        images: stride(from: galleryNumber, to: count, by: 20).map { index in
+            var image = GalleryImage(
+                id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
+                aspectRatio: ratios[index])
+            image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
+            image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
+            image.origin = ImageOrigin(
+                added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
+                altText: "photo \(index)")
+            return image
+        })
+}
+let searchLibrary = GalleryLibrary(state: GalleryState(galleries: searchGalleries))
+measure("search: change a note, then undo, without the index", repetitions: 7) {
+    searchLibrary.setNote("changed", of: ImageID("s0"))
+    searchLibrary.undo()
+}
+var searchIndex: SearchIndex?
+measure("search: build the index of every gallery", repetitions: 5) {
+    searchIndex = SearchIndex(library: searchLibrary)
+}
+var gtkThreadSamples: [Duration] = []
+for _ in 0..<5 {
+    var work: (@Sendable () -> SearchCorpus)?
+    var handBack: ((SearchCorpus) -> Void)?
+    let clock = ContinuousClock()
+    let start = clock.now
+    SearchIndex.build(
+        searchLibrary,
+        offThread: {
+            work = $0
+            handBack = $1
+        }, then: { searchIndex = $0 })
+    var onGTKThread = clock.now - start
+    let corpus = work!()
+    let handedBack = clock.now
+    handBack!(corpus)
+    onGTKThread += clock.now - handedBack
+    gtkThreadSamples.append(onGTKThread)
+}
+gtkThreadSamples.sort()
+print(
+    String(
+        format: "%-58@ %12.1f µs", "search: the GTK thread's part of a build on a worker" as NSString,
+        Double(gtkThreadSamples[2].components.attoseconds) / 1e12
+            + Double(gtkThreadSamples[2].components.seconds) * 1e6))
+let corpus = searchIndex!.corpus
+let indexBytes = corpus.sections.reduce(0) { total, section in
+    total
+        + section.entries.reduce(0) {
+            $0 + MemoryLayout<SearchEntry>.stride + $1.text.count + $1.tags.reduce(0) { $0 + $1.utf8.count + 16 }
+                + $1.domains.reduce(0) { $0 + $1.utf8.count + 16 }
+        }
+}
+print(
+    String(
+        format: "%-58@ %12.1f MiB", "search: index size (entries, text, tags, domains)" as NSString,
+        Double(indexBytes) / 1_048_576))
+for word in ["crepuscule", "ёлка", "example.com", "zzz"] {
+    var samples: [Duration] = []
+    let clock = ContinuousClock()
+    for _ in 0..<5 {
+        var previous: SearchResults?
+        for length in 1...word.count {
+            let query = SearchQuery(text: String(word.prefix(length)))
+            samples.append(clock.measure { previous = corpus.search(query, narrowing: previous) })
+        }
+    }
+    samples.sort()
+    func ms(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+    }
+    print(
+        String(
+            format: "%-58@ %6.2f ms median, %6.2f ms max", "search: each keystroke of “\(word)”" as NSString,
+            ms(samples[samples.count / 2]), ms(samples.last!)))
+}
+measure("search: change a note, then undo, with the index", repetitions: 7) {
+    searchLibrary.setNote("changed", of: ImageID("s0"))
+    searchLibrary.undo()
 }

@@ -60,6 +60,15 @@ import Testing
         #expect(try result.get() == bytes)
     }
 
+    @Test func dataURILargerThanADownloadIsRefusedUndecoded() async throws {
+        defer { folder.remove() }
+        // A PNG's signature, then zeros up to one byte more than a download may hold.
+        var bytes = Data(TestImages.png(width: 2, height: 2).prefix(16))
+        bytes.append(Data(count: Int(ImageLimits.maximumDownloadBytes) + 1 - bytes.count))
+        let result = try #require(await fetch("data:image/png;base64," + bytes.base64EncodedString()))
+        #expect(throws: LoadFailure(.tooLarge(limit: ImageLimits.maximumDownloadBytes))) { try result.get() }
+    }
+
     @Test func httpIsDownloadedOnceThenCached() async throws {
         defer { folder.remove() }
         let server = try LoopbackServer()
@@ -121,6 +130,43 @@ import Testing
                     }, then: done)
             })
         #expect(throws: LoadFailure(.cancelled)) { try result.get() }
+    }
+
+    @Test func requestsForAnAddressOnItsWayShareItsDownload() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = Array("shared bytes".utf8)
+        let release = DispatchSemaphore(value: 0)
+        server.answer(
+            "/shared.png",
+            [.send(LoopbackServer.head(200, headers: ["Content-Length: \(body.count)"])), .wait(release), .send(body)])
+        let url = server.url("/shared.png")
+        let results = Mutex<[Result<Data, LoadFailure>]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let first = CancellationToken()
+        let started = DispatchSemaphore(value: 0)
+        source.fetch(
+            url, priority: .visible, cancellation: first,
+            progress: { _, _ in
+                started.signal()
+                return true
+            }, then: { _ in arrived.signal() })
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        // A later request of a lower priority shares it, and still gets the bytes when the first is cancelled.
+        source.fetch(url, priority: .background) { result in
+            results.withLock { $0.append(result) }
+            arrived.signal()
+        }
+        let joined = DispatchSemaphore(value: 0)
+        scheduler.submit(.io, .background) { joined.signal() }
+        #expect(joined.wait(timeout: .now() + 10) == .success)
+        first.cancel()
+        release.signal()
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(try results.withLock { $0 }.first?.get() == Data(body))
+        #expect(server.requestCount("/shared.png") == 1)
     }
 
     @Test func fetchEachKeepsTheOrder() async throws {

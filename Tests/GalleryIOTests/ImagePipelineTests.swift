@@ -126,4 +126,46 @@ import Testing
         let result = try #require(await picture(uri, fit: .within(width: 50, height: 50)))
         #expect(throws: LoadFailure(DecodeError.notAnImage, decoding: Data())) { try result.get() }
     }
+
+    /// A kept original cut short on disk, its address served by the loopback server with `served`.
+    private func damagedOriginal(served: [UInt8]) throws -> (request: PictureRequest, sha256: String, LoopbackServer) {
+        let png = Data(TestImages.png(width: 40, height: 30))
+        let sha256 = try pipeline.bytes.originals.keep(png)
+        try png.prefix(50).write(to: URL(fileURLWithPath: try #require(pipeline.bytes.originals.path(for: sha256))))
+        let server = try LoopbackServer()
+        server.answer("/cat.png", LoopbackServer.response(200, body: served))
+        let request = PictureRequest(
+            url: server.url("/cat.png"), sha256: sha256, fit: .within(width: 100, height: 100), scale: 1)
+        return (request, sha256, server)
+    }
+
+    private func picture(_ request: PictureRequest) async -> Result<DecodedImage, LoadFailure>? {
+        await callback { done in
+            pipeline.picture(request, priority: .visible, cancellation: CancellationToken(), then: done)
+        }
+    }
+
+    @Test func aDamagedOriginalIsFetchedAgainFromItsSourceAndWrittenBack() async throws {
+        defer { folder.remove() }
+        let (request, sha256, server) = try damagedOriginal(served: TestImages.png(width: 40, height: 30))
+        defer { server.stop() }
+        let shown = try #require(await picture(request)).get()
+        #expect((shown.originalWidth, shown.originalHeight) == (40, 30))
+        #expect(pipeline.bytes.originals.condition(of: sha256) == .intact)
+    }
+
+    @Test func aDamagedOriginalWhoseSourceSendsOtherBytesIsNeitherShownNorReplaced() async throws {
+        defer { folder.remove() }
+        let (request, sha256, server) = try damagedOriginal(served: TestImages.png(width: 41, height: 30))
+        defer { server.stop() }
+        let result = try #require(await picture(request))
+        #expect(
+            throws: LoadFailure(
+                description: "the library’s copy of it is damaged, and its source now sends other bytes")
+        ) {
+            try result.get()
+        }
+        #expect(pipeline.bytes.originals.condition(of: sha256) == .damaged)
+        #expect(!FileManager.default.fileExists(atPath: pipeline.bytes.cacheFile(for: request.url).path))
+    }
 }

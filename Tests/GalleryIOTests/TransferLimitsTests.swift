@@ -129,8 +129,12 @@ import Testing
         let peak = Mutex<Int64>(0)
         let record: @Sendable () -> Void = { peak.withLock { $0 = max($0, thread.budget.held) } }
         // Six answers of 300 kB each would hold 1.8 MB until the servers send the rest.
+        // Bounded: should the server's own ten-second wait end first, the bytes are let go and never come back.
         let releaser = Task {
-            while thread.budget.held < 700_000 { try await Task.sleep(for: .milliseconds(20)) }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while thread.budget.held < 700_000, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             try await Task.sleep(for: .milliseconds(500))
             record()
             for _ in 0..<12 { rest.signal() }

@@ -8,7 +8,8 @@ As a program (run by `DragSource`, with the test desktop's DISPLAY and D-Bus env
 
 SPEC is either a list of targets, or an object:
 
-    {"targets": [{"target": "text/uri-list", "data_b64": "..."}, ...],   # or "text": "..." instead of data_b64
+    {"targets": [{"target": "text/uri-list", "data_b64": "..."}, ...],   # or "text": "...", or "file": PATH
+                                                                          # (data too large for the spec)
      "x": 960, "y": 120, "width": 280, "height": 200,                    # where the window goes (root coords)
      "label": "Drag me", "actions": ["copy", "move", "link"],
      "withhold_first": false}                                            # true: each target's first answer is empty,
@@ -64,6 +65,9 @@ def _main(spec_path):
     for entry in spec["targets"]:
         if "data_b64" in entry:
             data = base64.b64decode(entry["data_b64"])
+        elif "file" in entry:
+            with open(entry["file"], "rb") as f:
+                data = f.read()
         else:
             data = entry.get("text", "").encode("utf-8")
         targets.append((entry["target"], data))
@@ -157,6 +161,11 @@ def target(name, data):
     if isinstance(data, str):
         data = data.encode("utf-8")
     return {"target": name, "data_b64": base64.b64encode(data).decode("ascii")}
+
+
+def target_from_file(name, path):
+    """One target of a drag whose bytes are read from the file at `path` (megabytes, kept out of the spec)."""
+    return {"target": name, "file": str(path)}
 
 
 def uri_list(*uris):

@@ -280,8 +280,16 @@ def slow_gallery(http_server, count):
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_a_cancelled_export_leaves_nothing_behind(desktop, make_app, http_server, tmp_path, theme):
-    app = make_app(state_of(slow_gallery(http_server, 40)), env_overrides=THEMES[theme])
+def test_a_cancelled_export_leaves_nothing_behind(desktop, make_app, tmp_path, theme, request):
+    # Each slow image on a server of its own: the export's pace is the images', not the turn they wait for a
+    # server's six connections.
+    servers = [harness.ImageServer() for _ in range(40)]
+    for server in servers:
+        request.addfinalizer(server.stop)
+    images = [slow_gallery(server, 1)[0] for server in servers]
+    images = [dict(image, id="img-%03d" % i, url=image["url"].replace("delay=1", "delay=%d" % (1 + i)))
+              for i, image in enumerate(images)]
+    app = make_app(state_of(images), env_overrides=THEMES[theme])
     app.start()
     app.focus()
     target_dir = tmp_path / "out"

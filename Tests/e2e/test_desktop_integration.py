@@ -17,6 +17,7 @@ gtk-update-icon-cache, python3-gi, gir1.2-gtk-3.0,
 librsvg2-common (the SVG loader of gdk-pixbuf), xvfb, xauth, python3-pytest.
 """
 
+import configparser
 import filecmp
 import os
 import re
@@ -51,6 +52,8 @@ INSTALLED_FILES = [
     "share/icons/hicolor/scalable/apps/" + APP_ID + ".svg",
     "share/icons/hicolor/symbolic/apps/" + APP_ID + "-symbolic.svg",
     "share/image-gallery/style.css",
+    "share/gnome-shell/search-providers/" + APP_ID + ".search-provider.ini",
+    "share/dbus-1/services/" + APP_ID + ".service",
     "share/locale/fr/LC_MESSAGES/image-gallery.mo",
     "share/locale/ru/LC_MESSAGES/image-gallery.mo",
 ]
@@ -296,6 +299,22 @@ def test_meson_test_suite_passes(install):
 
 # --------------------------------------------------------------------------
 # Source files, on their own
+
+
+def test_installed_search_provider_names_the_app_and_its_dbus_service(install):
+    """The overview finds the provider by its .ini and starts the app through the D-Bus service file."""
+    prefix, _, _ = install
+    provider = configparser.ConfigParser()
+    provider.read(prefix / "share/gnome-shell/search-providers" / (APP_ID + ".search-provider.ini"))
+    section = provider["Shell Search Provider"]
+    assert section["DesktopId"] == DESKTOP_NAME
+    assert section["BusName"] == APP_ID
+    assert section["ObjectPath"] == "/io/github/imagegallery/ImageGallery/SearchProvider"
+    assert section["Version"] == "2"
+    service = configparser.ConfigParser()
+    service.read(prefix / "share/dbus-1/services" / (APP_ID + ".service"))
+    assert service["D-BUS Service"]["Name"] == APP_ID
+    assert service["D-BUS Service"]["Exec"] == str(prefix / "bin" / EXECUTABLE) + " --gapplication-service"
 
 
 def test_desktop_file_template_uses_the_app_id_placeholder():

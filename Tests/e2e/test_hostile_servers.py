@@ -6,14 +6,16 @@ A raw socket server on 127.0.0.1 (threaded: each connection its own thread) answ
 connection halfway through the headers; /short promises the whole image and sends a tenth of it; /busy answers 429 with Retry-After: 1 the first time, then the image;
 /img is a normal image. The server counts the connections it has open at once (`peak`).
 
-A drop of 2,000 addresses of one server (a page's drag can carry that many) opens at most 6 connections at once
-(issue 30), the window answers a key meanwhile, the state file is still written, and every image lands."""
+A drop of 2,000 addresses of one server (a page's drag can carry that many), added once the user says so, opens at
+most 6 connections at once (issue 30), the window answers a key meanwhile, the state file is still written, and every
+image lands."""
 import socket
 import socketserver
 import threading
 
 from drag_helpers import image_id
 from drag_source import DragSource, target, uri_list
+import harness
 from harness import png_bytes, wait_until
 
 IMAGE = png_bytes(120, 80, (20, 120, 200))
@@ -192,6 +194,8 @@ def test_a_drop_of_two_thousand_addresses_waits_its_turn_and_lands(desktop, make
         with DragSource(desktop, [target("text/uri-list", uri_list(*urls))], workdir=str(tmp_path / "source")) as src:
             src.drag_into((x + width // 2, y + height // 3))
             src.wait_for("drag-end", timeout=30)
+        # More than a few hundred images: the app asks first.
+        harness.press(app, harness.add_images_question(app, FLOOD), "Add")
         app.wait_cells(lambda cs: len(cs) > 0, 30, what="the drop's placeholders")
         answers_a_key(app)
         # A gallery made while the flood runs is on disk: the app still opens files.

@@ -1,7 +1,8 @@
 """Issue 31, end to end: the library keeps every image's original bytes in $XDG_DATA_HOME, so that clearing the
 whole cache with the source server gone loses no image; a library of the previous layout (no `original` in the
 state, bytes in the cache) is carried over at launch, and a kill -9 in the middle of that loses nothing; the same
-image pasted twice says "Already in"."""
+image pasted twice says "Already in"; Check Library writes back from its source an original cut short, and names
+one whose server is gone; a cell that finds its original damaged fetches it again."""
 import hashlib
 import os
 import shutil
@@ -14,6 +15,7 @@ from actions_helpers import toast
 from drag_helpers import gallery_state
 from drag_source import target, uri_list
 from harness import wait_until
+from test_add_and_export import open_main_menu_item
 from test_drops import before, drop, sources  # noqa: F401 (sources is a fixture)
 
 SPECS = [("red", 300, 200, (220, 30, 30)), ("green", 200, 300, (30, 180, 60)), ("blue", 240, 240, (30, 60, 220)),
@@ -171,3 +173,77 @@ def test_the_same_image_pasted_twice_says_already_in(make_app, http_server, desk
     finally:
         owner.kill()
         owner.wait(10)
+
+
+def kept_state(served):
+    """A state whose images are kept already, as the library writes it, with each original's file written."""
+    state = gallery_state(served)
+    for image, entry in zip(served, state["galleries"][0]["images"]):
+        entry["original"] = {"sha256": hashlib.sha256(image.data).hexdigest(), "bytes": len(image.data),
+                             "width": image.width, "height": image.height, "format": "png"}
+    return state
+
+
+def write_originals(app, served, cut=()):
+    for image in served:
+        path = kept_file(app, hashlib.sha256(image.data).hexdigest())
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(image.data[:100] if image in cut else image.data)
+
+
+def kept_bytes(app, image):
+    try:
+        with open(kept_file(app, hashlib.sha256(image.data).hexdigest()), "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def test_check_library_refetches_a_cut_original_and_names_one_whose_server_is_gone(make_app, http_server):
+    red, green = http_server.add_image(*SPECS[0]), http_server.add_image(*SPECS[1])
+    elsewhere = harness.ImageServer()
+    try:
+        blue = elsewhere.add_image(*SPECS[2])
+        served = [red, green, blue]
+        app = make_app(kept_state(served))
+        os.makedirs(originals_dir(app), exist_ok=True)
+        # Green's original is cut short before the launch: the cell finds it damaged and fetches it again.
+        write_originals(app, served, cut=[green])
+        app.start()
+        all_shown(app, 3)
+        wait_until(lambda: kept_bytes(app, green) == green.data, 20, 0.2, "green's original written back")
+
+        # Then red's is cut short and blue's deleted while its server goes away.
+        with open(kept_file(app, hashlib.sha256(red.data).hexdigest()), "wb") as f:
+            f.write(red.data[:100])
+        os.unlink(kept_file(app, hashlib.sha256(blue.data).hexdigest()))
+        elsewhere.stop()
+        red_hits = http_server.hits(red.path)
+        open_main_menu_item(app, "Check Library")
+        message = toast(app, "could not be repaired", timeout=30)
+        assert "1 image was missing or damaged and was fetched again from its source: “red.png”" in message, message
+        assert "1 image could not be repaired: “blue.png”" in message, message
+        assert kept_bytes(app, red) == red.data
+        assert http_server.hits(red.path) == red_hits + 1
+        assert kept_bytes(app, blue) is None
+        # The window stays usable, and every cell still shows.
+        all_shown(app, 3)
+        app.stop()
+    finally:
+        elsewhere.stop()
+
+
+def test_check_library_says_all_is_intact(make_app, http_server):
+    served = [http_server.add_image(*spec) for spec in SPECS[:2]]
+    app = make_app(kept_state(served))
+    os.makedirs(originals_dir(app), exist_ok=True)
+    write_originals(app, served)
+    app.start()
+    all_shown(app, 2)
+    http_server.clear_log()
+    open_main_menu_item(app, "Check Library")
+    assert toast(app, "intact", timeout=30) == "All 2 images in the library are intact"
+    # Intact originals need no network.
+    assert all(http_server.hits(image.path) == 0 for image in served)
+    app.stop()

@@ -4,9 +4,9 @@ with a fly-into-the-trash animation, and everything can be undone.
 The real app under Xvfb with a state of twelve served images of distinct colours and aspect ratios; real pointer
 drags with xdotool; the cells, the trash zone and its icon found over AT-SPI; the frames of the animation captured
 every ~40 ms from the screen; a real Firefox as the foreign drag source."""
-import hashlib
 import json
 import os
+import shutil
 import time
 
 import harness
@@ -410,26 +410,37 @@ def test_an_image_dragged_from_firefox_is_refused_by_the_trash(make_app, http_se
         firefox.stop()
 
 
-def cache_file(app, url):
-    return os.path.join(app.cache_dir, hashlib.sha256(url.encode()).hexdigest())
+def original_file(app, sha256):
+    return os.path.join(app.data_home, "image-gallery", "originals", sha256[:2], sha256)
 
 
-def test_trashed_images_stay_cached_while_undo_can_bring_them_back(make_app, http_server, desktop):
+def kept_originals(app):
+    """Each image's kept original (SHA-256) by URL, once state.json names one for every image; else None."""
+    try:
+        images = app.state()["galleries"][0]["images"]
+    except (FileNotFoundError, ValueError, KeyError, IndexError):
+        return None
+    kept = {image["url"]: (image.get("original") or {}).get("sha256") for image in images}
+    return kept if kept and all(kept.values()) else None
+
+
+def test_trashed_images_stay_kept_while_undo_can_bring_them_back(make_app, http_server, desktop):
     app, colours = launch_gallery(make_app, http_server)
     cells = by_name(app.wait_settled(12))
     urls = {name: cell.url for name, cell in cells.items()}
-    harness.wait_until(lambda: all(os.path.exists(cache_file(app, u)) for u in urls.values()), 10, 0.1,
-                       "every image cached as %s/<sha256 of its URL>" % app.cache_dir,
-                       lambda: repr(sorted(os.listdir(app.cache_dir)) if os.path.isdir(app.cache_dir) else None))
+    kept = harness.wait_until(lambda: kept_originals(app), 20, 0.2, "every image's original kept in the library")
+    originals = {name: original_file(app, kept[url]) for name, url in urls.items()}
+    assert all(os.path.exists(path) for path in originals.values()), originals
 
     drag_to_trash(app, desktop, cells["orange"].center)
     remaining = [n for n in NAMES if n != "orange"]
     wait_saved(app, remaining, what="state.json without orange")
     time.sleep(0.5)
-    assert os.path.exists(cache_file(app, urls["orange"])), "orange's download was deleted while undo can restore it"
+    assert os.path.exists(originals["orange"]), "orange's original was deleted while undo can restore it"
 
-    # offline, undo still brings orange back, showing its image
+    # offline, with no cache, undo still brings orange back, showing its image
     http_server.stop()
+    shutil.rmtree(app.cache_dir, ignore_errors=True)
     desktop.key("ctrl+z")
     wait_saved(app, NAMES, what="state.json with orange back")
     restored = wait_order(app, NAMES)
@@ -438,16 +449,17 @@ def test_trashed_images_stay_cached_while_undo_can_bring_them_back(make_app, htt
     problems = screen_problems(app, colours)
     assert not problems, "after undo, offline:\n  " + "\n  ".join(problems)
 
-    # deleted again, and the app quits: the next launch cleans its download up, and keeps the others
+    # deleted again, and the app quits: the next launch removes its original, and keeps the others
     desktop.key("ctrl+shift+z")
     wait_saved(app, remaining, what="state.json without orange, again")
     app.stop()
-    assert os.path.exists(cache_file(app, urls["orange"])), "orange's download was deleted before the next launch"
+    assert os.path.exists(originals["orange"]), "orange's original was deleted before the next launch"
     app.start()
-    harness.wait_until(lambda: not os.path.exists(cache_file(app, urls["orange"])), 10, 0.1,
-                       "the next launch to delete the deleted image's download")
-    lost = [n for n in remaining if not os.path.exists(cache_file(app, urls[n]))]
-    assert not lost, "the next launch also deleted the downloads of %r" % lost
+    harness.wait_until(lambda: not os.path.exists(originals["orange"]), 10, 0.1,
+                       "the next launch to remove the deleted image's original")
+    lost = [n for n in remaining if not os.path.exists(originals[n])]
+    assert not lost, "the next launch also removed the originals of %r" % lost
+
     wait_order(app, remaining)
 
 

@@ -78,6 +78,10 @@ CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
+/// A GtkApplication that emits "dbus-registered" (with its GDBusConnection) from `dbus_register`, before
+/// it owns its bus name: objects exported then are there for the call that started the app.
+GtkApplication *cshim_application_new(const gchar *application_id, GApplicationFlags flags);
+
 /// What the gallery canvas asks its owner about the cells that are on screen, so that each can be
 /// exposed to assistive technologies as a child of role image with a name and extents.
 typedef struct {
@@ -122,3 +126,7 @@ void cshim_wakeup_clear(gint fd);
 G_END_DECLS
 
 #endif
+
+/// Gives an entry a completion popup offering `names` (`count` of them), matched by prefix without regard to case;
+/// `gtk_list_store_new` and `gtk_list_store_set` are variadic.
+void cshim_entry_set_completions(GtkEntry *entry, const char *const *names, gint count);

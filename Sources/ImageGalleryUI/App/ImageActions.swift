@@ -22,11 +22,16 @@ final class ImageActions {
     private var library: GalleryLibrary { session.library }
     private var actions: [Action] = []
     private var chooser: FileChooser?
+    /// The tags dialog of the selection, while open.
+    private var tagsDialog: TagsDialog?
+    private var manageTags: ManageTagsWindow?
 
     /// Tells the user something (the window's toast).
     var say: (String) -> Void = { _ in }
     /// Tells the user of a step they can undo.
     var offerUndo: (String) -> Void = { _ in }
+    /// The image the window's viewer shows, if it shows one: Ctrl+T is about it then.
+    var viewedImage: () -> ImageID? = { nil }
     /// Moves images to the trash as the Delete key does.
     var delete: ([ImageID]) -> Void = { _ in }
 
@@ -42,6 +47,7 @@ final class ImageActions {
             ("show-in-files", { $0.showInFiles() }),
             ("save-images", { $0.save() }),
             ("trash-images", { $0.delete($0.selectedImages.map(\.id)) }),
+            ("edit-tags", { $0.editTags($0.viewedImage().map { [$0] } ?? $0.selectedImages.map(\.id)) }),
         ]
         for (name, run) in selected {
             actions.append(window.addAction(name) { [weak self] in self.map(run) })
@@ -50,6 +56,7 @@ final class ImageActions {
             window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
                 self?.move(to: galleryID)
             })
+        _ = window.addAction("manage-tags") { [weak self] in self?.showManageTags() }
         selectionChanged()
     }
 
@@ -106,6 +113,7 @@ final class ImageActions {
         menu.appendSection(removal)
 
         let about = MenuModel()
+        about.append(label: tr("Ta_gs…"), action: "win.edit-tags")
         about.append(label: tr("P_roperties"), action: "win.image-properties", target: clicked.rawValue)
         menu.appendSection(about)
         return menu
@@ -340,6 +348,35 @@ final class ImageActions {
 
     private nonisolated static func couldNotSave(_ name: String, _ reason: String) -> String {
         tr("Could not save “{name}”: {reason}", ["name": name, "reason": reason])
+    }
+
+    // MARK: Tags
+
+    /// The tags dialog of these images (Ctrl+T, the cell menu, the properties pane); one at a time.
+    func editTags(_ ids: [ImageID]) {
+        guard !ids.isEmpty else { return }
+        if let tagsDialog, tagsDialog.imageIDs == ids {
+            tagsDialog.present()
+            return
+        }
+        tagsDialog?.window.close()
+        let shown = TagsDialog(imageIDs: ids, library: library, parent: window)
+        shown.onClosed = { [weak self, weak shown] in
+            if let self, self.tagsDialog === shown { self.tagsDialog = nil }
+        }
+        tagsDialog = shown
+        shown.present()
+    }
+
+    private func showManageTags() {
+        if let manageTags {
+            manageTags.present()
+            return
+        }
+        let shown = ManageTagsWindow(library: library, parent: window)
+        shown.onClosed = { [weak self] in self?.manageTags = nil }
+        manageTags = shown
+        shown.present()
     }
 
     // MARK: Galleries

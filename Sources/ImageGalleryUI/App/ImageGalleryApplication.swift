@@ -24,6 +24,9 @@ public final class ImageGalleryApplication {
     private var redoAction: Action?
     private var historyObservation: Observation?
     private var carryOver: OriginalsCarryOver?
+    private var shellSearch: ShellSearch?
+    private var searchProvider: ShellSearchProvider?
+    private var libraryChecker: LibraryChecker?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -45,7 +48,9 @@ public final class ImageGalleryApplication {
 
     private init() {
         application.onActivate { [weak self] in self?.activate() }
+        application.onDBusRegistered { [weak self] connection in self?.exportSearchProvider(on: connection) }
         application.onShutdown { [weak self] in
+            self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
             self?.lastActiveWindow?.rememberSize()
             _ = self?.saver?.flush()
@@ -62,6 +67,10 @@ public final class ImageGalleryApplication {
         }
         _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
         _ = application.addAction("about") { [weak self] in self?.showAbout() }
+        _ = application.addAction("check-library") { [weak self] in
+            guard let self, let window = lastActiveWindow ?? windows.last else { return }
+            libraryChecker?.start(in: window)
+        }
         // Window actions (`win.`): GTK routes each key to the focused window's own action.
         application.setAccelerators(["<Control>v"], for: "win.paste")
         application.setAccelerators(["<Control>plus", "<Control>equal", "<Control>KP_Add"], for: "win.zoom-in")
@@ -71,6 +80,7 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
         application.setAccelerators(["<Control>w"], for: "win.close")
         application.setAccelerators(["<Control>o"], for: "win.add-images")
+        application.setAccelerators(["<Control>t"], for: "win.edit-tags")
         // As in Eye of GNOME and Files.
         application.setAccelerators(["<Alt>Return", "<Alt>KP_Enter"], for: "win.properties")
     }
@@ -89,6 +99,36 @@ public final class ImageGalleryApplication {
         }
         let services = services ?? startServices()
         openWindow(showing: services.library.initialGalleryID)
+    }
+
+    /// GNOME Shell's overview searches the galleries through D-Bus (the `.ini` in data/ names this object);
+    /// the library loads at the first question when no window has loaded it yet.
+    private func exportSearchProvider(on connection: DBusConnection) {
+        searchProvider = ShellSearchProvider(
+            connection: connection, objectPath: "/io/github/imagegallery/ImageGallery/SearchProvider",
+            handlers: ShellSearchProvider.Handlers(
+                search: { [weak self] terms, previous, reply in
+                    guard let self else { return reply([]) }
+                    self.shellSearcher().search(terms, within: previous, reply: reply)
+                },
+                metas: { [weak self] ids in self?.shellSearcher().metas(ids) ?? [] },
+                activate: { [weak self] id, _ in self?.showImage(ImageID(id)) },
+                launchSearch: { [weak self] _ in self?.activate() }))
+    }
+
+    private func shellSearcher() -> ShellSearch {
+        if let shellSearch { return shellSearch }
+        let services = services ?? startServices()
+        let searcher = ShellSearch(
+            library: services.library, scheduler: Self.scheduler, bytesSource: services.loader.bytesSource)
+        shellSearch = searcher
+        return searcher
+    }
+
+    /// A result chosen in the overview: a window shows it in its viewer, in whichever gallery holds it.
+    private func showImage(_ id: ImageID) {
+        activate()
+        (lastActiveWindow ?? windows.last)?.showImage(id)
     }
 
     /// Loads the document and starts what every window shares.
@@ -209,6 +249,7 @@ public final class ImageGalleryApplication {
         self.services = services
         updateHistoryActions()
         startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
+        libraryChecker = LibraryChecker(library: library, source: bytesSource)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
     }
@@ -328,7 +369,7 @@ public final class ImageGalleryApplication {
     private func startCarryOver(
         of state: GalleryState, into library: GalleryLibrary, source: ImageBytesSource, importsDirectory: URL
     ) {
-        let pending = OriginalsCarryOver.pending(in: state, importsDirectory: importsDirectory)
+        let pending = CarryOver.pending(in: state, importsDirectory: importsDirectory)
         guard !pending.isEmpty else { return }
         let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
         // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.

@@ -76,7 +76,7 @@ extension MainWindow {
     private func export(_ galleryID: String, into parent: URL) {
         // The gallery as it is now: later changes are not part of this export.
         guard exportJob == nil, let gallery = services.library.savedGallery(galleryID) else { return }
-        exportBanner.begin(gallery.name, total: gallery.images.count)
+        exportBanner.begin(tr("Exporting “{gallery}”…", ["gallery": gallery.name]), total: gallery.images.count)
         exportJob = services.exporter.export(
             gallery, into: parent, fallbackName: tr("Gallery"),
             progress: { [weak self] done, total in

@@ -51,7 +51,15 @@ final class MainWindow {
     /// The undo step the toast offers, while it shows.
     private var undoOffered: Int?
     /// Adding files and exporting (MainWindow+Files.swift).
-    let exportBanner = ExportBanner()
+    let exportBanner = ProgressBanner(name: tr("Export"), progressName: tr("Export progress"))
+    /// Where Check Library's banner goes once a check is started from this window (it is made then, so a
+    /// window that never checks has no second Cancel button).
+    private let checkBannerPlace = Box(.vertical)
+    private(set) lazy var checkBanner: ProgressBanner = {
+        let banner = ProgressBanner(name: tr("Check Library"), progressName: tr("Library check progress"))
+        checkBannerPlace.append(banner.root)
+        return banner
+    }()
     var exportJob: GalleryExporter.Job?
     /// The file chooser on screen: GTK keeps no reference to it.
     var fileChooser: FileChooser?
@@ -70,7 +78,7 @@ final class MainWindow {
         if size.maximized { window.maximize() }
         unmaximizedSize = (size.width, size.height)
         window.setIconName(ImageGalleryApplication.id)
-        externalDrops = ExternalDrops(library: services.library)
+        externalDrops = ExternalDrops(library: services.library, scheduler: services.loader.pipeline.scheduler)
         gallery = GalleryView(
             session: session, loader: services.loader, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
@@ -99,6 +107,7 @@ final class MainWindow {
 
         let column = Box(.vertical)
         column.append(exportBanner.root)
+        column.append(checkBannerPlace)
         column.append(galleryArea, expand: true)
         column.append(trash.root)
 
@@ -249,6 +258,7 @@ final class MainWindow {
         let shown = PropertiesWindow(
             imageID: id, library: library, parent: window, pixelSize: { loader.originalSize(of: id) })
         shown.say = { [weak self] message in self?.say(message) }
+        shown.editTags = { [weak self] id in self?.imageActions?.editTags([id]) }
         shown.onClosed = { [weak self, weak shown] in
             if let self, self.properties === shown { self.properties = nil }
         }
@@ -277,6 +287,17 @@ final class MainWindow {
         viewer.show(id)
         viewer.area.grabFocus()
         updateChrome()
+    }
+
+    /// Shows an image of any gallery in the viewer (the overview's search chose it).
+    func showImage(_ id: ImageID) {
+        guard let (galleryID, _) = library.location(of: id) else { return }
+        if galleryID != session.galleryID {
+            closeViewer()
+            session.show(galleryID)
+        }
+        window.activateAction("open-image", target: id.rawValue)
+        window.present()
     }
 
     /// Esc or Back: the gallery as it was, scrolled where it was, with the image just seen focused.
@@ -408,6 +429,10 @@ final class MainWindow {
         actions.say = { [weak self] message in self?.say(message) }
         actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
         actions.delete = { [weak self] ids in self?.delete(ids) }
+        actions.viewedImage = { [weak self] in
+            guard let self, isViewing else { return nil }
+            return viewer.imageID
+        }
         imageActions = actions
         gallery.onCopyRequested = { [weak self] in self?.imageActions?.copySelection() }
         gallery.onCutRequested = { [weak self] in self?.imageActions?.cutSelection() }
@@ -557,7 +582,7 @@ final class MainWindow {
                 Clipboard.requestContents(target) { [weak self] bytes in
                     if let bytes, !bytes.isEmpty { received[target] = bytes }
                     remaining -= 1
-                    if remaining == 0 { self?.pasted(received) }
+                    if remaining == 0 { self?.pasted(received, offered: offered) }
                 }
             }
         }
@@ -573,7 +598,19 @@ final class MainWindow {
 
     private static var nothingToPaste: String { tr("Nothing to paste: the clipboard holds no image or image address") }
 
-    private func pasted(_ received: [String: [UInt8]]) { pasted(DropPayload.images(received: received)) }
+    /// The clipboard's contents are read on a worker, as a drop's are.
+    private func pasted(_ received: [String: [UInt8]], offered: [String]) {
+        services.loader.pipeline.scheduler.run(
+            .cpu, .visible, { DropPayload.contents(received: received, offered: offered) },
+            then: { [weak self] contents in
+                guard let self else { return }
+                if contents.images.isEmpty && contents.oversizedAddresses > 0 {
+                    say(ExternalDrops.oversizedRefusal)
+                } else {
+                    pasted(contents.images)
+                }
+            })
+    }
 
     private func pasted(_ images: [DroppedImage]) {
         guard !images.isEmpty else {
@@ -586,9 +623,36 @@ final class MainWindow {
         startDownloads(images, placeholder: placeholder, arrival: .paste)
     }
 
+    /// Brings a drop's or a paste's images into `placeholder`; more than a few hundred only once the user
+    /// says so (a page can drag thousands of addresses), else the placeholder goes.
     func startDownloads(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
-        services.downloader.scaleFactor = gallery.canvas.scaleFactor
-        services.downloader.start(images, placeholder: placeholder, arrival: arrival)
+        guard images.count > ImageLimits.imagesAddedWithoutAsking else {
+            services.downloader.scaleFactor = gallery.canvas.scaleFactor
+            services.downloader.start(images, placeholder: placeholder, arrival: arrival)
+            return
+        }
+        let question = trPlural("Add {count} image?", "Add {count} images?", images.count)
+        let dialog = MessageDialog(over: window, kind: .question, primary: question, secondary: nil)
+        dialog.accessibleName = question
+        dialog.addButton(tr("_Cancel"), response: AddResponse.cancel)
+        dialog.addButton(tr("_Add"), response: AddResponse.add)
+        dialog.setDefaultResponse(AddResponse.add)
+        dialog.onResponse { [weak self, dialog] response in
+            dialog.destroy()
+            guard let self else { return }
+            if response == AddResponse.add {
+                services.downloader.scaleFactor = gallery.canvas.scaleFactor
+                services.downloader.start(images, placeholder: placeholder, arrival: arrival)
+            } else {
+                library.discardPlaceholder(placeholder)
+            }
+        }
+        dialog.present()
+    }
+
+    private enum AddResponse {
+        static let cancel: Int32 = -6
+        static let add: Int32 = 1
     }
 
     // MARK: Closing

@@ -1,11 +1,13 @@
 import Foundation
 import GalleryCore
+import GalleryIO
 import GtkKit
 
 /// Drops from browsers, file managers and other apps, wherever they land (the gallery, a sidebar
 /// row): the targets worth having are requested while the drag hovers, so that at the drop a
-/// placeholder goes where it lands and the core's parser already has what it needs; what it finds
-/// goes to the download pipeline. One per window, shared by the gallery and the sidebar.
+/// placeholder goes where it lands and the core's parser already has what it needs; the parser runs
+/// on a worker (a page may hand over megabytes), and what it finds goes to the download pipeline.
+/// One per window, shared by the gallery and the sidebar.
 @MainActor
 final class ExternalDrops {
     /// The answers to one drag's requests, as they come.
@@ -16,22 +18,25 @@ final class ExternalDrops {
         /// The drag left the widget that asked, and no motion came since.
         var hasLeft = false
 
-        var images: [DroppedImage] { DropPayload.images(received: received) }
-
         mutating func record(_ data: SelectionData) {
             awaiting.remove(data.target)
             if let bytes = data.bytes, !bytes.isEmpty { received[data.target] = bytes }
         }
     }
 
-    /// A drop whose answers are still on their way.
+    /// A drop whose answers are still on their way, or being read.
     private struct Pending {
         var answers: Answers
         let placeholder: ImageID
         let time: UInt32
+        /// The widget that asks again when the answers given while hovering held nothing.
+        let widget: Widget
+        /// The answers are those given while the drag hovered.
+        var answeredEarly: Bool
     }
 
     private let library: GalleryLibrary
+    private let scheduler: JobScheduler
     /// Answers asked for while the drag hovered, before any drop. Asking early also means GTK's
     /// selection window, made on a process's first request, is made before the drop and not
     /// during it: the X round trips that takes would otherwise delay the placeholder.
@@ -42,7 +47,10 @@ final class ExternalDrops {
     /// A drop that held nothing usable: the window says so.
     var onRefused: (String) -> Void = { _ in }
 
-    init(library: GalleryLibrary) { self.library = library }
+    init(library: GalleryLibrary, scheduler: JobScheduler) {
+        self.library = library
+        self.scheduler = scheduler
+    }
 
     /// Whether a drag from another application may hold an image, judged by its targets alone.
     static func mayContainImage(_ context: DragContext) -> Bool {
@@ -75,20 +83,22 @@ final class ExternalDrops {
     /// Takes a drop: `placeholder(label)` puts the placeholder where the drop lands; answers still
     /// to come arrive at `widget`'s drag-data-received, which must call `received`.
     func begin(_ context: DragContext, at widget: Widget, time: UInt32, placeholder: (String) -> ImageID?) {
-        let early = hovering.flatMap { $0.context == context ? $0 : nil }
+        let early = hovering.flatMap {
+            $0.context == context && !($0.awaiting.isEmpty && $0.received.isEmpty) ? $0 : nil
+        }
         hovering = nil
-        let earlyImages = early.flatMap { $0.awaiting.isEmpty ? $0.images : nil }
-        // A source that answered the early asking with nothing usable is asked again: some give
-        // their data only once it is dropped.
-        let asked = (earlyImages?.isEmpty == true ? nil : early) ?? request(context, at: widget, time: time)
+        // A source that answered the early asking with nothing is asked again: some give their data
+        // only once it is dropped.
+        let asked = early ?? request(context, at: widget, time: time)
         // Translators: what a dropped image is called until its name is known ("Downloading image").
         guard !asked.awaiting.isEmpty || !asked.received.isEmpty, let id = placeholder(tr("image")) else {
             context.finish(success: false, time: time)
             return
         }
-        let drop = Pending(answers: asked, placeholder: id, time: time)
-        if let earlyImages, !earlyImages.isEmpty {
-            land(drop, images: earlyImages)
+        let drop = Pending(
+            answers: asked, placeholder: id, time: time, widget: widget, answeredEarly: early?.awaiting.isEmpty == true)
+        if asked.awaiting.isEmpty {
+            read(drop)
         } else {
             pending.append(drop)
         }
@@ -102,8 +112,7 @@ final class ExternalDrops {
         guard let position = pending.firstIndex(where: { $0.answers.context == context }) else { return }
         pending[position].answers.record(data)
         guard pending[position].answers.awaiting.isEmpty else { return }
-        let drop = pending.remove(at: position)
-        land(drop, images: drop.answers.images)
+        read(pending.remove(at: position))
     }
 
     private func request(_ context: DragContext, at widget: Widget, time: UInt32) -> Answers {
@@ -114,19 +123,47 @@ final class ExternalDrops {
         return Answers(context: context, awaiting: Set(targets))
     }
 
-    /// Every answer is in: the images found go to the downloads, or the window says why none did.
-    private func land(_ drop: Pending, images: [DroppedImage]) {
-        drop.answers.context.finish(success: !images.isEmpty, time: drop.time)
-        guard !images.isEmpty else {
-            library.discardPlaceholder(drop.placeholder)
-            onRefused(Self.describeRefusal(drop.answers.received))
+    /// Every answer is in: the parser reads them on a worker, and the drop lands when it is done.
+    private func read(_ drop: Pending) {
+        let (received, offered) = (drop.answers.received, drop.answers.context.offeredTargets)
+        scheduler.run(
+            .cpu, .visible, { DropPayload.contents(received: received, offered: offered) },
+            then: { [weak self] contents in self?.land(drop, contents: contents) })
+    }
+
+    /// The images found go to the downloads, or the window says why none did.
+    private func land(_ drop: Pending, contents: DropContents) {
+        if contents.images.isEmpty && drop.answeredEarly {
+            var again = drop
+            again.answers = request(drop.answers.context, at: drop.widget, time: drop.time)
+            again.answeredEarly = false
+            pending.append(again)
             return
         }
-        onImages(images, drop.placeholder)
+        drop.answers.context.finish(success: !contents.images.isEmpty, time: drop.time)
+        guard !contents.images.isEmpty else {
+            library.discardPlaceholder(drop.placeholder)
+            onRefused(Self.describeRefusal(drop.answers.received, contents: contents))
+            return
+        }
+        onImages(contents.images, drop.placeholder)
+    }
+
+    /// Why an address was left out of a drop unread.
+    static var oversizedRefusal: String {
+        tr(
+            "Couldn’t add “{image}”: {reason}",
+            [
+                "image": tr("Embedded image"),
+                "reason": tr(
+                    "larger than {megabytes} MB",
+                    ["megabytes": Localization.number(Int(ImageLimits.maximumDownloadBytes / 1_000_000))]),
+            ])
     }
 
     /// Names what was dropped when it held no image: its text, without markup.
-    private static func describeRefusal(_ received: [String: [UInt8]]) -> String {
+    private static func describeRefusal(_ received: [String: [UInt8]], contents: DropContents) -> String {
+        if contents.oversizedAddresses > 0 { return oversizedRefusal }
         if received.isEmpty { return tr("The drop could not be added: the other application sent no data") }
         let text = received.values.compactMap { String(bytes: $0.prefix(400), encoding: .utf8) }.first?
             .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)

@@ -37,17 +37,6 @@ final class OriginalsCarryOver {
         self.importsDirectory = importsDirectory
     }
 
-    /// The images of `state` that have no kept original yet and can get one: web images, and bytes imported before.
-    nonisolated static func pending(in state: GalleryState, importsDirectory: URL) -> [GalleryImage] {
-        let importsPath = importsDirectory.standardizedFileURL.path + "/"
-        return state.galleries.flatMap(\.images).filter { image in
-            guard image.original == nil, let url = URL(string: image.url), let scheme = url.scheme?.lowercased()
-            else { return false }
-            return scheme == "http" || scheme == "https"
-                || (scheme == "file" && url.standardizedFileURL.path.hasPrefix(importsPath))
-        }
-    }
-
     func start(_ images: [GalleryImage]) {
         waiting = images[...]
         progress = Progress(total: images.count)
@@ -64,37 +53,13 @@ final class OriginalsCarryOver {
     }
 
     private func carry(_ image: GalleryImage) {
-        let store = source.originals
-        let importsPath = importsDirectory.standardizedFileURL.path + "/"
-        // Background: the cells the window shows are loaded first; a cached download is read, not fetched.
-        source.fetch(image.url, priority: .background, cancellation: cancellation) { fetched in
-            let outcome: Result<(KeptOriginal, String?), LoadFailure> = fetched.flatMap { data in
-                // Whatever the server now sends instead of an image is not kept.
-                guard let format = ImageFormat.sniff(data.prefix(4096)) else {
-                    return .failure(LoadFailure(description: tr("not an image")))
-                }
-                let sha256: String
-                do throws(FileError) {
-                    sha256 = try store.keep(data)
-                } catch {
-                    return .failure(LoadFailure(description: error.description))
-                }
-                let header = ImageHeader.read(data)
-                let original = KeptOriginal(
-                    sha256: sha256, byteCount: data.count, pixelWidth: header?.width ?? 0,
-                    pixelHeight: header?.height ?? 0, format: format.name.lowercased())
-                // An old import is recorded by its kept file: the old one goes at a later launch.
-                let isImport =
-                    URL(string: image.url).map { $0.isFileURL && $0.standardizedFileURL.path.hasPrefix(importsPath) }
-                    ?? false
-                let url = isImport ? store.path(for: sha256).flatMap(FileURI.from(path:)) : nil
-                return .success((original, url))
-            }
+        CarryOver.keep(image, source: source, importsDirectory: importsDirectory, cancellation: cancellation) {
+            outcome in
             MainContext.post { [weak self] in self?.finished(image, outcome) }
         }
     }
 
-    private func finished(_ image: GalleryImage, _ outcome: Result<(KeptOriginal, String?), LoadFailure>) {
+    private func finished(_ image: GalleryImage, _ outcome: Result<CarryOver.Kept, LoadFailure>) {
         running -= 1
         guard !cancellation.isCancelled else { return }
         switch outcome {

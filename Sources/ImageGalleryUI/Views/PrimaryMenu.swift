@@ -21,10 +21,12 @@ enum PrimaryMenu {
               \(item(N_("_Add Images…"), action: "win.add-images"))
               \(item(N_("Add _Folder…"), action: "win.add-folder"))
               \(item(N_("_Export Gallery…"), action: "win.export"))
+              \(item(N_("_Check Library"), action: "app.check-library"))
             </section>
             <section>
               \(item(N_("_Paste"), action: "win.paste"))
               \(item(N_("Select _All"), action: "win.select-all"))
+              \(item(N_("Manage _Tags…"), action: "win.manage-tags"))
             </section>
             <section>
               \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))

@@ -5,6 +5,7 @@ import GtkKit
 /// An image's properties (Alt+Return, the cell menu, the viewer's button): who it is and where it
 /// came from, each address with Open, and the user's note about it. The note is saved with the
 /// image as one undo step when the note loses the focus or the window closes, not per keystroke.
+/// Its tags show as a line, with Edit Tags opening the tags dialog.
 /// It follows the library: an undo shows in it, and it closes when its image goes.
 @MainActor
 final class PropertiesWindow {
@@ -13,10 +14,13 @@ final class PropertiesWindow {
     private let library: GalleryLibrary
     private let pixelSize: () -> (width: Int, height: Int)?
     private let note = TextView()
+    private let tags = Label()
     private var rows: [ImageProperties.Field: (box: Box, value: Label, open: Button)] = [:]
     private var observation: Observation?
     /// Tells the user something (the parent window's toast).
     var say: (String) -> Void = { _ in }
+    /// Opens the tags dialog of this image.
+    var editTags: (ImageID) -> Void = { _ in }
     /// The window is gone, its note saved.
     var onClosed: () -> Void = {}
 
@@ -53,6 +57,26 @@ final class PropertiesWindow {
             fields.append(row)
             rows[field] = (row, value, open)
         }
+
+        let tagsHeading = Label(tr("Tags"))
+        tagsHeading.setXAlign(0)
+        tagsHeading.addStyleClass("dim-label")
+        tags.wrapSelectableText()
+        tags.canFocus = false
+        tags.accessibleName = tr("Tags")
+        let editTags = Button(label: tr("Edit _Tags…"))
+        editTags.setAlign(horizontal: .end, vertical: .center)
+        editTags.onClicked { [weak self] in
+            guard let self else { return }
+            self.editTags(imageID)
+        }
+        let tagTexts = Box(.vertical, spacing: 2)
+        tagTexts.append(tagsHeading)
+        tagTexts.append(tags)
+        let tagsRow = Box(.horizontal, spacing: 12)
+        tagsRow.append(tagTexts, expand: true)
+        tagsRow.append(editTags)
+        fields.append(tagsRow)
 
         let noteLabel = Label(mnemonic: tr("_Note"))
         noteLabel.setXAlign(0)
@@ -119,6 +143,10 @@ final class PropertiesWindow {
             row.open.isVisible = shown?.openable != nil
         }
         window.accessibleDescription = image.label
+        // Translators: between an image's tags in its properties.
+        tags.text = image.tags.joined(separator: tr(", "))
+        tags.accessibleDescription = tags.text
+        tags.isVisible = !image.tags.isEmpty
         if updatingNote { note.text = image.note ?? "" }
     }
 

@@ -16,6 +16,7 @@ enum ShortcutsWindow {
               <object class="GtkShortcutsSection">
                 <property name="visible">1</property>
                 <property name="section-name">shortcuts</property>
+                <property name="max-height">20</property>
                 \(group(N_("Arranging"), [
                 shortcut(accelerator: "Left Right Up Down", N_("Move the focus")),
                 shortcut(accelerator: "&lt;Alt&gt;Left &lt;Alt&gt;Right &lt;Alt&gt;Up &lt;Alt&gt;Down", N_("Move the selected images")),
@@ -34,6 +35,7 @@ enum ShortcutsWindow {
                 shortcut(accelerator: "&lt;Ctrl&gt;x", N_("Cut the selected images")),
                 shortcut(accelerator: "Menu &lt;Shift&gt;F10", N_("Menu of the selected images")),
                 shortcut(accelerator: "&lt;Alt&gt;Return", N_("Properties of the focused image")),
+                shortcut(accelerator: "&lt;Ctrl&gt;t", N_("Tags of the selected images")),
             ]))
                 \(group(N_("Galleries"), [
                 shortcut(accelerator: "&lt;Ctrl&gt;n", N_("New gallery")),

@@ -10,6 +10,7 @@ Pieces, each usable on its own, one module each:
   - `cells`: `Cell`, a visible gallery cell as its accessible object describes it;
   - `app`: `App`, the built `image-gallery` binary launched with its own XDG directories, read over AT-SPI;
   - `processes`: ending child processes, and their memory;
+  - `dialogs`: the app's dialogs answered over AT-SPI (`add_images_question`, `press`);
   - `hostile`: image files that declare a huge picture, or cost minutes to draw, one per format (`hostile.cases`).
 
 Tests use the names below as `harness.X`. AT-SPI is read with a small client speaking the AT-SPI D-Bus protocol
@@ -27,12 +28,13 @@ from .desktop import Desktop, current_desktop, start_desktop, stop_desktop
 from .images import (CONTENT_TYPES, _png_chunk, data_url, decode_png_size, encoded_image, file_url,
                      palette_png_bytes, png_bytes)
 from . import hostile
+from .dialogs import add_images_question, press
 from .processes import process_memory_mib
 from .server import ImageServer, LoggedRequest, ServedImage
 from .waiting import HarnessError, wait_until
 
 __all__ = [
-    "A11yBus", "A11yError", "App", "CONTENT_TYPES", "Cell", "DATA_IMAGE", "DEFAULT_BINARY", "DISTINCT_IMAGES",
+    "A11yBus", "A11yError", "App", "add_images_question", "press", "CONTENT_TYPES", "Cell", "DATA_IMAGE", "DEFAULT_BINARY", "DISTINCT_IMAGES",
     "Desktop", "FILE_IMAGE", "HarnessError", "ImageServer", "LoggedRequest", "Node", "REPO_ROOT", "ROLE", "Roles",
     "ServedImage", "UI_COLOURS", "WINDOW_TITLE", "a11y", "average_colour", "colour_bbox", "colour_close",
     "current_desktop", "data_url", "decode_png_size", "dominant_colour", "encoded_image", "file_url",

@@ -84,7 +84,8 @@ class App:
             f.write(data)
         self._state_written = True
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, window=True):
+        """window=False: the app is started without waiting for a window (a D-Bus service opens none)."""
         if self.proc is not None and self.proc.poll() is None:
             raise HarnessError("App.start(): already running (pid %d)" % self.proc.pid)
         if not os.path.isfile(self.binary) or not os.access(self.binary, os.X_OK):
@@ -102,6 +103,8 @@ class App:
                                          stdout=out, stderr=err, cwd=self.root)
         self._app_acc = None
         self._gallery = None
+        if not window:
+            return self
         try:
             wait_until(self._frame_ready, timeout, 0.2, "the %r window over AT-SPI (pid %d)"
                        % (self.app_name, self.proc.pid), self._describe_for_timeout)

@@ -1,10 +1,10 @@
 import GalleryCore
 import GtkKit
 
-/// A banner across the top of the gallery while an export runs: what is exported, how far it
-/// got, and Cancel. It shows only when an export takes a moment, so a small one never flashes it.
+/// A banner across the top of the gallery while a long task runs (an export, Check Library): what it does,
+/// how far it got, and Cancel. It shows only when the task takes a moment, so a short one never flashes it.
 @MainActor
-final class ExportBanner {
+final class ProgressBanner {
     let root = Revealer(slidesDown: true)
     private let title = Label()
     private let count = Label()
@@ -14,7 +14,8 @@ final class ExportBanner {
 
     var onCancel: () -> Void = {}
 
-    init() {
+    /// `name` and `progressName` are what assistive technologies call the banner and its bar.
+    init(name: String, progressName: String) {
         let box = Box(.horizontal, spacing: 12)
         box.addStyleClass("export-banner")
         let text = Box(.vertical, spacing: 6)
@@ -26,18 +27,18 @@ final class ExportBanner {
         line.append(count)
         text.append(line)
         text.append(progressBar)
-        progressBar.accessibleName = tr("Export progress")
+        progressBar.accessibleName = progressName
         box.append(text, expand: true)
         cancelButton.setAlign(horizontal: .end, vertical: .center)
         box.append(cancelButton)
         root.add(box)
-        root.accessibleName = tr("Export")
+        root.accessibleName = name
         cancelButton.onClicked { [weak self] in self?.onCancel() }
     }
 
-    /// An export of `galleryName` began: the banner appears if it is still running in a moment.
-    func begin(_ galleryName: String, total: Int) {
-        title.text = tr("Exporting “{gallery}”…", ["gallery": galleryName])
+    /// A task began (`title` says what it does): the banner appears if it is still running in a moment.
+    func begin(_ title: String, total: Int) {
+        self.title.text = title
         update(done: 0, total: total)
         MainContext.cancel(showTimer)
         showTimer = MainContext.after(milliseconds: 300) { [weak self] in

@@ -1,0 +1,127 @@
+import Foundation
+
+/// What the search index keeps of one image: its searchable text folded once, and the facts filters ask.
+public struct SearchEntry: Hashable, Sendable {
+    /// The image's shape for the orientation filter.
+    public enum Orientation: String, Hashable, Sendable, CaseIterable {
+        case landscape, portrait, square
+    }
+
+    public var id: ImageID
+    /// The label, the addresses, the alt text, title, description, note and tags, folded and joined by
+    /// a line break (which no query word holds), so a word never matches across two fields.
+    public var text: [UInt8]
+    /// The tags folded, for the tag filter.
+    public var tags: [String]
+    /// The host names of the image, its link and its page, folded, without a leading `www.`.
+    public var domains: [String]
+    /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
+    public var added: String?
+    public var orientation: Orientation
+    /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
+    public var format: String?
+    public var hasNote: Bool
+    /// Tells whether the image changed since it was indexed.
+    var sourceHash: Int
+
+    public init(_ image: GalleryImage, folding: inout SearchFolding) {
+        id = image.id
+        let origin = image.origin
+        var text: [UInt8] = []
+        let fields = [
+            image.label, image.url, origin?.link, origin?.page, origin?.altText, origin?.title,
+            origin?.browserDescription, image.note,
+        ]
+        for field in fields.compactMap(\.self) + image.tags {
+            folding.append(field, to: &text)
+            text.append(0x0A)
+        }
+        self.text = text
+        tags = image.tags.map { folding.string($0) }
+        domains = [image.url, origin?.link, origin?.page].compactMap { $0.flatMap(Self.domain) }.map {
+            folding.string($0)
+        }
+        added = origin?.added
+        let ratio = image.displayAspectRatio
+        orientation = ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square
+        format =
+            (image.original?.format ?? Self.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
+            .lowercased()
+        hasNote = image.note != nil
+        sourceHash = image.hashValue
+    }
+
+    /// The host an address names, without `www.`, user or port; nil for one without a host (`data:`, a
+    /// file). Read byte by byte: URLComponents takes longer than the rest of the entry.
+    static func domain(of address: String) -> String? {
+        var address = address
+        return address.withUTF8 { bytes -> String? in
+            let colon = UInt8(ascii: ":")
+            let slash = UInt8(ascii: "/")
+            var index = 0
+            // The scheme (letters, digits, `+`, `-`, `.`; these keep their value with the case bit set), then `://`.
+            while index < bytes.count, bytes[index] != colon {
+                let byte = bytes[index] | 0x20
+                guard
+                    (0x61...0x7A).contains(byte) || (0x30...0x39).contains(bytes[index]) || byte == 0x2B
+                        || byte == 0x2D || byte == 0x2E
+                else { return nil }
+                index += 1
+            }
+            guard index + 2 < bytes.count, bytes[index + 1] == slash, bytes[index + 2] == slash else { return nil }
+            var start = index + 3
+            var end = start
+            var portColon: Int?
+            var inBrackets = false
+            while end < bytes.count, bytes[end] != slash, bytes[end] != UInt8(ascii: "?"),
+                bytes[end] != UInt8(ascii: "#")
+            {
+                switch bytes[end] {
+                case UInt8(ascii: "@"):
+                    start = end + 1
+                    portColon = nil
+                case UInt8(ascii: "["): inBrackets = true
+                case UInt8(ascii: "]"): inBrackets = false
+                case colon where !inBrackets: portColon = end
+                default: break
+                }
+                end += 1
+            }
+            end = portColon ?? end
+            if end - start > 4, bytes[start..<start + 4].elementsEqual("www.".utf8) { start += 4 }
+            guard end > start else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+    }
+
+    /// The extension of an address's last path component (`jpg`), before its query or fragment.
+    static func fileExtension(of address: String) -> String? {
+        let path = address.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// Whether the folded text holds every one of the folded words.
+    func containsAll(_ words: [[UInt8]]) -> Bool {
+        text.withUnsafeBufferPointer { text in
+            words.allSatisfy { word in word.withUnsafeBufferPointer { Self.find(word: $0, in: text) } }
+        }
+    }
+
+    private static func find(word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = word.first else { return true }
+        guard text.count >= word.count else { return false }
+        var start = 0
+        let last = text.count - word.count
+        while start <= last {
+            if text[start] == first {
+                var matched = 1
+                while matched < word.count && text[start + matched] == word[matched] { matched += 1 }
+                if matched == word.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+}

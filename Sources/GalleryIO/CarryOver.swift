@@ -1,0 +1,58 @@
+import Foundation
+import GalleryCore
+import GtkKit
+
+/// Carrying one image of the previous layout (bytes in the cache or in `imported/`) into the library's
+/// originals: what needs it, and the step that fetches and keeps its bytes. The app runs the steps (see
+/// OriginalsCarryOver) and records each result as it comes, so a kill midway loses nothing.
+public enum CarryOver {
+    /// An image kept: its original, and the address to record for it instead of the old one (an old import's kept file).
+    public typealias Kept = (original: KeptOriginal, url: String?)
+
+    /// The images of `state` that have no kept original yet and can get one: web images, and bytes imported before.
+    public static func pending(in state: GalleryState, importsDirectory: URL) -> [GalleryImage] {
+        let importsPath = importsDirectory.standardizedFileURL.path + "/"
+        return state.galleries.flatMap(\.images).filter { image in
+            guard image.original == nil, let url = URL(string: image.url), let scheme = url.scheme?.lowercased()
+            else { return false }
+            return scheme == "http" || scheme == "https"
+                || (scheme == "file" && url.standardizedFileURL.path.hasPrefix(importsPath))
+        }
+    }
+
+    /// Gets `image`'s bytes (its cached download, else its address fetched again at background priority, so the
+    /// cells a window shows load first), keeps them and calls `then` on a worker thread.
+    public static func keep(
+        _ image: GalleryImage, source: ImageBytesSource, importsDirectory: URL, cancellation: CancellationToken,
+        then: @escaping @Sendable (Result<Kept, LoadFailure>) -> Void
+    ) {
+        source.fetch(image.url, priority: .background, cancellation: cancellation) { fetched in
+            then(fetched.flatMap { keep($0, of: image, in: source.originals, importsDirectory: importsDirectory) })
+        }
+    }
+
+    static func keep(_ data: Data, of image: GalleryImage, in store: OriginalsStore, importsDirectory: URL)
+        -> Result<Kept, LoadFailure>
+    {
+        // Whatever the server now sends instead of an image is not kept.
+        guard let format = ImageFormat.sniff(data.prefix(4096)) else {
+            return .failure(LoadFailure(description: tr("not an image")))
+        }
+        let sha256: String
+        do throws(FileError) {
+            sha256 = try store.keep(data)
+        } catch {
+            return .failure(LoadFailure(description: error.description))
+        }
+        let header = ImageHeader.read(data)
+        let original = KeptOriginal(
+            sha256: sha256, byteCount: data.count, pixelWidth: header?.width ?? 0, pixelHeight: header?.height ?? 0,
+            format: format.name.lowercased())
+        // An old import is recorded by its kept file: the old one goes at a later launch.
+        let importsPath = importsDirectory.standardizedFileURL.path + "/"
+        let isImport =
+            URL(string: image.url).map { $0.isFileURL && $0.standardizedFileURL.path.hasPrefix(importsPath) } ?? false
+        let url = isImport ? store.path(for: sha256).flatMap(FileURI.from(path:)) : nil
+        return .success((original, url))
+    }
+}

@@ -1,0 +1,4 @@
+import CGtk
+
+/// A GDBusConnection: the application's own on the session bus, where it exports objects.
+public final class DBusConnection: Object {}
