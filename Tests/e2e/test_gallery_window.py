@@ -174,7 +174,7 @@ def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make
 
 def without_originals(state_bytes):
     """The state as read, less each image's `original`."""
-    state = json.loads(state_bytes)
+    state = harness.document(state_bytes)
     for gallery in state["galleries"]:
         for image in gallery["images"]:
             image.pop("original", None)

@@ -267,7 +267,7 @@ def test_three_selected_cells_dragged_to_the_trash_all_go_and_undo_brings_them_b
     desktop.key("ctrl+z")
     wait_saved(app, NAMES, what="state.json with the three images back in place")
     restored = wait_order(app, NAMES)
-    assert app.state() == json.loads(original), "after undo, state.json differs from the original"
+    assert app.state() == harness.document(original), "after undo, state.json differs from the original"
     time.sleep(0.4)  # the cells slide back (220 ms)
     problems = screen_problems(app, colours)
     assert not problems, "after undo:\n  " + "\n  ".join(problems)

@@ -208,7 +208,7 @@ public final class ImageGalleryApplication {
                         guard let self, let library = self.services?.library else { return }
                         let before = library.state
                         library.adoptMerge(merged, over: ours)
-                        self.say(IncomingChanges(before: before, after: library.state).message, about: nil, seconds: 10)
+                        self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
                     }
                 },
                 onConflictCopiesMerged: { count in
@@ -358,6 +358,11 @@ public final class ImageGalleryApplication {
         window(showing: galleryID)?.say(message, seconds: seconds)
     }
 
+    /// Tells the active window how background work goes, without hiding a message the user reads.
+    private func report(_ message: String, about galleryID: String? = nil, seconds: UInt32? = 6) {
+        window(showing: galleryID)?.report(message, seconds: seconds)
+    }
+
     /// The window that shows `galleryID` (the active one when several, or none do).
     private func window(showing galleryID: String?) -> MainWindow? {
         let showing = windows.filter { $0.session.galleryID == galleryID }
@@ -381,18 +386,18 @@ public final class ImageGalleryApplication {
                 self.carryOver = nil
                 if !progress.failed.isEmpty {
                     let names = progress.failed.prefix(3).map { "“\($0)”" }.joined(separator: ", ")
-                    say(
+                    report(
                         trPlural(
                             "{count} image could not be kept in the library, its source no longer answers ({names}); it is tried again at the next launch",
                             "{count} images could not be kept in the library, their sources no longer answer ({names}); they are tried again at the next launch",
                             progress.failed.count, ["names": names]),
                         about: nil, seconds: 10)
                 } else if shown {
-                    say(tr("Your images are kept in the library"), about: nil)
+                    report(tr("Your images are kept in the library"), about: nil)
                 }
             } else if MainContext.monotonicMicroseconds - startedAt > 1_000_000 {
                 shown = true
-                say(
+                report(
                     tr(
                         "Keeping your images in the library: {done} of {total}",
                         ["done": Localization.number(progress.done), "total": Localization.number(progress.total)]),

@@ -475,6 +475,11 @@ final class MainWindow {
         toast.show(message, seconds: seconds)
     }
 
+    /// Tells the user how background work goes, without hiding a message they are reading (`Toast.report`).
+    func report(_ message: String, seconds: UInt32? = 6) {
+        toast.report(message, seconds: seconds)
+    }
+
     /// "Already in “Cats”": a dropped or pasted image the library has already, offering to show that one
     /// or to add this one anyway.
     func sayAlreadyKept(_ existing: (galleryID: String, id: ImageID), addAnyway: @escaping @MainActor () -> Void) {

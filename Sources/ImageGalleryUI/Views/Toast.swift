@@ -12,6 +12,10 @@ final class Toast {
     private var action: (@MainActor () -> Void)?
     private var secondAction: (@MainActor () -> Void)?
     private var hideTimer: UInt32 = 0
+    /// Whether what shows is a report of background work (`report`), which the next one replaces.
+    private var showingReport = false
+    /// A report that waits for the message showing to go.
+    private var waitingReport: (message: String, seconds: UInt32?)?
 
     init() {
         root.setAlign(horizontal: .center, vertical: .end)
@@ -44,6 +48,7 @@ final class Toast {
         _ message: String, actionLabel: String? = nil, seconds: UInt32? = 6, action: (@MainActor () -> Void)? = nil,
         secondActionLabel: String? = nil, secondAction: (@MainActor () -> Void)? = nil
     ) {
+        showingReport = false
         label.text = message
         self.action = action
         self.secondAction = secondAction
@@ -64,11 +69,28 @@ final class Toast {
         }
     }
 
+    /// Shows a report of work going on in the background (the library's carry-over, another computer's
+    /// edits): a message the user has not had the time to read (one that hides by itself, or offers an
+    /// action) stays, and the report shows once it goes.
+    func report(_ message: String, seconds: UInt32? = 6) {
+        let userMessageShowing = root.revealed && !showingReport && (hideTimer != 0 || action != nil)
+        guard !userMessageShowing else {
+            waitingReport = (message, seconds)
+            return
+        }
+        show(message, seconds: seconds)
+        showingReport = true
+    }
+
     func dismiss() {
         MainContext.cancel(hideTimer)
         hideTimer = 0
         root.revealed = false
         action = nil
         secondAction = nil
+        if let (message, seconds) = waitingReport {
+            waitingReport = nil
+            report(message, seconds: seconds)
+        }
     }
 }

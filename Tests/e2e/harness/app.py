@@ -166,7 +166,9 @@ class App:
             return f.read()
 
     def state(self):
-        return json.loads(self.state_bytes())
+        """The library the file holds: its document less the write's own name (`revision`, `ancestors`), which
+        each write makes new so that two computers syncing the file find the state both had."""
+        return document(self.state_bytes())
 
     def image_urls(self, gallery=0):
         """URLs of a gallery in state.json, in order."""
@@ -406,3 +408,11 @@ class App:
 
     def key(self, combo):
         self.desktop.key(combo)
+
+
+def document(state_bytes):
+    """state.json's bytes read as the library they hold, less the lineage fields every write renews."""
+    state = json.loads(state_bytes)
+    state.pop("revision", None)
+    state.pop("ancestors", None)
+    return state
