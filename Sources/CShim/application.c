@@ -1,5 +1,8 @@
 #include "cshim.h"
 
+#include <string.h>
+#include <unistd.h>
+
 // A GtkApplication whose D-Bus objects are exported in `dbus_register`, before the application owns its bus
 // name: a call that started the app (D-Bus activation) finds them there.
 typedef struct {
@@ -35,4 +38,24 @@ static void cshim_application_init(CShimApplication *application) {}
 
 GtkApplication *cshim_application_new(const gchar *application_id, GApplicationFlags flags) {
     return g_object_new(cshim_application_get_type(), "application-id", application_id, "flags", flags, NULL);
+}
+
+void cshim_application_relaunch(GApplication *application) {
+    GDBusConnection *connection = g_application_get_dbus_connection(application);
+    if (connection != NULL) {
+        g_dbus_connection_close_sync(connection, NULL, NULL);
+    }
+    gchar *contents = NULL;
+    gsize length = 0;
+    if (!g_file_get_contents("/proc/self/cmdline", &contents, &length, NULL)) {
+        return;
+    }
+    GPtrArray *arguments = g_ptr_array_new();
+    for (gsize offset = 0; offset < length; offset += strlen(contents + offset) + 1) {
+        g_ptr_array_add(arguments, contents + offset);
+    }
+    g_ptr_array_add(arguments, NULL);
+    execv("/proc/self/exe", (char **)arguments->pdata);
+    g_ptr_array_free(arguments, TRUE);
+    g_free(contents);
 }

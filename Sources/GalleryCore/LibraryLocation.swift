@@ -18,25 +18,32 @@ public struct LibraryLocation: Sendable {
 
     /// The folder the library lives in now: the one the settings name (an absolute path), else the default.
     public var folder: URL {
-        if let data = try? Data(contentsOf: settingsFileURL),
-            let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let path = settings["libraryFolder"] as? String, path.hasPrefix("/")
-        {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        return defaultFolder
+        folder(named: "libraryFolder") ?? defaultFolder
     }
 
-    /// Remembers `folder` as the library's, keeping the settings' other fields; written whole and flushed,
-    /// so a crash leaves the old folder named or the new, never neither.
-    public func remember(_ folder: URL) throws(FileError) {
-        var settings: [String: Any] = [:]
-        if let data = try? Data(contentsOf: settingsFileURL),
+    /// The folder the library was moved out of, while what it left there is still to be removed
+    /// (`LibraryMove.removeOld`); nil when there is none.
+    public var movedFrom: URL? { folder(named: "movedFrom") }
+
+    private func folder(named field: String) -> URL? {
+        guard let path = settings[field] as? String, path.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    private var settings: [String: Any] {
+        guard let data = try? Data(contentsOf: settingsFileURL),
             let read = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        {
-            settings = read
-        }
+        else { return [:] }
+        return read
+    }
+
+    /// Remembers `folder` as the library's (and `movedFrom`, the folder it left, until its leftovers are
+    /// removed), keeping the settings' other fields; written whole and flushed, so a crash leaves the old
+    /// folder named or the new, never neither.
+    public func remember(_ folder: URL, movedFrom: URL? = nil) throws(FileError) {
+        var settings = settings
         settings["libraryFolder"] = folder.standardizedFileURL.path
+        settings["movedFrom"] = movedFrom?.standardizedFileURL.path
         let data =
             (try? JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         try FileWriter.makeFolders(settingsFileURL.deletingLastPathComponent().path)

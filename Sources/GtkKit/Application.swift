@@ -28,6 +28,12 @@ public final class Application: Object {
     }
     public func onShutdown(_ handler: @escaping VoidHandler) { on("shutdown", handler) }
 
+    /// Starts the app again in this process (same program, same arguments), without a shutdown: for
+    /// what every part of it must open anew (the library moved). Returns only when that failed.
+    public func relaunch() {
+        cshim_application_relaunch(typed())
+    }
+
     /// Runs the main loop until the last window closes; returns the exit status.
     public func run(arguments: [String]) -> Int32 {
         var cArguments = arguments.map { strdup($0) }

@@ -82,6 +82,10 @@ CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value
 /// it owns its bus name: objects exported then are there for the call that started the app.
 GtkApplication *cshim_application_new(const gchar *application_id, GApplicationFlags flags);
 
+/// Replaces the process with a new run of the same program and arguments, its bus connection closed first
+/// so that the new run owns the application's name; returns only when that fails.
+void cshim_application_relaunch(GApplication *application);
+
 /// What the gallery canvas asks its owner about the cells that are on screen, so that each can be
 /// exposed to assistive technologies as a child of role image with a name and extents.
 typedef struct {

@@ -27,6 +27,7 @@ public final class ImageGalleryApplication {
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
+    private var libraryMover: LibraryMover?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -70,6 +71,10 @@ public final class ImageGalleryApplication {
         _ = application.addAction("check-library") { [weak self] in
             guard let self, let window = lastActiveWindow ?? windows.last else { return }
             libraryChecker?.start(in: window)
+        }
+        _ = application.addAction("move-library") { [weak self] in
+            guard let self, let window = lastActiveWindow ?? windows.last else { return }
+            libraryMover?.start(in: window)
         }
         // Window actions (`win.`): GTK routes each key to the focused window's own action.
         application.setAccelerators(["<Control>v"], for: "win.paste")
@@ -250,6 +255,17 @@ public final class ImageGalleryApplication {
         updateHistoryActions()
         startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
         libraryChecker = LibraryChecker(library: library, source: bytesSource)
+        libraryMover = LibraryMover(
+            scheduler: scheduler,
+            saveEverything: { [weak self] in
+                self?.lastActiveWindow?.rememberSize()
+                return self?.saver?.flush()
+            },
+            relaunch: { [weak self] in
+                self?.searchProvider?.unregister()
+                self?.application.relaunch()
+            })
+        LibraryMover.removeLeftovers(LibraryLocation(directories), scheduler: scheduler)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
     }

@@ -60,6 +60,12 @@ final class MainWindow {
         checkBannerPlace.append(banner.root)
         return banner
     }()
+    /// Move Library's banner, in the same place, made when a move starts from this window.
+    private(set) lazy var moveBanner: ProgressBanner = {
+        let banner = ProgressBanner(name: tr("Move Library"), progressName: tr("Library move progress"))
+        checkBannerPlace.append(banner.root)
+        return banner
+    }()
     var exportJob: GalleryExporter.Job?
     /// The file chooser on screen: GTK keeps no reference to it.
     var fileChooser: FileChooser?

@@ -22,6 +22,7 @@ enum PrimaryMenu {
               \(item(N_("Add _Folder…"), action: "win.add-folder"))
               \(item(N_("_Export Gallery…"), action: "win.export"))
               \(item(N_("_Check Library"), action: "app.check-library"))
+              \(item(N_("_Move Library…"), action: "app.move-library"))
             </section>
             <section>
               \(item(N_("_Paste"), action: "win.paste"))

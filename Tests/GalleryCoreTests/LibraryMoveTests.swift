@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import GalleryCore
+
+@Suite struct LibraryMoveTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("move-\(UUID().uuidString)")
+    var from: URL { root.appendingPathComponent("data/image-gallery") }
+    var to: URL { root.appendingPathComponent("Sync/Gallery") }
+
+    private func image(_ id: String, original: String? = nil) -> GalleryImage {
+        var image = GalleryImage(id: ImageID(id), url: "https://e.org/\(id).png", aspectRatio: 1)
+        image.original = original.map {
+            KeptOriginal(sha256: $0, byteCount: 3, pixelWidth: 1, pixelHeight: 1, format: "png")
+        }
+        return image
+    }
+
+    /// A library in `from`: one gallery of `ids` (hexadecimal digits), each with an original of its own bytes,
+    /// named as the digit 64 times.
+    private func library(_ ids: [String]) throws -> GalleryState {
+        var images: [GalleryImage] = []
+        for id in ids {
+            let bytes = Data(id.utf8)
+            let sha256 = String(repeating: id, count: 64)
+            let file = from.appendingPathComponent("originals/\(sha256.prefix(2))/\(sha256)")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try bytes.write(to: file)
+            images.append(image(id, original: sha256))
+        }
+        let state = GalleryState(galleries: [Gallery(id: "g", name: "G", images: images)])
+        _ = try StateStore(fileURL: from.appendingPathComponent("state.json")).save(state)
+        return state
+    }
+
+    private func originals(in folder: URL) -> Set<String> {
+        let originals = folder.appendingPathComponent("originals")
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: originals.path)) ?? []
+        return Set(
+            folders.flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: originals.appendingPathComponent(folder).path))
+                    ?? []).filter { !$0.hasPrefix(".") }
+            })
+    }
+
+    @Test func theStateAndEveryOriginalMoveAndTheOldCopiesGoOnlyAtTheEnd() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = try library(["a", "b", "c"])
+        let move = LibraryMove(from: from, to: to)
+        let paths = move.originalsToCopy()
+        #expect(paths.count == 3)
+        var told: [Int] = []
+        try move.copyOriginals(paths, progress: { told.append($0) })
+        #expect(told == [1, 2, 3])
+        try move.moveState()
+        guard case .loaded(let moved) = StateStore(fileURL: to.appendingPathComponent("state.json")).load() else {
+            Issue.record("no state in the new folder")
+            return
+        }
+        #expect(moved == state)
+        #expect(originals(in: to) == originals(in: from))
+        #expect(move.originalsToCopy().isEmpty, "every original is there whole")
+        move.removeOld()
+        #expect(originals(in: from).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: from.appendingPathComponent("state.json").path))
+        #expect(originals(in: to).count == 3)
+    }
+
+    @Test func aMoveStoppedHalfwayLeavesTheOldLibraryWholeAndTheNextTryCopiesOnlyTheRest() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = try library(["a", "b", "c", "d"])
+        let move = LibraryMove(from: from, to: to)
+        var copied = 0
+        #expect(throws: LibraryMove.Failure.cancelled) {
+            try move.copyOriginals(move.originalsToCopy(), isCancelled: { copied == 2 }) { copied = $0 }
+        }
+        // Nothing of the old library moved or changed: it opens as it was.
+        #expect(originals(in: from).count == 4)
+        guard case .loaded(let old) = StateStore(fileURL: from.appendingPathComponent("state.json")).load() else {
+            Issue.record("the old library no longer opens")
+            return
+        }
+        #expect(old == state)
+        #expect(!FileManager.default.fileExists(atPath: to.appendingPathComponent("state.json").path))
+        // A copy cut short by a kill is a hidden temporary file, never an original of the wrong bytes.
+        #expect(move.originalsToCopy().count == 2)
+    }
+
+    @Test func intoAFolderHoldingAnotherComputersLibraryBothAreKept() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try library(["a", "b"])
+        let theirs = GalleryState(galleries: [
+            Gallery(id: "g", name: "G", images: [image("x")]), Gallery(id: "t", name: "Theirs", images: [image("y")]),
+        ])
+        _ = try StateStore(fileURL: to.appendingPathComponent("state.json")).save(theirs)
+        let move = LibraryMove(from: from, to: to)
+        try move.copyOriginals(move.originalsToCopy())
+        try move.moveState()
+        guard case .loaded(let merged) = StateStore(fileURL: to.appendingPathComponent("state.json")).load() else {
+            Issue.record("no state in the new folder")
+            return
+        }
+        let ids = Set(merged.galleries.flatMap(\.images).map(\.id.rawValue))
+        #expect(ids == ["a", "b", "x", "y"])
+        #expect(merged.galleries.map(\.id).sorted() == ["g", "t"])
+    }
+
+    @Test func theSameFolderOrOneFromANewerVersionIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try library(["a"])
+        try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+        try Data(#"{"version": 99, "galleries": []}"#.utf8).write(to: to.appendingPathComponent("state.json"))
+        #expect(throws: LibraryMove.Failure.newerLibrary(version: 99)) {
+            try LibraryMove(from: from, to: to).moveState()
+        }
+        #expect(
+            LibraryMove(from: from, to: from.appendingPathComponent(".")).from == LibraryMove(from: from, to: from).to)
+    }
+
+    @Test func theSettingsNameTheNewFolderAndTheOldUntilItsCopiesAreRemoved() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let location = LibraryLocation(XDGDirectories(environment: ["HOME": root.path]))
+        try location.remember(to, movedFrom: location.defaultFolder)
+        #expect(location.folder.path == to.path)
+        #expect(location.movedFrom?.path == location.defaultFolder.path)
+        try location.remember(to)
+        #expect(location.movedFrom == nil)
+        #expect(location.folder.path == to.path)
+    }
+}

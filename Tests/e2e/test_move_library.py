@@ -1,0 +1,73 @@
+"""Issue 33: Move Library… (the main menu) moves the library (state.json and the kept originals) into a folder the
+user picks, such as a folder Syncthing shares, and the app starts again on it in the same process: the settings
+name the folder, the old copies are gone from the data folder, every image shows from its original there with
+its server gone, and an edit afterwards is saved there."""
+import hashlib
+import json
+import os
+
+import harness
+from drag_helpers import gallery_state
+from harness import wait_until
+from test_add_and_export import chooser, choose_folder, open_main_menu_item
+from test_originals import SPECS, all_shown, originals_dir, wait_kept
+
+
+def kept_names(folder):
+    originals = os.path.join(folder, "originals")
+    if not os.path.isdir(originals):
+        return set()
+    return {name for sub in os.listdir(originals) for name in os.listdir(os.path.join(originals, sub))
+            if not name.startswith(".")}
+
+
+def settings(app):
+    try:
+        with open(os.path.join(app.config_home, "image-gallery", "settings.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def test_move_library_moves_the_state_and_every_original_and_the_app_opens_it_there(make_app, desktop, tmp_path):
+    server = harness.ImageServer()
+    try:
+        images = [server.add_image(*spec) for spec in SPECS[:3]]
+        app = make_app(gallery_state(images))
+        app.start()
+        all_shown(app, 3)
+        wait_kept(app, [image.url for image in images])
+        before = app.state()
+        pid = app.proc.pid
+    finally:
+        server.stop()  # from now on the images can only come from their originals
+    shas = {hashlib.sha256(image.data).hexdigest() for image in images}
+    assert kept_names(os.path.dirname(originals_dir(app))) == shas
+
+    target = tmp_path / "Sync" / "Gallery"
+    target.mkdir(parents=True)
+    app.focus()
+    open_main_menu_item(app, "Move Library…")
+    choose_folder(app, chooser(app, "Move Library"), target, "Move")
+
+    wait_until(lambda: settings(app).get("libraryFolder") == str(target), 60, 0.2, "the settings naming the folder",
+               lambda: repr(settings(app)))
+    moved_state = target / "state.json"
+    wait_until(lambda: moved_state.exists(), 10, 0.2, "state.json in the new folder")
+    assert harness.document(moved_state.read_bytes()) == before
+    assert kept_names(str(target)) == shas
+    # The same process, started again on the new folder: its window comes back and shows every image.
+    assert app.proc.pid == pid and app.running
+    wait_until(lambda: app._frame_ready(), 60, 0.3, "the window of the app started again")
+    all_shown(app, 3, timeout=60)
+    # The data folder's copies go once the new folder is named, and the settings stop naming it.
+    wait_until(lambda: not os.path.exists(app.state_path) and not kept_names(app.state_dir), 20, 0.2,
+               "the data folder's copies removed", lambda: repr(os.listdir(app.state_dir)))
+    wait_until(lambda: "movedFrom" not in settings(app), 10, 0.2, "the settings forgetting the old folder")
+
+    # An edit now is saved in the new folder.
+    app.key("ctrl+n")
+    wait_until(lambda: len(harness.document(moved_state.read_bytes())["galleries"]) == 2, 20, 0.2,
+               "the new gallery saved in the new folder")
+    assert not os.path.exists(app.state_path)
+    app.stop()
