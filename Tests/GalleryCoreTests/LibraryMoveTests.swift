@@ -73,7 +73,7 @@ import Testing
         let move = LibraryMove(from: from, to: to)
         var copied = 0
         #expect(throws: LibraryMove.Failure.cancelled) {
-            try move.copyOriginals(move.originalsToCopy(), isCancelled: { copied == 2 }) { copied = $0 }
+            try move.copyOriginals(move.originalsToCopy(), isCancelled: { copied == 2 }, progress: { copied = $0 })
         }
         // Nothing of the old library moved or changed: it opens as it was.
         #expect(originals(in: from).count == 4)
