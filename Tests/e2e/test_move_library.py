@@ -71,3 +71,28 @@ def test_move_library_moves_the_state_and_every_original_and_the_app_opens_it_th
                "the new gallery saved in the new folder")
     assert not os.path.exists(app.state_path)
     app.stop()
+
+
+def test_the_first_runs_empty_state_offers_another_folder_and_a_library_with_images_does_not(make_app, tmp_path):
+    app = make_app(None)
+    app.start()
+    offer = app.wait_for_object("Keep the Library in Another Folder…", "push button", timeout=20)
+    assert offer.has_state("SHOWING"), "the offer is not showing"
+    target = tmp_path / "Sync"
+    target.mkdir()
+    offer.do_action(0)
+    choose_folder(app, chooser(app, "Move Library"), target, "Move")
+    wait_until(lambda: settings(app).get("libraryFolder") == str(target), 60, 0.2, "the settings naming the folder",
+               lambda: repr(settings(app)))
+    wait_until(lambda: app._frame_ready(), 60, 0.3, "the window of the app started again")
+    app.stop()
+
+    with_images = make_app({"version": 1, "galleries": [
+        {"id": "g1", "name": "Gallery", "images": []},
+        {"id": "g2", "name": "Other", "images": [{"id": "i1", "url": "http://127.0.0.1:9/a.png", "aspectRatio": 1}]}]})
+    with_images.start()
+    hint = with_images.wait_for_object("No Images Yet", timeout=20)
+    assert hint.has_state("SHOWING"), "the empty state of the empty gallery is not showing"
+    offer = with_images.find_by_name("Keep the Library in Another Folder…", "push button")
+    assert offer is None or not offer.has_state("SHOWING"), "a library with images still offers another folder"
+    with_images.stop()

@@ -382,6 +382,9 @@ final class MainWindow {
         // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
         emptyState.root.isVisible = session.cells.isEmpty && !isViewing
+        if session.cells.isEmpty {
+            emptyState.offersLibraryFolder = library.galleries.allSatisfy { library.imageCount(of: $0.id) == 0 }
+        }
         let history = library.history
         // Told to assistive technologies now, and shown as the tooltip when asked for.
         undoButton.accessibleDescription = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")

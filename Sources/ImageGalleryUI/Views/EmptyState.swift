@@ -6,6 +6,14 @@ import GtkKit
 @MainActor
 final class EmptyState {
     let root = Box(.vertical)
+    /// Move Library…, offered while the library holds no image at all (its first run): the moment to put it in
+    /// a folder a sync tool shares, before anything is in it.
+    private let chooseFolder = Button(label: tr("Keep the Library in Another _Folder…"))
+
+    var offersLibraryFolder: Bool {
+        get { chooseFolder.isVisible }
+        set { chooseFolder.isVisible = newValue }
+    }
 
     init() {
         root.addStyleClass("empty-state")
@@ -27,5 +35,9 @@ final class EmptyState {
         add.addStyleClass("pill")
         add.setAlign(horizontal: .center, vertical: .center)
         root.append(add)
+        chooseFolder.setAction("app.move-library")
+        chooseFolder.addStyleClass("flat")
+        chooseFolder.setAlign(horizontal: .center, vertical: .center)
+        root.append(chooseFolder)
     }
 }
