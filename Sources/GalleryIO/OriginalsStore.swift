@@ -98,9 +98,18 @@ public final class OriginalsStore: Sendable {
     }
 
     /// Deletes the originals whose names are not in `referenced` and that were not kept in this run: run at
-    /// launch, when no undo can bring back an image removed earlier. Returns how many went.
+    /// launch, when no undo can bring back an image removed earlier. With a `record` (a file of this computer's
+    /// own), an original goes only once it has been found unreferenced for `grace`: in a folder a sync tool shares,
+    /// another computer's original may arrive before the state that names it, and a delete here would be carried
+    /// to the computer still using it. Returns how many went.
     @discardableResult
-    public func prune(keeping referenced: Set<String>) -> Int {
+    public func prune(
+        keeping referenced: Set<String>, unreferencedFor grace: TimeInterval = 0, record: URL? = nil, now: Date = Date()
+    ) -> Int {
+        let firstSeen: [String: Double] =
+            record.flatMap { try? Data(contentsOf: $0) }
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Double] } ?? [:]
+        var stillWaiting: [String: Double] = [:]
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var removed = 0
         for folder in folders where folder.utf8.count == 2 {
@@ -109,12 +118,26 @@ public final class OriginalsStore: Sendable {
                 // A killed write's temporary file (".<name>.<random>.part") goes too.
                 let isOriginal = KeptOriginal.isValidName(name)
                 guard !isOriginal || !referenced.contains(name) else { continue }
+                if isOriginal && record != nil {
+                    let seen = firstSeen[name] ?? now.timeIntervalSince1970
+                    if now.timeIntervalSince1970 - seen < grace {
+                        stillWaiting[name] = seen
+                        continue
+                    }
+                }
                 // Under the lock: a keep of the same bytes waits, then writes the file again.
                 keptThisRun.withLock { kept in
                     guard !kept.contains(name) else { return }
                     if isOriginal || name.hasSuffix(".part") { removed += unlink(folderPath + "/" + name) == 0 ? 1 : 0 }
                 }
             }
+        }
+        if let record, stillWaiting != firstSeen,
+            let data = try? JSONSerialization.data(withJSONObject: stillWaiting, options: [.sortedKeys])
+        {
+            try? FileWriter.makeFolders(record.deletingLastPathComponent().path)
+            try? FileWriter(durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp)
+                .write(data, to: record.path, policy: .replace)
         }
         return removed
     }

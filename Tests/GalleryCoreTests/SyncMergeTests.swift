@@ -112,6 +112,24 @@ struct SyncMergeTests {
         #expect(ids(mergedBothWays(one, recorded), "g") == ["b", "c", "d"])
     }
 
+    @Test func aKeptOriginalRecordedOnOneSideAndANoteAndTagsOnTheOtherAllReachTheImage() {
+        let original = KeptOriginal(
+            sha256: String(repeating: "a", count: 64), byteCount: 3, pixelWidth: 2, pixelHeight: 1, format: "png")
+        let one = edited { state in
+            state.galleries[0].images[1].original = original
+            state.galleries[0].images[1].origin = ImageOrigin(arrival: .drop, page: "https://e.org/page")
+        }
+        let other = edited { state in
+            state.galleries[0].images[1].note = "the harbour"
+            state.galleries[0].images[1].tags = ["sea"]
+        }
+        let image = mergedBothWays(one, other).galleries[0].images[1]
+        #expect(image.original == original)
+        #expect(image.origin?.page == "https://e.org/page")
+        #expect(image.note == "the harbour")
+        #expect(image.tags == ["sea"])
+    }
+
     @Test func galleriesCreatedOnBothSidesAreBothInTheSameOrder() {
         let one = edited { $0.galleries.append(Gallery(id: "n1", name: "Laptop's")) }
         let other = edited { $0.galleries.append(Gallery(id: "n2", name: "Desktop's")) }

@@ -89,6 +89,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 
+    @Test func inASharedFolderAnUnreferencedOriginalGoesOnlyAfterItsGrace() throws {
+        defer { folder.remove() }
+        // Another computer's original, arrived before the state that names it; kept by an earlier run here.
+        let arrived = try OriginalsStore(directory: store.directory).keep(Data("from the laptop".utf8))
+        let record = folder.url.appendingPathComponent("state/unreferenced-originals.json")
+        let week: TimeInterval = 7 * 24 * 3600
+        let launch = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch) == 0)
+        #expect(store.condition(of: arrived) == .intact)
+        // Six days later it is still waiting; once the state names it, it is no longer counted.
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch + 6 * 24 * 3600) == 0)
+        #expect(store.prune(keeping: [arrived], unreferencedFor: week, record: record, now: launch + week) == 0)
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch + week + 1) == 0)
+        #expect(store.condition(of: arrived) == .intact)
+        // Unreferenced a whole week: it goes.
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch + 2 * week + 1) == 1)
+        #expect(store.condition(of: arrived) == .missing)
+    }
+
     @Test func aFolderThatCannotBeWrittenFailsTheKeepAndLeavesNoFile() throws {
         defer { folder.remove() }
         // A file where the store's folder should be: every write fails (as a full disk does, with ENOTDIR).

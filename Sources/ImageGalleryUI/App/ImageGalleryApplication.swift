@@ -178,10 +178,18 @@ public final class ImageGalleryApplication {
         // Images deleted in an earlier session can no longer be undone: their originals, downloads
         // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()
+        let location = LibraryLocation(directories)
         if case .loaded = loaded {
             scheduler.submit(.io, .background) {
                 let images = state.galleries.flatMap(\.images)
-                bytesSource.originals.prune(keeping: Set(images.compactMap { $0.original?.sha256 }))
+                // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                let shared = location.folder.standardizedFileURL != location.defaultFolder.standardizedFileURL
+                bytesSource.originals.prune(
+                    keeping: Set(images.compactMap { $0.original?.sha256 }),
+                    unreferencedFor: shared ? 7 * 24 * 3600 : 0,
+                    record: shared
+                        ? directories.stateHome.appendingPathComponent("image-gallery/unreferenced-originals.json")
+                        : nil)
                 bytesSource.pruneCache(
                     keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
                 bytesSource.pruneImports(
