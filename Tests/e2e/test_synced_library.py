@@ -156,6 +156,7 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
         synced = peers.wait_in_sync()
         wait_until(lambda: converged() and peers.in_sync(), 30, 0.2,
                    "both state files holding every edit, no conflict copy, once the folder is in sync", describe)
+        agreed_after_sync = time.monotonic() - synced
         expected = [NAMES[1], NAMES[0], NAMES[2], NAMES[3], "pasted"]
         # The other computer shows the new gallery: back to the first, through its sidebar row.
         row = wait_until(lambda: next(iter(desktop_app.find_all(
@@ -167,8 +168,9 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
                            == expected, 30, what="the window showing the merged order")
             wait_until(lambda: all_showing(app, len(expected)), 30, 0.2, "every image showing",
                        lambda: harness.format_cells(app.cells()))
-        print("convergence: %.1f s after the last edit (Syncthing reported the folder in sync %.1f s after it)"
-              % (converged_at - edits_done, synced - converged_at))
+        print("convergence: %.1f s after the last edit (Syncthing reported the folder in sync %.1f s after it; both "
+              "held every edit %.1f s after that report)" % (converged_at - edits_done, synced - converged_at,
+                                                              agreed_after_sync))
         copies = 0
         for app in apps:
             for n in range(1, app.launches + 1):
