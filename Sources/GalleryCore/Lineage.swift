@@ -1,7 +1,7 @@
 /// Which version of the state file a write is (`revision`, a random id) and the versions it was made
 /// from (`ancestors`, newest first): two computers whose sync tool put one's file over the other's
 /// find, from these, the newest state both had, and merge against it instead of taking what one never
-/// saw for deleted. Kept in the file's top-level fields `revision` and `ancestors`.
+/// saw for deleted. Kept in the file's top-level fields `revision` and `ancestors` (`StateFileFormat`).
 struct Lineage: Equatable, Sendable {
     /// Enough for the edits two computers make between two exchanges; keeps the file small.
     static let limit = 64
@@ -26,8 +26,8 @@ struct Lineage: Equatable, Sendable {
     /// The state without its lineage fields, and its lineage.
     static func split(_ state: GalleryState) -> (state: GalleryState, lineage: Lineage?) {
         var clean = state
-        let revision = clean.unknownFields.removeValue(forKey: "revision")
-        let ancestors = clean.unknownFields.removeValue(forKey: "ancestors")
+        let revision = clean.unknownFields.removeValue(forKey: StateFileFormat.revisionField)
+        let ancestors = clean.unknownFields.removeValue(forKey: StateFileFormat.ancestorsField)
         guard case .string(let id)? = revision else {
             // A file no copy of this version wrote (by hand, an older version): named by its content, so two
             // computers that start from it name it alike.
@@ -44,8 +44,8 @@ struct Lineage: Equatable, Sendable {
 
     func stamped(_ state: GalleryState) -> GalleryState {
         var stamped = state
-        stamped.unknownFields["revision"] = .string(revision)
-        stamped.unknownFields["ancestors"] = .array(ancestors.map { .string($0) })
+        stamped.unknownFields[StateFileFormat.revisionField] = .string(revision)
+        stamped.unknownFields[StateFileFormat.ancestorsField] = .array(ancestors.map { .string($0) })
         return stamped
     }
 

@@ -3,6 +3,11 @@ import Foundation
 /// The state file's JSON: the fields this version knows, read into the model, and every other
 /// field kept as it was read (`unknownFields`) and written back among them in name order.
 enum StateFileFormat {
+    /// The top-level fields that name one write of the file and the writes it took in (`Lineage`): read
+    /// and written among the fields kept as read, so that every write carries them whole.
+    static let revisionField = "revision"
+    static let ancestorsField = "ancestors"
+
     /// What `decode` refuses: not JSON, or not the shape of a state file.
     struct Invalid: Error {}
 

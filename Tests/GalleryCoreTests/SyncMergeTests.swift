@@ -130,6 +130,21 @@ struct SyncMergeTests {
         #expect(image.tags == ["sea"])
     }
 
+    @Test func aWritesLineageTravelsThroughTheFileFormatWithTheNewImageFields() throws {
+        var state = base
+        state.galleries[0].images[0].note = "n"
+        state.galleries[0].images[0].tags = ["t"]
+        state.galleries[0].images[0].origin = ImageOrigin(arrival: .paste)
+        let lineage = Lineage(revision: "r2", takenIn: [Lineage(revision: "r1", takenIn: [])])
+        let text = String(decoding: StateFileFormat.encode(lineage.stamped(state)), as: UTF8.self)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(fields["revision"] as? String == "r2")
+        #expect(fields["ancestors"] as? [String] == ["r1"])
+        let (read, readLineage) = Lineage.split(try StateFileFormat.decode(Data(text.utf8)))
+        #expect(read == state)
+        #expect(readLineage == lineage)
+    }
+
     @Test func galleriesCreatedOnBothSidesAreBothInTheSameOrder() {
         let one = edited { $0.galleries.append(Gallery(id: "n1", name: "Laptop's")) }
         let other = edited { $0.galleries.append(Gallery(id: "n2", name: "Desktop's")) }
