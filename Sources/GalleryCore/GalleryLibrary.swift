@@ -628,11 +628,22 @@ public final class GalleryLibrary {
 
     /// The file changed on disk (another copy of the app, a sync tool) and was merged: `merged`
     /// holds those changes on top of `ours`, the state this library had then. Changes made here
-    /// since are kept, placeholders stay where they wait, and the history starts afresh (its steps
-    /// may name what is gone).
+    /// since are kept, placeholders stay where they wait, and the history stays when what came in left
+    /// alone everything its steps name (they replay places in those galleries and in the list of
+    /// galleries), else starts afresh.
     public func adoptMerge(_ merged: GalleryState, over ours: GalleryState) {
-        let adopted = GalleryState.merged(base: ours, theirs: merged, ours: state).withUniqueIDs()
-        guard adopted != state else { return }
+        let current = state
+        let adopted = GalleryState.merged(base: ours, theirs: merged, ours: current).withUniqueIDs()
+        guard adopted != current else { return }
+        let steps = (history.undoStack + history.redoStack).map(\.edit)
+        let listStays =
+            !steps.contains(where: \.changesGalleryList)
+            || adopted.galleries.map(\.id) == current.galleries.map(\.id)
+        let stepsStay =
+            listStays
+            && Set(steps.flatMap(\.galleryIDs)).allSatisfy { id in
+                adopted.galleries.first { $0.id == id } == current.galleries.first { $0.id == id }
+            }
         var adoptedShelves: [Shelf] = []
         for gallery in adopted.galleries {
             var shelf = Shelf(gallery)
@@ -652,7 +663,7 @@ public final class GalleryLibrary {
         unknownFields = adopted.unknownFields
         // Before the history starts afresh: a batch these complete records nothing that lasts.
         for id in discarded { leaveBatch(id) }
-        history.clear()
+        if !stepsStay { history.clear() }
         if !discarded.isEmpty { publish(.placeholdersDiscarded(discarded)) }
         publish(.history)
         publish(.galleries)

@@ -215,6 +215,29 @@ private final class Merges: @unchecked Sendable {
         #expect(!library.history.canUndo)
         #expect(library.fulfillPlaceholder(placeholder, with: image("p")) == "g")
     }
+
+    @MainActor @Test func anUndoStepStaysWhenWhatCameInLeftItsGalleryAlone() throws {
+        let ours = GalleryState(galleries: [
+            Gallery(id: "g", name: "G", images: [image("a"), image("b")]), Gallery(id: "k", name: "K"),
+        ])
+        let library = GalleryLibrary(state: ours)
+        library.move([ImageID("b")], in: "g", toInsertionIndex: 0)
+        let saved = library.state
+        var merged = saved
+        merged.galleries[1].images.append(image("k1"))  // another computer's add, in K
+        library.adoptMerge(merged, over: saved)
+        #expect(library.cells(of: "k").map(\.id.rawValue) == ["k1"])
+        #expect(library.history.canUndo)
+        library.undo()
+        #expect(library.cells(of: "g").map(\.id.rawValue) == ["a", "b"])
+        #expect(library.cells(of: "k").map(\.id.rawValue) == ["k1"])
+        // What comes in to the gallery a step names ends the history: its places may have moved.
+        library.redo()
+        var touching = library.state
+        touching.galleries[0].images.append(image("x"))
+        library.adoptMerge(touching, over: library.state)
+        #expect(!library.history.canUndo && !library.history.canRedo)
+    }
 }
 
 @Suite struct TwoWritersTests {
