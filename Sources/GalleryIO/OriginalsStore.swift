@@ -99,8 +99,11 @@ public final class OriginalsStore: Sendable {
     /// Deletes the originals whose names are not in `referenced` and that were not kept in this run: run at
     /// launch, when no undo can bring back an image removed earlier. Returns how many went.
     @discardableResult
-    public func prune(keeping referenced: Set<String>) -> Int {
+    public func prune(keeping referenced: @autoclosure () -> Set<String>) -> Int {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        // Worked out only when there are originals: a library that keeps none builds no set of its images.
+        guard !folders.isEmpty else { return 0 }
+        let referenced = referenced()
         var removed = 0
         for folder in folders where folder.utf8.count == 2 {
             let folderPath = directory.appendingPathComponent(folder).path

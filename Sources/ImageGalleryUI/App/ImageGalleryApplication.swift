@@ -26,6 +26,9 @@ public final class ImageGalleryApplication {
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
+    /// Work over the whole library that the first screen does not need (pruning, the carry-over's list):
+    /// started once the first window has drawn its first frame, or at once when no window opens.
+    private var upkeep: (() -> Void)?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -118,6 +121,7 @@ public final class ImageGalleryApplication {
     private func shellSearcher() -> ShellSearch {
         if let shellSearch { return shellSearch }
         let services = services ?? startServices()
+        if windows.isEmpty { startUpkeep() }
         let searcher = ShellSearch(
             library: services.library, scheduler: Self.scheduler, bytesSource: services.loader.bytesSource)
         shellSearch = searcher
@@ -139,7 +143,7 @@ public final class ImageGalleryApplication {
             ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
         Self.stateLoading = nil
         let store = loading.store
-        let loaded = loading.result()
+        let (loaded, prepared) = loading.result()
         let state: GalleryState
         var problem: String?
         var canSave = true
@@ -160,7 +164,7 @@ public final class ImageGalleryApplication {
             }
         }
 
-        let library = GalleryLibrary(state: state)
+        let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
@@ -172,15 +176,19 @@ public final class ImageGalleryApplication {
         // Images deleted in an earlier session can no longer be undone: their originals, downloads
         // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()
-        if case .loaded = loaded {
-            scheduler.submit(.io, .background) {
-                let images = state.galleries.flatMap(\.images)
-                bytesSource.originals.prune(keeping: Set(images.compactMap { $0.original?.sha256 }))
-                bytesSource.pruneCache(
-                    keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                bytesSource.pruneImports(
-                    in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
+        let isLoaded = if case .loaded = loaded { true } else { false }
+        upkeep = { [weak self] in
+            if isLoaded {
+                scheduler.submit(.io, .background) {
+                    let images = state.galleries.lazy.flatMap(\.images)
+                    bytesSource.originals.prune(keeping: Set(images.compactMap { $0.original?.sha256 }))
+                    bytesSource.pruneCache(
+                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                    bytesSource.pruneImports(
+                        in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
+                }
             }
+            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: importsDirectory)
         }
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
@@ -232,7 +240,6 @@ public final class ImageGalleryApplication {
             exporter: GalleryExporter(bytesSource: bytesSource))
         self.services = services
         updateHistoryActions()
-        startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
         libraryChecker = LibraryChecker(library: library, source: bytesSource)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
@@ -244,6 +251,7 @@ public final class ImageGalleryApplication {
     private func openWindow(showing galleryID: String?) -> MainWindow? {
         guard let services else { return nil }
         let window = MainWindow(services: services, galleryID: galleryID)
+        if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -348,13 +356,24 @@ public final class ImageGalleryApplication {
         return showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
     }
 
-    /// Carries a library of the previous layout over into the library's originals, in the background; what
-    /// must be fetched again shows its progress in the toast.
-    private func startCarryOver(
-        of state: GalleryState, into library: GalleryLibrary, source: ImageBytesSource, importsDirectory: URL
-    ) {
-        let pending = CarryOver.pending(in: state, importsDirectory: importsDirectory)
-        guard !pending.isEmpty else { return }
+    private func startUpkeep() {
+        let work = upkeep
+        upkeep = nil
+        work?()
+    }
+
+    /// Carries a library of the previous layout over into the library's originals, in the background (the
+    /// images to carry are found on a worker); what must be fetched again shows its progress in the toast.
+    private func startCarryOver(of state: GalleryState, source: ImageBytesSource, importsDirectory: URL) {
+        Self.scheduler.run(
+            .io, .background, { CarryOver.pending(in: state, importsDirectory: importsDirectory) },
+            then: { [weak self] pending in
+                self?.beginCarryOver(pending, source: source, importsDirectory: importsDirectory)
+            })
+    }
+
+    private func beginCarryOver(_ pending: [GalleryImage], source: ImageBytesSource, importsDirectory: URL) {
+        guard !pending.isEmpty, let library = services?.library else { return }
         let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
         // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.
         var shown = false
