@@ -60,7 +60,6 @@ public struct JustifiedLayout: Sendable {
         public var endIndex: Int { layout.aspectRatios.count }
 
         public subscript(index: Int) -> LayoutRect {
-            precondition(index >= 0 && index < endIndex, "JustifiedLayout.Frames: index out of range")
             let row = layout.rows[layout.row(containing: index)]
             var x = layout.spacing
             for before in row.range.lowerBound..<index {
