@@ -23,7 +23,13 @@ public struct GalleryCell: Hashable, Sendable {
 
     public var isPlaceholder: Bool { image == nil }
 
-    public var aspectRatio: Double { image?.displayAspectRatio ?? 1 }
+    /// Read in place: a layout reads it for every cell, and copying each image out of its cell cost more.
+    public var aspectRatio: Double {
+        switch content {
+        case .image(let image): image.displayAspectRatio
+        case .placeholder: 1
+        }
+    }
 }
 
 /// The cells of one gallery in display order, and the arithmetic between positions among all

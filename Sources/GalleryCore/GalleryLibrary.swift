@@ -39,18 +39,35 @@ public final class GalleryLibrary {
     /// Receives every state worth saving.
     public var onSave: (GalleryState) -> Void = { _ in }
 
-    public init(state: GalleryState) {
-        var state = state.withUniqueIDs()
-        if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
-        shelves = state.galleries.map(Shelf.init)
-        version = state.version
-        shownGalleryID = state.shownGalleryID
-        sidebarSetting = state.sidebarVisible
-        unknownFields = state.unknownFields
+    public convenience init(state: GalleryState) { self.init(prepared: Prepared(state)) }
+
+    /// Takes up a library prepared on a worker: a launch's GTK thread does nothing per image.
+    public init(prepared: Prepared) {
+        shelves = prepared.shelves
+        version = prepared.state.version
+        shownGalleryID = prepared.state.shownGalleryID
+        sidebarSetting = prepared.state.sidebarVisible
+        unknownFields = prepared.state.unknownFields
+    }
+
+    /// The work of making a library out of a saved state that goes over every image (ids made unique, each
+    /// gallery's cells): done on any thread, such as the one that read the state file.
+    public struct Prepared: Sendable {
+        fileprivate let state: GalleryState
+        fileprivate let shelves: [Shelf]
+
+        public init(_ state: GalleryState) {
+            var state = state.withUniqueIDs()
+            if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
+            shelves = state.galleries.map(Shelf.init)
+            // Only what is not in the shelves: each gallery's images would be a second copy of every image.
+            state.galleries = []
+            self.state = state
+        }
     }
 
     /// A gallery as the library holds it: its name, and its cells, from which its saved images are derived.
-    private struct Shelf {
+    fileprivate struct Shelf: Sendable {
         var entry: GalleryEntry
         var unknownFields: [String: JSONValue]
         var cells: CellList

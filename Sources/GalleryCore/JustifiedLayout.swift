@@ -41,7 +41,9 @@ public struct LayoutRect: Equatable, Sendable {
 }
 
 /// Justified rows, as in GNOME Photos: every row fills the width exactly and keeps each image's
-/// aspect ratio; the last, unfilled row keeps the target height and stays left-aligned.
+/// aspect ratio; the last, unfilled row keeps the target height and stays left-aligned. Only the rows are
+/// worked out up front, in one pass over the ratios; a cell's frame is worked out from its row when asked
+/// for, so laying out a library costs the same whether it shows its first rows or all of them.
 public struct JustifiedLayout: Sendable {
     public struct Row: Sendable {
         public var range: Range<Int>
@@ -49,10 +51,31 @@ public struct JustifiedLayout: Sendable {
         public var height: Double
     }
 
-    public let frames: [LayoutRect]
+    /// Every cell's frame, each worked out when read (a binary search for its row, then its row's cells
+    /// before it).
+    public struct Frames: RandomAccessCollection, Sendable {
+        fileprivate let layout: JustifiedLayout
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { layout.aspectRatios.count }
+
+        public subscript(index: Int) -> LayoutRect {
+            let row = layout.rows[layout.row(containing: index)]
+            var x = layout.spacing
+            for before in row.range.lowerBound..<index {
+                x += layout.aspectRatios[before] * row.height + layout.spacing
+            }
+            return LayoutRect(x: x, y: row.y, width: layout.aspectRatios[index] * row.height, height: row.height)
+        }
+    }
+
     public let rows: [Row]
     public let contentHeight: Double
     public let width: Double
+    private let aspectRatios: [Double]
+    private let spacing: Double
+
+    public var frames: Frames { Frames(layout: self) }
 
     /// - Parameters:
     ///   - aspectRatios: width / height of each cell, in display order.
@@ -61,39 +84,45 @@ public struct JustifiedLayout: Sendable {
     ///   - spacing: the gap between cells and around the edges.
     public init(aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double) {
         self.width = width
+        self.aspectRatios = aspectRatios
+        self.spacing = spacing
         let inner = max(width - 2 * spacing, 1)
         let target = max(targetRowHeight, 1)
-        var frames: [LayoutRect] = []
-        frames.reserveCapacity(aspectRatios.count)
         var rows: [Row] = []
         var y = spacing
         var start = 0
-        while start < aspectRatios.count {
-            // Take cells until the row, at the target height, is at least as wide as the space.
-            var end = start
-            var ratioSum = 0.0
-            while end < aspectRatios.count {
-                ratioSum += aspectRatios[end]
-                end += 1
+        aspectRatios.withUnsafeBufferPointer { ratios in
+            while start < ratios.count {
+                // Take cells until the row, at the target height, is at least as wide as the space.
+                var end = start
+                var ratioSum = 0.0
+                while end < ratios.count {
+                    ratioSum += ratios[end]
+                    end += 1
+                    let gaps = Double(end - start - 1) * spacing
+                    if ratioSum * target + gaps >= inner { break }
+                }
                 let gaps = Double(end - start - 1) * spacing
-                if ratioSum * target + gaps >= inner { break }
+                let filled = ratioSum * target + gaps >= inner
+                let height = filled ? max((inner - gaps) / ratioSum, 1) : target
+                rows.append(Row(range: start..<end, y: y, height: height))
+                y += height + spacing
+                start = end
             }
-            let gaps = Double(end - start - 1) * spacing
-            let filled = ratioSum * target + gaps >= inner
-            let height = filled ? max((inner - gaps) / ratioSum, 1) : target
-            var x = spacing
-            for index in start..<end {
-                let cellWidth = aspectRatios[index] * height
-                frames.append(LayoutRect(x: x, y: y, width: cellWidth, height: height))
-                x += cellWidth + spacing
-            }
-            rows.append(Row(range: start..<end, y: y, height: height))
-            y += height + spacing
-            start = end
         }
-        self.frames = frames
         self.rows = rows
         contentHeight = rows.isEmpty ? 0 : y
+    }
+
+    /// The row that holds the cell at `index` (a valid index), by binary search.
+    private func row(containing index: Int) -> Int {
+        var low = 0
+        var high = rows.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if rows[mid].range.lowerBound <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 
     /// Indices of the cells that intersect `rect`, found by binary search over the rows.
@@ -118,7 +147,7 @@ public struct JustifiedLayout: Sendable {
     /// nearest cell within `radius` (by which half of it the point is over); anywhere farther,
     /// or past the end, is the end.
     public func insertionIndex(x: Double, y: Double, radius: Double) -> Int {
-        guard !rows.isEmpty, let lastRow = rows.last, let lastFrame = frames.last else { return 0 }
+        guard let lastRow = rows.last, let lastFrame = frames.last else { return 0 }
         // Past the end: below the last row, or beside it after its last cell (where the nearest
         // cell could otherwise be one in the row above).
         if y >= lastRow.y + lastRow.height || (y >= lastRow.y && x >= lastFrame.maxX) { return frames.count }

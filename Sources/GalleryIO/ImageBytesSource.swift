@@ -238,25 +238,33 @@ public final class ImageBytesSource: Sendable {
 
     /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
     /// undone yet; files written since `launch` (this session's drops) stay.
-    public func pruneCache(keeping urls: Set<String>, writtenBefore launch: Date) {
-        prune(cacheDirectory, keeping: Set(urls.map(Checksum.sha256)), writtenBefore: launch, regularFilesOnly: false)
+    public func pruneCache(keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date) {
+        prune(cacheDirectory, keeping: Set(urls().map(Checksum.sha256)), writtenBefore: launch, regularFilesOnly: false)
     }
 
     /// Deletes imported images (bytes with no address of their own, kept in `directory`) that no
     /// gallery refers to, as `pruneCache` does with downloads. A file counts as referred to when any
     /// file:// address names it: its name is its bytes' SHA-256, so only the same bytes share it.
-    public func pruneImports(in directory: URL, keeping urls: Set<String>, writtenBefore launch: Date) {
-        let names = urls.compactMap { url in
-            URL(string: url).flatMap { $0.isFileURL ? $0.lastPathComponent : nil }
-        }
-        prune(directory, keeping: Set(names), writtenBefore: launch, regularFilesOnly: true)
+    public func pruneImports(
+        in directory: URL, keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date
+    ) {
+        prune(
+            directory,
+            keeping: Set(urls().compactMap { URL(string: $0).flatMap { $0.isFileURL ? $0.lastPathComponent : nil } }),
+            writtenBefore: launch, regularFilesOnly: true)
     }
 
-    private func prune(_ directory: URL, keeping names: Set<String>, writtenBefore launch: Date, regularFilesOnly: Bool)
-    {
+    /// `names` is worked out only when the folder holds files: a library of 200,000 images hashes or parses
+    /// its addresses only when there is something to delete.
+    private func prune(
+        _ directory: URL, keeping names: @autoclosure () -> Set<String>, writtenBefore launch: Date,
+        regularFilesOnly: Bool
+    ) {
         let files =
             (try? FileManager.default.contentsOfDirectory(
                 at: directory, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])) ?? []
+        guard !files.isEmpty else { return }
+        let names = names()
         for file in files where !names.contains(file.lastPathComponent) {
             let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
             if regularFilesOnly && values?.isRegularFile != true { continue }

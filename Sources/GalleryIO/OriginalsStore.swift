@@ -104,13 +104,17 @@ public final class OriginalsStore: Sendable {
     /// to the computer still using it. Returns how many went.
     @discardableResult
     public func prune(
-        keeping referenced: Set<String>, unreferencedFor grace: TimeInterval = 0, record: URL? = nil, now: Date = Date()
+        keeping referenced: @autoclosure () -> Set<String>, unreferencedFor grace: TimeInterval = 0, record: URL? = nil,
+        now: Date = Date()
     ) -> Int {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        // Worked out only when there are originals: a library that keeps none builds no set of its images.
+        guard !folders.isEmpty else { return 0 }
+        let referenced = referenced()
         let firstSeen: [String: Double] =
             record.flatMap { try? Data(contentsOf: $0) }
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Double] } ?? [:]
         var stillWaiting: [String: Double] = [:]
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var removed = 0
         for folder in folders where folder.utf8.count == 2 {
             let folderPath = directory.appendingPathComponent(folder).path

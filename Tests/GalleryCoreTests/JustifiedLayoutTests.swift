@@ -71,7 +71,7 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
         try #require(layout.rows.count == 1)
         #expect(layout.rows[0].height == target)
         #expect(
-            layout.frames == [
+            Array(layout.frames) == [
                 LayoutRect(x: 12, y: 12, width: 200, height: 200),
                 LayoutRect(x: 224, y: 12, width: 300, height: 200),
             ])

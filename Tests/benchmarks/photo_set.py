@@ -136,6 +136,36 @@ def photo_set(count, root="/tmp", log=print):
     return paths
 
 
+GRAIN_SIZES = [(2000, 1333), (1333, 2000), (1600, 1200), (1200, 1600), (2000, 1125), (1500, 1500)]
+
+
+def grain_set(count=40, root="/tmp", log=print):
+    """(paths, sizes) of `count` JPEGs of fine grain and noise over a smooth picture (film grain one pixel wide,
+    and sensor noise in each channel), made once in /tmp/image-gallery-bench-grain-v1-<count>/: the kind of photo
+    whose detail a cell decoded from a thumbnail barely larger than itself loses to the second resampling."""
+    import numpy
+    from PIL import Image
+    folder = os.path.join(root, "image-gallery-bench-grain-v1-%d" % count)
+    done = os.path.join(folder, ".complete")
+    sizes = [GRAIN_SIZES[i % len(GRAIN_SIZES)] for i in range(count)]
+    paths = [os.path.join(folder, "grain%03d.jpg" % i) for i in range(count)]
+    if os.path.exists(done):
+        return paths, sizes
+    log("making %d grainy JPEGs in %s (once; cached) ..." % (count, folder))
+    os.makedirs(folder, exist_ok=True)
+    for i, (path, (width, height)) in enumerate(zip(paths, sizes)):
+        rng = numpy.random.default_rng(i)
+        small = rng.uniform(40, 215, (6, 8, 3)).astype(numpy.uint8)
+        smooth = numpy.asarray(Image.fromarray(small).resize((width, height), Image.BICUBIC), dtype=numpy.float32)
+        grain = rng.normal(0, 18, (height, width, 1))
+        noise = rng.normal(0, 10, (height, width, 3))
+        pixels = numpy.clip(smooth + grain + noise, 0, 255).astype(numpy.uint8)
+        Image.fromarray(pixels).save(path + ".part", "JPEG", quality=92)
+        os.replace(path + ".part", path)
+    open(done, "w").close()
+    return paths, sizes
+
+
 def linked_set(count, base_paths, root="/tmp"):
     """count paths that are hard links to base_paths in turn (the first len(base_paths) are those files' links)."""
     folder = os.path.join(root, "image-gallery-bench-photos-v2-%d-linked-%d" % (count, len(base_paths)))

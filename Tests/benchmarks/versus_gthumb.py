@@ -2,7 +2,8 @@
 """Image Gallery side by side with gThumb 3.12 (issue 10): `/usr/bin/python3 Tests/benchmarks/versus_gthumb.py`.
 
 Options: `--runs 5` (measured runs per app), `--count 10000` (images), `--quick` (2 runs, 2,000 images, for
-development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,drop` (a subset),
+development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,curve,callgrind,grain,drop`
+(a subset),
 `--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts),
 `--trace-stalls` (the drop part traces the scheduler, `stall_trace.py`: root only).
 The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`;
@@ -63,7 +64,16 @@ Figures (median and min-max of the runs):
    2560x2048 px) for our app too, one run after a warm-up.
 6. 50,000 images (hard links to the photos): our app's warm launch -> first screen painted, `--runs` runs after a
    warm-up.
-7. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
+7. The launch curve (our app): warm launch -> first screen painted at 1,000, 10,000, 50,000 and 200,000 images
+   (the photos, then hard links to them), a warm-up each, then `--runs` rounds launching each size once, the
+   order alternating. Callgrind: the instructions of every thread of our app from its exec to the first screen
+   painted, and of End and 20 x Page Up until painted (counters zeroed before), at 10,000 and 200,000 images,
+   one run each under `valgrind --tool=callgrind` (`callgrind_control` dumps them): a figure the machine's load
+   does not move, and of it the workers' (what the job lanes ran). The GTK thread's part includes the frames it
+   draws while pictures arrive (spinners turn at the frame clock after 0.3 s), which valgrind's slowdown
+   multiplies: compare the workers' figure, and the GTK thread's only between runs of similar length. Grain: sharpness (as in 5.) on `photo_set.grain_set()`, photos whose fine grain and noise a
+   second resampling loses, at scale 1 and 2, each measured on a warm launch after a warm-up one.
+8. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
    `drag_source.py` drags 100 image URLs (text/uri-list) into a 900x1000 window showing 3 photos, in front of the
    first one (real XDND, the button released through XTEST at a known time). `--runs` pairs of drops, each in a
    fresh session: a watched one, then a quiet one. The server is one asyncio thread.
@@ -85,6 +95,7 @@ import argparse
 import asyncio
 import collections
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -112,6 +123,8 @@ PACKAGES = {  # what to check -> Debian package
 HOMES = "/tmp/image-gallery-bench-homes"
 LOCK = "/tmp/image-gallery-bench.lock"  # outside HOMES, which --fresh deletes
 SIZE = (1280, 1024)
+CURVE = (1000, 10000, 50000, 200000)  # the launch curve's library sizes
+CALLGRIND_SIZES = (10000, 200000)
 OUR_AREA = (0, 56, 1264, 860)       # the gallery canvas at 1280x1024 (below the header bar, above the trash zone)
 GTHUMB_AREA = (0, 96, 1264, 832)    # gThumb's grid (below its location bar, above its filter bar)
 INSET = 8
@@ -325,6 +338,7 @@ class ImageGallery(Contender):
     def __init__(self, home, binary, urls, aspects):
         super().__init__(home)
         self.binary = binary
+        self.wrapper = []  # a command the app runs under (valgrind), none by default
         self.stall_log = os.path.join(home, "stalls.log")
         state_dir = os.path.join(self.dirs()["XDG_DATA_HOME"], "image-gallery")
         os.makedirs(state_dir, exist_ok=True)
@@ -340,7 +354,7 @@ class ImageGallery(Contender):
             json.dump(self.state, out)
 
     def command(self):
-        return [self.binary]
+        return self.wrapper + [self.binary]
 
     def env(self):
         return {"IMAGE_GALLERY_STALL_LOG": self.stall_log}
@@ -826,6 +840,116 @@ class Bench:
                 finally:
                     app.stop()
 
+    def library_of(self, n):
+        """Our app on one gallery of n images: the photos, then hard links to them (their first screen is the
+        photos' first screen), in a home of its own warmed by its first run."""
+        import harness
+        base = len(self.paths)
+        paths = self.paths[:n] if n <= base else self.paths + self.linked(n)[base:]
+        return ImageGallery(os.path.join(HOMES, "ours-curve-%d-of-%d" % (n, base)), self.args.binary,
+                            [harness.file_url(p) for p in paths], [self.aspects[i % base] for i in range(n)])
+
+    def part_curve(self):
+        """Warm launch -> first screen painted at each of CURVE's sizes: one warm-up each, then `--runs` rounds,
+        each launching every size once, in an order that alternates between rounds."""
+        apps = {n: self.library_of(n) for n in CURVE}
+        log("launch curve: %s images" % ", ".join("{:,}".format(n) for n in CURVE))
+        for i in range(self.args.runs + 1):
+            order = list(CURVE) if i % 2 == 0 else list(reversed(CURVE))
+            for n in order:
+                with Session() as session:
+                    try:
+                        started = apps[n].launch(session.desktop, session.screen, SIZE)
+                        result = self.painted(session, apps[n], started, "first screen of %d" % n, timeout=120)
+                        if i:
+                            self.record("curve_%d" % n, "ours", result["t"])
+                            self.record("curve_%d_cpu" % n, "ours", result["cpu"])
+                        log("  %d images, %s: %.2f s, CPU %.2f s" % (n, "measured" if i else "warm-up", result["t"],
+                                                                     result["cpu"]))
+                    finally:
+                        apps[n].stop()
+
+    def part_callgrind(self):
+        """Instructions (valgrind --tool=callgrind, every thread of the app) from the exec to the first screen
+        painted, and of End then 20 x Page Up until painted, counters zeroed just before (callgrind_control -z,
+        -d): figures that the load of the machine does not move. `--runs` is not used: one run per size after the
+        curve's (or a plain) warm-up."""
+        for n in CALLGRIND_SIZES:
+            app = self.library_of(n)
+            self.warm_scroll(app, n)
+            out = os.path.join(app.home, "callgrind.out")
+            for old in glob.glob(out + "*"):
+                os.remove(old)
+            # valgrind gives up on the DWARF Swift writes ("possibly corrupted debuginfo"): a copy without it,
+            # beside the binary so that it finds the same data folder; the symbols stay, for callgrind_annotate
+            stripped = self.args.binary + ".nodebug"
+            subprocess.run(["strip", "--strip-debug", "-o", stripped, self.args.binary], check=True)
+            app.binary = stripped
+            app.wrapper = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+            log("callgrind: %d images" % n)
+            with Session() as session:
+                try:
+                    started = app.launch(session.desktop, session.screen, SIZE)
+                    self.painted(session, app, started, "first screen of %d under callgrind" % n, timeout=600)
+                    launch = callgrind_dump(app.proc.pid, out)
+                    app.focus(session.screen)
+                    subprocess.run(["callgrind_control", "-z", str(app.proc.pid)], check=True,
+                                   stdout=subprocess.DEVNULL)
+                    pressed = session.screen.key("End")
+                    self.painted(session, app, 0, "End under callgrind", timeout=300, quiet_after=lambda: pressed)
+                    times, _ = self.press_until_painted(session, app, "Prior", 20, 0.04, "20 x Page Up",
+                                                        timeout=300)
+                    scroll = callgrind_dump(app.proc.pid, out)
+                    self.record("cg_launch_%d" % n, "ours", launch[0] / 1e9)
+                    self.record("cg_launch_workers_%d" % n, "ours", launch[1] / 1e9)
+                    self.record("cg_scroll_%d" % n, "ours", scroll[0] / 1e9)
+                    self.record("cg_scroll_workers_%d" % n, "ours", scroll[1] / 1e9)
+                    log("  launch %.3f G instructions (workers %.3f G); End and 20 x Page Up %.3f G (workers %.3f G)"
+                        % (launch[0] / 1e9, launch[1] / 1e9, scroll[0] / 1e9, scroll[1] / 1e9))
+                finally:
+                    app.stop()
+                    app.wrapper = []
+                    app.binary = self.args.binary
+
+    def warm_scroll(self, app, n):
+        """The measured run's launch and keys once without valgrind, so that their screens' thumbnails exist:
+        the counts are those of a warm launch and a warm scroll."""
+        with Session() as session:
+            try:
+                started = app.launch(session.desktop, session.screen, SIZE)
+                self.painted(session, app, started, "first screen of %d (warm-up)" % n, timeout=120)
+                app.focus(session.screen)
+                pressed = session.screen.key("End")
+                self.painted(session, app, 0, "End (warm-up)", quiet_after=lambda: pressed)
+                for _ in range(20):
+                    pressed = session.screen.key("Prior")
+                    self.painted(session, app, 0, "Page Up (warm-up)", quiet_after=lambda: pressed)
+            finally:
+                app.stop()
+
+    def part_grain(self):
+        """Sharpness on photos of fine grain and noise (photo_set.grain_set), at scale 1 and 2: a warm-up run
+        that makes the thumbnails, then the measured run, which shows what a warm launch reads."""
+        from photo_set import grain_set
+        import harness
+        paths, sizes = grain_set()
+        app = ImageGallery(os.path.join(HOMES, "ours-grain-%d" % len(paths)), self.args.binary,
+                           [harness.file_url(p) for p in paths], [w / h for w, h in sizes])
+        for scale in (1, 2):
+            size = (SIZE[0] * scale, SIZE[1] * scale)
+            log("grain and noise at scale %d" % scale)
+            for measured in (False, True):
+                with Session(size) as session:
+                    try:
+                        started = app.launch(session.desktop, session.screen, size, {"GDK_SCALE": str(scale)})
+                        result = self.painted(session, app, started, "grain photos at scale %d" % scale,
+                                              timeout=120, scale=scale)
+                        if measured:
+                            self.sharpness(session, app, "ours", result["frame"], scale=scale,
+                                           figure="grain" if scale == 1 else "grain2")
+                    finally:
+                        app.stop()
+
     def part_drop(self):
         log("drop of 100 URLs from a loopback server answering in 1 s")
         server = SlowServer(self.paths[:100], delay=1.0)
@@ -992,7 +1116,7 @@ class Bench:
 
     def run(self):
         self.parts = set(self.args.only.split(",")) if self.args.only else \
-            {"launch", "keys", "sweep", "sharpness", "scale2", "50k", "drop"}
+            {"launch", "keys", "sweep", "sharpness", "scale2", "50k", "curve", "callgrind", "grain", "drop"}
         self.prepare()
         if self.parts & {"launch", "keys", "sweep", "sharpness"}:
             self.part_launch_keys()
@@ -1000,8 +1124,35 @@ class Bench:
             self.part_scale2()
         if "50k" in self.parts:
             self.part_50k()
+        if "curve" in self.parts:
+            self.part_curve()
+        if "callgrind" in self.parts:
+            self.part_callgrind()
+        if "grain" in self.parts:
+            self.part_grain()
         if "drop" in self.parts:
             self.part_drop()
+
+
+def callgrind_dump(pid, out):
+    """Asks callgrind in `pid` to write its counters (then zeroed) and returns the instructions of that dump:
+    (all threads, the app's workers alone: what the job lanes ran, from callgrind_annotate)."""
+    before = set(glob.glob(out + ".*"))
+    subprocess.run(["callgrind_control", "-d", str(pid)], check=True, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for path in set(glob.glob(out + ".*")) - before:
+            with open(path) as f:
+                total = next((int(line.split()[1]) for line in f if line.startswith(("totals:", "summary:"))), None)
+            if total is None:
+                continue
+            annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                                       capture_output=True, text=True).stdout
+            workers = max([int(line.split()[0].replace(",", "")) for line in annotated.splitlines()
+                           if "GalleryIO7JobLaneC" in line and line.strip()[:1].isdigit()] or [0])
+            return total, workers
+        time.sleep(0.2)
+    raise TimeoutError("callgrind wrote no dump of %d into %s.*" % (pid, out))
 
 
 def steal_ms():
@@ -1107,6 +1258,28 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("launch_scale2", "launch -> painted at GDK_SCALE=2", "s", "", None),
     ("launch_50k", "warm launch -> first screen painted (50,000 images)", "s", "< 0.5 s", lambda o, g: o < 0.5),
     ("launch_50k_cpu", "  CPU until then", "s", "", None),
+    ("curve_1000", "launch curve: warm launch -> painted, 1,000 images", "s", "", None),
+    ("curve_1000_cpu", "  CPU until then", "s", "", None),
+    ("curve_10000", "  10,000 images", "s", "<= 0.35 s", lambda o, g: o <= 0.35),
+    ("curve_10000_cpu", "  CPU until then", "s", "", None),
+    ("curve_50000", "  50,000 images", "s", "<= 0.45 s", lambda o, g: o <= 0.45),
+    ("curve_50000_cpu", "  CPU until then", "s", "", None),
+    ("curve_200000", "  200,000 images", "s", "<= 0.6 s", lambda o, g: o <= 0.6),
+    ("curve_200000_cpu", "  CPU until then", "s", "", None),
+    ("cg_launch_10000", "instructions (callgrind): launch -> painted, 10,000 images", "G", "", None),
+    ("cg_launch_workers_10000", "  of them on the workers (decoding, the state's reading)", "G", "", None),
+    ("cg_launch_200000", "  launch -> painted, 200,000 images", "G", "", None),
+    ("cg_launch_workers_200000", "  of them on the workers", "G", "", None),
+    ("cg_scroll_10000", "  End, 20 x Page Up -> painted, 10,000 images", "G", "", None),
+    ("cg_scroll_workers_10000", "  of them on the workers", "G", "", None),
+    ("cg_scroll_200000", "  the same, 200,000 images", "G", "", None),
+    ("cg_scroll_workers_200000", "  of them on the workers", "G", "", None),
+    ("grain_cells", "grain and noise: neighbour step in cells", "", "", None),
+    ("grain_bilinear", "  bilinear downscale, same size", "", "", None),
+    ("grain_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("grain2_cells", "grain and noise at GDK_SCALE=2: neighbour step in cells", "", "", None),
+    ("grain2_bilinear", "  bilinear downscale, same size", "", "", None),
+    ("grain2_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
     ("drop_placeholder", "drop of 100 URLs: placeholder painted after release", "ms", "first frame", None),
     ("drop_landed", "  all 100 landed (1 s each server-side)", "s", "<= 3 s", lambda o, g: o <= 3),
     ("drop_landed_quiet", "  the same, quiet runs (state.json lists all)", "s", "<= 3 s", lambda o, g: o <= 3),
@@ -1127,7 +1300,8 @@ def fmt(summary, unit):
     if summary is None:
         return "n/a"
     m = summary["median"]
-    digits = 0 if unit in ("MB", "count") or (unit == "ms" and m >= 10) else (2 if unit in ("s", "") else 1)
+    digits = 0 if unit in ("MB", "count") or (unit == "ms" and m >= 10) else (
+        3 if unit == "G" else 2 if unit in ("s", "") else 1)
     text = "%.*f%s" % (digits, m, " " + unit if unit and unit != "count" else "")
     if len(summary["runs"]) > 1:
         text += " (%.*f-%.*f)" % (digits, summary["min"], digits, summary["max"])
@@ -1175,7 +1349,7 @@ def main():
     parser.add_argument("--count", type=int, default=None, help="images (default 10000; --quick: 2000)")
     parser.add_argument("--quick", action="store_true", help="2 runs, 2,000 images")
     parser.add_argument("--json", help="also write the table as JSON there")
-    parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,drop")
+    parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,curve,callgrind,grain,drop")
     parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")
     parser.add_argument("--trace-stalls", action="store_true",
                         help="drops: trace the scheduler (root) and count the window thread's waits for a core")

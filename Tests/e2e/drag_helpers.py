@@ -463,6 +463,11 @@ def launch_gallery(make_app, http_server, specs=None, settle=True):
     if settle:
         app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 60,
                        what="the visible cells to load")
+        # The served images have no original yet: the library keeps them in the background after the first
+        # frame (the carry-over), each a save; done before a test compares state.json.
+        wait_until(lambda: all("original" in image for gallery in app.state()["galleries"]
+                               for image in gallery["images"]), 60, 0.1, "every image kept in the library",
+                   lambda: app.state_bytes().decode())
     return app, {s.name: s.rgb for s in served}
 
 

@@ -28,6 +28,9 @@ public final class ImageGalleryApplication {
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
     private var libraryMover: LibraryMover?
+    /// Work over the whole library that the first screen does not need (pruning, the carry-over's list):
+    /// started once the first window has drawn its first frame, or at once when no window opens.
+    private var upkeep: (() -> Void)?
 
     public static func run(arguments: [String]) -> Int32 {
         Localization.start(localeDirectory: localeDirectory())
@@ -124,6 +127,7 @@ public final class ImageGalleryApplication {
     private func shellSearcher() -> ShellSearch {
         if let shellSearch { return shellSearch }
         let services = services ?? startServices()
+        if windows.isEmpty { startUpkeep() }
         let searcher = ShellSearch(
             library: services.library, scheduler: Self.scheduler, bytesSource: services.loader.bytesSource)
         shellSearch = searcher
@@ -145,7 +149,7 @@ public final class ImageGalleryApplication {
             ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
         Self.stateLoading = nil
         let store = loading.store
-        let loaded = loading.result()
+        let (loaded, prepared) = loading.result()
         let state: GalleryState
         var problem: String?
         var canSave = true
@@ -166,7 +170,7 @@ public final class ImageGalleryApplication {
             }
         }
 
-        let library = GalleryLibrary(state: state)
+        let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
@@ -179,22 +183,26 @@ public final class ImageGalleryApplication {
         // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()
         let location = LibraryLocation(directories)
-        if case .loaded = loaded {
-            scheduler.submit(.io, .background) {
-                let images = state.galleries.flatMap(\.images)
-                // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                let shared = location.folder.standardizedFileURL != location.defaultFolder.standardizedFileURL
-                bytesSource.originals.prune(
-                    keeping: Set(images.compactMap { $0.original?.sha256 }),
-                    unreferencedFor: shared ? 7 * 24 * 3600 : 0,
-                    record: shared
-                        ? directories.stateHome.appendingPathComponent("image-gallery/unreferenced-originals.json")
-                        : nil)
-                bytesSource.pruneCache(
-                    keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                bytesSource.pruneImports(
-                    in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
+        let isLoaded = if case .loaded = loaded { true } else { false }
+        upkeep = { [weak self] in
+            if isLoaded {
+                scheduler.submit(.io, .background) {
+                    let images = state.galleries.lazy.flatMap(\.images)
+                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                    let shared = location.folder.standardizedFileURL != location.defaultFolder.standardizedFileURL
+                    bytesSource.originals.prune(
+                        keeping: Set(images.compactMap { $0.original?.sha256 }),
+                        unreferencedFor: shared ? 7 * 24 * 3600 : 0,
+                        record: shared
+                            ? directories.stateHome.appendingPathComponent("image-gallery/unreferenced-originals.json")
+                            : nil)
+                    bytesSource.pruneCache(
+                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                    bytesSource.pruneImports(
+                        in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
+                }
             }
+            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: importsDirectory)
         }
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
@@ -261,7 +269,6 @@ public final class ImageGalleryApplication {
             exporter: GalleryExporter(bytesSource: bytesSource))
         self.services = services
         updateHistoryActions()
-        startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
         libraryChecker = LibraryChecker(library: library, source: bytesSource)
         libraryMover = LibraryMover(
             scheduler: scheduler,
@@ -284,6 +291,7 @@ public final class ImageGalleryApplication {
     private func openWindow(showing galleryID: String?) -> MainWindow? {
         guard let services else { return nil }
         let window = MainWindow(services: services, galleryID: galleryID)
+        if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -393,13 +401,24 @@ public final class ImageGalleryApplication {
         return showing.first { $0 === lastActiveWindow } ?? showing.first ?? lastActiveWindow ?? windows.last
     }
 
-    /// Carries a library of the previous layout over into the library's originals, in the background; what
-    /// must be fetched again shows its progress in the toast.
-    private func startCarryOver(
-        of state: GalleryState, into library: GalleryLibrary, source: ImageBytesSource, importsDirectory: URL
-    ) {
-        let pending = CarryOver.pending(in: state, importsDirectory: importsDirectory)
-        guard !pending.isEmpty else { return }
+    private func startUpkeep() {
+        let work = upkeep
+        upkeep = nil
+        work?()
+    }
+
+    /// Carries a library of the previous layout over into the library's originals, in the background (the
+    /// images to carry are found on a worker); what must be fetched again shows its progress in the toast.
+    private func startCarryOver(of state: GalleryState, source: ImageBytesSource, importsDirectory: URL) {
+        Self.scheduler.run(
+            .io, .background, { CarryOver.pending(in: state, importsDirectory: importsDirectory) },
+            then: { [weak self] pending in
+                self?.beginCarryOver(pending, source: source, importsDirectory: importsDirectory)
+            })
+    }
+
+    private func beginCarryOver(_ pending: [GalleryImage], source: ImageBytesSource, importsDirectory: URL) {
+        guard !pending.isEmpty, let library = services?.library else { return }
         let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
         // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.
         var shown = false

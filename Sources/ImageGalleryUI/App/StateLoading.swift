@@ -3,24 +3,26 @@ import GalleryCore
 import GalleryIO
 import Synchronization
 
-/// Reads and decodes the state file as a job started before GTK is: a large library takes longer to
-/// decode than GTK takes to start.
+/// Reads and decodes the state file, and prepares the library from it, as a job started before GTK is:
+/// a large library takes longer to decode than GTK takes to start.
 final class StateLoading: Sendable {
     let store: StateStore
-    private let loaded = Mutex<StateStore.LoadResult?>(nil)
+    private let loaded = Mutex<(StateStore.LoadResult, GalleryLibrary.Prepared?)?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     init(store: StateStore, scheduler: JobScheduler) {
         self.store = store
         scheduler.submit(.io, .visible) { [self] in
             let result = store.load()
-            loaded.withLock { $0 = result }
+            let prepared: GalleryLibrary.Prepared? = if case .loaded(let state) = result { .init(state) } else { nil }
+            loaded.withLock { $0 = (result, prepared) }
             done.signal()
         }
     }
 
-    /// Waits for the load (on a launch, the time GTK took to start was the head start).
-    func result() -> StateStore.LoadResult {
+    /// Waits for the load (on a launch, the time GTK took to start was the head start): what the file held,
+    /// and the library made of it when it held one.
+    func result() -> (StateStore.LoadResult, GalleryLibrary.Prepared?) {
         done.wait()
         done.signal()
         return loaded.withLock { $0! }

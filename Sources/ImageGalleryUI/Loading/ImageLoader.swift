@@ -20,7 +20,8 @@ final class ImageLoader {
     private let observers = Observers<ImageID>()
     /// What each view shows now: work for images no view shows may be dropped.
     private var visibleByView: [ObjectIdentifier: Set<ImageID>] = [:]
-    /// An image's true shape, known once decoded.
+    /// An image's true shape, known once decoded; told only for images whose saved ratio was missing or
+    /// unusable (finding an image in a large library for each picture that arrives is not free).
     var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
 
     let pipeline: ImagePipeline
@@ -112,6 +113,9 @@ final class ImageLoader {
 
     func failure(of id: ImageID) -> String? { failures[id] }
 
+    /// Whether any image failed: while none has, a layout looks up no cell's failure.
+    var hasFailures: Bool { !failures.isEmpty }
+
     /// Whether the image has been on its way for longer than `seconds`: a picture read from disk
     /// in a few milliseconds shows no spinner on its way.
     func isSlow(_ id: ImageID, after seconds: Double) -> Bool {
@@ -162,6 +166,7 @@ final class ImageLoader {
 
     private func load(_ image: GalleryImage, pixelWidth: Int, pixelHeight: Int, scale: Int, prefetch: Bool = false) {
         let id = image.id
+        let ratioIsUsable = image.displayAspectRatio == image.aspectRatio
         let cancellation = inFlight[id]?.cancellation ?? CancellationToken()
         let cell = PixelSize(width: pixelWidth, height: pixelHeight)
         let sha256 = image.original?.sha256
@@ -177,18 +182,19 @@ final class ImageLoader {
                 // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
                 guard let self, inFlight[id]?.cancellation === cancellation else { return }
                 cancellation.cancel()
-                finish(id, decoded, decodedFor: cell, sha256: sha256)
+                finish(id, decoded, decodedFor: cell, sha256: sha256, tellsRatio: !ratioIsUsable)
             })
     }
 
     private func finish(
-        _ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize, sha256: String?
+        _ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize, sha256: String?,
+        tellsRatio: Bool
     ) {
         inFlight[id] = nil
         switch result {
         case .success(let decoded):
             remember(decoded, for: id, decodedFor: cell)
-            if decoded.originalWidth > 0, decoded.originalHeight > 0 {
+            if tellsRatio, decoded.originalWidth > 0, decoded.originalHeight > 0 {
                 onAspectRatio(id, Double(decoded.originalWidth) / Double(decoded.originalHeight))
             }
         case .failure(let failure) where failure.isWaitingForSync:

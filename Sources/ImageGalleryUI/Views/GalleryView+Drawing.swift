@@ -6,6 +6,10 @@ extension GalleryView {
     nonisolated static let cornerRadius = 6.0
 
     func draw(_ context: CairoContext) {
+        if let firstFrame = onFirstFrame {
+            onFirstFrame = nil
+            MainContext.post { firstFrame() }
+        }
         canvas.renderBackground(context)
         // From here on, content coordinates: cairo sees only the small offsets of what is on screen.
         context.translate(x: 0, y: -scroller.scrollOffset)
@@ -18,8 +22,8 @@ extension GalleryView {
         }
         let palette = Palette(widget: canvas)
         let scale = canvas.scaleFactor
-        if let gap, gap.index <= shownCells.count, layout.frames.indices.contains(gapSlot(for: gap.index)) {
-            drawGap(layout.frames[gapSlot(for: gap.index)], context: context, palette: palette)
+        if gap != nil, let slot = laidOutGapSlot, layout.frames.indices.contains(slot) {
+            drawGap(layout.frames[slot], context: context, palette: palette)
         }
         // Spinners turning damage their own squares: the cells between them are not painted again.
         let damage =
@@ -69,10 +73,6 @@ extension GalleryView {
     }
 
     private static func spinnerLineWidth(radius: Double) -> Double { max(radius / 5, 2.5) }
-
-    private func gapSlot(for index: Int) -> Int {
-        index < slotOfCell.count ? slotOfCell[index] - 1 : layout.frames.count - 1
-    }
 
     private func drawGap(_ frame: LayoutRect, context: CairoContext, palette: Palette) {
         context.roundedRectangle(

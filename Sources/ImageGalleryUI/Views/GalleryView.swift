@@ -22,12 +22,14 @@ final class GalleryView {
     /// The same cells without the room a drag opens: drops are aimed against it, so opening the
     /// room does not move the target under a still pointer.
     private(set) var restingLayout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
-    /// Which layout slot each cell occupies (slots include the gap opened for a drag).
-    private(set) var slotOfCell: [Int] = []
-    private var cellIndexByID: [ImageID: Int] = [:]
-    /// The ids in the order last laid out: a change reaches the view once the library holds the new cells,
+    /// The layout slot of the gap opened for a drag, as last laid out; the cells from it on take the next slot.
+    private(set) var laidOutGapSlot: Int?
+    /// The cells in the order last laid out: a change reaches the view once the library holds the new cells,
     /// and each cell slides from where the previous layout drew it.
-    private var laidOutIDs: [ImageID] = []
+    private var laidOutCells: [GalleryCell] = []
+    /// Each laid-out cell's index by id, made the first time a cell away from the screen is looked for:
+    /// a launch, a scroll or a relayout never pays for an index of every cell.
+    private var laidOutIndexByID: [ImageID: Int]?
     /// Where the view was scrolled to when the loader was last told, and which way it went since.
     private var lastReportedOffset = 0.0
     private var scrollingUp = false
@@ -47,7 +49,7 @@ final class GalleryView {
     /// The keyboard focus among the cells.
     var focusedID: ImageID? { session.focusedID }
     /// The shown gallery's cells, read from the library: every change to them lays them out again at once,
-    /// so `layout` places these (only the relayout's animation still needs the previous order, `laidOutIDs`).
+    /// so `layout` places these (only the relayout's animation still needs the previous order, `laidOutCells`).
     var shownCells: [GalleryCell] { session.cells }
     /// Everything drag and drop keeps between events (see DragAndDrop/).
     var drag = DragState()
@@ -65,6 +67,8 @@ final class GalleryView {
     var onOpenRequested: (ImageID) -> Void = { _ in }
     /// Cells were dragged into place (a reorder, or from another window): the window offers Undo.
     var onDropped: (_ message: String) -> Void = { _ in }
+    /// Called once, on the main loop's next turn after the first frame drawn.
+    var onFirstFrame: (() -> Void)?
 
     private let animator = FrameAnimator()
     private var pinch: PinchGesture?
@@ -140,21 +144,13 @@ final class GalleryView {
     func relayout(animated: Bool) {
         guard !isDetached else { return }
         let previous = animated ? currentFrames() : [:]
-        var ratios: [Double] = []
         let cells = session.cells
-        ratios.reserveCapacity(cells.count + 1)
-        var slots: [Int] = []
-        slots.reserveCapacity(cells.count)
-        cellIndexByID.removeAll(keepingCapacity: true)
-        laidOutIDs.removeAll(keepingCapacity: true)
-        for (index, cell) in cells.enumerated() {
-            if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
-            slots.append(ratios.count)
-            ratios.append(displayAspectRatio(of: cell))
-            cellIndexByID[cell.id] = index
-            laidOutIDs.append(cell.id)
-        }
-        if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
+        let resting = aspectRatios(of: cells)
+        var ratios = resting
+        laidOutGapSlot = gap.map { min($0.index, cells.count) }
+        if let gap, let slot = laidOutGapSlot { ratios.insert(gap.aspectRatio, at: slot) }
+        laidOutCells = cells
+        laidOutIndexByID = nil
         laidOutWidth = Double(canvas.allocatedWidth)
         layout = JustifiedLayout(
             aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
@@ -162,10 +158,8 @@ final class GalleryView {
             restingLayout = layout
         } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
             restingLayout = JustifiedLayout(
-                aspectRatios: cells.map(displayAspectRatio), width: laidOutWidth,
-                targetRowHeight: rowHeight, spacing: Self.spacing)
+                aspectRatios: resting, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
         }
-        slotOfCell = slots
         canvas.setContentHeight(layout.contentHeight.rounded(.up))
         if animated && !previous.isEmpty {
             animator.start(from: previous, on: canvas)
@@ -175,16 +169,22 @@ final class GalleryView {
         scheduleAccessibilityRefresh(scrolled: true)
     }
 
-    /// Images that failed show as squares; the rest at their own ratio.
-    private func displayAspectRatio(of cell: GalleryCell) -> Double {
-        if loader.failure(of: cell.id) != nil { return 1 }
-        return cell.aspectRatio
+    /// Images that failed show as squares; the rest at their own ratio (looked up only when some failed).
+    private func aspectRatios(of cells: [GalleryCell]) -> [Double] {
+        guard loader.hasFailures else { return cells.map(\.aspectRatio) }
+        return cells.map { loader.failure(of: $0.id) != nil ? 1 : $0.aspectRatio }
+    }
+
+    /// The layout slot of the cell at `index`: its own index, one further from the drag's gap on.
+    func slot(ofCell index: Int) -> Int {
+        guard let gap = laidOutGapSlot, index >= gap else { return index }
+        return index + 1
     }
 
     var isAnimatingLayout: Bool { animator.isAnimating }
 
     /// The layout frame of the cell at `index`.
-    func targetFrame(ofCellAt index: Int) -> LayoutRect { layout.frames[slotOfCell[index]] }
+    func targetFrame(ofCellAt index: Int) -> LayoutRect { layout.frames[slot(ofCell: index)] }
 
     /// Where the cell is drawn now (mid-animation, between its old and new place).
     func displayedFrame(ofCellAt index: Int) -> LayoutRect {
@@ -198,8 +198,8 @@ final class GalleryView {
         let near = LayoutRect(x: 0, y: visible.y - visible.height, width: visible.width, height: visible.height * 3)
         var frames: [ImageID: LayoutRect] = [:]
         for index in cellIndices(intersecting: near) {
-            let id = laidOutIDs[index]
-            frames[id] = animator.frame(for: id, target: layout.frames[slotOfCell[index]])
+            let id = laidOutCells[index].id
+            frames[id] = animator.frame(for: id, target: targetFrame(ofCellAt: index))
         }
         return frames
     }
@@ -227,20 +227,15 @@ final class GalleryView {
     }
 
     private func firstCell(atOrAfterSlot slot: Int) -> Int {
-        var low = 0
-        var high = slotOfCell.count
-        while low < high {
-            let mid = (low + high) / 2
-            if slotOfCell[mid] < slot { low = mid + 1 } else { high = mid }
-        }
-        return low
+        guard let gap = laidOutGapSlot, slot > gap else { return min(slot, laidOutCells.count) }
+        return min(slot - 1, laidOutCells.count)
     }
 
     /// The cell under a canvas point.
     func cellIndex(atX x: Double, y: Double) -> Int? {
-        guard let slot = layout.index(at: x, y) else { return nil }
+        guard let slot = layout.index(at: x, y), slot != laidOutGapSlot else { return nil }
         let index = firstCell(atOrAfterSlot: slot)
-        return index < slotOfCell.count && slotOfCell[index] == slot ? index : nil
+        return index < laidOutCells.count ? index : nil
     }
 
     private func visibleAreaChanged() {
@@ -274,8 +269,7 @@ final class GalleryView {
     func prefetchFirstScreen(width: Double, height: Double) {
         let cells = session.cells
         let layout = JustifiedLayout(
-            aspectRatios: cells.map(displayAspectRatio), width: width,
-            targetRowHeight: rowHeight, spacing: Self.spacing)
+            aspectRatios: aspectRatios(of: cells), width: width, targetRowHeight: rowHeight, spacing: Self.spacing)
         let scale = canvas.scaleFactor
         for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
             guard let image = cells[index].image else { continue }
@@ -325,7 +319,7 @@ final class GalleryView {
             scroller.scrollOffset = 0
         case .progress(let id):
             // Only the placeholder's content changed: its place in the layout is the same.
-            if let index = cellIndexByID[id] {
+            if let index = index(of: id) {
                 // A hundred downloads report progress many times a second: each repaints its own cell.
                 let frame = displayedFrame(ofCellAt: index)
                 canvas.queueDraw(
@@ -343,11 +337,10 @@ final class GalleryView {
     }
 
     private func imageUpdated(_ id: ImageID) {
-        guard let index = cellIndexByID[id] else { return }
+        guard let index = index(of: id) else { return }
         // A failure turns the cell square; everything else only repaints.
-        if loader.failure(of: id) != nil
-            && abs(layout.frames[slotOfCell[index]].width - layout.frames[slotOfCell[index]].height) > 0.5
-        {
+        let frame = targetFrame(ofCellAt: index)
+        if loader.failure(of: id) != nil && abs(frame.width - frame.height) > 0.5 {
             relayout(animated: true)
         } else {
             canvas.queueDraw()
@@ -359,7 +352,7 @@ final class GalleryView {
 
     func setFocus(_ id: ImageID?, scrollTo: Bool = true) {
         session.focusedID = id
-        if scrollTo, let id, let index = cellIndexByID[id] { scrollToCell(at: index) }
+        if scrollTo, let id, let index = index(of: id) { scrollToCell(at: index) }
         canvas.queueDraw()
     }
 
@@ -373,7 +366,18 @@ final class GalleryView {
         }
     }
 
-    func index(of id: ImageID) -> Int? { cellIndexByID[id] }
+    /// Where a cell was laid out: looked for among the cells near the screen first (the pictures that
+    /// arrive, the keyboard's focus), then in an index of every cell made once per layout.
+    func index(of id: ImageID) -> Int? {
+        if let laidOutIndexByID { return laidOutIndexByID[id] }
+        let view = visibleRect
+        let near = LayoutRect(x: 0, y: view.y - view.height, width: view.width, height: view.height * 3)
+        if let index = cellIndices(intersecting: near).first(where: { laidOutCells[$0].id == id }) { return index }
+        let byID = Dictionary(
+            laidOutCells.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        laidOutIndexByID = byID
+        return byID[id]
+    }
 
     // MARK: Spinner animation
 
@@ -486,7 +490,7 @@ final class GalleryView {
 
     /// Where the cell with this key (an image id) is now, if it is still in the gallery.
     private func accessibleFrame(ofKey key: String) -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard let index = cellIndexByID[ImageID(key)] else { return nil }
+        guard let index = index(of: ImageID(key)) else { return nil }
         let frame = targetFrame(ofCellAt: index)
         return (
             Int(frame.x.rounded()), Int(widgetY(fromContentY: frame.y).rounded()), Int(frame.width.rounded()),
