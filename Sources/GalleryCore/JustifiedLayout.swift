@@ -53,14 +53,23 @@ public struct JustifiedLayout: Sendable {
     public let rows: [Row]
     public let contentHeight: Double
     public let width: Double
+    /// Where each section's heading stands (its top), in the order of `sectionStarts`.
+    public let headingTops: [Double]
 
     /// - Parameters:
     ///   - aspectRatios: width / height of each cell, in display order.
     ///   - width: the available width, margins included.
     ///   - targetRowHeight: the height a row aims for; the zoom level.
     ///   - spacing: the gap between cells and around the edges.
-    public init(aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double) {
+    ///   - sectionStarts: the cells that begin a section (search results grouped by gallery): each begins a
+    ///     row, under a heading `headingHeight` tall.
+    public init(
+        aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double, sectionStarts: [Int] = [],
+        headingHeight: Double = 0
+    ) {
         self.width = width
+        var headingTops: [Double] = []
+        var nextSection = 0
         let inner = max(width - 2 * spacing, 1)
         let target = max(targetRowHeight, 1)
         var frames: [LayoutRect] = []
@@ -69,10 +78,16 @@ public struct JustifiedLayout: Sendable {
         var y = spacing
         var start = 0
         while start < aspectRatios.count {
+            while nextSection < sectionStarts.count && sectionStarts[nextSection] <= start {
+                headingTops.append(y)
+                y += headingHeight
+                nextSection += 1
+            }
+            let sectionEnd = nextSection < sectionStarts.count ? sectionStarts[nextSection] : aspectRatios.count
             // Take cells until the row, at the target height, is at least as wide as the space.
             var end = start
             var ratioSum = 0.0
-            while end < aspectRatios.count {
+            while end < sectionEnd {
                 ratioSum += aspectRatios[end]
                 end += 1
                 let gaps = Double(end - start - 1) * spacing
@@ -93,6 +108,7 @@ public struct JustifiedLayout: Sendable {
         }
         self.frames = frames
         self.rows = rows
+        self.headingTops = headingTops
         contentHeight = rows.isEmpty ? 0 : y
     }
 

@@ -22,6 +22,9 @@ final class MainWindow {
     private let externalDrops: ExternalDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
+    private let noMatches = NoMatchesState()
+    /// The search bar and its queries.
+    private let search: WindowSearch
     private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: tr("Undo"))
     private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: tr("Redo"))
     private var sidebarAction: Action?
@@ -87,6 +90,7 @@ final class MainWindow {
             sidebar: sidebar, session: session, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
         viewer = ImageViewer(session: session, loader: services.loader)
+        search = WindowSearch(session: session, search: services.search)
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
         }
@@ -100,12 +104,15 @@ final class MainWindow {
         galleryArea.add(galleryStack)
         galleryArea.addOverlay(emptyState.root)
         galleryArea.setPassThrough(emptyState.root, true)
+        galleryArea.addOverlay(noMatches.root)
+        galleryArea.setPassThrough(noMatches.root, true)
         // In the gallery area, so a toast never hides the trash zone below it.
         galleryArea.addOverlay(toast.root)
         galleryArea.setExpand(horizontal: true, vertical: true)
         gallery.installDragAndDrop(dropArea: galleryArea)
 
         let column = Box(.vertical)
+        column.append(search.bar)
         column.append(exportBanner.root)
         column.append(checkBannerPlace)
         column.append(galleryArea, expand: true)
@@ -127,11 +134,17 @@ final class MainWindow {
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
         installImageActions()
         gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
+        gallery.onTyped = { [weak self] character in self?.search.open(typing: String(character)) }
+        gallery.onEscapeFromResults = { [weak self] in self?.search.close() }
+        search.onClosed = { [weak self] in
+            guard let self, !isViewing else { return }
+            gallery.canvas.grabFocus()
+        }
         gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
         viewer.onClose = { [weak self] in self?.closeViewer() }
         viewer.onDelete = { [weak self] id in
             guard let self else { return }
-            remove([id], from: session.galleryID)
+            remove([id], from: session.galleryID(of: id))
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
         externalDrops.onImages = { [weak self] images, placeholder in
@@ -219,7 +232,8 @@ final class MainWindow {
         }
         sidebarAction = showSidebar
         let rename = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
-        galleryOnlyActions = [selectAll, paste, showSidebar, rename]
+        let find = window.addAction("find") { [weak self] in self?.search.open() }
+        galleryOnlyActions = [selectAll, paste, showSidebar, rename, find]
         _ = window.addAction("open-image", parameter: String.self) { [weak self] id in self?.openImage(ImageID(id)) }
         _ = window.addAction("image-properties", parameter: String.self) { [weak self] id in
             self?.showProperties(ImageID(id))
@@ -332,7 +346,7 @@ final class MainWindow {
         gallery.sessionChanged(change)
         if isViewing {
             switch change {
-            case .cells: viewer.cellsChanged()
+            case .cells, .searchResults: viewer.cellsChanged()
             case .shownGallery: closeViewer()
             default: break
             }
@@ -346,16 +360,17 @@ final class MainWindow {
                 toast.dismiss()
             }
         case .shownGallery:
+            search.galleryShown()
             sidebar.followShownGallery()
             updateChrome()
             if window.isActive { library.noteShownGallery(session.galleryID) }
-        case .galleries:
+        case .galleries, .searchResults:
             updateChrome()
         case .selection, .progress:
             break
         }
         switch change {
-        case .cells, .shownGallery, .selection: imageActions?.selectionChanged()
+        case .cells, .shownGallery, .selection, .searchResults: imageActions?.selectionChanged()
         case .galleries, .history, .progress: break
         }
     }
@@ -375,7 +390,8 @@ final class MainWindow {
         }
         // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
-        emptyState.root.isVisible = session.cells.isEmpty && !isViewing
+        emptyState.root.isVisible = session.cells.isEmpty && !isViewing && !session.isShowingResults
+        noMatches.root.isVisible = session.cells.isEmpty && !isViewing && session.isShowingResults
         let history = library.history
         // Told to assistive technologies now, and shown as the tooltip when asked for.
         undoButton.accessibleDescription = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
@@ -520,7 +536,10 @@ final class MainWindow {
             else { continue }
             fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
         }
-        remove(ids, from: session.galleryID)
+        // Among search results, each image leaves its own gallery.
+        let removed = session.remove(Set(ids)).filter { !$0.isPlaceholder }
+        guard !removed.isEmpty else { return }
+        offerUndo(trPlural("Image moved to trash", "{count} images moved to trash", removed.count))
     }
 
     /// A drop on the trash, from this window or another: the dragged image flies from where it was
@@ -678,6 +697,7 @@ final class MainWindow {
         // What an export wrote so far goes with it.
         exportJob?.cancel()
         gallery.detach()
+        search.detach()
         sidebar.detach()
         session.close()
         onClosed(self)
