@@ -12,7 +12,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from drag_helpers import click, image_id, name_of  # noqa: E402
+from actions_helpers import menu_item  # noqa: E402
+from drag_helpers import click, click_node, image_id, name_of  # noqa: E402
 from harness import DISTINCT_IMAGES, wait_until  # noqa: E402
 from test_galleries import centre, drag_cells, row, saved, shot, wait_state  # noqa: E402
 
@@ -20,7 +21,7 @@ NOTE = "Sunset over the Kyōto harbour"
 PAGE = "https://www.photos.example.net/albums/42"
 
 
-def library(http_server, cats=6, dogs=3, sidebar=True, extra_cats=0):
+def library(http_server, cats=6, dogs=3, sidebar=True, extra_cats=0, tags=None):
     """"Cats" (shown) and "Dogs"; Dogs' first image has a note with an accent, its second came from PAGE."""
     served = [http_server.add_image(*spec) for spec in DISTINCT_IMAGES[:cats + dogs]]
     # More Cats, the same pictures at other addresses, to scroll through.
@@ -32,11 +33,15 @@ def library(http_server, cats=6, dogs=3, sidebar=True, extra_cats=0):
         return [{"id": image_id(offset + i + 1), "url": s.url, "aspectRatio": round(s.aspect, 6)}
                 for i, s in enumerate(part)]
 
+    cat_images = images(served[:cats], 0)
+    for image, image_tags in zip(cat_images, tags or []):
+        if image_tags:
+            image["tags"] = image_tags
     dog_images = images(served[cats:], cats)
     dog_images[0]["note"] = NOTE
     dog_images[1]["origin"] = {"page": PAGE, "added": "2026-01-02T03:04:05Z"}
     return {"version": 1, "sidebarVisible": sidebar, "galleries": [
-        {"id": "cats", "name": "Cats", "images": images(served[:cats], 0)},
+        {"id": "cats", "name": "Cats", "images": cat_images},
         {"id": "dogs", "name": "Dogs", "images": dog_images}]}
 
 
@@ -153,6 +158,55 @@ def test_esc_gives_the_gallery_back_scrolled_where_it_was(make_app, http_server,
     wait_until(lambda: app.scroll_offset() == offset, 10, 0.1, "the offset back",
                lambda: "offset %r, wanted %r" % (app.scroll_offset(), offset))
     app.wait_cells(lambda cs: [c.url for c in cs] == before, 10, what="the same cells on screen")
+
+
+def showing_button(app, name):
+    return wait_until(lambda: next((b for b in app.find_all(
+        lambda a: a.role == harness.ROLE.PUSH_BUTTON and a.name == name and a.has_state("SHOWING"))), None),
+        10, 0.1, "the button %r" % name)
+
+
+def test_tags_and_galleries_are_offered_as_chips_and_filters_narrow_the_results(make_app, http_server, desktop):
+    app = start(make_app, http_server, tags=[["colour/red"], [], ["colour/blue", "sofa"]])
+    cats = [spec[0] for spec in DISTINCT_IMAGES[:6]]
+    dogs = [spec[0] for spec in DISTINCT_IMAGES[6:9]]
+    app.key("ctrl+f")
+    entry = search_entry(app)
+    desktop.type_text("colo")
+    # The tags whose name (or a part of it) begins so are offered; choosing one makes it a chip.
+    for name in ("Tag: colour", "Tag: colour/blue", "Tag: colour/red"):
+        showing_button(app, name)
+    shot(app, "search-offers.png")
+    click_node(desktop, showing_button(app, "Tag: colour/red"))
+    results(app, [cats[0]], "the image with the tag")
+    wait_until(lambda: entry.text() == "", 10, 0.1, "the words typed to become the chip")
+    remove = showing_button(app, "Remove “Tag: colour/red”")
+    # A parent tag takes the tags nested in it.
+    click_node(desktop, remove)
+    desktop.type_text("colo")
+    click_node(desktop, showing_button(app, "Tag: colour"))
+    results(app, [cats[0], cats[2]], "the images under the parent tag")
+    shot(app, "search-chip.png")
+    click_node(desktop, showing_button(app, "Remove “Tag: colour”"))
+
+    # Filters from the menu, alone or with a gallery offered as a chip.
+    click_node(desktop, showing_button(app, "Add a Filter"))
+    click_node(desktop, menu_item(app, "Has a Note"))
+    results(app, [dogs[0]], "the image with a note")
+    click_node(desktop, showing_button(app, "Add a Filter"))
+    click_node(desktop, menu_item(app, "Orientation"))
+    click_node(desktop, menu_item(app, "Landscape"))
+    # The note's image (orange) is landscape.
+    results(app, [dogs[0]], "the landscape image with a note")
+    shot(app, "search-filters.png")
+    click_node(desktop, showing_button(app, "Remove “Has a Note”"))
+    desktop.type_text("ca")
+    click_node(desktop, showing_button(app, "Gallery: Cats"))
+    found = app.wait_cells(lambda cs: cs and all(c.name.endswith("in “Cats”") and c.settled for c in cs), 20,
+                           what="only Cats' landscape images")
+    assert all(c.width > c.height for c in found), [(c.name, c.width, c.height) for c in found]
+    app.key("Escape")
+    results(app, cats, "the gallery back")
 
 
 LANGUAGES = {

@@ -90,7 +90,9 @@ final class MainWindow {
             sidebar: sidebar, session: session, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
         viewer = ImageViewer(session: session, loader: services.loader)
-        search = WindowSearch(session: session, search: services.search)
+        let loader = services.loader
+        search = WindowSearch(
+            window: window, session: session, search: services.search, failedImages: { loader.failedIDs })
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
         }

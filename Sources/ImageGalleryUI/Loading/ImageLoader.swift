@@ -104,6 +104,9 @@ final class ImageLoader {
 
     func failure(of id: ImageID) -> String? { failures[id] }
 
+    /// Every image that could not be loaded.
+    var failedIDs: Set<ImageID> { Set(failures.keys) }
+
     /// Whether the image has been on its way for longer than `seconds`: a picture read from disk
     /// in a few milliseconds shows no spinner on its way.
     func isSlow(_ id: ImageID, after seconds: Double) -> Bool {
