@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from actions_helpers import menu_item  # noqa: E402
 from drag_helpers import click, click_node, image_id, name_of  # noqa: E402
+from drag_source import DragSource, target, uri_list  # noqa: E402
 from harness import DISTINCT_IMAGES, wait_until  # noqa: E402
 from test_galleries import centre, drag_cells, row, saved, shot, wait_state  # noqa: E402
 
@@ -207,6 +208,53 @@ def test_tags_and_galleries_are_offered_as_chips_and_filters_narrow_the_results(
     assert all(c.width > c.height for c in found), [(c.name, c.width, c.height) for c in found]
     app.key("Escape")
     results(app, cats, "the gallery back")
+
+
+def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches(
+        make_app, http_server, desktop, tmp_path):
+    app = start(make_app, http_server)
+    app.key("ctrl+f")
+    search_entry(app)
+    desktop.type_text("kyoto")
+    results(app, [DISTINCT_IMAGES[6][0]], "the image with the note")
+    click_node(desktop, showing_button(app, "Save Search"))
+    wait_until(lambda: row(app, "kyoto").name == "kyoto, 1 image", 15, 0.1, "the saved search's row counting 1")
+    state = wait_state(app, lambda s: len(s.get("smartGalleries", [])) == 1, "the saved search in state.json")
+    assert state["smartGalleries"][0]["name"] == "kyoto"
+    assert state["smartGalleries"][0]["query"] == {"text": "kyoto"}
+    shot(app, "smart-gallery.png")
+    app.key("Escape")
+    results(app, [spec[0] for spec in DISTINCT_IMAGES[:6]], "the gallery back")
+
+    # A drop whose address matches raises the count, in a gallery the window does not show.
+    new = http_server.add_image("kyoto-night", 240, 160, (0, 150, 140))
+    source = DragSource(desktop, [target("text/uri-list", uri_list(new.url))], workdir=str(tmp_path / "drag-source"))
+    try:
+        source.start()
+        source.drag_into(centre(row(app, "Dogs")))
+        assert source.wait_for("drag-end", timeout=15).startswith("drag-end succeeded=yes"), source.lines
+        wait_until(lambda: row(app, "kyoto").name == "kyoto, 2 images", 20, 0.1, "the row counting the drop",
+                   lambda: "row: %r" % row(app, "kyoto").name)
+    finally:
+        source.stop()
+
+    # Choosing the row shows its search; renamed with F2, then deleted, each undone.
+    click_node(desktop, row(app, "kyoto"))
+    results(app, [DISTINCT_IMAGES[6][0], "kyoto-night"], "the saved search's images")
+    entry = search_entry(app)
+    assert entry.text() == "kyoto"
+    click_node(desktop, row(app, "kyoto"))
+    app.key("F2")
+    name = app.wait_for_object("Gallery name", harness.ROLE.TEXT, timeout=10)
+    wait_until(lambda: name.has_state("FOCUSED"), 10, 0.1, "the name entry")
+    desktop.type_text("Harbour")
+    app.key("Return")
+    wait_state(app, lambda s: s["smartGalleries"][0]["name"] == "Harbour", "the rename saved")
+    app.key("Delete")
+    wait_state(app, lambda s: not s.get("smartGalleries"), "the saved search deleted")
+    app.key("ctrl+z")
+    wait_state(app, lambda s: [g["name"] for g in s.get("smartGalleries", [])] == ["Harbour"], "undo of the delete")
+    wait_until(lambda: row(app, "Harbour").name == "Harbour, 2 images", 15, 0.1, "the row back with its count")
 
 
 LANGUAGES = {

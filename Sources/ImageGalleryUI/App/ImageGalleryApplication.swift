@@ -234,6 +234,7 @@ public final class ImageGalleryApplication {
             exporter: GalleryExporter(bytesSource: bytesSource),
             search: LibrarySearch(library: library, scheduler: Self.scheduler))
         self.services = services
+        services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
         updateHistoryActions()
         startCarryOver(of: state, into: library, source: bytesSource, importsDirectory: importsDirectory)
         libraryChecker = LibraryChecker(library: library, source: bytesSource)

@@ -85,7 +85,7 @@ final class MainWindow {
         gallery = GalleryView(
             session: session, loader: services.loader, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
-        sidebar = Sidebar(session: session)
+        sidebar = Sidebar(session: session, search: services.search)
         sidebarDrops = SidebarDrops(
             sidebar: sidebar, session: session, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
@@ -139,8 +139,20 @@ final class MainWindow {
         gallery.onTyped = { [weak self] character in self?.search.open(typing: String(character)) }
         gallery.onEscapeFromResults = { [weak self] in self?.search.close() }
         search.onClosed = { [weak self] in
-            guard let self, !isViewing else { return }
-            gallery.canvas.grabFocus()
+            guard let self else { return }
+            sidebar.followShownGallery()
+            if !isViewing { gallery.canvas.grabFocus() }
+        }
+        search.onSaved = { [weak self] id in
+            guard let self else { return }
+            if !sidebar.root.isVisible { setSidebarVisible(true) }
+            sidebar.selectSmartGallery(id)
+            offerUndo(tr("Search saved in the sidebar"))
+        }
+        sidebar.onSmartGalleryChosen = { [weak self] id in
+            guard let self, let smart = library.smartGallery(id) else { return }
+            if isViewing { closeViewer() }
+            search.show(smart)
         }
         gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
         viewer.onClose = { [weak self] in self?.closeViewer() }
@@ -398,7 +410,7 @@ final class MainWindow {
         // Told to assistive technologies now, and shown as the tooltip when asked for.
         undoButton.accessibleDescription = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
         redoButton.accessibleDescription = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
-        deleteGalleryAction?.enabled = library.canDeleteGallery
+        deleteGalleryAction?.enabled = library.canDeleteGallery || !library.smartGalleries.isEmpty
     }
 
     private func setSidebarVisible(_ visible: Bool) {
@@ -421,10 +433,15 @@ final class MainWindow {
     /// F2, a double-click on a row, or the row's menu; nil renames the shown gallery.
     private func renameGallery(_ galleryID: String?) {
         if !sidebar.root.isVisible { setSidebarVisible(true) }
-        sidebar.beginRename(galleryID ?? session.galleryID)
+        sidebar.beginRename(galleryID ?? sidebar.selectedRowID ?? session.galleryID)
     }
 
     private func deleteGallery(_ galleryID: String) {
+        if let smart = library.smartGallery(galleryID) {
+            guard library.deleteSmartGallery(galleryID) else { return }
+            if search.isOpen { search.close() }
+            return offerUndo(tr("Saved search “{name}” deleted", ["name": smart.name]))
+        }
         guard let name = library.gallery(galleryID)?.name, library.deleteGallery(galleryID) else { return }
         offerUndo(tr("Gallery “{name}” deleted", ["name": name]))
     }
@@ -432,7 +449,9 @@ final class MainWindow {
     private func showGalleryMenu(_ galleryID: String, x: Double, y: Double) {
         let menu = MenuModel()
         menu.append(label: tr("_Rename…"), action: "win.rename-gallery", target: galleryID)
-        menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
+        if library.smartGallery(galleryID) == nil {
+            menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
+        }
         menu.append(label: tr("_Delete"), action: "win.delete-gallery", target: galleryID)
         let popover = Popover(menu: menu, relativeTo: sidebar.list)
         popover.pointTo(x: x, y: y)

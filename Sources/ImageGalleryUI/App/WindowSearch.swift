@@ -14,6 +14,7 @@ final class WindowSearch {
     private let scopeButton = ToggleButton(
         label: tr("_This Gallery Only"), tooltip: tr("Search only the shown gallery"))
     private let filterButton = Button(iconName: "list-add-symbolic", tooltip: tr("Add a Filter"))
+    private let saveButton = Button(label: tr("_Save Search"))
     private let chips = SearchChips()
     private var filterMenu: Popover?
     private let session: GallerySession
@@ -32,6 +33,8 @@ final class WindowSearch {
 
     /// The bar closed: the window gives the gallery the keyboard back.
     var onClosed: () -> Void = {}
+    /// The search was kept as the smart gallery of this id.
+    var onSaved: (String) -> Void = { _ in }
 
     init(
         window: ApplicationWindow, session: GallerySession, search: LibrarySearch,
@@ -48,6 +51,8 @@ final class WindowSearch {
         line.append(chips.chips)
         line.append(filterButton)
         line.append(scopeButton)
+        saveButton.tooltip = tr("Keep this search in the sidebar")
+        line.append(saveButton)
         let content = Box(.vertical, spacing: 6)
         content.append(line)
         content.append(chips.offers)
@@ -56,6 +61,7 @@ final class WindowSearch {
         entry.onChanged { [weak self] in self?.queryChanged() }
         scopeButton.onToggled { [weak self] in self?.scopeChanged() }
         filterButton.onClicked { [weak self] in self?.showFilterMenu() }
+        saveButton.onClicked { [weak self] in self?.save() }
         chips.onRemove = { [weak self] filter in self?.remove(filter) }
         chips.onChoose = { [weak self] filter in
             guard let self else { return }
@@ -94,6 +100,38 @@ final class WindowSearch {
         }
         entry.grabFocus()
         if typed != nil { entry.setCursor(-1) }
+    }
+
+    /// Shows a smart gallery's search: its words in the entry, its filters as chips.
+    func show(_ smart: SmartGallery) {
+        bar.isSearching = true
+        let query = smart.query
+        var shownFilters: [SearchFilter] = []
+        if let id = query.galleryID { shownFilters.append(.gallery(id)) }
+        if let tag = query.tag { shownFilters.append(.tag(tag)) }
+        if let domain = query.domain { shownFilters.append(.domain(domain)) }
+        if let after = query.addedAfter { shownFilters.append(.addedAfter(after)) }
+        if let before = query.addedBefore { shownFilters.append(.addedBefore(before)) }
+        if let orientation = query.orientation { shownFilters.append(.orientation(orientation)) }
+        if let format = query.format { shownFilters.append(.format(format)) }
+        if query.hasNote { shownFilters.append(.hasNote) }
+        if query.failedToLoad { shownFilters.append(.failedToLoad) }
+        filters = shownFilters
+        chips.show(filters, library: library)
+        if scopeButton.isActive { scopeButton.isActive = false }
+        // Setting the words runs the search.
+        if entry.text == query.text { run(narrowing: nil) } else { entry.text = query.text }
+        chips.offer([], library: library)
+    }
+
+    /// Keeps the search as a smart gallery named after its words (or its first filter).
+    private func save() {
+        let query = query
+        guard !query.isEmpty else { return }
+        let words = query.text.trimmingCharacters(in: .whitespaces)
+        let name = words.isEmpty ? filters.first?.label(in: library) : words
+        onSaved(library.saveSearch(query, named: name))
+        entry.grabFocus()
     }
 
     /// Esc: the bar closes and the gallery shows as it was.
