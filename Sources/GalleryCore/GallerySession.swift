@@ -48,7 +48,11 @@ public final class GallerySession {
     /// The results' cells as the library holds them now, grouped by gallery (`resultSections`).
     private var resultCells: [GalleryCell] = []
     public private(set) var resultSections: [ResultSection] = []
-    private var resultGalleryByID: [ImageID: String] = [:]
+    /// Made when first asked (an action on selected results), not at each keystroke.
+    private var resultGalleryStorage: [ImageID: String]?
+    /// Where each image stands in its gallery, by gallery, made when results first need it and dropped when the
+    /// gallery changes: each keystroke's results are then found in the time their own count takes.
+    private var cellIndexes: [String: [ImageID: Int]] = [:]
     /// The gallery's selection and focus while results show, given back when they go.
     private var selectionBeforeSearch: (selection: Set<ImageID>, anchor: ImageID?, focused: ImageID?)?
 
@@ -74,7 +78,15 @@ public final class GallerySession {
 
     /// The gallery that holds a shown cell: the shown gallery, or among results the cell's own.
     public func galleryID(of id: ImageID) -> String {
-        searchResults == nil ? galleryID : resultGalleryByID[id] ?? galleryID
+        guard searchResults != nil else { return galleryID }
+        if resultGalleryStorage == nil {
+            var byID: [ImageID: String] = [:]
+            for section in resultSections {
+                for cell in resultCells[section.range] { byID[cell.id] = section.galleryID }
+            }
+            resultGalleryStorage = byID
+        }
+        return resultGalleryStorage?[id] ?? galleryID
     }
 
     /// Shows `results` instead of the gallery, or with nil the gallery again with the selection it had.
@@ -96,20 +108,35 @@ public final class GallerySession {
         onChange(.searchResults)
     }
 
+    private func cellIndex(of id: ImageID, in galleryID: String, _ cells: [GalleryCell]) -> Int? {
+        let indexes =
+            cellIndexes[galleryID]
+            ?? Dictionary(cells.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        cellIndexes[galleryID] = indexes
+        return indexes[id].flatMap { $0 < cells.count && cells[$0].id == id ? $0 : nil }
+    }
+
     /// Reads the results' cells from the library again: an image that went is left out, one that changed
     /// (its tags, its ratio) shows as it is now.
     private func refreshResultCells() {
         resultCells = []
         resultSections = []
-        resultGalleryByID = [:]
-        guard let searchResults else { return }
+        resultGalleryStorage = nil
+        guard let searchResults else {
+            cellIndexes = [:]
+            return
+        }
         for group in searchResults.groups {
             guard let gallery = library.gallery(group.galleryID) else { continue }
-            let wanted = Set(group.ids)
+            let cells = library.cells(of: group.galleryID)
             let start = resultCells.count
-            for cell in library.cells(of: group.galleryID) where wanted.contains(cell.id) {
-                resultCells.append(cell)
-                resultGalleryByID[cell.id] = group.galleryID
+            for (id, position) in zip(group.ids, group.positions) {
+                // Where the index found it, unless placeholders or changes since moved it: then by id.
+                if position < cells.count && cells[position].id == id {
+                    resultCells.append(cells[position])
+                } else if let index = cellIndex(of: id, in: group.galleryID, cells) {
+                    resultCells.append(cells[index])
+                }
             }
             if resultCells.count > start {
                 resultSections.append(
@@ -209,6 +236,7 @@ public final class GallerySession {
     private func libraryChanged(_ change: GalleryLibrary.Change) {
         switch change {
         case .cells(let galleryID):
+            cellIndexes[galleryID] = nil
             if searchResults != nil {
                 guard resultSections.contains(where: { $0.galleryID == galleryID }) else { return }
                 refreshResultCells()
@@ -220,6 +248,7 @@ public final class GallerySession {
         case .progress(let galleryID, let id):
             if galleryID == self.galleryID && searchResults == nil { onChange(.progress(id)) }
         case .galleries:
+            cellIndexes = [:]
             if searchResults != nil { refreshResultCells() }
             if let index = library.galleryIndex(galleryID) {
                 lastKnownIndex = index

@@ -257,6 +257,27 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
     wait_until(lambda: row(app, "Harbour").name == "Harbour, 2 images", 15, 0.1, "the row back with its count")
 
 
+def test_gallery_headings_read_in_the_light_and_the_dark_theme(make_app, http_server, desktop):
+    for theme, name in (("Adwaita", "light"), ("Adwaita:dark", "dark")):
+        app = make_app(library(http_server), {"GTK_THEME": theme})
+        app.start()
+        app.wait_cells(lambda cs: len(cs) == 6 and all(c.settled for c in cs), 30, what="Cats loaded")
+        app.key("ctrl+f")
+        search_entry(app)
+        desktop.type_text("kyoto")
+        found = results(app, [DISTINCT_IMAGES[6][0]], "the image with the note")
+        shot(app, "search-%s.png" % name)
+        image = app.screenshot().convert("L")
+        cell = found[0]
+        # The heading "Dogs" above the cell, and the canvas's own background left of it.
+        heading = image.crop((cell.x, cell.y - 30, cell.x + 80, cell.y - 6))
+        background = image.getpixel((cell.x + 2, cell.y - 34))
+        darkest, lightest = heading.getextrema()
+        contrast = lightest - background if name == "dark" else background - darkest
+        assert contrast > 100, "%s heading: background %d, heading %d–%d" % (name, background, darkest, lightest)
+        app.stop()
+
+
 LANGUAGES = {
     "fr": dict(env={"LANG": "fr_FR.UTF-8", "LC_ALL": "fr_FR.UTF-8", "LANGUAGE": "fr"}, app_name="Galerie d’images",
                gallery_name="Galerie", entry="Rechercher", scope="Cette galerie seulement",

@@ -63,6 +63,7 @@ final class ImageActions {
     /// The selected images in display order (placeholders have nothing to copy or save).
     private var selectedImages: [GalleryImage] {
         let selection = session.selection
+        guard !selection.isEmpty else { return [] }
         return session.cells.compactMap { selection.contains($0.id) ? $0.image : nil }
     }
 

@@ -310,6 +310,7 @@ final class MainWindow {
             backButton.isVisible = true
             propertiesButton.isVisible = true
             header.setCustomTitle(viewerHeading)
+            search.bar.isVisible = false
             for action in galleryOnlyActions { action.enabled = false }
         }
         viewer.show(id)
@@ -320,6 +321,7 @@ final class MainWindow {
     /// Shows an image of any gallery in the viewer (the overview's search chose it).
     func showImage(_ id: ImageID) {
         guard let (galleryID, _) = library.location(of: id) else { return }
+        if search.isOpen { search.close() }
         if galleryID != session.galleryID {
             closeViewer()
             session.show(galleryID)
@@ -340,6 +342,7 @@ final class MainWindow {
         backButton.isVisible = false
         propertiesButton.isVisible = false
         header.setCustomTitle(nil)
+        search.bar.isVisible = true
         for action in galleryOnlyActions { action.enabled = true }
         if let shown, gallery.index(of: shown) != nil {
             session.select(shown, mode: .replace)
@@ -526,6 +529,7 @@ final class MainWindow {
     /// Shows `galleryID` with the image `id` selected, focused and scrolled to.
     private func reveal(_ id: ImageID, in galleryID: String) {
         guard library.location(of: id)?.galleryID == galleryID else { return }
+        if search.isOpen { search.close() }
         session.show(galleryID)
         session.select(id, mode: .replace)
         gallery.canvas.grabFocus()

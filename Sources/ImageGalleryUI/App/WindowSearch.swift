@@ -92,6 +92,8 @@ final class WindowSearch {
 
     /// Opens the bar with the keyboard in it; `typed` is what the user began to type in the gallery.
     func open(typing typed: String? = nil) {
+        // The index is built at the first search: from Ctrl+F on, while the words are typed.
+        librarySearch.withIndex { _ in }
         bar.isSearching = true
         if let typed {
             entry.text += typed
@@ -203,11 +205,20 @@ final class WindowSearch {
         let token = CancellationToken()
         running = token
         let failed = query.failedToLoad ? failedImages() : []
+        #if StallLog
+            StallLog.note("query-asked \(query.text)")
+        #endif
         librarySearch.search(query, failed: failed, narrowing: previous, cancellation: token) { [weak self] results in
             guard let self, running === token else { return }
             running = nil
             shown = results
+            #if StallLog
+                StallLog.note("results-came \(query.text)")
+            #endif
             session.showResults(results)
+            #if StallLog
+                StallLog.note("results-shown \(query.text)")
+            #endif
         }
     }
 

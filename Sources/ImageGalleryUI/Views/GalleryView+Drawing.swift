@@ -39,6 +39,13 @@ extension GalleryView {
             else { continue }
             drawCell(at: index, context: context, palette: palette, scale: scale, damage: damage)
         }
+        #if StallLog
+            // For the search benchmark: when each query's results were first painted.
+            if let results = session.searchResults, results.query.text != lastPaintedQuery {
+                lastPaintedQuery = results.query.text
+                StallLog.note("results-painted \(results.ids.count) \(results.query.text)")
+            }
+        #endif
     }
 
     /// Among search results, each gallery's name above its images.

@@ -26,7 +26,15 @@ final class GalleryView {
     private(set) var restingLayout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: spacing)
     /// Which layout slot each cell occupies (slots include the gap opened for a drag).
     private(set) var slotOfCell: [Int] = []
-    private var cellIndexByID: [ImageID: Int] = [:]
+    /// Where each laid-out cell stands, made when first asked after a relayout: tens of thousands of search
+    /// results are laid out at each keystroke, and most are never looked up by id.
+    private var cellIndexStorage: [ImageID: Int]?
+    private var cellIndexByID: [ImageID: Int] {
+        if let cellIndexStorage { return cellIndexStorage }
+        let built = Dictionary(laidOutIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        cellIndexStorage = built
+        return built
+    }
     /// The ids in the order last laid out: a change reaches the view once the library holds the new cells,
     /// and each cell slides from where the previous layout drew it.
     private var laidOutIDs: [ImageID] = []
@@ -39,6 +47,10 @@ final class GalleryView {
     private var laidOutWidth = 0.0
     /// Where the gallery was scrolled when search results took its place: where it returns when they go.
     private var offsetBeforeResults: Double?
+    #if StallLog
+        /// The words of the results last painted, for the search benchmark.
+        var lastPaintedQuery: String?
+    #endif
 
     /// Room opened at an insertion point while something is dragged over the gallery.
     var gap: (index: Int, aspectRatio: Double)? {
@@ -153,13 +165,12 @@ final class GalleryView {
         ratios.reserveCapacity(cells.count + 1)
         var slots: [Int] = []
         slots.reserveCapacity(cells.count)
-        cellIndexByID.removeAll(keepingCapacity: true)
+        cellIndexStorage = nil
         laidOutIDs.removeAll(keepingCapacity: true)
         for (index, cell) in cells.enumerated() {
             if let gap, gap.index == index { ratios.append(gap.aspectRatio) }
             slots.append(ratios.count)
             ratios.append(displayAspectRatio(of: cell))
-            cellIndexByID[cell.id] = index
             laidOutIDs.append(cell.id)
         }
         if let gap, gap.index >= cells.count { ratios.append(gap.aspectRatio) }
@@ -361,9 +372,11 @@ final class GalleryView {
                 scroller.scrollOffset = offsetBeforeResults ?? 0
                 offsetBeforeResults = nil
             }
-        case .galleries, .history:
-            // Among results, a gallery renamed renames its heading.
-            if session.isShowingResults { canvas.queueDraw() }
+        case .galleries:
+            // Among results, a gallery renamed renames its heading, one deleted takes its images away.
+            if session.isShowingResults { relayout(animated: false) }
+        case .history:
+            break
         }
     }
 
