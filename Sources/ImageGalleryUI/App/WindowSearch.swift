@@ -45,17 +45,20 @@ final class WindowSearch {
         self.failedImages = failedImages
         entry.placeholderText = tr("Search all galleries")
         entry.accessibleName = tr("Search")
-        entry.widthChars = 30
+        // Narrow enough for a small window: the bar's width is the least the window can have.
+        entry.widthChars = 14
         let line = Box(.horizontal, spacing: 6)
-        line.append(entry)
+        line.append(entry, expand: true)
         line.append(chips.chips)
         line.append(filterButton)
-        line.append(scopeButton)
         saveButton.tooltip = tr("Keep this search in the sidebar")
-        line.append(saveButton)
+        let second = Box(.horizontal, spacing: 6)
+        second.append(chips.offers, expand: true)
+        second.append(scopeButton)
+        second.append(saveButton)
         let content = Box(.vertical, spacing: 6)
         content.append(line)
-        content.append(chips.offers)
+        content.append(second)
         bar.add(content)
         bar.connect(entry)
         entry.onChanged { [weak self] in self?.queryChanged() }
