@@ -26,6 +26,8 @@ public final class GalleryLibrary {
     private var version: Int
     private var shownGalleryID: String?
     private var sidebarSetting: Bool?
+    /// Searches kept as sidebar rows, below the galleries.
+    public private(set) var smartGalleries: [SmartGallery]
     private var unknownFields: [String: JSONValue]
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
@@ -47,6 +49,7 @@ public final class GalleryLibrary {
         version = prepared.state.version
         shownGalleryID = prepared.state.shownGalleryID
         sidebarSetting = prepared.state.sidebarVisible
+        smartGalleries = prepared.state.smartGalleries
         unknownFields = prepared.state.unknownFields
     }
 
@@ -102,6 +105,7 @@ public final class GalleryLibrary {
             galleries: shelves.map(\.saved), shownGalleryID: shownGalleryID,
             sidebarVisible: sidebarSetting)
         state.version = version
+        state.smartGalleries = smartGalleries
         state.unknownFields = unknownFields
         return state
     }
@@ -603,6 +607,63 @@ public final class GalleryLibrary {
         return true
     }
 
+    // MARK: Smart galleries
+
+    public func smartGallery(_ id: String) -> SmartGallery? { smartGalleries.first { $0.id == id } }
+
+    /// Keeps `query` as a smart gallery at the end of the list, named `name` or "Saved Search", "Saved Search 2"…
+    @discardableResult
+    public func saveSearch(_ query: SearchQuery, named name: String? = nil) -> String {
+        let names = Set(smartGalleries.map(\.name))
+        let base = name.flatMap(Self.cleanName) ?? tr("Saved Search")
+        var unique = base
+        var number = 1
+        while names.contains(unique) {
+            number += 1
+            unique = "\(base) \(number)"
+        }
+        let smart = SmartGallery(name: unique, query: query)
+        editSmartGalleries(tr("Save Search")) { $0.append(smart) }
+        return smart.id
+    }
+
+    /// Renames a smart gallery; a blank name, or the same name, changes nothing.
+    @discardableResult
+    public func renameSmartGallery(_ id: String, to name: String) -> Bool {
+        guard let new = Self.cleanName(name), let index = smartGalleries.firstIndex(where: { $0.id == id }),
+            smartGalleries[index].name != new
+        else { return false }
+        return editSmartGalleries(tr("Rename Saved Search")) { $0[index].name = new }
+    }
+
+    @discardableResult
+    public func deleteSmartGallery(_ id: String) -> Bool {
+        guard let index = smartGalleries.firstIndex(where: { $0.id == id }) else { return false }
+        return editSmartGalleries(tr("Delete Saved Search")) { $0.remove(at: index) }
+    }
+
+    /// Moves a smart gallery to `index` of their list.
+    @discardableResult
+    public func moveSmartGallery(_ id: String, to index: Int) -> Bool {
+        guard let from = smartGalleries.firstIndex(where: { $0.id == id }) else { return false }
+        let to = min(max(index, 0), smartGalleries.count - 1)
+        guard to != from else { return false }
+        return editSmartGalleries(tr("Move Saved Search")) { $0.insert($0.remove(at: from), at: to) }
+    }
+
+    /// One undo step over the list of smart galleries.
+    @discardableResult
+    private func editSmartGalleries(_ name: String, _ change: (inout [SmartGallery]) -> Void) -> Bool {
+        var after = smartGalleries
+        change(&after)
+        guard after != smartGalleries else { return false }
+        let edit = LibraryEdit.smartGalleries(from: smartGalleries, to: after)
+        apply(edit)
+        record(edit, name: name)
+        commitGalleries()
+        return true
+    }
+
     /// Remembers which gallery the last active window shows, for the next launch. Showing the
     /// gallery the file already opens with writes nothing: looking never rewrites the file.
     public func noteShownGallery(_ id: String) {
@@ -737,6 +798,8 @@ public final class GalleryLibrary {
         case .moveGallery(let id, _, let to):
             guard let index = galleryIndex(id) else { return }
             shelves.insert(shelves.remove(at: index), at: min(to, shelves.count))
+        case .smartGalleries(_, let to):
+            smartGalleries = to
         case .group(let edits):
             edits.forEach(apply)
         }
@@ -762,7 +825,7 @@ extension LibraryEdit {
     var changesGalleryList: Bool {
         switch self {
         case .images: false
-        case .createGallery, .deleteGallery, .renameGallery, .moveGallery: true
+        case .createGallery, .deleteGallery, .renameGallery, .moveGallery, .smartGalleries: true
         case .group(let edits): edits.contains(where: \.changesGalleryList)
         }
     }

@@ -16,6 +16,15 @@ public final class GallerySession {
         case galleries
         /// The undo history changed.
         case history
+        /// The window began or stopped showing search results, or shows other ones.
+        case searchResults
+    }
+
+    /// A gallery's part of the search results: its name heads `range` of `cells`.
+    public struct ResultSection: Equatable {
+        public var galleryID: String
+        public var name: String
+        public var range: Range<Int>
     }
 
     public enum SelectionMode { case replace, toggle, extend }
@@ -34,6 +43,19 @@ public final class GallerySession {
 
     public var onChange: (Change) -> Void = { _ in }
 
+    /// The search whose results the window shows instead of its gallery; nil when it shows the gallery.
+    public private(set) var searchResults: SearchResults?
+    /// The results' cells as the library holds them now, grouped by gallery (`resultSections`).
+    private var resultCells: [GalleryCell] = []
+    public private(set) var resultSections: [ResultSection] = []
+    /// Made when first asked (an action on selected results), not at each keystroke.
+    private var resultGalleryStorage: [ImageID: String]?
+    /// Where each image stands in its gallery, by gallery, made when results first need it and dropped when the
+    /// gallery changes: each keystroke's results are then found in the time their own count takes.
+    private var cellIndexes: [String: [ImageID: Int]] = [:]
+    /// The gallery's selection and focus while results show, given back when they go.
+    private var selectionBeforeSearch: (selection: Set<ImageID>, anchor: ImageID?, focused: ImageID?)?
+
     public init(library: GalleryLibrary, galleryID: String? = nil) {
         self.library = library
         self.galleryID = galleryID.flatMap { library.gallery($0)?.id } ?? library.initialGalleryID
@@ -49,7 +71,79 @@ public final class GallerySession {
 
     public var gallery: GalleryEntry { library.gallery(galleryID) ?? library.galleries[0] }
 
-    public var cells: [GalleryCell] { library.cells(of: galleryID) }
+    /// The cells the window shows: the gallery's, or the search results'.
+    public var cells: [GalleryCell] { searchResults == nil ? library.cells(of: galleryID) : resultCells }
+
+    public var isShowingResults: Bool { searchResults != nil }
+
+    /// The gallery that holds a shown cell: the shown gallery, or among results the cell's own.
+    public func galleryID(of id: ImageID) -> String {
+        guard searchResults != nil else { return galleryID }
+        if resultGalleryStorage == nil {
+            var byID: [ImageID: String] = [:]
+            for section in resultSections {
+                for cell in resultCells[section.range] { byID[cell.id] = section.galleryID }
+            }
+            resultGalleryStorage = byID
+        }
+        return resultGalleryStorage?[id] ?? galleryID
+    }
+
+    /// Shows `results` instead of the gallery, or with nil the gallery again with the selection it had.
+    public func showResults(_ results: SearchResults?) {
+        guard results != searchResults else { return }
+        if searchResults == nil, results != nil {
+            selectionBeforeSearch = (selection, selectionAnchor, focusedID)
+            selection = []
+            selectionAnchor = nil
+            focusedID = nil
+        }
+        searchResults = results
+        if results == nil, let before = selectionBeforeSearch {
+            selectionBeforeSearch = nil
+            (selection, selectionAnchor, focusedID) = before
+        }
+        refreshResultCells()
+        forgetMissingCells()
+        onChange(.searchResults)
+    }
+
+    private func cellIndex(of id: ImageID, in galleryID: String, _ cells: [GalleryCell]) -> Int? {
+        let indexes =
+            cellIndexes[galleryID]
+            ?? Dictionary(cells.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        cellIndexes[galleryID] = indexes
+        return indexes[id].flatMap { $0 < cells.count && cells[$0].id == id ? $0 : nil }
+    }
+
+    /// Reads the results' cells from the library again: an image that went is left out, one that changed
+    /// (its tags, its ratio) shows as it is now.
+    private func refreshResultCells() {
+        resultCells = []
+        resultSections = []
+        resultGalleryStorage = nil
+        guard let searchResults else {
+            cellIndexes = [:]
+            return
+        }
+        for group in searchResults.groups {
+            guard let gallery = library.gallery(group.galleryID) else { continue }
+            let cells = library.cells(of: group.galleryID)
+            let start = resultCells.count
+            for (id, position) in zip(group.ids, group.positions) {
+                // Where the index found it, unless placeholders or changes since moved it: then by id.
+                if position < cells.count && cells[position].id == id {
+                    resultCells.append(cells[position])
+                } else if let index = cellIndex(of: id, in: group.galleryID, cells) {
+                    resultCells.append(cells[index])
+                }
+            }
+            if resultCells.count > start {
+                resultSections.append(
+                    ResultSection(galleryID: group.galleryID, name: gallery.name, range: start..<resultCells.count))
+            }
+        }
+    }
 
     public func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }
 
@@ -61,6 +155,7 @@ public final class GallerySession {
     /// Shows another gallery: selection and focus start afresh.
     public func show(_ galleryID: String) {
         guard galleryID != self.galleryID, let index = library.galleryIndex(galleryID) else { return }
+        if searchResults != nil { showResults(nil) }
         self.galleryID = galleryID
         lastKnownIndex = index
         selection = []
@@ -114,17 +209,26 @@ public final class GallerySession {
     // MARK: Editing the shown gallery
 
     @discardableResult
+    /// Reorders the shown gallery; results are in their galleries' order, and are not reordered.
     public func move(_ ids: [ImageID], toInsertionIndex index: Int) -> Bool {
-        library.move(ids, in: galleryID, toInsertionIndex: index)
+        guard searchResults == nil else { return false }
+        return library.move(ids, in: galleryID, toInsertionIndex: index)
     }
 
+    /// Removes shown cells from the gallery that holds each (among results, several: one undo step each).
     @discardableResult
     public func remove(_ ids: Set<ImageID>) -> [GalleryCell] {
-        library.remove(ids, from: galleryID)
+        guard searchResults != nil else { return library.remove(ids, from: galleryID) }
+        let byGallery = Dictionary(grouping: ids) { galleryID(of: $0) }
+        return resultSections.flatMap { section in
+            byGallery[section.galleryID].map { library.remove(Set($0), from: section.galleryID) } ?? []
+        }
     }
 
+    /// A placeholder in the shown gallery; none among results, which only show what the library has.
     public func insertPlaceholder(at index: Int, label: String) -> ImageID? {
-        library.insertPlaceholder(in: galleryID, at: index, label: label)
+        guard searchResults == nil else { return nil }
+        return library.insertPlaceholder(in: galleryID, at: index, label: label)
     }
 
     // MARK: The library's changes
@@ -132,12 +236,20 @@ public final class GallerySession {
     private func libraryChanged(_ change: GalleryLibrary.Change) {
         switch change {
         case .cells(let galleryID):
-            guard galleryID == self.galleryID else { return }
+            cellIndexes[galleryID] = nil
+            if searchResults != nil {
+                guard resultSections.contains(where: { $0.galleryID == galleryID }) else { return }
+                refreshResultCells()
+            } else {
+                guard galleryID == self.galleryID else { return }
+            }
             forgetMissingCells()
             onChange(.cells)
         case .progress(let galleryID, let id):
-            if galleryID == self.galleryID { onChange(.progress(id)) }
+            if galleryID == self.galleryID && searchResults == nil { onChange(.progress(id)) }
         case .galleries:
+            cellIndexes = [:]
+            if searchResults != nil { refreshResultCells() }
             if let index = library.galleryIndex(galleryID) {
                 lastKnownIndex = index
                 forgetMissingCells()

@@ -74,6 +74,8 @@ public struct JustifiedLayout: Sendable {
     public let width: Double
     private let aspectRatios: [Double]
     private let spacing: Double
+    /// Where each section's heading stands (its top), in the order of `sectionStarts`.
+    public let headingTops: [Double]
 
     public var frames: Frames { Frames(layout: self) }
 
@@ -82,35 +84,47 @@ public struct JustifiedLayout: Sendable {
     ///   - width: the available width, margins included.
     ///   - targetRowHeight: the height a row aims for; the zoom level.
     ///   - spacing: the gap between cells and around the edges.
-    public init(aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double) {
+    ///   - sectionStarts: the cells that begin a section (search results grouped by gallery): each begins a
+    ///     row, under a heading `headingHeight` tall.
+    public init(
+        aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double, sectionStarts: [Int] = [],
+        headingHeight: Double = 0
+    ) {
         self.width = width
         self.aspectRatios = aspectRatios
         self.spacing = spacing
+        var headingTops: [Double] = []
+        var nextSection = 0
         let inner = max(width - 2 * spacing, 1)
         let target = max(targetRowHeight, 1)
         var rows: [Row] = []
         var y = spacing
         var start = 0
-        aspectRatios.withUnsafeBufferPointer { ratios in
-            while start < ratios.count {
-                // Take cells until the row, at the target height, is at least as wide as the space.
-                var end = start
-                var ratioSum = 0.0
-                while end < ratios.count {
-                    ratioSum += ratios[end]
-                    end += 1
-                    let gaps = Double(end - start - 1) * spacing
-                    if ratioSum * target + gaps >= inner { break }
-                }
-                let gaps = Double(end - start - 1) * spacing
-                let filled = ratioSum * target + gaps >= inner
-                let height = filled ? max((inner - gaps) / ratioSum, 1) : target
-                rows.append(Row(range: start..<end, y: y, height: height))
-                y += height + spacing
-                start = end
+        while start < aspectRatios.count {
+            while nextSection < sectionStarts.count && sectionStarts[nextSection] <= start {
+                headingTops.append(y)
+                y += headingHeight
+                nextSection += 1
             }
+            let sectionEnd = nextSection < sectionStarts.count ? sectionStarts[nextSection] : aspectRatios.count
+            // Take cells until the row, at the target height, is at least as wide as the space.
+            var end = start
+            var ratioSum = 0.0
+            while end < sectionEnd {
+                ratioSum += aspectRatios[end]
+                end += 1
+                let gaps = Double(end - start - 1) * spacing
+                if ratioSum * target + gaps >= inner { break }
+            }
+            let gaps = Double(end - start - 1) * spacing
+            let filled = ratioSum * target + gaps >= inner
+            let height = filled ? max((inner - gaps) / ratioSum, 1) : target
+            rows.append(Row(range: start..<end, y: y, height: height))
+            y += height + spacing
+            start = end
         }
         self.rows = rows
+        self.headingTops = headingTops
         contentHeight = rows.isEmpty ? 0 : y
     }
 

@@ -66,6 +66,8 @@ public struct GalleryState: Hashable, Sendable {
     public var shownGalleryID: String?
     /// Whether windows show the galleries sidebar (F9); absent means shown.
     public var sidebarVisible: Bool?
+    /// Searches kept as sidebar rows, in sidebar order; absent (none) in older files.
+    public var smartGalleries: [SmartGallery] = []
 
     /// Fields this version does not know: written back as read.
     public var unknownFields: [String: JSONValue] = [:]

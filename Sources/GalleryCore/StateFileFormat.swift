@@ -40,6 +40,14 @@ enum StateFileFormat {
                 galleries = list
             case "shownGalleryID": state.shownGalleryID = try reader.takeNull() ? nil : try reader.readString()
             case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
+            case "smartGalleries":
+                // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
+                let value = try reader.readValue()
+                let parsed: [SmartGallery]? =
+                    if case .array(let items) = value { items.map(SmartGallery.init(json:)) as? [SmartGallery] } else {
+                        nil
+                    }
+                if let parsed { state.smartGalleries = parsed } else { state.unknownFields[name] = value }
             default: state.unknownFields[name] = try reader.readValue()
             }
         }
@@ -132,7 +140,7 @@ enum StateFileFormat {
 
     private static func write(_ state: GalleryState, to writer: inout JSONWriter) {
         writer.object { writer in
-            let known = ["galleries", "shownGalleryID", "sidebarVisible", "version"]
+            let known = ["galleries", "shownGalleryID", "sidebarVisible", "smartGalleries", "version"]
             for name in fieldNames(known: known, unknown: state.unknownFields) {
                 switch name {
                 case "galleries":
@@ -151,6 +159,10 @@ enum StateFileFormat {
                     guard let visible = state.sidebarVisible else { continue }
                     writer.field(name)
                     writer.bool(visible)
+                case "smartGalleries" where state.unknownFields[name] == nil:
+                    guard !state.smartGalleries.isEmpty else { continue }
+                    writer.field(name)
+                    writer.value(.array(state.smartGalleries.map(\.json)))
                 case "version":
                     writer.field(name)
                     writer.integer(state.version)

@@ -43,6 +43,7 @@ extension GalleryState {
             galleries.isEmpty ? (theirs.galleries.isEmpty ? ours.galleries : theirs.galleries) : galleries
         result.shownGalleryID = pick(base.shownGalleryID, theirs.shownGalleryID, ours.shownGalleryID)
         result.sidebarVisible = pick(base.sidebarVisible, theirs.sidebarVisible, ours.sidebarVisible)
+        result.smartGalleries = pick(base.smartGalleries, theirs.smartGalleries, ours.smartGalleries)
         result.unknownFields = mergedFields(
             base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
         return result

@@ -59,6 +59,8 @@ public indirect enum LibraryEdit: Hashable, Sendable {
     case deleteGallery(Gallery, index: Int)
     case renameGallery(id: String, from: String, to: String)
     case moveGallery(id: String, from: Int, to: Int)
+    /// The smart galleries were `from` and are now `to` (one was saved, renamed, moved or deleted).
+    case smartGalleries(from: [SmartGallery], to: [SmartGallery])
     case group([LibraryEdit])
 
     public var inverse: LibraryEdit {
@@ -68,6 +70,7 @@ public indirect enum LibraryEdit: Hashable, Sendable {
         case .deleteGallery(let gallery, let index): .createGallery(gallery, index: index)
         case .renameGallery(let id, let from, let to): .renameGallery(id: id, from: to, to: from)
         case .moveGallery(let id, let from, let to): .moveGallery(id: id, from: to, to: from)
+        case .smartGalleries(let from, let to): .smartGalleries(from: to, to: from)
         case .group(let edits): .group(edits.reversed().map(\.inverse))
         }
     }
@@ -78,6 +81,7 @@ public indirect enum LibraryEdit: Hashable, Sendable {
         case .images(let galleryID, _): [galleryID]
         case .createGallery(let gallery, _), .deleteGallery(let gallery, _): [gallery.id]
         case .renameGallery(let id, _, _), .moveGallery(let id, _, _): [id]
+        case .smartGalleries: []
         case .group(let edits):
             edits.flatMap(\.galleryIDs).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }

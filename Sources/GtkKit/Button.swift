@@ -5,6 +5,11 @@ public final class Button: Widget {
         super.init(owning: gtk_button_new_with_mnemonic(label))
     }
 
+    /// A button showing `text` as it is (a user's tag or gallery name: an underscore is no mnemonic).
+    public init(text: String) {
+        super.init(owning: gtk_button_new_with_label(text))
+    }
+
     public init(iconName: String, tooltip: String) {
         super.init(owning: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
         self.tooltip = tooltip

@@ -288,6 +288,29 @@ public struct CairoContext {
         return drawnHeight
     }
 
+    /// Draws one line of bold text from `left`, vertically centred on `centerY`, ellipsized past `maxWidth`
+    /// (a heading among the cells).
+    public func drawText(
+        _ text: String, widget: Widget, left: Double, centerY: Double, maxWidth: Double, color: RGBA
+    ) {
+        let layout = gtk_widget_create_pango_layout(widget.widget, nil)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let escaped = g_markup_escape_text(text, -1)
+        defer { g_free(escaped) }
+        pango_layout_set_markup(layout, "<b>\(escaped.map { String(cString: $0) } ?? "")</b>", -1)
+        pango_layout_set_width(layout, gint(maxWidth * Double(PANGO_SCALE)))
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_auto_dir(layout, 1)
+        var width: gint = 0
+        var height: gint = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        cairo_save(cr)
+        setColor(color)
+        cairo_move_to(cr, left, centerY - Double(height) / 2)
+        pango_cairo_show_layout(cr, layout)
+        cairo_restore(cr)
+    }
+
     /// Draws a themed icon centred at a point.
     public func drawIcon(named name: String, widget: Widget, centerX: Double, centerY: Double, size: Int, color: RGBA) {
         let theme = gtk_icon_theme_get_default()

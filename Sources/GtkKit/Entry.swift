@@ -5,6 +5,12 @@ import CShim
 public final class Entry: Widget {
     public init() { super.init(owning: gtk_entry_new()) }
 
+    /// A search entry: a magnifier at its start, a button that clears it at its end.
+    public init(searching: Bool) { super.init(owning: searching ? gtk_search_entry_new() : gtk_entry_new()) }
+
+    /// Puts the cursor after `offset` characters (-1: at the end), with nothing selected.
+    public func setCursor(_ offset: Int) { gtk_editable_set_position(OpaquePointer(pointer), gint(offset)) }
+
     public var text: String {
         get { String(cString: gtk_entry_get_text(typed())) }
         set { gtk_entry_set_text(typed(), newValue) }

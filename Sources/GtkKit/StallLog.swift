@@ -8,12 +8,22 @@
     /// more than 8 ms without running a high-priority 1 ms timer. Of that time, `ran` ms the thread ran
     /// and `waited` ms it was ready but waited for a core; both are left out where Linux does not tell.
     public enum StallLog {
-        public static func startIfAsked() {
+        @MainActor private static var file: FileHandle?
+
+        @MainActor public static func startIfAsked() {
             guard let path = ProcessInfo.processInfo.environment["IMAGE_GALLERY_STALL_LOG"],
                 FileManager.default.createFile(atPath: path, contents: nil),
                 let file = FileHandle(forWritingAtPath: path)
             else { return }
+            self.file = file
             start(writingTo: file, over: 8)
+        }
+
+        /// Appends "event <monotonic seconds> <what>": when something a benchmark waits for happened (search
+        /// results painted), on the clock other tools read (CLOCK_MONOTONIC).
+        @MainActor public static func note(_ what: String) {
+            file?.write(Data(String(format: "event %.6f ", Double(g_get_monotonic_time()) / 1_000_000).utf8))
+            file?.write(Data((what + "\n").utf8))
         }
 
         private static func start(writingTo file: FileHandle, over threshold: Double) {

@@ -9,6 +9,19 @@ public final class ToggleButton: Widget {
         accessibleName = tooltip
     }
 
+    public init(label: String, tooltip: String) {
+        super.init(owning: gtk_toggle_button_new_with_mnemonic(label))
+        self.tooltip = tooltip
+    }
+
+    public var isActive: Bool {
+        get { gtk_toggle_button_get_active(typed()) != 0 }
+        set { gtk_toggle_button_set_active(typed(), newValue ? 1 : 0) }
+    }
+
+    /// Pressed or released, by the user or by `isActive`.
+    public func onToggled(_ handler: @escaping VoidHandler) { on("toggled", handler) }
+
     public func setAction(_ detailedName: String) {
         gtk_actionable_set_detailed_action_name(OpaquePointer(pointer), detailedName)
     }

@@ -60,7 +60,10 @@ extension Widget {
             _, event, userData in
             let box = CallbackBox<Handler>.from(userData: userData)
             guard let value = event?.pointee, let name = gdk_keyval_name(value.keyval) else { return 0 }
-            let key = KeyEvent(keyName: String(cString: name), modifiers: Modifiers(state: value.state))
+            let scalar = Unicode.Scalar(gdk_keyval_to_unicode(value.keyval)).flatMap { $0.value >= 0x20 ? $0 : nil }
+            let key = KeyEvent(
+                keyName: String(cString: name), modifiers: Modifiers(state: value.state),
+                character: scalar.map(Character.init))
             return onMain { box.handler(key) } ? 1 : 0
         }
         connect(

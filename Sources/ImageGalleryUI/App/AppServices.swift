@@ -11,4 +11,6 @@ struct AppServices {
     let cellDrags: CellDrags
     let windowSizes: WindowSizeStore
     let exporter: GalleryExporter
+    /// The search index every window's search bar and the overview ask.
+    let search: LibrarySearch
 }

@@ -102,7 +102,9 @@ final class ImageActions {
         elsewhere.append(label: saveLabel, action: "win.save-images")
         menu.appendSection(elsewhere)
 
-        let others = library.galleries.filter { $0.id != session.galleryID }
+        // Among search results the selection may come from several galleries: each of them is a destination.
+        let sources = Set(images.map { session.galleryID(of: $0.id) })
+        let others = library.galleries.filter { sources.count > 1 || !sources.contains($0.id) }
         let removal = MenuModel()
         if !others.isEmpty {
             let galleries = MenuModel()
@@ -141,7 +143,7 @@ final class ImageActions {
         let images = selectedImages
         guard !images.isEmpty else { return }
         copySelection()
-        let removed = library.remove(Set(images.map(\.id)), from: session.galleryID).filter { !$0.isPlaceholder }
+        let removed = session.remove(Set(images.map(\.id))).filter { !$0.isPlaceholder }
         guard !removed.isEmpty else { return }
         offerUndo(trPlural("Image cut", "{count} images cut", removed.count))
     }
@@ -383,11 +385,14 @@ final class ImageActions {
 
     // MARK: Galleries
 
-    /// Moves the selection to the end of another gallery: one undo step.
+    /// Moves the selection to the end of another gallery: one undo step per gallery the images come from.
     private func move(to galleryID: String) {
         let ids = selectedImages.map(\.id)
         guard let name = library.gallery(galleryID)?.name, !ids.isEmpty else { return }
-        let moved = library.transfer(ids, from: session.galleryID, to: galleryID, copy: false)
+        let bySource = Dictionary(grouping: ids) { session.galleryID(of: $0) }
+        let moved = bySource.filter { $0.key != galleryID }.flatMap { source, ids in
+            library.transfer(ids, from: source, to: galleryID, copy: false)
+        }
         guard !moved.isEmpty else { return }
         offerUndo(
             trPlural(

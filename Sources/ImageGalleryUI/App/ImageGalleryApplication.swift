@@ -85,6 +85,7 @@ public final class ImageGalleryApplication {
         application.setAccelerators(["<Control>minus", "<Control>KP_Subtract"], for: "win.zoom-out")
         application.setAccelerators(["F9"], for: "win.show-sidebar")
         application.setAccelerators(["F2"], for: "win.rename")
+        application.setAccelerators(["<Control>f"], for: "win.find")
         application.setAccelerators(["<Control>question"], for: "win.shortcuts")
         application.setAccelerators(["<Control>w"], for: "win.close")
         application.setAccelerators(["<Control>o"], for: "win.add-images")
@@ -129,7 +130,8 @@ public final class ImageGalleryApplication {
         let services = services ?? startServices()
         if windows.isEmpty { startUpkeep() }
         let searcher = ShellSearch(
-            library: services.library, scheduler: Self.scheduler, bytesSource: services.loader.bytesSource)
+            library: services.library, search: services.search, scheduler: Self.scheduler,
+            bytesSource: services.loader.bytesSource)
         shellSearch = searcher
         return searcher
     }
@@ -266,8 +268,10 @@ public final class ImageGalleryApplication {
         let services = AppServices(
             application: application, library: library, loader: loader, downloader: downloader,
             cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()),
-            exporter: GalleryExporter(bytesSource: bytesSource))
+            exporter: GalleryExporter(bytesSource: bytesSource),
+            search: LibrarySearch(library: library, scheduler: Self.scheduler))
         self.services = services
+        services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
         updateHistoryActions()
         libraryChecker = LibraryChecker(library: library, source: bytesSource)
         libraryMover = LibraryMover(

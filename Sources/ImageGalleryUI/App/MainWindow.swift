@@ -22,6 +22,9 @@ final class MainWindow {
     private let externalDrops: ExternalDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
+    private let noMatches = NoMatchesState()
+    /// The search bar and its queries.
+    private let search: WindowSearch
     private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: tr("Undo"))
     private let redoButton = Button(iconName: "edit-redo-symbolic", tooltip: tr("Redo"))
     private var sidebarAction: Action?
@@ -88,11 +91,14 @@ final class MainWindow {
         gallery = GalleryView(
             session: session, loader: services.loader, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
-        sidebar = Sidebar(session: session)
+        sidebar = Sidebar(session: session, search: services.search)
         sidebarDrops = SidebarDrops(
             sidebar: sidebar, session: session, cellDrags: services.cellDrags,
             externalDrops: externalDrops)
         viewer = ImageViewer(session: session, loader: services.loader)
+        let loader = services.loader
+        search = WindowSearch(
+            window: window, session: session, search: services.search, failedImages: { loader.failedIDs })
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
         }
@@ -106,12 +112,15 @@ final class MainWindow {
         galleryArea.add(galleryStack)
         galleryArea.addOverlay(emptyState.root)
         galleryArea.setPassThrough(emptyState.root, true)
+        galleryArea.addOverlay(noMatches.root)
+        galleryArea.setPassThrough(noMatches.root, true)
         // In the gallery area, so a toast never hides the trash zone below it.
         galleryArea.addOverlay(toast.root)
         galleryArea.setExpand(horizontal: true, vertical: true)
         gallery.installDragAndDrop(dropArea: galleryArea)
 
         let column = Box(.vertical)
+        column.append(search.bar)
         column.append(exportBanner.root)
         column.append(checkBannerPlace)
         column.append(galleryArea, expand: true)
@@ -133,11 +142,29 @@ final class MainWindow {
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
         installImageActions()
         gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
+        gallery.onTyped = { [weak self] character in self?.search.open(typing: String(character)) }
+        gallery.onEscapeFromResults = { [weak self] in self?.search.close() }
+        search.onClosed = { [weak self] in
+            guard let self else { return }
+            sidebar.followShownGallery()
+            if !isViewing { gallery.canvas.grabFocus() }
+        }
+        search.onSaved = { [weak self] id in
+            guard let self else { return }
+            if !sidebar.root.isVisible { setSidebarVisible(true) }
+            sidebar.selectSmartGallery(id)
+            offerUndo(tr("Search saved in the sidebar"))
+        }
+        sidebar.onSmartGalleryChosen = { [weak self] id in
+            guard let self, let smart = library.smartGallery(id) else { return }
+            if isViewing { closeViewer() }
+            search.show(smart)
+        }
         gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
         viewer.onClose = { [weak self] in self?.closeViewer() }
         viewer.onDelete = { [weak self] id in
             guard let self else { return }
-            remove([id], from: session.galleryID)
+            remove([id], from: session.galleryID(of: id))
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
         externalDrops.onImages = { [weak self] images, placeholder in
@@ -225,7 +252,8 @@ final class MainWindow {
         }
         sidebarAction = showSidebar
         let rename = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
-        galleryOnlyActions = [selectAll, paste, showSidebar, rename]
+        let find = window.addAction("find") { [weak self] in self?.search.open() }
+        galleryOnlyActions = [selectAll, paste, showSidebar, rename, find]
         _ = window.addAction("open-image", parameter: String.self) { [weak self] id in self?.openImage(ImageID(id)) }
         _ = window.addAction("image-properties", parameter: String.self) { [weak self] id in
             self?.showProperties(ImageID(id))
@@ -288,6 +316,7 @@ final class MainWindow {
             backButton.isVisible = true
             propertiesButton.isVisible = true
             header.setCustomTitle(viewerHeading)
+            search.bar.isVisible = false
             for action in galleryOnlyActions { action.enabled = false }
         }
         viewer.show(id)
@@ -298,6 +327,7 @@ final class MainWindow {
     /// Shows an image of any gallery in the viewer (the overview's search chose it).
     func showImage(_ id: ImageID) {
         guard let (galleryID, _) = library.location(of: id) else { return }
+        if search.isOpen { search.close() }
         if galleryID != session.galleryID {
             closeViewer()
             session.show(galleryID)
@@ -318,6 +348,7 @@ final class MainWindow {
         backButton.isVisible = false
         propertiesButton.isVisible = false
         header.setCustomTitle(nil)
+        search.bar.isVisible = true
         for action in galleryOnlyActions { action.enabled = true }
         if let shown, gallery.index(of: shown) != nil {
             session.select(shown, mode: .replace)
@@ -338,7 +369,7 @@ final class MainWindow {
         gallery.sessionChanged(change)
         if isViewing {
             switch change {
-            case .cells: viewer.cellsChanged()
+            case .cells, .searchResults: viewer.cellsChanged()
             case .shownGallery: closeViewer()
             default: break
             }
@@ -352,16 +383,17 @@ final class MainWindow {
                 toast.dismiss()
             }
         case .shownGallery:
+            search.galleryShown()
             sidebar.followShownGallery()
             updateChrome()
             if window.isActive { library.noteShownGallery(session.galleryID) }
-        case .galleries:
+        case .galleries, .searchResults:
             updateChrome()
         case .selection, .progress:
             break
         }
         switch change {
-        case .cells, .shownGallery, .selection: imageActions?.selectionChanged()
+        case .cells, .shownGallery, .selection, .searchResults: imageActions?.selectionChanged()
         case .galleries, .history, .progress: break
         }
     }
@@ -381,15 +413,16 @@ final class MainWindow {
         }
         // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])
-        emptyState.root.isVisible = session.cells.isEmpty && !isViewing
-        if session.cells.isEmpty {
+        emptyState.root.isVisible = session.cells.isEmpty && !isViewing && !session.isShowingResults
+        noMatches.root.isVisible = session.cells.isEmpty && !isViewing && session.isShowingResults
+        if session.cells.isEmpty && !session.isShowingResults {
             emptyState.offersLibraryFolder = library.galleries.allSatisfy { library.imageCount(of: $0.id) == 0 }
         }
         let history = library.history
         // Told to assistive technologies now, and shown as the tooltip when asked for.
         undoButton.accessibleDescription = history.undoName.map { tr("Undo {step}", ["step": $0]) } ?? tr("Undo")
         redoButton.accessibleDescription = history.redoName.map { tr("Redo {step}", ["step": $0]) } ?? tr("Redo")
-        deleteGalleryAction?.enabled = library.canDeleteGallery
+        deleteGalleryAction?.enabled = library.canDeleteGallery || !library.smartGalleries.isEmpty
     }
 
     private func setSidebarVisible(_ visible: Bool) {
@@ -412,10 +445,15 @@ final class MainWindow {
     /// F2, a double-click on a row, or the row's menu; nil renames the shown gallery.
     private func renameGallery(_ galleryID: String?) {
         if !sidebar.root.isVisible { setSidebarVisible(true) }
-        sidebar.beginRename(galleryID ?? session.galleryID)
+        sidebar.beginRename(galleryID ?? sidebar.selectedRowID ?? session.galleryID)
     }
 
     private func deleteGallery(_ galleryID: String) {
+        if let smart = library.smartGallery(galleryID) {
+            guard library.deleteSmartGallery(galleryID) else { return }
+            if search.isOpen { search.close() }
+            return offerUndo(tr("Saved search “{name}” deleted", ["name": smart.name]))
+        }
         guard let name = library.gallery(galleryID)?.name, library.deleteGallery(galleryID) else { return }
         offerUndo(tr("Gallery “{name}” deleted", ["name": name]))
     }
@@ -423,7 +461,9 @@ final class MainWindow {
     private func showGalleryMenu(_ galleryID: String, x: Double, y: Double) {
         let menu = MenuModel()
         menu.append(label: tr("_Rename…"), action: "win.rename-gallery", target: galleryID)
-        menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
+        if library.smartGallery(galleryID) == nil {
+            menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
+        }
         menu.append(label: tr("_Delete"), action: "win.delete-gallery", target: galleryID)
         let popover = Popover(menu: menu, relativeTo: sidebar.list)
         popover.pointTo(x: x, y: y)
@@ -503,6 +543,7 @@ final class MainWindow {
     /// Shows `galleryID` with the image `id` selected, focused and scrolled to.
     private func reveal(_ id: ImageID, in galleryID: String) {
         guard library.location(of: id)?.galleryID == galleryID else { return }
+        if search.isOpen { search.close() }
         session.show(galleryID)
         session.select(id, mode: .replace)
         gallery.canvas.grabFocus()
@@ -534,7 +575,10 @@ final class MainWindow {
             else { continue }
             fly(id, from: LayoutRect(x: origin.x, y: origin.y, width: frame.width, height: frame.height))
         }
-        remove(ids, from: session.galleryID)
+        // Among search results, each image leaves its own gallery.
+        let removed = session.remove(Set(ids)).filter { !$0.isPlaceholder }
+        guard !removed.isEmpty else { return }
+        offerUndo(trPlural("Image moved to trash", "{count} images moved to trash", removed.count))
     }
 
     /// A drop on the trash, from this window or another: the dragged image flies from where it was
@@ -692,6 +736,7 @@ final class MainWindow {
         // What an export wrote so far goes with it.
         exportJob?.cancel()
         gallery.detach()
+        search.detach()
         sidebar.detach()
         session.close()
         onClosed(self)

@@ -13,12 +13,11 @@ final class ShellSearch {
     private let library: GalleryLibrary
     private let scheduler: JobScheduler
     private let bytesSource: ImageBytesSource
-    private var index: SearchIndex?
-    /// Searches asked for while a worker builds the index.
-    private var waiting: [@MainActor (SearchIndex) -> Void] = []
+    private let librarySearch: LibrarySearch
 
-    init(library: GalleryLibrary, scheduler: JobScheduler, bytesSource: ImageBytesSource) {
+    init(library: GalleryLibrary, search: LibrarySearch, scheduler: JobScheduler, bytesSource: ImageBytesSource) {
         self.library = library
+        librarySearch = search
         self.scheduler = scheduler
         self.bytesSource = bytesSource
     }
@@ -27,24 +26,7 @@ final class ShellSearch {
     func search(
         _ terms: [String], within previous: [String]?, reply: @escaping @Sendable @MainActor ([String]) -> Void
     ) {
-        withIndex { [weak self] index in self?.search(terms, within: previous, in: index, reply: reply) }
-    }
-
-    /// Runs `body` with the index, once a worker has built it from the library's state (the first time).
-    private func withIndex(_ body: @escaping @MainActor (SearchIndex) -> Void) {
-        if let index { return body(index) }
-        waiting.append(body)
-        guard waiting.count == 1 else { return }
-        let scheduler = scheduler
-        SearchIndex.build(
-            library, offThread: { work, then in scheduler.run(.cpu, .visible, work, then: then) },
-            then: { [weak self] index in
-                guard let self else { return }
-                self.index = index
-                let bodies = waiting
-                waiting = []
-                for body in bodies { body(index) }
-            })
+        librarySearch.withIndex { [weak self] index in self?.search(terms, within: previous, in: index, reply: reply) }
     }
 
     private func search(

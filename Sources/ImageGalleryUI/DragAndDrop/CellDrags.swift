@@ -7,8 +7,10 @@ import GtkKit
 @MainActor
 final class CellDrags {
     struct Drag {
-        /// The session of the window the cells come from (its gallery is their gallery).
+        /// The session of the window the cells come from.
         let session: GallerySession
+        /// The gallery that holds the cells: the shown one, or among search results the grabbed cell's.
+        let galleryID: String
         /// The dragged cells, in display order.
         let ids: [ImageID]
         /// The canvas that started the drag: destinations recognise the drag by it.
@@ -19,8 +21,9 @@ final class CellDrags {
         /// manager told "move" would take away from where the user keeps them.
         let copyOnly: Bool
 
-        init(session: GallerySession, ids: [ImageID], source: Widget, copyOnly: Bool) {
+        init(session: GallerySession, galleryID: String, ids: [ImageID], source: Widget, copyOnly: Bool) {
             self.session = session
+            self.galleryID = galleryID
             self.ids = ids
             self.source = source
             self.copyOnly = copyOnly
@@ -29,8 +32,6 @@ final class CellDrags {
         /// What the drag offers other applications: copy alone for the user's own files, else move
         /// too (a browser's image only leaves the gallery when the gallery is the destination).
         var actions: DragActions { copyOnly ? [.copy] : [.move, .copy] }
-
-        @MainActor var galleryID: String { session.galleryID }
     }
 
     private(set) var current: Drag?

@@ -31,12 +31,14 @@ extension GalleryView {
     // MARK: Source
 
     func beginReorderDrag(from press: PendingPress) {
-        let ids = session.ordered(session.selection)
+        // Among search results, the grabbed image's gallery's: a drag takes images from one gallery.
+        let galleryID = session.galleryID(of: press.id)
+        let ids = session.ordered(session.selection).filter { session.galleryID(of: $0) == galleryID }
         guard !ids.isEmpty else { return }
         let ownFiles = ids.contains { id in
             index(of: id).flatMap { shownCells[$0].image }.map { $0.url.lowercased().hasPrefix("file:") } ?? false
         }
-        let drag = CellDrags.Drag(session: session, ids: ids, source: canvas, copyOnly: ownFiles)
+        let drag = CellDrags.Drag(session: session, galleryID: galleryID, ids: ids, source: canvas, copyOnly: ownFiles)
         cellDrags.begin(drag)
         guard
             let context = canvas.beginDrag(
@@ -162,7 +164,11 @@ extension GalleryView {
     private func dragMoved(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
         drag.leavePending = false
         drag.lastPointerX = x
-        if let cells = cellDrags.drag(for: context) {
+        if session.isShowingResults {
+            // Results keep their galleries' order and have no place to land in: a drop goes on a gallery's row.
+            gap = nil
+            context.status([], time: time)
+        } else if let cells = cellDrags.drag(for: context) {
             let cellsHere = cells.galleryID == session.galleryID
             let first = cells.ids.first.flatMap { id in session.library.cells(of: cells.galleryID).first { $0.id == id }
             }
@@ -200,6 +206,10 @@ extension GalleryView {
     private func dropped(_ context: DragContext, x: Double, y: Double, time: UInt32) -> Bool {
         drag.leavePending = false
         stopAutoscroll()
+        guard !session.isShowingResults else {
+            context.finish(success: false, time: time)
+            return true
+        }
         let insertion = gap?.index ?? insertionIndex(atX: x, y: y)
         if let cells = cellDrags.drag(for: context) {
             gap = nil

@@ -54,7 +54,12 @@ final class SidebarDrops {
 
     /// Which gallery a drop at `y` goes to and what it would do there; no action refuses it.
     private func proposal(_ context: DragContext, y: Double) -> (String?, DragActions) {
-        guard let target = sidebar.galleryID(atY: y) else { return (nil, []) }
+        guard let target = sidebar.rowID(atY: y) else { return (nil, []) }
+        if session.library.smartGallery(target) != nil {
+            // A smart gallery's row takes only another smart gallery's row: its images are found, not put there.
+            let isRow = context.offeredTargets.contains(GalleryDragTarget.galleryRow) && context.startedInThisApp
+            return isRow && cellDrags.drag(for: context) == nil ? (target, .move) : (nil, [])
+        }
         if let cells = cellDrags.drag(for: context) {
             // Onto the gallery the cells are in: nothing would change.
             guard cells.galleryID != target else { return (target, []) }
@@ -102,11 +107,19 @@ final class SidebarDrops {
     private func rowDataReceived(_ context: DragContext, data: SelectionData, time: UInt32) {
         defer { pendingRowTarget = nil }
         let library = session.library
-        guard let target = pendingRowTarget, let bytes = data.bytes, let index = library.galleryIndex(target) else {
+        guard let target = pendingRowTarget, let bytes = data.bytes else {
             context.finish(success: false, time: time)
             return
         }
         let moved = String(decoding: bytes, as: UTF8.self)
-        context.finish(success: library.moveGallery(moved, to: index), time: time)
+        // Galleries among galleries, smart galleries among smart galleries.
+        if let index = library.smartGalleries.firstIndex(where: { $0.id == target }) {
+            context.finish(
+                success: library.smartGallery(moved) != nil && library.moveSmartGallery(moved, to: index), time: time)
+        } else if let index = library.galleryIndex(target), library.gallery(moved) != nil {
+            context.finish(success: library.moveGallery(moved, to: index), time: time)
+        } else {
+            context.finish(success: false, time: time)
+        }
     }
 }

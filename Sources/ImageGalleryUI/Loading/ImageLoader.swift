@@ -116,6 +116,9 @@ final class ImageLoader {
     /// Whether any image failed: while none has, a layout looks up no cell's failure.
     var hasFailures: Bool { !failures.isEmpty }
 
+    /// Every image that could not be loaded.
+    var failedIDs: Set<ImageID> { Set(failures.keys) }
+
     /// Whether the image has been on its way for longer than `seconds`: a picture read from disk
     /// in a few milliseconds shows no spinner on its way.
     func isSlow(_ id: ImageID, after seconds: Double) -> Bool {

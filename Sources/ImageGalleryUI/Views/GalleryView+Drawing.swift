@@ -32,6 +32,7 @@ extension GalleryView {
             : context.clipRectangles.map { rectangles in
                 rectangles.map { LayoutRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
             }
+        drawHeadings(in: area, context: context, palette: palette)
         for index in cellIndices(intersecting: area) {
             // The selection and focus rings reach a few pixels past the cell.
             let frame = displayedFrame(ofCellAt: index)
@@ -41,6 +42,24 @@ extension GalleryView {
                     damage: damage)
             else { continue }
             drawCell(at: index, context: context, palette: palette, scale: scale, damage: damage)
+        }
+        #if StallLog
+            // For the search benchmark: when each query's results were first painted.
+            if let results = session.searchResults, results.query.text != lastPaintedQuery {
+                lastPaintedQuery = results.query.text
+                StallLog.note("results-painted \(results.ids.count) \(results.query.text)")
+            }
+        #endif
+    }
+
+    /// Among search results, each gallery's name above its images.
+    private func drawHeadings(in area: LayoutRect, context: CairoContext, palette: Palette) {
+        let sections = session.resultSections
+        for (section, top) in zip(sections, layout.headingTops)
+        where top < area.maxY && top + Self.headingHeight > area.y {
+            context.drawText(
+                section.name, widget: canvas, left: Self.spacing + 4, centerY: top + Self.headingHeight / 2,
+                maxWidth: layout.width - 2 * Self.spacing - 8, color: palette.foreground)
         }
     }
 

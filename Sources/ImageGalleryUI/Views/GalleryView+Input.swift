@@ -112,7 +112,7 @@ extension GalleryView {
             session.selectAll()
             return true
         case "Escape":
-            session.clearSelection()
+            if session.isShowingResults { onEscapeFromResults() } else { session.clearSelection() }
             return true
         case "Delete", "KP_Delete":
             deleteSelection()
@@ -130,7 +130,12 @@ extension GalleryView {
             openMenuFromKeyboard()
             return true
         default:
-            return false
+            // Typing in the gallery searches, as in Files.
+            guard let character = key.character, !character.isWhitespace,
+                key.modifiers.isDisjoint(with: [.control, .alt])
+            else { return false }
+            onTyped(character)
+            return true
         }
     }
 

@@ -7,6 +7,8 @@ import GtkKit
 @MainActor
 final class GalleryView {
     static let spacing = 8.0
+    /// The room a gallery's name takes above its search results.
+    static let headingHeight = 36.0
     static let zoomRange = 80.0...520.0
 
     let scroller = ScrolledWindow()
@@ -37,6 +39,12 @@ final class GalleryView {
     /// The pending load of the next screen (a GLib source id; 0 when none).
     private var prefetchTimer: UInt32 = 0
     private var laidOutWidth = 0.0
+    /// Where the gallery was scrolled when search results took its place: where it returns when they go.
+    private var offsetBeforeResults: Double?
+    #if StallLog
+        /// The words of the results last painted, for the search benchmark.
+        var lastPaintedQuery: String?
+    #endif
 
     /// Room opened at an insertion point while something is dragged over the gallery.
     var gap: (index: Int, aspectRatio: Double)? {
@@ -65,6 +73,10 @@ final class GalleryView {
     var onCutRequested: () -> Void = {}
     /// Double-click or Enter on an image: the window opens it in its viewer.
     var onOpenRequested: (ImageID) -> Void = { _ in }
+    /// A key that types a character, in the gallery: the window opens its search bar with it.
+    var onTyped: (Character) -> Void = { _ in }
+    /// Esc while search results show: the window closes its search.
+    var onEscapeFromResults: () -> Void = {}
     /// Cells were dragged into place (a reorder, or from another window): the window offers Undo.
     var onDropped: (_ message: String) -> Void = { _ in }
     /// Called once, on the main loop's next turn after the first frame drawn.
@@ -152,8 +164,11 @@ final class GalleryView {
         laidOutCells = cells
         laidOutIndexByID = nil
         laidOutWidth = Double(canvas.allocatedWidth)
+        // Search results are grouped by gallery, each under its name (no drag opens a gap among them).
+        let sections = session.resultSections
         layout = JustifiedLayout(
-            aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+            aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing,
+            sectionStarts: sections.map(\.range.lowerBound), headingHeight: sections.isEmpty ? 0 : Self.headingHeight)
         if gap == nil {
             restingLayout = layout
         } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
@@ -315,6 +330,7 @@ final class GalleryView {
         case .shownGallery:
             gap = nil
             dimmed = []
+            offsetBeforeResults = nil
             relayout(animated: false)
             scroller.scrollOffset = 0
         case .progress(let id):
@@ -331,7 +347,22 @@ final class GalleryView {
         case .selection:
             canvas.queueDraw()
             scheduleAccessibilityRefresh()
-        case .galleries, .history:
+        case .searchResults:
+            gap = nil
+            dimmed = []
+            if session.isShowingResults {
+                if offsetBeforeResults == nil { offsetBeforeResults = scroller.scrollOffset }
+                relayout(animated: false)
+                scroller.scrollOffset = 0
+            } else {
+                relayout(animated: false)
+                scroller.scrollOffset = offsetBeforeResults ?? 0
+                offsetBeforeResults = nil
+            }
+        case .galleries:
+            // Among results, a gallery renamed renames its heading, one deleted takes its images away.
+            if session.isShowingResults { relayout(animated: false) }
+        case .history:
             break
         }
     }
@@ -480,7 +511,12 @@ final class GalleryView {
                     }
                     ?? tr("Downloading {image}", ["image": label])
             }
-            let shown = session.selection.contains(cell.id) ? tr("{image}, selected", ["image": name]) : name
+            // Among search results, which gallery holds the image (sighted users read it in the heading).
+            let located =
+                session.resultSections.first { $0.range.contains(index) }.map {
+                    tr("{image}, in “{gallery}”", ["image": name, "gallery": $0.name])
+                } ?? name
+            let shown = session.selection.contains(cell.id) ? tr("{image}, selected", ["image": located]) : located
             return AccessibleCell(
                 x: Int(frame.x.rounded()), y: Int(widgetY(fromContentY: frame.y).rounded()),
                 width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),

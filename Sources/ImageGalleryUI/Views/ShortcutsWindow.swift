@@ -46,6 +46,7 @@ enum ShortcutsWindow {
                 shortcut(accelerator: "&lt;Ctrl&gt;w", N_("Close the window")),
             ]))
                 \(group(N_("General"), [
+                shortcut(accelerator: "&lt;Ctrl&gt;f", N_("Search every gallery")),
                 shortcut(accelerator: "&lt;Ctrl&gt;o", N_("Add images from your computer")),
                 shortcut(accelerator: "&lt;Ctrl&gt;v", N_("Paste an image or an image address")),
                 shortcut(accelerator: "&lt;Ctrl&gt;z", N_("Undo")),

@@ -4,14 +4,17 @@ import GtkKit
 /// The galleries beside the gallery a window shows, as GNOME Files or Notes list their places:
 /// each row names a gallery and counts its images; selecting a row shows that gallery. Rows are
 /// renamed in place, reordered by dragging, and take drops of cells and of images from other
-/// applications (see SidebarDrops).
+/// applications (see SidebarDrops). Below the galleries, the smart galleries (saved searches) with their
+/// live counts: choosing one shows its search.
 @MainActor
 final class Sidebar {
     let root = Box(.vertical)
     let list = ListBox()
     private let scroller = ScrolledWindow()
     private let session: GallerySession
+    private let search: LibrarySearch
     private var library: GalleryLibrary { session.library }
+    private var countsObservation: Observation?
     private(set) var rows: [SidebarRow] = []
     private var observation: Observation?
     private var isDetached = false
@@ -26,9 +29,12 @@ final class Sidebar {
     var onDeleteRequested: (String) -> Void = { _ in }
     /// The user asked for a row's menu (right-click, Menu key, Shift+F10) at (x, y) of the list.
     var onMenuRequested: (_ galleryID: String, _ x: Double, _ y: Double) -> Void = { _, _, _ in }
+    /// The user chose a smart gallery's row: the window shows its search.
+    var onSmartGalleryChosen: (String) -> Void = { _ in }
 
-    init(session: GallerySession) {
+    init(session: GallerySession, search: LibrarySearch) {
         self.session = session
+        self.search = search
         root.addStyleClass("sidebar")
         list.accessibleName = tr("Galleries")
         list.addStyleClass("navigation-sidebar")
@@ -50,6 +56,10 @@ final class Sidebar {
         list.onKeyPress { [weak self] key in self?.keyPressed(key) ?? false }
         list.onSizeAllocate { [weak self] _, _ in self?.revealPendingRow() }
         observation = library.observe { [weak self] change in self?.libraryChanged(change) }
+        countsObservation = search.observeSmartCounts { [weak self] in
+            guard let self, root.isVisible else { return }
+            for row in rows where row.isSmart { row.update(from: library, search: search) }
+        }
         rebuild()
     }
 
@@ -57,6 +67,7 @@ final class Sidebar {
     func detach() {
         isDetached = true
         observation = nil
+        countsObservation = nil
     }
 
     // MARK: Rows
@@ -67,30 +78,38 @@ final class Sidebar {
         case .cells(let galleryID):
             // Hidden, its counts wait for `showRows()`: each new count measures the window's widgets again.
             guard root.isVisible else { break }
-            rows.first { $0.galleryID == galleryID }?.update(from: library)
+            rows.first { $0.galleryID == galleryID }?.update(from: library, search: search)
         case .progress, .placeholdersDiscarded, .history: break
         }
     }
 
     /// Rows follow the library's galleries; the row being renamed survives a rebuild that keeps it.
     private func rebuild() {
-        let galleries = library.galleries
-        if rows.map(\.galleryID) != galleries.map(\.id) {
+        let ids = library.galleries.map(\.id) + library.smartGalleries.map(\.id)
+        if rows.map(\.galleryID) != ids {
             for row in rows { list.remove(row.row) }
-            rows = galleries.map { SidebarRow(galleryID: $0.id, sidebar: self) }
+            rows =
+                library.galleries.map { SidebarRow(galleryID: $0.id, isSmart: false, sidebar: self) }
+                + library.smartGalleries.map { SidebarRow(galleryID: $0.id, isSmart: true, sidebar: self) }
             for row in rows { list.append(row.row) }
         }
-        for row in rows { row.update(from: library) }
+        for row in rows { row.update(from: library, search: search) }
         followShownGallery()
     }
 
     /// Brings every row up to date as the sidebar shows again.
     func showRows() {
-        for row in rows { row.update(from: library) }
+        for row in rows { row.update(from: library, search: search) }
     }
 
     /// Selects the row of the gallery the window shows.
     func followShownGallery() {
+        // A smart gallery's row stays selected while its search shows.
+        if session.isShowingResults, let selected = list.selectedIndex, rows.indices.contains(selected),
+            rows[selected].isSmart
+        {
+            return
+        }
         guard let index = rows.firstIndex(where: { $0.galleryID == session.galleryID }), list.selectedIndex != index
         else { return }
         followingSession = true
@@ -117,14 +136,32 @@ final class Sidebar {
 
     private func rowSelected(_ index: Int?) {
         guard !followingSession, let index, rows.indices.contains(index) else { return }
-        session.show(rows[index].galleryID)
+        if rows[index].isSmart {
+            onSmartGalleryChosen(rows[index].galleryID)
+        } else {
+            session.show(rows[index].galleryID)
+        }
+    }
+
+    /// The selected row's gallery or smart gallery (the shown gallery's, unless a smart gallery's search shows).
+    var selectedRowID: String? {
+        list.selectedIndex.flatMap { rows.indices.contains($0) ? rows[$0].galleryID : nil }
     }
 
     func row(of galleryID: String) -> SidebarRow? { rows.first { $0.galleryID == galleryID } }
 
-    /// The gallery whose row lies at `y` of the list.
-    func galleryID(atY y: Double) -> String? {
+    /// The gallery or smart gallery whose row lies at `y` of the list.
+    func rowID(atY y: Double) -> String? {
         list.indexOfRow(atY: y).flatMap { rows.indices.contains($0) ? rows[$0].galleryID : nil }
+    }
+
+    /// Selects a smart gallery's row (its search shows), without choosing it again.
+    func selectSmartGallery(_ id: String) {
+        guard let index = rows.firstIndex(where: { $0.galleryID == id }), list.selectedIndex != index else { return }
+        followingSession = true
+        list.select(index: index)
+        followingSession = false
+        reveal(id)
     }
 
     func index(of galleryID: String) -> Int? { rows.firstIndex { $0.galleryID == galleryID } }
@@ -140,13 +177,17 @@ final class Sidebar {
     }
 
     func commitRename(_ galleryID: String, to name: String) {
-        library.renameGallery(galleryID, to: name)
+        if library.smartGallery(galleryID) != nil {
+            library.renameSmartGallery(galleryID, to: name)
+        } else {
+            library.renameGallery(galleryID, to: name)
+        }
     }
 
     // MARK: Input
 
     private func buttonPressed(_ event: ButtonEvent) -> Bool {
-        guard let galleryID = galleryID(atY: event.y) else { return false }
+        guard let galleryID = rowID(atY: event.y) else { return false }
         if event.button == 3 {
             onMenuRequested(galleryID, event.x, event.y)
             return true

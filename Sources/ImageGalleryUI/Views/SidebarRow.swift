@@ -1,10 +1,12 @@
 import GalleryCore
 import GtkKit
 
-/// One gallery in the sidebar: its name (an entry while renaming) and how many images it holds.
+/// One gallery in the sidebar: its name (an entry while renaming) and how many images it holds; or a smart
+/// gallery, with its icon and how many images its search finds now.
 @MainActor
 final class SidebarRow {
     let galleryID: String
+    let isSmart: Bool
     let row = ListBoxRow()
     private let name = Label()
     private let count = Label()
@@ -13,11 +15,13 @@ final class SidebarRow {
     private weak var sidebar: Sidebar?
     private(set) var isRenaming = false
 
-    init(galleryID: String, sidebar: Sidebar) {
+    init(galleryID: String, isSmart: Bool, sidebar: Sidebar) {
         self.galleryID = galleryID
+        self.isSmart = isSmart
         self.sidebar = sidebar
         let content = Box(.horizontal, spacing: 8)
         content.addStyleClass("sidebar-row")
+        if isSmart { content.append(Image(iconName: "folder-saved-search-symbolic", pixelSize: 16)) }
         name.ellipsize()
         name.setXAlign(0)
         count.addStyleClass("dim-label")
@@ -49,15 +53,25 @@ final class SidebarRow {
         }
     }
 
-    func update(from library: GalleryLibrary) {
+    func update(from library: GalleryLibrary, search: LibrarySearch) {
+        if isSmart {
+            guard let smart = library.smartGallery(galleryID) else { return }
+            show(name: smart.name, images: search.smartCounts[galleryID])
+            return
+        }
         guard let gallery = library.gallery(galleryID) else { return }
-        let images = library.imageCount(of: galleryID)
-        name.text = gallery.name
-        count.text = Localization.number(images)
+        show(name: gallery.name, images: library.imageCount(of: galleryID))
+    }
+
+    /// A smart gallery's count is unknown (empty) until its search first ran.
+    private func show(name title: String, images: Int?) {
+        name.text = title
+        count.text = images.map(Localization.number) ?? ""
         // A long name is cut short in the row: the tooltip tells it whole.
-        row.tooltip = gallery.name.count > 24 ? gallery.name : nil
+        row.tooltip = title.count > 24 ? title : nil
         // Screen readers read the name first: "Cats, 12 images".
-        row.accessibleName = trPlural("{name}, {count} image", "{name}, {count} images", images, ["name": gallery.name])
+        row.accessibleName =
+            images.map { trPlural("{name}, {count} image", "{name}, {count} images", $0, ["name": title]) } ?? title
     }
 
     func beginRename() {

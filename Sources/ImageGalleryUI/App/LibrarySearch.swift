@@ -1,0 +1,106 @@
+import Foundation
+import GalleryCore
+import GalleryIO
+import GtkKit
+
+/// The library's search index, shared by every window's search bar and the overview: built on a worker at
+/// the first search (at launch when there are smart galleries), then kept up to date by the core with each change;
+/// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar.
+@MainActor
+final class LibrarySearch {
+    private let library: GalleryLibrary
+    private let scheduler: JobScheduler
+    private var index: SearchIndex?
+    /// Searches asked for while a worker builds the index.
+    private var waiting: [@MainActor (SearchIndex) -> Void] = []
+    /// How many images each smart gallery finds, by id; none until first counted.
+    private(set) var smartCounts: [String: Int] = [:]
+    private let countObservers = Observers<Void>()
+    private var counting: CancellationToken?
+    private var countQueued = false
+    private var observation: Observation?
+    /// The images that could not be loaded, for smart galleries that look for them.
+    var failedImages: () -> Set<ImageID> = { [] }
+
+    init(library: GalleryLibrary, scheduler: JobScheduler) {
+        self.library = library
+        self.scheduler = scheduler
+        observation = library.observe { [weak self] change in
+            switch change {
+            case .cells, .galleries: self?.queueCount()
+            case .progress, .placeholdersDiscarded, .history: break
+            }
+        }
+        queueCount()
+    }
+
+    /// Calls `handler` each time the smart galleries' counts change.
+    func observeSmartCounts(_ handler: @escaping () -> Void) -> Observation { countObservers.add(handler) }
+
+    /// Counts again once every observer of this change has run (the index takes the change up in its own).
+    private func queueCount() {
+        guard !countQueued, !library.smartGalleries.isEmpty else { return }
+        countQueued = true
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            countQueued = false
+            countSmartGalleries()
+        }
+    }
+
+    private func countSmartGalleries() {
+        counting?.cancel()
+        let token = CancellationToken()
+        counting = token
+        let smart = library.smartGalleries
+        let failed = smart.contains { $0.query.failedToLoad } ? failedImages() : []
+        withIndex { [weak self, scheduler] index in
+            let corpus = index.corpus
+            scheduler.run(
+                .cpu, .visible, cancellation: token,
+                {
+                    Dictionary(smart.map { ($0.id, $0.members(in: corpus, failed: failed).count) }) { first, _ in first
+                    }
+                },
+                then: { [weak self] counts in
+                    guard let self, counting === token else { return }
+                    counting = nil
+                    guard counts != smartCounts else { return }
+                    smartCounts = counts
+                    countObservers.send(())
+                })
+        }
+    }
+
+    /// Runs `body` with the index, once a worker has built it from the library's state (the first time).
+    func withIndex(_ body: @escaping @MainActor (SearchIndex) -> Void) {
+        if let index { return body(index) }
+        waiting.append(body)
+        guard waiting.count == 1 else { return }
+        let scheduler = scheduler
+        SearchIndex.build(
+            library, offThread: { work, then in scheduler.run(.cpu, .visible, work, then: then) },
+            then: { [weak self] index in
+                guard let self else { return }
+                self.index = index
+                let bodies = waiting
+                waiting = []
+                for body in bodies { body(index) }
+            })
+    }
+
+    /// Finds `query` on a worker over the index as it is now, and hands the results to `then` on the GTK
+    /// thread; nothing comes once `cancellation` is cancelled (a newer query took its place).
+    func search(
+        _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil,
+        cancellation: CancellationToken, then: @escaping @Sendable @MainActor (SearchResults) -> Void
+    ) {
+        withIndex { [scheduler] index in
+            let corpus = index.corpus
+            scheduler.run(
+                .cpu, .visible, cancellation: cancellation,
+                { corpus.search(query, failed: failed, narrowing: previous) { cancellation.isCancelled } },
+                then: { results in if let results { then(results) } })
+        }
+    }
+}

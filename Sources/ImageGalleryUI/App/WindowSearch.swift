@@ -1,0 +1,334 @@
+import Foundation
+import GalleryCore
+import GalleryIO
+import GtkKit
+
+/// A window's search: the bar under the header bar (Ctrl+F, or typing in the gallery) with its filter chips, and
+/// its query run on a worker at each keystroke. The latest query wins: an older one still running is cancelled
+/// and its results, if they come, are dropped; the window shows results as they arrive and never waits for them.
+@MainActor
+final class WindowSearch {
+    let bar = SearchBar()
+    let entry = Entry(searching: true)
+    /// Searches the shown gallery alone instead of every gallery.
+    private let scopeButton = ToggleButton(
+        label: tr("_This Gallery Only"), tooltip: tr("Search only the shown gallery"))
+    private let filterButton = Button(iconName: "list-add-symbolic", tooltip: tr("Add a Filter"))
+    private let saveButton = Button(label: tr("_Save Search"))
+    private let chips = SearchChips()
+    private var filterMenu: Popover?
+    private let session: GallerySession
+    private var library: GalleryLibrary { session.library }
+    private let librarySearch: LibrarySearch
+    /// The images that could not be loaded, for the "Failed to Load" filter (the loader knows them, not the library).
+    private let failedImages: () -> Set<ImageID>
+    private var filters: [SearchFilter] = []
+    private var running: CancellationToken?
+    /// The results shown, which a longer query of the same index searches instead of everything.
+    private var shown: SearchResults?
+    private var rerunQueued = false
+    private var observation: Observation?
+    /// The tags in use, folded, for the offers under the entry; read again when the library changes.
+    private var tagNames: [(name: String, folded: String)]?
+
+    /// The bar closed: the window gives the gallery the keyboard back.
+    var onClosed: () -> Void = {}
+    /// The search was kept as the smart gallery of this id.
+    var onSaved: (String) -> Void = { _ in }
+
+    init(
+        window: ApplicationWindow, session: GallerySession, search: LibrarySearch,
+        failedImages: @escaping () -> Set<ImageID>
+    ) {
+        self.session = session
+        librarySearch = search
+        self.failedImages = failedImages
+        entry.placeholderText = tr("Search all galleries")
+        entry.accessibleName = tr("Search")
+        // Narrow enough for a small window: the bar's width is the least the window can have.
+        entry.widthChars = 14
+        let line = Box(.horizontal, spacing: 6)
+        line.append(entry, expand: true)
+        line.append(chips.chips)
+        line.append(filterButton)
+        saveButton.tooltip = tr("Keep this search in the sidebar")
+        let second = Box(.horizontal, spacing: 6)
+        second.append(chips.offers, expand: true)
+        second.append(scopeButton)
+        second.append(saveButton)
+        let content = Box(.vertical, spacing: 6)
+        content.append(line)
+        content.append(second)
+        bar.add(content)
+        bar.connect(entry)
+        entry.onChanged { [weak self] in self?.queryChanged() }
+        scopeButton.onToggled { [weak self] in self?.scopeChanged() }
+        filterButton.onClicked { [weak self] in self?.showFilterMenu() }
+        saveButton.onClicked { [weak self] in self?.save() }
+        chips.onRemove = { [weak self] filter in self?.remove(filter) }
+        chips.onChoose = { [weak self] filter in
+            guard let self else { return }
+            entry.text = ""
+            add(filter)
+            entry.grabFocus()
+        }
+        _ = window.addAction("search-filter", parameter: String.self) { [weak self] token in
+            guard let self, let filter = SearchFilter(token: token) else { return }
+            add(filter)
+            entry.grabFocus()
+        }
+        bar.onSearchingChanged { [weak self] in
+            guard let self, !bar.isSearching else { return }
+            stop()
+            onClosed()
+        }
+        // Each change of the library changes the results: they are asked again once the index has taken it up.
+        observation = library.observe { [weak self] change in
+            switch change {
+            case .cells, .galleries: self?.queueRerun()
+            case .progress, .placeholdersDiscarded, .history: break
+            }
+        }
+    }
+
+    var isOpen: Bool { bar.isSearching }
+
+    /// Opens the bar with the keyboard in it; `typed` is what the user began to type in the gallery.
+    func open(typing typed: String? = nil) {
+        // The index is built at the first search: from Ctrl+F on, while the words are typed.
+        librarySearch.withIndex { _ in }
+        bar.isSearching = true
+        if let typed {
+            entry.text += typed
+        } else {
+            entry.selectAll()
+        }
+        entry.grabFocus()
+        if typed != nil { entry.setCursor(-1) }
+    }
+
+    /// Shows a smart gallery's search: its words in the entry, its filters as chips.
+    func show(_ smart: SmartGallery) {
+        bar.isSearching = true
+        let query = smart.query
+        var shownFilters: [SearchFilter] = []
+        if let id = query.galleryID { shownFilters.append(.gallery(id)) }
+        if let tag = query.tag { shownFilters.append(.tag(tag)) }
+        if let domain = query.domain { shownFilters.append(.domain(domain)) }
+        if let after = query.addedAfter { shownFilters.append(.addedAfter(after)) }
+        if let before = query.addedBefore { shownFilters.append(.addedBefore(before)) }
+        if let orientation = query.orientation { shownFilters.append(.orientation(orientation)) }
+        if let format = query.format { shownFilters.append(.format(format)) }
+        if query.hasNote { shownFilters.append(.hasNote) }
+        if query.failedToLoad { shownFilters.append(.failedToLoad) }
+        filters = shownFilters
+        chips.show(filters, library: library)
+        if scopeButton.isActive { scopeButton.isActive = false }
+        // Setting the words runs the search.
+        if entry.text == query.text { run(narrowing: nil) } else { entry.text = query.text }
+        chips.offer([], library: library)
+    }
+
+    /// Keeps the search as a smart gallery named after its words (or its first filter).
+    private func save() {
+        let query = query
+        guard !query.isEmpty else { return }
+        let words = query.text.trimmingCharacters(in: .whitespaces)
+        let name = words.isEmpty ? filters.first?.label(in: library) : words
+        onSaved(library.saveSearch(query, named: name))
+        entry.grabFocus()
+    }
+
+    /// Esc: the bar closes and the gallery shows as it was.
+    func close() {
+        bar.isSearching = false
+    }
+
+    /// The shown gallery changed (a sidebar row was chosen): its images show, not results.
+    func galleryShown() {
+        if isOpen { close() }
+    }
+
+    func detach() {
+        observation = nil
+        running?.cancel()
+    }
+
+    // MARK: The query
+
+    private var query: SearchQuery {
+        var query = SearchQuery(text: entry.text, galleryID: scopeButton.isActive ? session.galleryID : nil)
+        for filter in filters { filter.apply(to: &query) }
+        return query
+    }
+
+    private func queryChanged() {
+        guard isOpen else { return }
+        offerChips()
+        run(narrowing: shown)
+    }
+
+    private func scopeChanged() {
+        entry.placeholderText = scopeButton.isActive ? tr("Search this gallery") : tr("Search all galleries")
+        // The shown gallery, or the one a chip names: not both.
+        if scopeButton.isActive { filters.removeAll { $0.kind == SearchFilter.gallery("").kind } }
+        chips.show(filters, library: library)
+        run(narrowing: nil)
+    }
+
+    private func add(_ filter: SearchFilter) {
+        filters.removeAll { $0.kind == filter.kind }
+        filters.append(filter)
+        if case .gallery = filter, scopeButton.isActive {
+            // Turning the toggle off runs the query, with the chip in it.
+            scopeButton.isActive = false
+            return
+        }
+        chips.show(filters, library: library)
+        offerChips()
+        run(narrowing: nil)
+    }
+
+    private func remove(_ filter: SearchFilter) {
+        filters.removeAll { $0 == filter }
+        chips.show(filters, library: library)
+        entry.grabFocus()
+        run(narrowing: nil)
+    }
+
+    private func run(narrowing previous: SearchResults?) {
+        running?.cancel()
+        running = nil
+        let query = query
+        guard !query.isEmpty else {
+            shown = nil
+            session.showResults(nil)
+            return
+        }
+        let token = CancellationToken()
+        running = token
+        let failed = query.failedToLoad ? failedImages() : []
+        #if StallLog
+            StallLog.note("query-asked \(query.text)")
+        #endif
+        librarySearch.search(query, failed: failed, narrowing: previous, cancellation: token) { [weak self] results in
+            guard let self, running === token else { return }
+            running = nil
+            shown = results
+            #if StallLog
+                StallLog.note("results-came \(query.text)")
+            #endif
+            session.showResults(results)
+            #if StallLog
+                StallLog.note("results-shown \(query.text)")
+            #endif
+        }
+    }
+
+    private func queueRerun() {
+        tagNames = nil
+        guard isOpen, shown != nil || running != nil, !rerunQueued else { return }
+        rerunQueued = true
+        // After every observer of this change: the index takes it up in its own.
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            rerunQueued = false
+            if isOpen { run(narrowing: nil) }
+        }
+    }
+
+    private func stop() {
+        running?.cancel()
+        running = nil
+        shown = nil
+        filters = []
+        chips.show([], library: library)
+        // The next search starts afresh, as in Files.
+        entry.text = ""
+        chips.offer([], library: library)
+        session.showResults(nil)
+    }
+
+    // MARK: Chips
+
+    /// The tags and galleries whose names (or a tag's last part) begin like the text typed, as chips to choose.
+    private func offerChips() {
+        var folding = SearchFolding()
+        let typed = folding.string(entry.text.trimmingCharacters(in: .whitespaces))
+        guard !typed.isEmpty else { return chips.offer([], library: library) }
+        if tagNames == nil {
+            tagNames = library.tagsInUse().map { ($0.name, folding.string($0.name)) }
+        }
+        let tags = (tagNames ?? []).filter { tag in
+            tag.folded.hasPrefix(typed) || tag.folded.split(separator: "/").contains { $0.hasPrefix(typed) }
+        }
+        let galleries = library.galleries.filter { folding.string($0.name).hasPrefix(typed) }
+        let offered =
+            tags.prefix(4).map { SearchFilter.tag($0.name) } + galleries.prefix(3).map { SearchFilter.gallery($0.id) }
+        chips.offer(offered.filter { !filters.contains($0) }, library: library)
+    }
+
+    /// The filter menu: every kind, with what the library holds for tags, galleries, sites and formats.
+    private func showFilterMenu() {
+        librarySearch.withIndex { [weak self] index in self?.showFilterMenu(index.corpus) }
+    }
+
+    private func showFilterMenu(_ corpus: SearchCorpus) {
+        let action = "win.search-filter"
+        let menu = MenuModel()
+        let kinds = MenuModel()
+        let tags = MenuModel()
+        for tag in library.tagsInUse().prefix(50) {
+            tags.append(label: tag.name, action: action, target: "tag:" + tag.name)
+        }
+        kinds.appendSubmenu(label: tr("Tag"), tags)
+        let galleries = MenuModel()
+        for gallery in library.galleries {
+            galleries.append(label: gallery.name, action: action, target: SearchFilter.gallery(gallery.id).token)
+        }
+        kinds.appendSubmenu(label: tr("Gallery"), galleries)
+        var domainCounts: [String: Int] = [:]
+        var formats: Set<String> = []
+        for section in corpus.sections {
+            for entry in section.entries {
+                for domain in Set(entry.domains) { domainCounts[domain, default: 0] += 1 }
+                if let format = entry.format { formats.insert(format) }
+            }
+        }
+        let sites = MenuModel()
+        for (domain, _) in domainCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(20) {
+            sites.append(label: domain, action: action, target: SearchFilter.domain(domain).token)
+        }
+        kinds.appendSubmenu(label: tr("Site"), sites)
+        let added = MenuModel()
+        let now = Date()
+        for (label, days) in [(tr("In the Last Day"), 1), (tr("In the Last Week"), 7), (tr("In the Last Month"), 30)] {
+            added.append(
+                label: label, action: action, target: SearchFilter.addedAfter(now - Double(days) * 86_400).token)
+        }
+        for (label, days) in [(tr("Over a Month Ago"), 30), (tr("Over a Year Ago"), 365)] {
+            added.append(
+                label: label, action: action, target: SearchFilter.addedBefore(now - Double(days) * 86_400).token)
+        }
+        kinds.appendSubmenu(label: tr("Added"), added)
+        let shapes = MenuModel()
+        for orientation in SearchEntry.Orientation.allCases {
+            let filter = SearchFilter.orientation(orientation)
+            shapes.append(label: filter.label(in: library), action: action, target: filter.token)
+        }
+        kinds.appendSubmenu(label: tr("Orientation"), shapes)
+        let formatMenu = MenuModel()
+        for format in formats.sorted() {
+            formatMenu.append(label: format.uppercased(), action: action, target: SearchFilter.format(format).token)
+        }
+        kinds.appendSubmenu(label: tr("Format"), formatMenu)
+        menu.appendSection(kinds)
+        let flags = MenuModel()
+        flags.append(label: tr("Has a Note"), action: action, target: SearchFilter.hasNote.token)
+        flags.append(label: tr("Failed to Load"), action: action, target: SearchFilter.failedToLoad.token)
+        menu.appendSection(flags)
+        let popover = Popover(menu: menu, relativeTo: filterButton)
+        popover.popup()
+        filterMenu = popover
+    }
+}
