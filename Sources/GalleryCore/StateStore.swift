@@ -126,7 +126,14 @@ public struct StateStore: Sendable {
     /// file keeps its mode (and owner, where allowed). Returns the revision written.
     @discardableResult
     public func save(_ state: GalleryState) throws -> Revision? {
-        let data = Self.encode(state)
+        var encoder = StateEncoder()
+        return try save(state, encoder: &encoder)
+    }
+
+    /// Saves as `save(_:)` does, encoding with `encoder`, which reuses the text of images unchanged since its last.
+    @discardableResult
+    func save(_ state: GalleryState, encoder: inout StateEncoder) throws -> Revision? {
+        let data = encoder.encode(state)
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         do throws(FileError) {
@@ -221,7 +228,7 @@ public final class BackgroundStateSaver: Sendable {
     /// Runs a write off the caller's thread (the app's job scheduler).
     private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Held while the file is checked, merged and written: one write at a time, in the order asked.
-    private let writing = Mutex(())
+    private let writing = Mutex(StateEncoder())
     private let state: Mutex<State>
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
@@ -275,10 +282,10 @@ public final class BackgroundStateSaver: Sendable {
     /// In the background: the state's lock is held to take the request and to record what was written,
     /// never while the file is written, so `save` never waits for the disk.
     private func writePending() -> String? {
-        writing.withLock { _ in writePendingAlone() }
+        writing.withLock { encoder in writePendingAlone(encoder: &encoder) }
     }
 
-    private func writePendingAlone() -> String? {
+    private func writePendingAlone(encoder: inout StateEncoder) -> String? {
         let (pending, base, onDisk, diskRevision) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision)
             state.pending = nil
@@ -301,7 +308,7 @@ public final class BackgroundStateSaver: Sendable {
                 }
             }
             let written = theirs == base ? pending : GalleryState.merged(base: base, theirs: theirs, ours: pending)
-            let revision = try store.save(written)
+            let revision = try store.save(written, encoder: &encoder)
             state.withLock { state in
                 state.diskRevision = revision
                 state.onDisk = written
