@@ -20,6 +20,11 @@ public enum CarryOver {
         }
     }
 
+    /// Where bytes pasted or dropped before the library kept originals were written (the state's folder's `imported`).
+    public static var defaultImportsDirectory: URL {
+        StateStore.defaultFileURL().deletingLastPathComponent().appendingPathComponent("imported", isDirectory: true)
+    }
+
     /// Gets `image`'s bytes (its cached download, else its address fetched again at background priority, so the
     /// cells a window shows load first), keeps them and calls `then` on a worker thread.
     public static func keep(
