@@ -75,10 +75,10 @@ final class SharedDownload: Sendable {
 
     /// Tells every waiter still wanting the bytes how far the download is; false once none does.
     func progress(received: Int64, expected: Int64?) -> Bool {
-        let list = waiters.withLock { $0.list.map(\.waiter) }
+        let list = waiters.withLock { $0.list }
         var wanted = false
-        for waiter in list where !waiter.cancellation.isCancelled {
-            wanted = waiter.progress(received, expected) || wanted
+        for entry in list where !entry.left && !entry.waiter.cancellation.isCancelled {
+            wanted = entry.waiter.progress(received, expected) || wanted
         }
         return wanted
     }
