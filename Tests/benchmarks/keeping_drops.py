@@ -16,6 +16,7 @@ against the sum of the originals' bytes. Not a test.
 import io
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -164,6 +165,8 @@ def main():
     finally:
         server.stop()
         harness.stop_desktop()
+        # Every run's originals and thumbnails: gigabytes.
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
