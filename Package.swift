@@ -29,6 +29,13 @@ let package = Package(
             pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]
         ),
+        // OpenSSL's libcrypto (libcurl's already), for SHA-256 at the processor's speed (its SHA extensions):
+        // every kept original is hashed when it is kept and when it is read.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // gettext, from glibc (no pkg-config file, nothing to install).
         .systemLibrary(name: "CIntl"),
         .systemLibrary(
@@ -42,7 +49,7 @@ let package = Package(
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "CShim", "CCrypto"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
         // source and its cache, thumbnails, decoding with limits; XMP packets.
         .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim", "CExempi"]),

@@ -133,35 +133,26 @@ public struct ExportManifest: Codable, Equatable, Sendable {
         }
     }
 
-    /// An image's `ImageOrigin`, under the names the state file gives its fields.
+    /// An image's `ImageOrigin` as the state file writes it (`ImageOrigin.json`: the fields' names have
+    /// one home), without the fields kept there for a newer version.
     public struct Origin: Codable, Equatable, Sendable {
-        public var arrival: String?
-        public var added: String?
-        public var link: String?
-        public var page: String?
-        public var altText: String?
-        public var title: String?
-        public var browserDescription: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case arrival, added, link, page, title
-            case altText = "alt"
-            case browserDescription = "description"
-        }
+        /// Each known field's text, by its name in the state file.
+        public var fields: [String: String]
 
         /// nil when the origin holds none of the fields this version knows.
         public init?(_ origin: ImageOrigin) {
-            arrival = origin.arrival?.rawValue
-            added = origin.added
-            link = origin.link
-            page = origin.page
-            altText = origin.altText
-            title = origin.title
-            browserDescription = origin.browserDescription
-            if self == Origin() { return nil }
+            var known = origin
+            known.unknownFields = [:]
+            guard case .object(let values) = known.json, !values.isEmpty else { return nil }
+            fields = values.compactMapValues { value in
+                guard case .string(let text) = value else { return nil }
+                return text
+            }
         }
 
-        private init() {}
+        public init(from decoder: any Decoder) throws { fields = try [String: String](from: decoder) }
+
+        public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
     }
 
     public var version = 1

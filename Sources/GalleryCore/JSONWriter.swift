@@ -79,6 +79,9 @@ struct JSONWriter {
         }
     }
 
+    /// Text this writer wrote before at the same depth, as it was.
+    mutating func raw(_ text: ArraySlice<UInt8>) { bytes.append(contentsOf: text) }
+
     mutating func bool(_ flag: Bool) { bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
 
     mutating func integer(_ number: Int) { bytes.append(contentsOf: String(number).utf8) }

@@ -16,6 +16,9 @@ public struct LibraryLocation: Sendable {
     /// The data folder's own place, where the library lives until it is moved.
     public var defaultFolder: URL { directories.dataHome.appendingPathComponent("image-gallery", isDirectory: true) }
 
+    /// Where bytes pasted or dropped before the library kept originals were written: read there until carried over.
+    public var importsFolder: URL { defaultFolder.appendingPathComponent("imported", isDirectory: true) }
+
     /// The folder the library lives in now: the one the settings name (an absolute path), else the default.
     public var folder: URL {
         folder(named: "libraryFolder") ?? defaultFolder

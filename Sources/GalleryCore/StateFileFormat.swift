@@ -21,8 +21,31 @@ enum StateFileFormat {
 
     static func encode(_ state: GalleryState) -> Data {
         var writer = JSONWriter(reservingCapacity: 128 + state.galleries.reduce(0) { $0 + 140 * $1.images.count })
-        write(state, to: &writer)
+        write(state, to: &writer) { writer, image in
+            writer.element()
+            write(image, to: &writer)
+        }
         return Data(writer.bytes)
+    }
+
+    /// The state's text, each image's taken from `texts` while the image is the one it was written from;
+    /// `texts` is left holding this text's.
+    static func encode(_ state: GalleryState, reusing texts: inout StateEncoder.ImageTexts) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 128 + state.galleries.reduce(0) { $0 + 140 * $1.images.count })
+        var written = StateEncoder.ImageTexts()
+        write(state, to: &writer) { writer, image in
+            writer.element()
+            let start = writer.bytes.count
+            if let (previous, range) = texts.byID[image.id], previous == image {
+                writer.raw(texts.bytes[range])
+            } else {
+                write(image, to: &writer)
+            }
+            written.byID[image.id] = (image, start..<writer.bytes.count)
+        }
+        written.bytes = writer.bytes
+        texts = written
+        return writer.bytes
     }
 
     // MARK: Reading
@@ -138,7 +161,9 @@ enum StateFileFormat {
 
     // MARK: Writing
 
-    private static func write(_ state: GalleryState, to writer: inout JSONWriter) {
+    private static func write(
+        _ state: GalleryState, to writer: inout JSONWriter, image: (inout JSONWriter, GalleryImage) -> Void
+    ) {
         writer.object { writer in
             let known = ["galleries", "shownGalleryID", "sidebarVisible", "smartGalleries", "version"]
             for name in fieldNames(known: known, unknown: state.unknownFields) {
@@ -148,7 +173,7 @@ enum StateFileFormat {
                     writer.array { writer in
                         for gallery in state.galleries {
                             writer.element()
-                            write(gallery, to: &writer)
+                            write(gallery, to: &writer, image: image)
                         }
                     }
                 case "shownGalleryID":
@@ -174,7 +199,9 @@ enum StateFileFormat {
         }
     }
 
-    private static func write(_ gallery: Gallery, to writer: inout JSONWriter) {
+    private static func write(
+        _ gallery: Gallery, to writer: inout JSONWriter, image writeImage: (inout JSONWriter, GalleryImage) -> Void
+    ) {
         writer.object { writer in
             for name in fieldNames(known: ["id", "images", "name"], unknown: gallery.unknownFields) {
                 writer.field(name)
@@ -182,10 +209,7 @@ enum StateFileFormat {
                 case "id": writer.string(gallery.id)
                 case "images":
                     writer.array { writer in
-                        for image in gallery.images {
-                            writer.element()
-                            write(image, to: &writer)
-                        }
+                        for image in gallery.images { writeImage(&writer, image) }
                     }
                 case "name": writer.string(gallery.name)
                 default: writer.value(gallery.unknownFields[name]!)

@@ -168,7 +168,14 @@ public struct StateStore: Sendable {
     /// file keeps its mode (and owner, where allowed). Returns the revision written.
     @discardableResult
     public func save(_ state: GalleryState) throws -> Revision? {
-        let data = Self.encode(state)
+        var encoder = StateEncoder()
+        return try save(state, encoder: &encoder)
+    }
+
+    /// Saves as `save(_:)` does, encoding with `encoder`, which reuses the text of images unchanged since its last.
+    @discardableResult
+    func save(_ state: GalleryState, encoder: inout StateEncoder) throws -> Revision? {
+        let data = encoder.encode(state)
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         do throws(FileError) {
@@ -269,7 +276,7 @@ public final class BackgroundStateSaver: Sendable {
     /// Runs a write off the caller's thread (the app's job scheduler).
     private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Held while the file is checked, merged and written: one write at a time, in the order asked.
-    private let writing = Mutex(())
+    private let writing = Mutex(StateEncoder())
     private let state: Mutex<State>
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
@@ -394,7 +401,7 @@ public final class BackgroundStateSaver: Sendable {
     /// The folder changed (the file, or a conflict copy beside it): what came in is merged, written
     /// when it must be, and handed to `onMerged`.
     public func takeInChanges() {
-        runInBackground { [self] in _ = writing.withLock { _ in takeInChangesAlone() } }
+        runInBackground { [self] in _ = writing.withLock { encoder in takeInChangesAlone(encoder: &encoder) } }
     }
 
     /// Blocks until everything asked for is on disk (at quit), at most `timeout` seconds (a hung
@@ -417,21 +424,21 @@ public final class BackgroundStateSaver: Sendable {
     /// In the background: the state's lock is held to take the request and to record what was written,
     /// never while the file is written, so `save` never waits for the disk.
     private func writePending() -> String? {
-        writing.withLock { _ in writePendingAlone() }
+        writing.withLock { encoder in writePendingAlone(encoder: &encoder) }
     }
 
-    private func takeInChangesAlone() -> String? {
-        if state.withLock({ $0.pending != nil }) { return writePendingAlone() }
+    private func takeInChangesAlone(encoder: inout StateEncoder) -> String? {
+        if state.withLock({ $0.pending != nil }) { return writePendingAlone(encoder: &encoder) }
         let copies = store.conflictCopies()
         guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
         let base = state.withLock { $0.base }
         state.withLock { state in
             if state.pending == nil { state.pending = base }
         }
-        return writePendingAlone()
+        return writePendingAlone(encoder: &encoder)
     }
 
-    private func writePendingAlone() -> String? {
+    private func writePendingAlone(encoder: inout StateEncoder) -> String? {
         let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
             state.pending = nil
@@ -507,10 +514,11 @@ public final class BackgroundStateSaver: Sendable {
             }
             let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            let revision = written == fileHolds ? store.revision() : try store.save(lineage.stamped(written))
+            let revision =
+                written == fileHolds ? store.revision() : try store.save(lineage.stamped(written), encoder: &encoder)
             if written != fileHolds {
                 history.add(written, lineage)
-                _ = try? lastWrittenStore?.save(lineage.stamped(written))
+                _ = try? lastWrittenStore?.save(lineage.stamped(written), encoder: &encoder)
             }
             for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in

@@ -99,7 +99,10 @@ public final class ImageBytesSource: Sendable {
             caching: caching, progress: progress, then: then)
         // The same address already on its way (a cell's, while the library or an export asks): one download.
         if let running = downloads.withLock({ $0[url] }), running.join(waiter, priority: priority) { return }
-        let shared = SharedDownload(priority: priority, first: waiter)
+        let shared = SharedDownload(priority: priority, first: waiter) { [scheduler] waiter in
+            guard waiter.thenEvenIfCancelled else { return }
+            scheduler.submit(waiter.lane, priority) { waiter.then(.failure(LoadFailure(.cancelled))) }
+        }
         downloads.withLock { $0[url] = shared }
         HTTPClient.start(url, priority: priority, cancellation: shared.cancellation, progress: shared.progress) {
             [self] downloaded in

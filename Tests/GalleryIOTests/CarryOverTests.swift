@@ -8,26 +8,14 @@ import Testing
 /// A library of the previous layout carried into the originals image by image: from the cache, from the network
 /// when the cache lost it, from the old `imported/` folder; stopped halfway, it carries on with the rest.
 @Suite struct CarryOverTests {
-    let folder: TemporaryDirectory
-    let source: ImageBytesSource
-    let server: LoopbackServer
+    let fixture: OriginalsFixture
     let imports: URL
+    private var source: ImageBytesSource { fixture.source }
+    private var server: LoopbackServer { fixture.server }
 
     init() throws {
-        HTTPClientSetUp.once()
-        folder = try TemporaryDirectory()
-        let scheduler = JobScheduler(ioThreads: 1, cpuThreads: 1)
-        source = ImageBytesSource(
-            cacheDirectory: folder.url.appendingPathComponent("downloads"),
-            thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler,
-            originals: OriginalsStore(directory: folder.url.appendingPathComponent("originals")))
-        server = try LoopbackServer()
-        imports = folder.url.appendingPathComponent("imported", isDirectory: true)
-    }
-
-    private func tearDown() {
-        server.stop()
-        folder.remove()
+        fixture = try OriginalsFixture()
+        imports = fixture.folder.url.appendingPathComponent("imported", isDirectory: true)
     }
 
     private func carry(_ image: GalleryImage) async throws -> Result<CarryOver.Kept, LoadFailure> {
@@ -73,7 +61,7 @@ import Testing
     }
 
     @MainActor @Test func aCarryOverInterruptedHalfwayCarriesOnWithTheRestAtTheNextLaunch() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let (state, pictures) = try previousLayout()
         let pending = CarryOver.pending(in: state, importsDirectory: imports)
         // Web images and the import; an image on disk stays where it is.
@@ -110,7 +98,7 @@ import Testing
     }
 
     @Test func whatIsNoImageKeepsNoBytesAndStaysPending() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let image = GalleryImage(url: server.url("/page.png"), aspectRatio: 1)
         server.answer("/page.png", LoopbackServer.response(200, body: Array("<html>gone</html>".utf8)))
         let outcome = try await carry(image)

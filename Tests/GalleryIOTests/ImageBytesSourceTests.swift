@@ -169,6 +169,50 @@ import Testing
         #expect(server.requestCount("/shared.png") == 1)
     }
 
+    @Test func aRequestSharingADownloadHearsItsCancellationAtOnce() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // The server never sends the body: the download ends only when nobody wants it any more.
+        server.answer("/stalled.png", [.send(LoopbackServer.head(200, headers: ["Content-Length: 1000"])), .stall])
+        let url = server.url("/stalled.png")
+        let first = CancellationToken()
+        let started = DispatchSemaphore(value: 0)
+        let firstResult = Mutex<Result<Data, LoadFailure>?>(nil)
+        let firstHeard = DispatchSemaphore(value: 0)
+        source.fetch(
+            url, priority: .visible, cancellation: first,
+            progress: { _, expected in
+                // The answer's head has come (its length with it): the server holds the one request.
+                if expected != nil { started.signal() }
+                return true
+            },
+            then: { result in
+                firstResult.withLock { $0 = result }
+                firstHeard.signal()
+            })
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        let joiner = CancellationToken()
+        let joinerResult = Mutex<Result<Data, LoadFailure>?>(nil)
+        let joinerHeard = DispatchSemaphore(value: 0)
+        source.fetch(url, priority: .visible, cancellation: joiner) { result in
+            joinerResult.withLock { $0 = result }
+            joinerHeard.signal()
+        }
+        let joined = DispatchSemaphore(value: 0)
+        scheduler.submit(.io, .background) { joined.signal() }
+        #expect(joined.wait(timeout: .now() + 10) == .success)
+        joiner.cancel()
+        // Heard while the shared download still goes on for the first request.
+        #expect(joinerHeard.wait(timeout: .now() + 30) == .success)
+        #expect(throws: LoadFailure(.cancelled)) { try joinerResult.withLock { $0 }?.get() }
+        #expect(firstResult.withLock { $0 } == nil)
+        first.cancel()
+        #expect(firstHeard.wait(timeout: .now() + 30) == .success)
+        #expect(throws: LoadFailure(.cancelled)) { try firstResult.withLock { $0 }?.get() }
+        #expect(server.requestCount("/stalled.png") == 1)
+    }
+
     @Test func fetchEachKeepsTheOrder() async throws {
         defer { folder.remove() }
         let first = try #require(FileURI.from(path: try folder.write([1], to: "1")))

@@ -8,25 +8,11 @@ import Testing
 /// Check Library: each kept original checked against its name; one missing or cut short written back from its
 /// source when the source gives the same bytes, and named when it gives other bytes or nothing.
 @Suite struct LibraryCheckTests {
-    let folder: TemporaryDirectory
-    let source: ImageBytesSource
-    let server: LoopbackServer
+    let fixture: OriginalsFixture
+    private var source: ImageBytesSource { fixture.source }
+    private var server: LoopbackServer { fixture.server }
 
-    init() throws {
-        HTTPClientSetUp.once()
-        folder = try TemporaryDirectory()
-        let scheduler = JobScheduler(ioThreads: 1, cpuThreads: 1)
-        source = ImageBytesSource(
-            cacheDirectory: folder.url.appendingPathComponent("downloads"),
-            thumbnails: ThumbnailCache(cacheHome: folder.url), scheduler: scheduler,
-            originals: OriginalsStore(directory: folder.url.appendingPathComponent("originals")))
-        server = try LoopbackServer()
-    }
-
-    private func tearDown() {
-        server.stop()
-        folder.remove()
-    }
+    init() throws { fixture = try OriginalsFixture() }
 
     /// Kept bytes, served by the loopback server at `path`, as an image of the library refers to them.
     private func keptImage(_ path: String, bytes: [UInt8], served: [UInt8]? = nil) throws -> GalleryImage {
@@ -48,7 +34,7 @@ import Testing
     }
 
     @Test func findsMissingAndCutOriginalsAndRepairsThoseWhoseSourceGivesTheSameBytes() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let intact = try keptImage("/intact.png", bytes: bytes(1))
         let missing = try keptImage("/missing.png", bytes: bytes(2))
         let cut = try keptImage("/cut.png", bytes: bytes(3))
@@ -86,7 +72,7 @@ import Testing
     }
 
     @Test func aSourceWhoseServerIsGoneLeavesTheOriginalNamed() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         // A server of its own, stopped once: a second shutdown could hit a descriptor another test's server reuses.
         let gone = try LoopbackServer()
         var image = try keptImage("/cat.png", bytes: bytes(6))
@@ -104,7 +90,7 @@ import Testing
     }
 
     @Test func aCachedDownloadOfTheSameBytesRepairsWithoutTheNetwork() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let image = try keptImage("/cached.png", bytes: bytes(7))
         source.store(Data(bytes(7)), for: image.url)
         unlink(try #require(source.originals.path(for: image.original!.sha256)))
@@ -114,7 +100,7 @@ import Testing
     }
 
     @Test func anOriginalSeveralImagesKeepIsCheckedOnceAndTriesEachAddress() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let first = try keptImage("/first.png", bytes: bytes(8))
         server.answer("/first.png", LoopbackServer.response(404))
         var second = GalleryImage(url: server.url("/second.png"), aspectRatio: 1)
@@ -133,7 +119,7 @@ import Testing
     }
 
     @Test func aCancelledCheckSaysSoAndLeavesTheRestUnchecked() async throws {
-        defer { tearDown() }
+        defer { fixture.tearDown() }
         let images = try (0..<6).map { try keptImage("/\($0).png", bytes: bytes(10 + $0)) }
         let check = try #require(
             await callback { (done: @escaping @Sendable (LibraryCheck.Report) -> Void) in

@@ -25,6 +25,17 @@ import Testing
         return (enumerator?.allObjects as? [String] ?? []).filter { $0.contains("/") }.sorted()
     }
 
+    @Test func originalsAreNamedByTheirStandardSHA256() {
+        defer { folder.remove() }
+        // FIPS 180-2's examples, and the empty file.
+        #expect(Checksum.sha256(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Checksum.sha256(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            Checksum.sha256(Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(Checksum.sha256(Data("abc".utf8)) == Checksum.sha256("abc"))
+    }
+
     @Test func theSameBytesTwiceAreStoredOnceUnderTheirSHA256() throws {
         defer { folder.remove() }
         let bytes = Data("a picture's bytes".utf8)

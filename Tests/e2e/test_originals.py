@@ -2,7 +2,8 @@
 whole cache with the source server gone loses no image; a library of the previous layout (no `original` in the
 state, bytes in the cache) is carried over at launch, and a kill -9 in the middle of that loses nothing; the same
 image pasted twice says "Already in"; Check Library writes back from its source an original cut short, and names
-one whose server is gone; a cell that finds its original damaged fetches it again."""
+one whose server is gone; a cell that finds its original damaged fetches it again; Keep a Copy in Library keeps an
+image on disk, which then outlives its file."""
 import hashlib
 import os
 import shutil
@@ -11,7 +12,7 @@ import sys
 import textwrap
 
 import harness
-from actions_helpers import toast
+from actions_helpers import choose, menu_item, right_click, showing, toast
 from drag_helpers import gallery_state
 from drag_source import target, uri_list
 from harness import wait_until
@@ -247,3 +248,54 @@ def test_check_library_says_all_is_intact(make_app, http_server):
     # Intact originals need no network.
     assert all(http_server.hits(image.path) == 0 for image in served)
     app.stop()
+
+
+def test_keep_a_copy_in_library_keeps_an_image_on_disk_which_then_outlives_its_file(make_app, desktop, tmp_path):
+    # Two images on disk: the library reads them where they are until asked to keep a copy, of the first through
+    # the cell menu, of the second through its properties pane.
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    urls, contents = [], []
+    for index, (name, width, height, colour) in enumerate(SPECS[:2]):
+        path = folder / ("%s.png" % name)
+        path.write_bytes(harness.png_bytes(width, height, colour))
+        urls.append(harness.file_url(str(path)))
+        contents.append(path.read_bytes())
+    state = {"version": 1, "sidebarVisible": False, "galleries": [{
+        "id": "9b2f3c4e-0000-4000-8000-00000000a11e", "name": "Gallery",
+        "images": [{"id": "img-%d" % i, "url": url, "aspectRatio": 1} for i, url in enumerate(urls)]}]}
+    app = make_app(state)
+    app.start()
+    app.focus()
+    cells = {c.url: c for c in all_shown(app, 2)}
+    assert not any(image.get("original") for image in saved_images(app))
+    assert not os.path.exists(originals_dir(app)) or not any(files for _, _, files in os.walk(originals_dir(app)))
+
+    choose(app, desktop, cells[urls[0]], "Keep a Copy in Library")
+    toast(app, "Kept a copy of the image in the library")
+    first = wait_kept(app, urls[:1])[urls[0]]
+    assert first["sha256"] == hashlib.sha256(contents[0]).hexdigest() and first["bytes"] == len(contents[0])
+    with open(kept_file(app, first["sha256"]), "rb") as f:
+        assert f.read() == contents[0]
+    assert [image["url"] for image in saved_images(app)] == urls  # still recorded where it is
+
+    # A kept image's menu no longer offers it.
+    right_click(desktop, cells[urls[0]])
+    menu_item(app, "Properties")
+    assert showing(app, "Keep a Copy in Library") is None
+    app.key("Escape")
+
+    choose(app, desktop, cells[urls[1]], "Properties")
+    pane = app.wait_for_object("Image Properties", timeout=15)
+    button = wait_until(lambda: app.find_by_name("Keep a Copy in Library", harness.ROLE.PUSH_BUTTON, root=pane), 10,
+                        0.1, "the pane's Keep a Copy in Library")
+    button.do_action(0)
+    second = wait_kept(app, urls[1:])[urls[1]]
+    assert second["sha256"] == hashlib.sha256(contents[1]).hexdigest()
+    wait_until(lambda: not button.has_state("SHOWING"), 10, 0.1, "the button to go once the copy is kept")
+    app.key("Escape")
+
+    app.stop()
+    shutil.rmtree(folder)
+    app.start()
+    all_shown(app, 2)

@@ -46,6 +46,7 @@ final class ImageActions {
             ("open-in-browser", { $0.openInBrowser() }),
             ("show-in-files", { $0.showInFiles() }),
             ("save-images", { $0.save() }),
+            ("keep-copy", { $0.keepCopies($0.selectedImages.map(\.id)) }),
             ("trash-images", { $0.delete($0.selectedImages.map(\.id)) }),
             ("edit-tags", { $0.editTags($0.viewedImage().map { [$0] } ?? $0.selectedImages.map(\.id)) }),
         ]
@@ -97,6 +98,9 @@ final class ImageActions {
         }
         if images.contains(where: { URL(string: $0.url)?.isFileURL == true }) {
             elsewhere.append(label: tr("Show in _Files"), action: "win.show-in-files")
+        }
+        if images.contains(where: Self.isUnkeptFile) {
+            elsewhere.append(label: tr("_Keep a Copy in Library"), action: "win.keep-copy")
         }
         let saveLabel = images.count == 1 ? tr("_Save As…") : tr("_Save to Folder…")
         elsewhere.append(label: saveLabel, action: "win.save-images")
@@ -225,6 +229,48 @@ final class ImageActions {
     }
 
     /// The local files, selected in the file manager (or their folder opened).
+    /// Whether `image` is a file on disk the library keeps no copy of: it is read where it is until the
+    /// user asks for one.
+    nonisolated static func isUnkeptFile(_ image: GalleryImage) -> Bool {
+        image.original == nil && URL(string: image.url)?.isFileURL == true
+    }
+
+    /// Keeps a copy of each of these images that is a file on disk, so it outlives the file. Harmless to
+    /// undo nothing: the image is the same, and its copy goes when no gallery refers to it any more.
+    func keepCopies(_ ids: [ImageID]) {
+        let images = ids.compactMap { id in
+            library.location(of: id).flatMap { library.cells(of: $0.galleryID)[$0.index].image }
+        }.filter(Self.isUnkeptFile)
+        guard !images.isEmpty else { return }
+        let kept = KeptCount(waiting: images.count)
+        for image in images {
+            CarryOver.keep(
+                image, source: bytesSource, importsDirectory: LibraryLocation().importsFolder,
+                cancellation: CancellationToken()
+            ) { result in
+                MainContext.post { [weak self] in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let copy):
+                        library.recordOriginal(copy.original, of: image.id, url: copy.url)
+                        kept.succeeded += 1
+                    case .failure(let failure):
+                        say(
+                            tr(
+                                "Couldn’t keep a copy of “{image}”: {reason}",
+                                ["image": image.label, "reason": failure.description]))
+                    }
+                    kept.waiting -= 1
+                    guard kept.waiting == 0, kept.succeeded > 0 else { return }
+                    say(
+                        trPlural(
+                            "Kept a copy of the image in the library", "Kept copies of {count} images in the library",
+                            kept.succeeded))
+                }
+            }
+        }
+    }
+
     func showInFiles() {
         let files = selectedImages.compactMap { URL(string: $0.url) }.filter(\.isFileURL)
         guard let first = files.first else { return }
@@ -398,4 +444,13 @@ final class ImageActions {
             trPlural(
                 "Image moved to “{gallery}”", "{count} images moved to “{gallery}”", moved.count, ["gallery": name]))
     }
+}
+
+/// How many copies a Keep a Copy in Library still waits for, and how many were kept.
+@MainActor
+private final class KeptCount {
+    var waiting: Int
+    var succeeded = 0
+
+    init(waiting: Int) { self.waiting = waiting }
 }

@@ -179,8 +179,7 @@ public final class ImageGalleryApplication {
             originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)))
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
         // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
-        let importsDirectory = LibraryLocation(directories).defaultFolder
-            .appendingPathComponent("imported", isDirectory: true)
+        let importsDirectory = LibraryLocation(directories).importsFolder
         // Images deleted in an earlier session can no longer be undone: their originals, downloads
         // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()

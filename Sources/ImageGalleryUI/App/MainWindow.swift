@@ -293,6 +293,7 @@ final class MainWindow {
             imageID: id, library: library, parent: window, pixelSize: { loader.originalSize(of: id) })
         shown.say = { [weak self] message in self?.say(message) }
         shown.editTags = { [weak self] id in self?.imageActions?.editTags([id]) }
+        shown.keepCopy = { [weak self] id in self?.imageActions?.keepCopies([id]) }
         shown.onClosed = { [weak self, weak shown] in
             if let self, self.properties === shown { self.properties = nil }
         }

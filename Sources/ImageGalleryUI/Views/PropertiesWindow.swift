@@ -16,11 +16,14 @@ final class PropertiesWindow {
     private let note = TextView()
     private let tags = Label()
     private var rows: [ImageProperties.Field: (box: Box, value: Label, open: Button)] = [:]
+    private let keepCopyButton = Button(label: tr("_Keep a Copy in Library"))
     private var observation: Observation?
     /// Tells the user something (the parent window's toast).
     var say: (String) -> Void = { _ in }
     /// Opens the tags dialog of this image.
     var editTags: (ImageID) -> Void = { _ in }
+    /// Keeps a copy of this image, a file on disk, in the library.
+    var keepCopy: (ImageID) -> Void = { _ in }
     /// The window is gone, its note saved.
     var onClosed: () -> Void = {}
 
@@ -57,6 +60,13 @@ final class PropertiesWindow {
             fields.append(row)
             rows[field] = (row, value, open)
         }
+
+        keepCopyButton.setAlign(horizontal: .end, vertical: .center)
+        keepCopyButton.onClicked { [weak self] in
+            guard let self else { return }
+            self.keepCopy(imageID)
+        }
+        fields.append(keepCopyButton)
 
         let tagsHeading = Label(tr("Tags"))
         tagsHeading.setXAlign(0)
@@ -142,6 +152,7 @@ final class PropertiesWindow {
             row.value.accessibleDescription = shown?.value ?? ""
             row.open.isVisible = shown?.openable != nil
         }
+        keepCopyButton.isVisible = ImageActions.isUnkeptFile(image)
         window.accessibleDescription = image.label
         // Translators: between an image's tags in its properties.
         tags.text = image.tags.joined(separator: tr(", "))
