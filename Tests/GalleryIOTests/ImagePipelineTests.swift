@@ -74,7 +74,7 @@ import Testing
         defer { folder.remove() }
         let path = try folder.write(TestImages.png(width: 300, height: 200), to: "a photo.png")
         let uri = try #require(FileURI.from(path: path))
-        let cell = PictureRequest.Fit.cell(width: 80, height: 60, cornerRadius: 0)
+        let cell = PictureRequest.Fit.cell(width: 100, height: 80, cornerRadius: 0)
 
         let first = try #require(await picture(uri, fit: cell)).get()
         #expect((first.originalWidth, first.originalHeight) == (300, 200))

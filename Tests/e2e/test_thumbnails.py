@@ -179,9 +179,8 @@ def test_thumbnails_are_written_read_at_the_next_launch_and_ignored_once_the_fil
         path, mtime, size, folder = written[cell.url]
         assert os.path.basename(path) == hashlib.md5(cell.url.encode()).hexdigest() + ".png"
         assert mtime == str(int(os.stat(urllib.parse.unquote(cell.url[len("file://"):])).st_mtime))
-        # The smallest standard size at least 1.5 times the cell: a thumbnail barely larger than the cell,
-        # resampled again, would lose fine grain.
-        pixels = next(p for p in sorted(SIZES) if p >= 1.5 * max(cell.width, cell.height))
+        # The smallest standard size that covers the cell, so the cell is never an enlarged thumbnail.
+        pixels = next(p for p in sorted(SIZES) if p >= max(cell.width, cell.height))
         assert folder == SIZES[pixels] and max(size) == pixels, (cell, written[cell.url])
         assert os.stat(path).st_mode & 0o777 == 0o600
     app.stop()
