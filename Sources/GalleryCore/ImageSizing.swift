@@ -18,17 +18,12 @@ public enum ThumbnailSize: Int, CaseIterable, Sendable {
 
     public var pixels: Int { rawValue }
 
-    /// The smallest size whose thumbnails are at least `margin` times `width`×`height` pixels for an image
-    /// of that shape (a thumbnail's longer side is the size): a thumbnail barely larger than the cell, resampled
-    /// again, loses fine grain a single downscale of the original keeps. nil when even the largest is too
-    /// small (the original is decoded instead).
+    /// The smallest size whose thumbnails are at least `width`×`height` pixels for an image of that
+    /// shape (a thumbnail's longer side is the size), so the cell never shows an enlarged thumbnail;
+    /// nil when even the largest is too small (the original is decoded instead).
     public static func covering(width: Int, height: Int) -> ThumbnailSize? {
-        let needed = Double(max(width, height)) * margin
-        return allCases.first { Double($0.pixels) >= needed }
+        allCases.first { $0.pixels >= max(width, height) }
     }
-
-    /// How much larger than the cell a thumbnail must be to serve it.
-    public static let margin = 1.5
 }
 
 /// Where a picture of `originalWidth`×`originalHeight` lands when shown in a cell of

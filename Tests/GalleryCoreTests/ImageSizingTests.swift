@@ -3,16 +3,13 @@ import Testing
 @testable import GalleryCore
 
 @Suite struct ImageSizingTests {
-    @Test func theSmallestThumbnailSizeThatCoversTheCellsLongerSideWithRoomToSpare() {
-        #expect(ThumbnailSize.covering(width: 80, height: 85) == .normal)
-        #expect(ThumbnailSize.covering(width: 86, height: 80) == .large)
-        // A cell of 220 must not be served by a thumbnail of 256, resampled a second time by a factor of 1.16.
-        #expect(ThumbnailSize.covering(width: 220, height: 170) == .xLarge)
-        #expect(ThumbnailSize.covering(width: 330, height: 220) == .xLarge)
-        #expect(ThumbnailSize.covering(width: 342, height: 220) == .xxLarge)
-        // A panorama in a row 220 high is 660 wide: only xx-large thumbnails are half as wide again.
-        #expect(ThumbnailSize.covering(width: 660, height: 220) == .xxLarge)
-        #expect(ThumbnailSize.covering(width: 700, height: 400) == nil)
+    @Test func theSmallestThumbnailSizeThatCoversTheCellsLongerSide() {
+        #expect(ThumbnailSize.covering(width: 100, height: 128) == .normal)
+        #expect(ThumbnailSize.covering(width: 129, height: 80) == .large)
+        #expect(ThumbnailSize.covering(width: 220, height: 256) == .large)
+        // A panorama in a row 220 high is 880 wide: only xx-large thumbnails are that wide.
+        #expect(ThumbnailSize.covering(width: 880, height: 220) == .xxLarge)
+        #expect(ThumbnailSize.covering(width: 1025, height: 400) == nil)
         #expect(ThumbnailSize.allCases.map(\.folderName) == ["normal", "large", "x-large", "xx-large"])
     }
 
