@@ -268,6 +268,8 @@ public final class BackgroundStateSaver: Sendable {
         /// Every state this copy wrote or read lately, by revision (`Lineage`), the newest last: a
         /// file from elsewhere is merged against the newest of them it was made from.
         var history = Lineage.History()
+        /// The state read at launch, until `history` has been read (off the GTK thread, before any write).
+        var unreadHistoryOf: GalleryState?
         /// Since when the file has been missing or half written, while this copy waits for it.
         var waitingSince: Date?
     }
@@ -318,24 +320,14 @@ public final class BackgroundStateSaver: Sendable {
         self.onError = onError
         self.onMerged = onMerged
         self.onConflictCopiesMerged = onConflictCopiesMerged
-        var history = Lineage.History()
-        let byAge = lastReadStores.enumerated().sorted {
-            ($0.element.modificationDate ?? .distantPast) < ($1.element.modificationDate ?? .distantPast)
-        }
-        for local in byAge.map(\.element) + [lastWrittenStore].compactMap({ $0 }) {
-            if case .loaded(let raw) = local.read() {
-                let (state, lineage) = Lineage.split(raw)
-                history.add(state, lineage)
-            }
-        }
-        nextReadSlot.withLock { $0 = byAge.first?.offset ?? 0 }
-        let clean = Lineage.split(loaded).state
-        history.add(clean, nil)
-        state = Mutex(State(base: clean, onDisk: clean, diskRevision: store.revision(), history: history))
+        let clean = Lineage.withoutLineage(loaded)
+        state = Mutex(
+            State(base: clean, onDisk: clean, diskRevision: store.revision(), unreadHistoryOf: clean))
         // Which revision the file read at launch was (`load` leaves it out), read again off this thread,
         // and whether this computer's last write is in it.
         runInBackground { [self] in
             writing.withLock { _ in
+                readHistoryAlone()
                 guard case .loaded(let raw) = store.read() else { return }
                 let (read, lineage) = Lineage.split(raw)
                 guard read == clean || (clean == .initial && read.galleries.isEmpty) else { return }
@@ -348,6 +340,28 @@ public final class BackgroundStateSaver: Sendable {
                 guard let lastLineage, !lineage.all.contains(lastLineage.revision), lastWritten != read else { return }
                 bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
             }
+        }
+    }
+
+    /// Under `writing`, before anything that merges: what this computer last wrote and read (up to five whole
+    /// files), read once and off the GTK thread, then the state read at launch.
+    private func readHistoryAlone() {
+        guard let launchState = state.withLock({ $0.unreadHistoryOf }) else { return }
+        var history = Lineage.History()
+        let byAge = lastReadStores.enumerated().sorted {
+            ($0.element.modificationDate ?? .distantPast) < ($1.element.modificationDate ?? .distantPast)
+        }
+        for local in byAge.map(\.element) + [lastWrittenStore].compactMap({ $0 }) {
+            if case .loaded(let raw) = local.read() {
+                let (state, lineage) = Lineage.split(raw)
+                history.add(state, lineage)
+            }
+        }
+        nextReadSlot.withLock { $0 = byAge.first?.offset ?? 0 }
+        history.add(launchState, nil)
+        state.withLock { state in
+            state.history = history
+            state.unreadHistoryOf = nil
         }
     }
 
@@ -428,6 +442,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private func takeInChangesAlone(encoder: inout StateEncoder) -> String? {
+        readHistoryAlone()
         if state.withLock({ $0.pending != nil }) { return writePendingAlone(encoder: &encoder) }
         let copies = store.conflictCopies()
         guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
@@ -439,6 +454,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private func writePendingAlone(encoder: inout StateEncoder) -> String? {
+        readHistoryAlone()
         let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
             state.pending = nil
