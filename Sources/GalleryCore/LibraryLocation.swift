@@ -24,6 +24,9 @@ public struct LibraryLocation: Sendable {
         folder(named: "libraryFolder") ?? defaultFolder
     }
 
+    /// Whether the library lives in a folder the user chose, which a sync tool may share with other computers.
+    public var isShareable: Bool { folder.standardizedFileURL != defaultFolder.standardizedFileURL }
+
     /// The folder the library was moved out of, while what it left there is still to be removed
     /// (`LibraryMove.removeOld`); nil when there is none.
     public var movedFrom: URL? { folder(named: "movedFrom") }

@@ -11,10 +11,17 @@ public final class ImageBytesSource: Sendable {
     public let thumbnails: ThumbnailCache
     public let scheduler: JobScheduler
     public let originals: OriginalsStore
+    /// Whether a missing original may still arrive (a library in a folder the user chose, which a sync tool may
+    /// share): its image then waits for it; in the data folder a missing original is the failure it is.
+    public let originalsMayArrive: Bool
     /// The download under way for each address, which later requests for it may share.
     private let downloads = Mutex<[String: SharedDownload]>([:])
 
-    public init(cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore) {
+    public init(
+        cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore,
+        originalsMayArrive: Bool = true
+    ) {
+        self.originalsMayArrive = originalsMayArrive
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
         self.scheduler = scheduler
@@ -42,7 +49,7 @@ public final class ImageBytesSource: Sendable {
     func awaitingOriginal<Value>(
         _ sha256: String?, _ then: @escaping @Sendable (Result<Value, LoadFailure>) -> Void
     ) -> @Sendable (Result<Value, LoadFailure>) -> Void {
-        guard let sha256, originals.existingPath(for: sha256) == nil else { return then }
+        guard originalsMayArrive, let sha256, originals.existingPath(for: sha256) == nil else { return then }
         return { result in
             guard case .failure(let failure) = result, failure != LoadFailure(.cancelled) else { return then(result) }
             then(.failure(.waitingForSync))

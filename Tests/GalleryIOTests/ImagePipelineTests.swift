@@ -54,6 +54,23 @@ import Testing
             return
         }
         #expect(!error.isWaitingForSync)
+        // In a library no sync tool shares (the data folder), a missing original is the failure it is.
+        let local = ImagePipeline(
+            scheduler: pipeline.scheduler,
+            bytes: ImageBytesSource(
+                cacheDirectory: pipeline.bytes.cacheDirectory, thumbnails: pipeline.bytes.thumbnails,
+                scheduler: pipeline.scheduler, originals: pipeline.bytes.originals, originalsMayArrive: false))
+        let missing = try #require(
+            await callback { done in
+                local.picture(
+                    PictureRequest(url: "http://127.0.0.1:9/cat.png", sha256: sha256, fit: cell, scale: 1),
+                    priority: .visible, cancellation: CancellationToken(), then: done)
+            })
+        guard case .failure(let failed) = missing else {
+            Issue.record("an image with no bytes anywhere decoded")
+            return
+        }
+        #expect(!failed.isWaitingForSync)
         // The sync tool delivers the original: the same request shows it.
         #expect(try pipeline.bytes.originals.keep(bytes) == sha256)
         let request = PictureRequest(

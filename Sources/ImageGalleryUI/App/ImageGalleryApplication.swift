@@ -176,7 +176,8 @@ public final class ImageGalleryApplication {
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
-            originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)))
+            originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)),
+            originalsMayArrive: LibraryLocation(directories).isShareable)
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
         // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
         let importsDirectory = LibraryLocation(directories).importsFolder
@@ -190,7 +191,7 @@ public final class ImageGalleryApplication {
                 scheduler.submit(.io, .background) {
                     let images = state.galleries.lazy.flatMap(\.images)
                     // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                    let shared = location.folder.standardizedFileURL != location.defaultFolder.standardizedFileURL
+                    let shared = location.isShareable
                     bytesSource.originals.prune(
                         keeping: Set(images.compactMap { $0.original?.sha256 }),
                         unreferencedFor: shared ? 7 * 24 * 3600 : 0,
