@@ -22,7 +22,9 @@ final class MainWindow {
     private let externalDrops: ExternalDrops
     private var trashTarget: TrashDropTarget?
     private let emptyState = EmptyState()
-    private let noMatches = NoMatchesState()
+    private let noMatches = StatusPage(
+        iconName: "edit-find-symbolic", title: tr("No Images Match"),
+        description: tr("Try other words, or fewer of them."))
     /// The search bar and its queries.
     private let search: WindowSearch
     private let undoButton = Button(iconName: "edit-undo-symbolic", tooltip: tr("Undo"))

@@ -5,7 +5,10 @@ import GtkKit
 /// gallery under it still takes drops.
 @MainActor
 final class EmptyState {
-    let root = Box(.vertical)
+    private let page = StatusPage(
+        iconName: "insert-image-symbolic", title: tr("No Images Yet"),
+        description: tr("Drag images here from your web browser, or paste an image address with Ctrl+V."))
+    var root: Box { page.root }
     /// Move Library…, offered while the library holds no image at all (its first run): the moment to put it in
     /// a folder a sync tool shares, before anything is in it.
     private let chooseFolder = Button(label: tr("Keep the Library in Another _Folder…"))
@@ -16,17 +19,6 @@ final class EmptyState {
     }
 
     init() {
-        root.addStyleClass("empty-state")
-        root.setAlign(horizontal: .center, vertical: .center)
-        let icon = Image(iconName: "insert-image-symbolic", pixelSize: 96)
-        let title = Label(tr("No Images Yet"))
-        title.addStyleClass("title")
-        let description = Label(tr("Drag images here from your web browser, or paste an image address with Ctrl+V."))
-        description.addStyleClass("description")
-        description.setWrap(true, maxWidthChars: 40)
-        root.append(icon)
-        root.append(title)
-        root.append(description)
         // The overlay passes pointer events through to the gallery (drops land there); a button
         // has an input window of its own, so it still takes clicks.
         let add = Button(label: tr("_Add Images…"))
