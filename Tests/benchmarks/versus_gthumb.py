@@ -350,8 +350,14 @@ class ImageGallery(Contender):
         self.write_state()
 
     def write_state(self):
+        """The state as the run starts from, as a new library: the app's own record of its last write and reads
+        goes too, or the app would take the file for one put over its own while it was down and merge its last
+        write back in (a synced library's rule)."""
         with open(self.state_path, "w") as out:
             json.dump(self.state, out)
+        local = os.path.join(self.home, ".local", "state", "image-gallery")  # $XDG_STATE_HOME unset: its default
+        for name in glob.glob(os.path.join(local, "last-*-state*.json")):
+            os.unlink(name)
 
     def command(self):
         return self.wrapper + [self.binary]
