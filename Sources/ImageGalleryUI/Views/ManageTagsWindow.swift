@@ -5,16 +5,13 @@ import GtkKit
 /// Every tag in use with how many images carry it (the main menu's Manage Tags): each name is an
 /// entry, renamed in place with Enter, on every image at once with the tags nested in it. Renaming
 /// onto a tag in use asks first whether to merge the two. Each rename is one undo step. A find entry
-/// narrows the list, which shows at most `shownLimit` rows: ten thousand tags stay quick to open.
+/// narrows the list, which shows the first 200 (`TagListPane`): ten thousand tags stay quick to open.
 @MainActor
 final class ManageTagsWindow {
     let window: DialogWindow
     private let library: GalleryLibrary
-    private let list = Box(.vertical, spacing: 6)
-    private let empty = Label(tr("No image has a tag yet"))
+    private let pane = TagListPane(emptyText: tr("No image has a tag yet"))
     private let find = Entry()
-    private let more = Label()
-    private var rows: [Widget] = []
     private var entries: [String: Entry] = [:]
     private var question: MessageDialog?
     private var observation: Observation?
@@ -32,19 +29,12 @@ final class ManageTagsWindow {
         find.accessibleName = tr("Find a tag")
         find.placeholderText = tr("Find a tag")
         find.onChanged { [weak self] in self?.refresh() }
-        empty.addStyleClass("dim-label")
-        more.addStyleClass("dim-label")
-        more.setXAlign(0)
-        list.append(empty)
-        let scroll = ScrolledWindow()
-        scroll.add(list)
-        scroll.setExpand(horizontal: true, vertical: true)
         let content = Box(.vertical, spacing: 12)
         content.addStyleClass("properties")
         content.append(hint)
         content.append(find)
-        content.append(scroll, expand: true)
-        content.append(more)
+        content.append(pane.scroll, expand: true)
+        content.append(pane.more)
         window.add(content)
         window.onDestroy { [weak self] in
             self?.observation = nil
@@ -65,22 +55,14 @@ final class ManageTagsWindow {
     }
 
     private func refresh(focusing focused: String? = nil) {
-        for row in rows { list.remove(row) }
-        rows = []
         entries = [:]
         let all = library.tagsInUse()
         let wanted = TagName.key(find.text.trimmingCharacters(in: .whitespaces))
         let tags = wanted.isEmpty ? all : all.filter { TagName.key($0.name).contains(wanted) }
-        for tag in tags.prefix(Self.shownLimit) {
-            let row = self.row(tag)
-            list.append(row)
-            rows.append(row)
-        }
-        list.showAll()
-        empty.isVisible = all.isEmpty
-        let hidden = tags.count - min(tags.count, Self.shownLimit)
-        more.text = trPlural("{count} more tag: type to find it", "{count} more tags: type to find them", hidden)
-        more.isVisible = hidden > 0
+        pane.show(
+            tags, isEmpty: all.isEmpty,
+            moreText: { trPlural("{count} more tag: type to find it", "{count} more tags: type to find them", $0) },
+            row: row)
         if let focused { focusRow(focused) }
     }
 
@@ -137,9 +119,6 @@ final class ManageTagsWindow {
         self.question = question
         question.present()
     }
-
-    /// Rows are widgets: past a few hundred, building them would hold up the window.
-    private static let shownLimit = 200
 
     private enum Response {
         static let cancel: Int32 = -6

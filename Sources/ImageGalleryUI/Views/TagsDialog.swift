@@ -11,10 +11,7 @@ final class TagsDialog {
     let imageIDs: [ImageID]
     private let library: GalleryLibrary
     private let entry = Entry()
-    private let list = Box(.vertical, spacing: 6)
-    private let empty = Label(tr("No tags yet"))
-    private let more = Label()
-    private var rows: [Widget] = []
+    private let pane = TagListPane(emptyText: tr("No tags yet"))
     private var observation: Observation?
     /// The dialog is gone.
     var onClosed: () -> Void = {}
@@ -39,20 +36,12 @@ final class TagsDialog {
         entryRow.append(entry, expand: true)
         entryRow.append(add)
 
-        empty.addStyleClass("dim-label")
-        more.addStyleClass("dim-label")
-        more.setXAlign(0)
-        list.append(empty)
-        let scroll = ScrolledWindow()
-        scroll.add(list)
-        scroll.setExpand(horizontal: true, vertical: true)
-
         let content = Box(.vertical, spacing: 6)
         content.addStyleClass("properties")
         content.append(entryLabel)
         content.append(entryRow)
-        content.append(scroll, expand: true)
-        content.append(more)
+        content.append(pane.scroll, expand: true)
+        content.append(pane.more)
         window.add(content)
 
         window.onDestroy { [weak self] in
@@ -90,19 +79,10 @@ final class TagsDialog {
             return
         }
         entry.setCompletions(library.tagsInUse().map(\.name))
-        for row in rows { list.remove(row) }
-        rows = []
         let tags = library.tags(of: ids)
-        for tag in tags.prefix(Self.shownLimit) {
-            let row = self.row(tag, of: ids.count)
-            list.append(row)
-            rows.append(row)
-        }
-        list.showAll()
-        empty.isVisible = tags.isEmpty
-        let hidden = tags.count - min(tags.count, Self.shownLimit)
-        more.text = trPlural("and {count} more tag", "and {count} more tags", hidden)
-        more.isVisible = hidden > 0
+        pane.show(
+            tags, isEmpty: tags.isEmpty, moreText: { trPlural("and {count} more tag", "and {count} more tags", $0) },
+            row: { row($0, of: ids.count) })
         window.accessibleDescription = trPlural("{count} tag", "{count} tags", tags.count)
     }
 
@@ -112,6 +92,7 @@ final class TagsDialog {
         name.ellipsize()
         name.tooltip = tag.name
         let texts = Box(.vertical, spacing: 2)
+        texts.setAlign(horizontal: .fill, vertical: .center)
         texts.append(name)
         let row = Box(.horizontal, spacing: 6)
         row.addStyleClass("tag-row")
@@ -146,7 +127,4 @@ final class TagsDialog {
         row.append(remove)
         return row
     }
-
-    /// Rows are widgets: past a few hundred, building them would hold up the dialog.
-    private static let shownLimit = 200
 }
