@@ -218,7 +218,7 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
     desktop.type_text("kyoto")
     results(app, [DISTINCT_IMAGES[6][0]], "the image with the note")
     click_node(desktop, showing_button(app, "Save Search"))
-    wait_until(lambda: row(app, "kyoto").name == "kyoto, 1 image", 15, 0.1, "the saved search's row counting 1")
+    wait_until(lambda: row(app, "kyoto").name == "kyoto, saved search, 1 image", 15, 0.1, "the saved search's row counting 1")
     state = wait_state(app, lambda s: len(s.get("smartGalleries", [])) == 1, "the saved search in state.json")
     assert state["smartGalleries"][0]["name"] == "kyoto"
     assert state["smartGalleries"][0]["query"] == {"text": "kyoto"}
@@ -233,7 +233,7 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
         source.start()
         source.drag_into(centre(row(app, "Dogs")))
         assert source.wait_for("drag-end", timeout=15).startswith("drag-end succeeded=yes"), source.lines
-        wait_until(lambda: row(app, "kyoto").name == "kyoto, 2 images", 20, 0.1, "the row counting the drop",
+        wait_until(lambda: row(app, "kyoto").name == "kyoto, saved search, 2 images", 20, 0.1, "the row counting the drop",
                    lambda: "row: %r" % row(app, "kyoto").name)
     finally:
         source.stop()
@@ -245,7 +245,7 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
     assert entry.text() == "kyoto"
     click_node(desktop, row(app, "kyoto"))
     app.key("F2")
-    name = app.wait_for_object("Gallery name", harness.ROLE.TEXT, timeout=10)
+    name = app.wait_for_object("Saved search name", harness.ROLE.TEXT, timeout=10)
     wait_until(lambda: name.has_state("FOCUSED"), 10, 0.1, "the name entry")
     desktop.type_text("Harbour")
     app.key("Return")
@@ -254,7 +254,7 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
     wait_state(app, lambda s: not s.get("smartGalleries"), "the saved search deleted")
     app.key("ctrl+z")
     wait_state(app, lambda s: [g["name"] for g in s.get("smartGalleries", [])] == ["Harbour"], "undo of the delete")
-    wait_until(lambda: row(app, "Harbour").name == "Harbour, 2 images", 15, 0.1, "the row back with its count")
+    wait_until(lambda: row(app, "Harbour").name == "Harbour, saved search, 2 images", 15, 0.1, "the row back with its count")
 
 
 def test_gallery_headings_read_in_the_light_and_the_dark_theme(make_app, http_server, desktop):

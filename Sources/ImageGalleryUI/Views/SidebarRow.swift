@@ -26,7 +26,7 @@ final class SidebarRow {
         name.setXAlign(0)
         count.addStyleClass("dim-label")
         count.addStyleClass("numeric")
-        entry.accessibleName = tr("Gallery name")
+        entry.accessibleName = isSmart ? tr("Saved search name") : tr("Gallery name")
         entry.widthChars = 8
         stack.addNamed(name, "name")
         stack.addNamed(entry, "entry")
@@ -69,9 +69,18 @@ final class SidebarRow {
         count.text = images.map(Localization.number) ?? ""
         // A long name is cut short in the row: the tooltip tells it whole.
         row.tooltip = title.count > 24 ? title : nil
-        // Screen readers read the name first: "Cats, 12 images".
+        // Screen readers read the name first: "Cats, 12 images"; a saved search says it is one.
         row.accessibleName =
-            images.map { trPlural("{name}, {count} image", "{name}, {count} images", $0, ["name": title]) } ?? title
+            switch (isSmart, images) {
+            case (false, let images?):
+                trPlural("{name}, {count} image", "{name}, {count} images", images, ["name": title])
+            case (false, nil): title
+            case (true, let images?):
+                trPlural(
+                    "{name}, saved search, {count} image", "{name}, saved search, {count} images", images,
+                    ["name": title])
+            case (true, nil): tr("{name}, saved search", ["name": title])
+            }
     }
 
     func beginRename() {
