@@ -69,6 +69,25 @@ struct Lineage: Equatable, Sendable {
 
         var oldest: GalleryState? { entries.first?.state }
 
+        /// `state` with the galleries, and in a changed gallery the images, that are alike in `other` taken from
+        /// `other`, so that they share its storage: a state read from a file holds its own copy of everything.
+        static func sharingStorage(of state: GalleryState, with other: GalleryState) -> GalleryState {
+            let theirs = Dictionary(other.galleries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var shared = state
+            shared.galleries = state.galleries.map { gallery in
+                guard let same = theirs[gallery.id] else { return gallery }
+                if same == gallery { return same }
+                let images = Dictionary(same.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var sharing = gallery
+                sharing.images = gallery.images.map { image in
+                    images[image.id].flatMap { $0 == image ? $0 : nil } ?? image
+                }
+                return sharing
+            }
+            if shared.smartGalleries == other.smartGalleries { shared.smartGalleries = other.smartGalleries }
+            return shared
+        }
+
         /// Gives the launch's entry (the newest, `state`, no lineage yet) the lineage it was read with.
         mutating func name(_ lineage: Lineage, ofLaunch state: GalleryState) {
             guard let last = entries.last, last.lineage == nil, last.state == state else { return }
