@@ -357,13 +357,17 @@ public final class BackgroundStateSaver: Sendable {
 
     /// The file read at launch, read again for its lineage (`load` leaves it out); the launch's own state stands
     /// for it when they are alike, so that the copy read here is not held.
+    /// A file with no lineage is named by its content once the copy read here is let go.
     private func readLaunchFile(_ clean: GalleryState) -> (state: GalleryState, lineage: Lineage)? {
-        guard case .loaded(let raw) = store.read() else { return nil }
-        let (read, lineage) = Lineage.split(raw)
-        guard let lineage else { return nil }
-        if read == clean { return (clean, lineage) }
-        guard clean == .initial && read.galleries.isEmpty else { return nil }
-        return (read, lineage)
+        let found: (state: GalleryState, lineage: Lineage?)? = {
+            guard case .loaded(let raw) = store.read() else { return nil }
+            let read = Lineage.withoutLineage(raw)
+            if read == clean { return (clean, Lineage.written(in: raw)) }
+            guard clean == .initial && read.galleries.isEmpty else { return nil }
+            return (read, Lineage.written(in: raw))
+        }()
+        guard let found else { return nil }
+        return (found.state, found.lineage ?? Lineage.named(byContentOf: found.state))
     }
 
     /// Under `writing`, before anything that merges: what this computer last wrote and read (up to five whole
