@@ -23,7 +23,6 @@ struct Lineage: Equatable, Sendable {
 
     var all: Set<String> { Set([revision] + ancestors) }
 
-    /// The state without its lineage fields, and its lineage.
     /// The state without its lineage's fields: what `split` gives, without naming a file that has none.
     static func withoutLineage(_ state: GalleryState) -> GalleryState {
         var clean = state
@@ -32,23 +31,32 @@ struct Lineage: Equatable, Sendable {
         return clean
     }
 
+    /// The state without its lineage fields, and its lineage.
     static func split(_ state: GalleryState) -> (state: GalleryState, lineage: Lineage?) {
-        var clean = state
-        let revision = clean.unknownFields.removeValue(forKey: StateFileFormat.revisionField)
-        let ancestors = clean.unknownFields.removeValue(forKey: StateFileFormat.ancestorsField)
-        guard case .string(let id)? = revision else {
-            // A file no copy of this version wrote (by hand, an older version): named by its content, so two
-            // computers that start from it name it alike.
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            // Over an array, not `Data`: Data's iterator took most of a 50,000-image launch's hashing.
-            for byte in [UInt8](StateStore.encode(clean)) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return (clean, Lineage(revision: "content-" + String(hash, radix: 16), ancestors: []))
-        }
+        let clean = withoutLineage(state)
+        return (clean, written(in: state) ?? named(byContentOf: clean))
+    }
+
+    /// The lineage a copy of this version wrote into the state's fields; nil in a file none wrote.
+    static func written(in state: GalleryState) -> Lineage? {
+        guard case .string(let id)? = state.unknownFields[StateFileFormat.revisionField] else { return nil }
         var names: [String] = []
-        if case .array(let values)? = ancestors {
+        if case .array(let values)? = state.unknownFields[StateFileFormat.ancestorsField] {
             for case .string(let name) in values { names.append(name) }
         }
-        return (clean, Lineage(revision: id, ancestors: names))
+        return Lineage(revision: id, ancestors: names)
+    }
+
+    /// A file no copy of this version wrote (by hand, an older version) is named by its content, so that two
+    /// computers that start from it name it alike.
+    static func named(byContentOf clean: GalleryState) -> Lineage {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // Over the bytes in place: Data's iterator took most of a 50,000-image launch's hashing, and a copy of
+        // them into an array was one more copy of the file in memory.
+        StateStore.encode(clean).withUnsafeBytes { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return Lineage(revision: "content-" + String(hash, radix: 16), ancestors: [])
     }
 
     func stamped(_ state: GalleryState) -> GalleryState {
@@ -68,6 +76,25 @@ struct Lineage: Equatable, Sendable {
         }
 
         var oldest: GalleryState? { entries.first?.state }
+
+        /// `state` with the galleries, and in a changed gallery the images, that are alike in `other` taken from
+        /// `other`, so that they share its storage: a state read from a file holds its own copy of everything.
+        static func sharingStorage(of state: GalleryState, with other: GalleryState) -> GalleryState {
+            let theirs = Dictionary(other.galleries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var shared = state
+            shared.galleries = state.galleries.map { gallery in
+                guard let same = theirs[gallery.id] else { return gallery }
+                if same == gallery { return same }
+                let images = Dictionary(same.images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var sharing = gallery
+                sharing.images = gallery.images.map { image in
+                    images[image.id].flatMap { $0 == image ? $0 : nil } ?? image
+                }
+                return sharing
+            }
+            if shared.smartGalleries == other.smartGalleries { shared.smartGalleries = other.smartGalleries }
+            return shared
+        }
 
         /// Gives the launch's entry (the newest, `state`, no lineage yet) the lineage it was read with.
         mutating func name(_ lineage: Lineage, ofLaunch state: GalleryState) {

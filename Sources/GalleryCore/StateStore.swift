@@ -48,7 +48,7 @@ public struct StateStore: Sendable {
                         "it was written by a newer version (format {format})", ["format": String(state.version)]),
                     now: now)
             }
-            let clean = Lineage.split(state).state  // the lineage is the saver's business (`BackgroundStateSaver`)
+            let clean = Lineage.withoutLineage(state)  // the lineage is the saver's business (`BackgroundStateSaver`)
             return .loaded(clean.galleries.isEmpty ? .initial : clean)
         } catch {
             return keepAside(reason: tr("it is not a valid gallery file"), now: now)
@@ -167,15 +167,15 @@ public struct StateStore: Sendable {
     /// Writes atomically: temporary file beside the target, fsync, rename, fsync the directory. The
     /// file keeps its mode (and owner, where allowed). Returns the revision written.
     @discardableResult
-    public func save(_ state: GalleryState) throws -> Revision? {
-        var encoder = StateEncoder()
-        return try save(state, encoder: &encoder)
-    }
+    public func save(_ state: GalleryState) throws -> Revision? { try write(Self.encode(state)) }
 
     /// Saves as `save(_:)` does, encoding with `encoder`, which reuses the text of images unchanged since its last.
     @discardableResult
     func save(_ state: GalleryState, encoder: inout StateEncoder) throws -> Revision? {
-        let data = encoder.encode(state)
+        try write(encoder.encode(state))
+    }
+
+    private func write(_ data: Data) throws -> Revision? {
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         do throws(FileError) {
@@ -327,34 +327,73 @@ public final class BackgroundStateSaver: Sendable {
         // and whether this computer's last write is in it.
         runInBackground { [self] in
             writing.withLock { _ in
-                readHistoryAlone()
-                guard case .loaded(let raw) = store.read() else { return }
-                let (read, lineage) = Lineage.split(raw)
-                guard read == clean || (clean == .initial && read.galleries.isEmpty) else { return }
-                guard let lineage else { return }
+                let kept = readHistoryAlone()
+                guard let (read, lineage) = readLaunchFile(clean) else { return }
                 state.withLock { $0.history.name(lineage, ofLaunch: clean) }
                 // A state in the shared folder: the base of the next launch's merges, once this one's are done.
-                defer { rememberRead(raw) }
-                guard case .loaded(let lastRaw)? = lastWrittenStore?.read() else { return }
-                let (lastWritten, lastLineage) = Lineage.split(lastRaw)
-                guard let lastLineage, !lineage.all.contains(lastLineage.revision), lastWritten != read else { return }
+                // Kept with its name, so that reading the copy needs no hash of its content; a copy this computer
+                // already keeps is only marked the newest.
+                defer {
+                    if let slot = kept.readSlots.first(where: { $0.revision == lineage.revision })?.slot {
+                        markNewest(slot)
+                    } else {
+                        rememberRead(lineage.stamped(read))
+                    }
+                }
+                let lastWrittenRead: KeptState? =
+                    kept.read
+                    ? kept.lastWritten
+                    : lastWrittenStore.flatMap { store in
+                        guard case .loaded(let lastRaw) = store.read() else { return nil }
+                        return Lineage.split(lastRaw)
+                    }
+                guard let (lastWritten, lastLineage) = lastWrittenRead, let lastLineage,
+                    !lineage.all.contains(lastLineage.revision), lastWritten != read
+                else { return }
                 bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
             }
         }
     }
 
+    /// The file read at launch, read again for its lineage (`load` leaves it out); the launch's own state stands
+    /// for it when they are alike, so that the copy read here is not held.
+    /// A file with no lineage is named by its content once the copy read here is let go.
+    private func readLaunchFile(_ clean: GalleryState) -> (state: GalleryState, lineage: Lineage)? {
+        let found: (state: GalleryState, lineage: Lineage?)? = {
+            guard case .loaded(let raw) = store.read() else { return nil }
+            let read = Lineage.withoutLineage(raw)
+            if read == clean { return (clean, Lineage.written(in: raw)) }
+            guard clean == .initial && read.galleries.isEmpty else { return nil }
+            return (read, Lineage.written(in: raw))
+        }()
+        guard let found else { return nil }
+        return (found.state, found.lineage ?? Lineage.named(byContentOf: found.state))
+    }
+
     /// Under `writing`, before anything that merges: what this computer last wrote and read (up to five whole
-    /// files), read once and off the GTK thread, then the state read at launch.
-    private func readHistoryAlone() {
-        guard let launchState = state.withLock({ $0.unreadHistoryOf }) else { return }
+    /// files), read once and off the GTK thread, then the state read at launch. Returns whether this call read
+    /// them, what the file of the last write held and which revision each copy of a read holds.
+    @discardableResult
+    private func readHistoryAlone() -> (read: Bool, lastWritten: KeptState?, readSlots: [(slot: Int, revision: String)])
+    {
+        guard let launchState = state.withLock({ $0.unreadHistoryOf }) else { return (false, nil, []) }
         var history = Lineage.History()
         let byAge = lastReadStores.enumerated().sorted {
             ($0.element.modificationDate ?? .distantPast) < ($1.element.modificationDate ?? .distantPast)
         }
-        for local in byAge.map(\.element) + [lastWrittenStore].compactMap({ $0 }) {
+        var lastWritten: KeptState?
+        var readSlots: [(slot: Int, revision: String)] = []
+        for (slot, local) in byAge + [lastWrittenStore].compactMap({ $0 }).map({ (-1, $0) }) {
             if case .loaded(let raw) = local.read() {
                 let (state, lineage) = Lineage.split(raw)
-                history.add(state, lineage)
+                // What the copies hold alike with the launch's state is held once, not once per copy.
+                let shared = Lineage.History.sharingStorage(of: state, with: launchState)
+                history.add(shared, lineage)
+                if slot < 0 {
+                    lastWritten = (shared, lineage)
+                } else if let lineage {
+                    readSlots.append((slot, lineage.revision))
+                }
             }
         }
         nextReadSlot.withLock { $0 = byAge.first?.offset ?? 0 }
@@ -363,7 +402,11 @@ public final class BackgroundStateSaver: Sendable {
             state.history = history
             state.unreadHistoryOf = nil
         }
+        return (true, lastWritten, readSlots)
     }
+
+    /// A state this computer kept in its own folder, and the lineage it was written with.
+    private typealias KeptState = (state: GalleryState, lineage: Lineage?)
 
     /// Keeps a file read from elsewhere in this computer's own folder, over the oldest kept.
     private func rememberRead(_ raw: GalleryState) {
@@ -373,6 +416,15 @@ public final class BackgroundStateSaver: Sendable {
             return slot
         }
         _ = try? lastReadStores[slot].save(raw)
+    }
+
+    /// Makes a kept copy of a read the newest, as writing it again would: the last the next reads write over.
+    private func markNewest(_ slot: Int) {
+        try? FileManager.default.setAttributes(
+            [.modificationDate: Date()], ofItemAtPath: lastReadStores[slot].resolvedFileURL.path)
+        nextReadSlot.withLock { next in
+            if next == slot { next = (slot + 1) % lastReadStores.count }
+        }
     }
 
     /// Merges this computer's last write, which the file no longer holds, into it.
@@ -461,7 +513,7 @@ public final class BackgroundStateSaver: Sendable {
             state.scheduled = false
             return taken
         }
-        guard let pending = pending.map({ Lineage.split($0).state }) else { return nil }
+        guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
             let folderLock = try store.lockFolder()

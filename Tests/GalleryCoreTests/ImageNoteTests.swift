@@ -115,3 +115,30 @@ import Testing
         #expect(l.image(copy.rawValue)?.note == "keep")
     }
 }
+
+@Suite struct GalleryImageFieldsTests {
+    @Test func fieldsSetAndClearedLeaveTheImageAsItWas() {
+        let plain = GalleryImage(id: ImageID("a"), url: "https://a.test/a.png", aspectRatio: 1.5)
+        var edited = plain
+        edited.note = "keep"
+        edited.tags.append("cats")
+        edited.unknownFields["later"] = .string("x")
+        #expect(edited != plain)
+        #expect(edited.note == "keep" && edited.tags == ["cats"] && edited.unknownFields == ["later": .string("x")])
+        edited.note = nil
+        edited.tags = []
+        edited.unknownFields = [:]
+        #expect(edited == plain)
+        #expect(edited.hashValue == plain.hashValue)
+    }
+
+    @Test func aCopyChangedLeavesTheOriginalAlone() {
+        var first = GalleryImage(id: ImageID("a"), url: "https://a.test/a.png", aspectRatio: 1)
+        first.note = "first"
+        var second = first
+        second.note = "second"
+        second.tags = ["b"]
+        #expect(first.note == "first" && first.tags.isEmpty)
+        #expect(second.note == "second" && second.tags == ["b"])
+    }
+}

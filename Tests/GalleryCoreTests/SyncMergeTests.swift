@@ -315,6 +315,23 @@ struct SyncedFolderTests {
         #expect(!folder.errors.withLock { $0 }.isEmpty)
     }
 
+    @Test func launchesThatReadTheSameFileKeepOneCopyOfIt() throws {
+        let folder = try SyncedFolder()
+        let local = folder.directory.appendingPathComponent("local", isDirectory: true)
+        try StateStore(fileURL: folder.file).save(Lineage(revision: "shared", takenIn: []).stamped(base))
+        for _ in 0..<3 { _ = folder.saver(loaded: base, localFolder: local) }
+        let copies = try FileManager.default.contentsOfDirectory(atPath: local.path).filter {
+            $0.hasPrefix("last-read")
+        }
+        #expect(copies.count == 1)
+        // A file from elsewhere is still kept beside it.
+        let theirs = edited { $0.galleries[0].images.append(image("x")) }
+        try folder.write(Lineage(revision: "theirs", takenIn: []).stamped(theirs))
+        _ = folder.saver(loaded: theirs, localFolder: local)
+        let after = try FileManager.default.contentsOfDirectory(atPath: local.path).filter { $0.hasPrefix("last-read") }
+        #expect(after.count == 2)
+    }
+
     @Test func aWriteASyncToolReplacedWhileTheAppWasDownIsMergedBackAtTheNextLaunch() throws {
         let laptop = try SyncedFolder()
         let desktop = try SyncedFolder()

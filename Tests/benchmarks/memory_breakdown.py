@@ -6,6 +6,8 @@ release build if present), waits until the first screen is painted, and prints t
 /proc/PID/smaps: the heap (malloc's main arena and the threads' arenas), thread stacks, each shared library's
 pages (code and data), SysV/memfd shared memory (X SHM images), and the rest. Then it holds Page Down through the
 whole gallery (`--sweep`, default on; `--no-sweep` to skip) and prints the same again, with the peak (VmHWM).
+`--launches N` launches it N times in a row, leaving between them what the app keeps of its past reads and writes
+of the library (as `versus_gthumb.py`'s runs do), and prints each launch's first screen.
 The decoded pictures are kept within 192 MB (`ImageLoader.byteBudget`); cairo-xlib keeps a copy of each picture it
 has painted in SysV shared memory for the X server (MIT-SHM), which shows here as shared memory.
 """
@@ -74,6 +76,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--no-sweep", dest="sweep", action="store_false")
+    parser.add_argument("--launches", type=int, default=1)
     parser.add_argument("--binary", default=os.environ.get("IMAGE_GALLERY_BIN") or next(
         (p for p in (".build/release/image-gallery", ".build/debug/image-gallery") if os.path.exists(p)), None))
     args = parser.parse_args()
@@ -85,17 +88,18 @@ def main():
     bench = vg.Bench(argparse.Namespace(count=args.count, fresh=False, binary=args.binary, artifacts=None, runs=1))
     bench.prepare()
     app = bench.ours
-    with vg.Session() as session:
-        try:
-            started = app.launch(session.desktop, session.screen, vg.SIZE)
-            bench.painted(session, app, started, "first screen", timeout=120)
-            show("first screen painted", app.proc.pid)
-            if args.sweep:
-                app.focus(session.screen)
-                bench.sweep(session, app)
-                show("after Page Down through all %d" % args.count, app.proc.pid)
-        finally:
-            app.stop()
+    for launch in range(1, args.launches + 1):
+        with vg.Session() as session:
+            try:
+                started = app.launch(session.desktop, session.screen, vg.SIZE)
+                bench.painted(session, app, started, "first screen", timeout=120)
+                show("launch %d of %d, first screen painted" % (launch, args.launches), app.proc.pid)
+                if args.sweep and launch == args.launches:
+                    app.focus(session.screen)
+                    bench.sweep(session, app)
+                    show("after Page Down through all %d" % args.count, app.proc.pid)
+            finally:
+                app.stop()
 
 
 if __name__ == "__main__":
