@@ -467,7 +467,8 @@ public final class BackgroundStateSaver: Sendable {
             state.scheduled = false
             return taken
         }
-        guard let pending = pending.map({ Lineage.split($0).state }) else { return nil }
+        // Not `split`, which names a state without lineage by hashing its whole text: once a save, that was most of its work.
+        guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
             let folderLock = try store.lockFolder()
