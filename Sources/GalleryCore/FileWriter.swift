@@ -16,6 +16,9 @@ public struct FileWriter: Sendable {
         case flushed
         /// For a cache, which a crash may only cost fetching again: nothing waits for the disk.
         case cache
+        /// Synced later by whoever wrote it, before anything names the file (`OriginalsStore.makeDurable`):
+        /// many files flushed together cost one wait for the disk, not one each.
+        case syncedLater
     }
 
     public enum Mode: Sendable {

@@ -283,6 +283,8 @@ public final class BackgroundStateSaver: Sendable {
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
     private let onConflictCopiesMerged: @Sendable (Int) -> Void
+    /// Puts on the disk what a state may name and is not there yet (the library's originals).
+    private let beforeWrite: @Sendable () throws -> Void
     /// How long a missing or half-written file is waited for before this copy writes its own.
     private let patience: TimeInterval
     /// This computer's own copies of the last file it read from elsewhere and of the last it wrote: a
@@ -300,15 +302,19 @@ public final class BackgroundStateSaver: Sendable {
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
     ///     made on top of `ours`. Called where the write runs.
     ///   - onConflictCopiesMerged: that many conflict copies were merged into the file and removed.
+    ///   - beforeWrite: called where the write runs, before each state is written; when it throws, the save
+    ///     fails as a failed write does.
     public init(
         store: StateStore, loaded: GalleryState,
         runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
         patience: TimeInterval = 30, localFolder: URL? = nil,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
-        onConflictCopiesMerged: @escaping @Sendable (Int) -> Void = { _ in }
+        onConflictCopiesMerged: @escaping @Sendable (Int) -> Void = { _ in },
+        beforeWrite: @escaping @Sendable () throws -> Void = {}
     ) {
         self.store = store
+        self.beforeWrite = beforeWrite
         self.runInBackground = runInBackground
         self.patience = patience
         // A few, not one: the state both had may be older than the last read when the app was killed between
@@ -581,6 +587,8 @@ public final class BackgroundStateSaver: Sendable {
                 mergedCopies.append(copy)
             }
             let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
+            // The state never names bytes that are not on the disk.
+            if written != fileHolds { try beforeWrite() }
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
             let revision =
                 written == fileHolds ? store.revision() : try store.save(lineage.stamped(written), encoder: &encoder)

@@ -111,7 +111,8 @@ public final class ImagePipeline: Sendable {
         if case .cell(let width, let height, _) = request.fit, original != nil {
             thumbnailSize = ThumbnailSize.covering(width: width, height: height)
         }
-        if let original, let thumbnailSize, let thumbnail = source.thumbnails.read(original, size: thumbnailSize) {
+        if let original, let thumbnailSize, let thumbnail = thumbnail(of: original, size: thumbnailSize, source: source)
+        {
             return .success(fitted(thumbnail, request))
         }
         let data: Data
@@ -159,6 +160,28 @@ public final class ImagePipeline: Sendable {
             source.removeCached(request.url)
             return .failure(LoadFailure(error, decoding: data))
         }
+    }
+
+    /// The thumbnail of `original` at `size`, else one made from a larger thumbnail (the x-large one a drop
+    /// leaves behind, decoded from the bytes it had in memory) and kept: the original is not read and checked again.
+    private static func thumbnail(
+        of original: ThumbnailCache.Original, size: ThumbnailSize, source: ImageBytesSource
+    ) -> DecodedPicture? {
+        if let thumbnail = source.thumbnails.read(original, size: size) { return thumbnail }
+        for larger in ThumbnailSize.allCases where larger.pixels > size.pixels {
+            guard let thumbnail = source.thumbnails.read(original, size: larger) else { continue }
+            let pixbuf = thumbnail.pixbuf
+            let factor = Double(size.pixels) / Double(max(pixbuf.width, pixbuf.height, 1))
+            guard factor < 1 else { return thumbnail }
+            let scaled = DecodedPicture(
+                pixbuf: pixbuf.scaled(
+                    width: max(1, Int((Double(pixbuf.width) * factor).rounded())),
+                    height: max(1, Int((Double(pixbuf.height) * factor).rounded()))),
+                originalWidth: thumbnail.originalWidth, originalHeight: thumbnail.originalHeight)
+            source.thumbnails.write(scaled, of: original, size: size)
+            return scaled
+        }
+        return nil
     }
 
     private static func fitted(_ picture: DecodedPicture, _ request: PictureRequest) -> DecodedImage {

@@ -5,8 +5,9 @@ import Synchronization
 
 /// The bytes of every image the library keeps, in the app's data folder (not the cache, which may be
 /// deleted at any time): `<directory>/<first 2 hex digits>/<sha256>`, named by their SHA-256 so the same
-/// bytes are stored once however many images refer to them, written whole (flushed, 0600, folders 0700)
-/// before any state refers to them, and checked against their name when read. Blocking: call it off the main loop.
+/// bytes are stored once however many images refer to them, written whole (0600, folders 0700) before any
+/// image names them and on the disk before any state file does (`makeDurable`, which the state's saver calls
+/// before each write), and checked against their name when read. Blocking: call it off the main loop.
 public final class OriginalsStore: Sendable {
     /// How a kept original looks against its name.
     public enum Condition: Error, Equatable, Sendable {
@@ -20,6 +21,14 @@ public final class OriginalsStore: Sendable {
     /// The originals kept since launch: a launch's removal of unreferenced originals, which runs meanwhile,
     /// spares them (a drop of bytes whose file was about to go).
     private let keptThisRun = Mutex(Set<String>())
+    /// Written since the last `makeDurable`, and not yet on the disk: the files, and the folders whose new
+    /// entries (a file renamed in, a folder made) are not.
+    private let unsynced = Mutex((files: [String](), folders: Set<String>()))
+    /// Held through a `makeDurable`: a second caller returns only once the first one's files are on the disk too.
+    private let syncing = Mutex(())
+
+    /// Originals are written without waiting for the disk; `makeDurable` flushes them together.
+    private static let writer = FileWriter(durability: .syncedLater, mode: .new(0o600))
 
     public init(directory: URL) {
         self.directory = directory
@@ -56,11 +65,65 @@ public final class OriginalsStore: Sendable {
     /// Keeps `data`, whose SHA-256 the caller computed already.
     public func keep(_ data: Data, named sha256: String) throws(FileError) {
         guard let path = path(for: sha256) else { throw FileError(code: EINVAL) }
-        keptThisRun.withLock { _ = $0.insert(sha256) }
+        let keptBefore = !keptThisRun.withLock { $0.insert(sha256).inserted }
         var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count { return }
-        try FileWriter.makeFolders((path as NSString).deletingLastPathComponent)
-        try FileWriter.kept.write(data, to: path, policy: .replace)
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count {
+            // Perhaps written a moment ago by another drop of the same bytes, whose flush may not have come yet.
+            if keptBefore {
+                unsynced.withLock { unsynced in
+                    unsynced.files.append(path)
+                    unsynced.folders.insert((path as NSString).deletingLastPathComponent)
+                }
+            }
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var newFolders: [String] = []
+        if FileReader.kind(of: folder) != .folder {
+            try FileWriter.makeFolders(folder)
+            // The new folder's entry is in the originals folder, and that one's, when new too, in the library's.
+            newFolders = [directory.path, directory.deletingLastPathComponent().path]
+        }
+        try Self.writer.write(data, to: path, policy: .replace)
+        unsynced.withLock { unsynced in
+            unsynced.files.append(path)
+            unsynced.folders.insert(folder)
+            unsynced.folders.formUnion(newFolders)
+        }
+    }
+
+    /// Puts every original written since the last call on the disk: each file, then each folder that gained
+    /// an entry, once. Call it before writing a state that may name them; it returns once they are all there,
+    /// also those another caller was flushing meanwhile. A file that cannot be flushed is tried again next time.
+    /// Returns how many files it flushed.
+    @discardableResult
+    public func makeDurable() throws(FileError) -> Int {
+        let (flushed, failure): (Int, FileError?) = syncing.withLock { _ in
+            let (files, folders) = unsynced.withLock { unsynced in
+                defer { unsynced = ([], []) }
+                return unsynced
+            }
+            var failure: FileError?
+            var failed: [String] = []
+            var flushed = 0
+            for path in files {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                // Gone meanwhile (bytes that proved no picture): nothing names it.
+                guard descriptor >= 0 else { continue }
+                if fsync(descriptor) != 0 {
+                    failure = failure ?? FileError(code: errno, step: .sync, path: path)
+                    failed.append(path)
+                } else {
+                    flushed += 1
+                }
+                close(descriptor)
+            }
+            for folder in folders { FileWriter.syncFolder(folder) }
+            if failure != nil { unsynced.withLock { $0.files += failed } }
+            return (flushed, failure)
+        }
+        if let failure { throw failure }
+        return flushed
     }
 
     /// Writes `data` again under its name whatever is on disk there: an original found missing or damaged,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import GalleryCore
@@ -290,6 +291,28 @@ private func matches(_ name: String, pattern: String) -> Bool {
         #expect(reason != nil)
         #expect(errors.all.count >= 1)
         #expect(saver.flush() != nil)
+    }
+
+    @Test func aSaveWhoseFlushOfWhatItNamesFailsIsNotWrittenAndIsTriedAgain() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = StateStore(fileURL: dir.url.appendingPathComponent("state.json"))
+        let errors = ErrorLog()
+        let fails = Mutex(true)
+        let saver = BackgroundStateSaver(
+            store: store, loaded: .initial, onError: { errors.append($0) },
+            beforeWrite: {
+                if fails.withLock({ $0 }) { throw FileError(code: EIO, step: .sync, path: "/originals/ab/ab12") }
+            })
+        let state = sampleState()
+        saver.save(state)
+        #expect(saver.flush() != nil)
+        #expect(!FileManager.default.fileExists(atPath: store.fileURL.path))
+        // Told once for the save, and once more for the flush that tried it again.
+        #expect(!errors.all.isEmpty)
+        fails.withLock { $0 = false }
+        #expect(saver.flush() == nil)
+        #expect(loadedState(store.load()) == state)
     }
 
     @Test func xdgDirectoriesHonourTheEnvironment() {

@@ -185,4 +185,40 @@ import Testing
         #expect(pipeline.bytes.originals.condition(of: sha256) == .damaged)
         #expect(!FileManager.default.fileExists(atPath: pipeline.bytes.cacheFile(for: request.url).path))
     }
+
+    @Test func aCellSmallerThanADropsThumbnailIsMadeFromItWithoutReadingTheOriginalAgain() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let bytes = Data(TestImages.png(width: 800, height: 600))
+        let originals = pipeline.bytes.originals
+        let sha256 = try originals.keep(bytes)
+        let url = server.url("/gone.png")
+        // The drop decodes the bytes it holds and leaves the x-large thumbnail beside the kept original.
+        let dropped = try pipeline.pictureNow(
+            PictureRequest(
+                url: url, sha256: sha256, bytes: bytes, fit: .cell(width: 512, height: 512, cornerRadius: 0),
+                scale: 1)
+        ).get()
+        #expect((dropped.originalWidth, dropped.originalHeight) == (800, 600))
+        // The original no longer matches its name, at the same size and time: reading it would fail the cell.
+        let path = try #require(originals.path(for: sha256))
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+        try Data(count: bytes.count).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+        let cell = try #require(
+            await picture(
+                PictureRequest(
+                    url: url, sha256: sha256, fit: .cell(width: 200, height: 150, cornerRadius: 0), scale: 1))
+        ).get()
+        #expect((cell.originalWidth, cell.originalHeight) == (800, 600))
+        #expect((cell.surface.pixelWidth, cell.surface.pixelHeight) == (200, 150))
+        // And kept at the cell's own size, for the next launch.
+        let uri = try #require(FileURI.from(path: path))
+        let large = try #require(
+            Pixbuf.load(contentsOf: folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path)
+        )
+        #expect((large.width, large.height) == (256, 192))
+        #expect(large.text("Thumb::Image::Width") == "800")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import GtkKit
+import Synchronization
 import Testing
 
 @testable import GalleryIO
@@ -127,5 +128,86 @@ import Testing
         #expect(throws: FileError.self) { try blocked.keep(Data([1, 2, 3])) }
         #expect(blocked.list().isEmpty)
         #expect(blocked.existingPath(for: Checksum.sha256(Data([1, 2, 3]))) == nil)
+    }
+
+    /// A state with one image for each original named.
+    private func state(naming originals: [String], gallery name: String = "Kept") -> GalleryState {
+        GalleryState(galleries: [
+            Gallery(
+                id: "g", name: name,
+                images: originals.enumerated().map { index, sha256 in
+                    var image = GalleryImage(
+                        id: ImageID("i\(index)"), url: "https://example.org/\(index).jpg", aspectRatio: 1)
+                    image.original = KeptOriginal(
+                        sha256: sha256, byteCount: 1, pixelWidth: 1, pixelHeight: 1, format: "jpeg")
+                    return image
+                })
+        ])
+    }
+
+    @Test func originalsAreFlushedTogetherBeforeTheFirstStateThatNamesThemIsWritten() throws {
+        defer { folder.remove() }
+        let stateStore = StateStore(fileURL: folder.url.appendingPathComponent("state.json"))
+        let named = Mutex<[String]>([])
+        // What each save's flush found: how many files it put on the disk, and whether the file named them already.
+        let flushes = Mutex<[(flushed: Int, fileNamedThem: Bool)]>([])
+        let saver = BackgroundStateSaver(
+            store: stateStore, loaded: .initial, onError: { Issue.record("\($0)") },
+            beforeWrite: { [store] in
+                let flushed = try store.makeDurable()
+                let text = (try? String(contentsOf: stateStore.fileURL, encoding: .utf8)) ?? ""
+                let fileNamedThem = named.withLock { $0.contains { text.contains($0) } }
+                flushes.withLock { $0.append((flushed, fileNamedThem)) }
+            })
+        let kept = try (0..<3).map { try store.keep(Data("picture \($0)".utf8)) }
+        named.withLock { $0 = kept }
+        saver.save(state(naming: kept))
+        #expect(saver.flush() == nil)
+        // A save that names nothing new waits for no original.
+        saver.save(state(naming: kept, gallery: "Renamed"))
+        #expect(saver.flush() == nil)
+        let seen = flushes.withLock { $0 }
+        #expect(seen.map(\.flushed) == [3, 0])
+        #expect(seen.map(\.fileNamedThem) == [false, true])
+        let text = try String(contentsOf: stateStore.fileURL, encoding: .utf8)
+        #expect(kept.allSatisfy { text.contains($0) })
+        // Bytes an earlier run kept (and flushed) are neither written nor flushed again.
+        let relaunched = OriginalsStore(directory: store.directory)
+        try relaunched.keep(Data("picture 1".utf8))
+        #expect(try relaunched.makeDurable() == 0)
+    }
+
+    @Test func everyOriginalIsFlushedOnceHoweverManyWritersAndFlushesRunAtOnce() throws {
+        defer { folder.remove() }
+        let flushed = Mutex(0)
+        // Four writers, each flushing after every keep as a save would: each file is flushed by one of them.
+        DispatchQueue.concurrentPerform(iterations: 4) { writer in
+            for picture in 0..<25 {
+                do {
+                    try store.keep(Data("writer \(writer), picture \(picture)".utf8))
+                    let count = try store.makeDurable()
+                    flushed.withLock { $0 += count }
+                } catch {
+                    Issue.record("\(error)")
+                }
+            }
+        }
+        #expect(flushed.withLock { $0 } == 100)
+        #expect(try store.makeDurable() == 0)
+        #expect(store.list().count == 100)
+    }
+
+    @Test func anOriginalThatCannotBeWrittenIsReportedAndLeftOutOfTheNextFlush() throws {
+        defer { folder.remove() }
+        let bytes = Data("a picture the disk has no room for".utf8)
+        let sha256 = Checksum.sha256(bytes)
+        // A file where its folder should be: the write fails, as on a full disk.
+        try FileWriter.makeFolders(store.directory.path)
+        #expect(FileManager.default.createFile(atPath: store.directory.path + "/" + sha256.prefix(2), contents: Data()))
+        let other = try store.keep(Data("a picture with room".utf8))
+        #expect(throws: FileError.self) { try store.keep(bytes) }
+        #expect(store.existingPath(for: sha256) == nil)
+        #expect(try store.makeDurable() == 1)
+        #expect(store.condition(of: other) == .intact)
     }
 }

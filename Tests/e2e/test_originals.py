@@ -3,7 +3,8 @@ whole cache with the source server gone loses no image; a library of the previou
 state, bytes in the cache) is carried over at launch, and a kill -9 in the middle of that loses nothing; the same
 image pasted twice says "Already in"; Check Library writes back from its source an original cut short, and names
 one whose server is gone; a cell that finds its original damaged fetches it again; Keep a Copy in Library keeps an
-image on disk, which then outlives its file."""
+image on disk, which then outlives its file; a disk that fills while keeping fails those images alone, and the state
+names only originals that were written."""
 import hashlib
 import os
 import shutil
@@ -16,7 +17,7 @@ from actions_helpers import choose, menu_item, right_click, showing, toast
 from drag_helpers import gallery_state
 from drag_source import target, uri_list
 from harness import wait_until
-from test_add_and_export import open_main_menu_item
+from test_add_and_export import noise_png, open_main_menu_item, small_mount  # noqa: F401 (small_mount is a fixture)
 from test_drops import before, drop, sources  # noqa: F401 (sources is a fixture)
 
 SPECS = [("red", 300, 200, (220, 30, 30)), ("green", 200, 300, (30, 180, 60)), ("blue", 240, 240, (30, 60, 220)),
@@ -85,6 +86,46 @@ def test_dropped_images_outlive_the_cache_and_their_server(make_app, http_server
     app.stop()
     # Nothing was downloaded again into the cache either: the originals were read where they are kept.
     assert app.cache_files() == [], app.cache_files()
+
+
+def test_a_disk_that_fills_while_keeping_fails_those_images_alone_and_the_state_names_only_what_was_written(
+        make_app, http_server, desktop, tmp_path, sources, small_mount):
+    first = http_server.add_image(*SPECS[0])
+    app = make_app(gallery_state([first]))
+    # The originals on a 1 MB disk (the state beside them is not): six photos of 300 KB do not all fit.
+    os.makedirs(os.path.dirname(originals_dir(app)), exist_ok=True)
+    os.symlink(small_mount("originals"), originals_dir(app))
+    app.start()
+    cells = all_shown(app, 1)
+    photos = [(http_server.add_file("/photo%d.png" % i, noise_png(320, 320, i), "image/png"), noise_png(320, 320, i))
+              for i in range(6)]
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*[url for url, _ in photos])))
+    drop(app, src, before(cells[0]))
+    said = toast(app, "could not be kept", timeout=60)
+    assert "No space left on device" in said, said
+    settled = app.wait_cells(lambda cs: len(cs) < 7 and all(c.settled and c.error is None for c in cs), 60,
+                             what="the drop settled: the photos kept shown, the others gone")
+    kept = len(settled) - 1
+    assert 1 <= kept < 6, harness.format_cells(settled)
+    served = {url: data for url, data in photos}
+
+    def state_settled():
+        images = saved_images(app) or []
+        return images if len(images) == 1 + kept and all(image.get("original") for image in images) else None
+    images = wait_until(state_settled, 20, 0.2, "the state naming every image shown",
+                        lambda: repr(saved_images(app)))
+    for image in images:
+        with open(kept_file(app, image["original"]["sha256"]), "rb") as f:
+            data = f.read()
+        assert hashlib.sha256(data).hexdigest() == image["original"]["sha256"], image["url"]
+        if image["url"] != first.url:
+            assert data == served[image["url"]], image["url"]
+    app.stop()
+
+    http_server.stop()
+    app.start()
+    all_shown(app, 1 + kept)
+    app.stop()
 
 
 def test_a_library_of_the_previous_layout_is_carried_over_and_a_kill_midway_loses_nothing(

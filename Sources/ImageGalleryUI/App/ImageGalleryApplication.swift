@@ -238,7 +238,7 @@ public final class ImageGalleryApplication {
                     // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
                     FileHandle.standardError.write(
                         Data(untranslated("image-gallery: merged \(count) conflict copies\n").utf8))
-                })
+                }, beforeWrite: { try bytesSource.originals.makeDurable() })
             self.saver = saver
             library.onSave = { saver.save($0) }
             // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
