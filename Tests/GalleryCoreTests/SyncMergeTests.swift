@@ -330,7 +330,8 @@ struct SyncedFolderTests {
         // The laptop's app is killed; its sync tool puts the desktop's file over the laptop's, keeping no copy.
         try FileManager.default.removeItem(at: laptop.file)
         try FileManager.default.copyItem(at: desktop.file, to: laptop.file)
-        _ = laptop.saver(loaded: theirs, localFolder: local)
+        // The launch's first look at the folder (the app's after its first frame).
+        laptop.saver(loaded: theirs, localFolder: local).takeInChanges()
         let onDisk = try #require(laptop.onDisk)
         #expect(ids(onDisk, "g") == ["b", "c", "d", "laptop's"])
         #expect(laptop.merges.withLock { $0.last } == onDisk)
