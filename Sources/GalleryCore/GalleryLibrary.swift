@@ -836,7 +836,7 @@ extension GalleryState {
     /// tools) gets a fresh id, so no edit can mistake one image for another.
     public func withUniqueIDs() -> GalleryState {
         var seenGalleries = Set<String>()
-        var seenImages = Set<ImageID>()
+        var seenImages = Set<ImageID>(minimumCapacity: galleries.reduce(0) { $0 + $1.images.count })
         var result = self
         for galleryIndex in result.galleries.indices {
             if !seenGalleries.insert(result.galleries[galleryIndex].id).inserted {

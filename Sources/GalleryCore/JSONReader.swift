@@ -100,6 +100,31 @@ struct JSONReader {
         }
     }
 
+    /// Calls `field` with each name of an object, as it stands in the bytes (`Name`); `field` reads the value.
+    /// The state file's readers: a name without escapes is matched without making a `String` of it.
+    mutating func readFields(_ field: (inout JSONReader, Name) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "{"))
+        try enter()
+        if peek() == UInt8(ascii: "}") {
+            offset += 1
+            depth -= 1
+            return
+        }
+        while true {
+            let name = try readName()
+            try expect(UInt8(ascii: ":"))
+            try field(&self, name)
+            switch peek() {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "}"):
+                offset += 1
+                depth -= 1
+                return
+            default: throw failure
+            }
+        }
+    }
+
     /// Calls `element` for each element of an array; `element` reads it.
     mutating func readArray(_ element: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "["))
@@ -154,6 +179,46 @@ struct JSONReader {
         }
     }
 
+    /// A number as a `Double`, nil when its text is none (`Double(readNumber())` without making the text,
+    /// for the plain decimals the state file is made of).
+    mutating func readDouble() throws(Failure) -> Double? {
+        let text = try skipNumber()
+        return Self.plainDecimal(text) ?? Double(String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self))
+    }
+
+    /// The value of `-?[0-9]+(.[0-9]+)?` with at most 15 digits, exactly as `Double(_:)` rounds it: the digits
+    /// as a whole number are exact in a `Double` (below 2⁵³), and so is the power of ten that divides them
+    /// (up to 10²²), and one division rounds correctly. Nil for any other text (an exponent, more digits).
+    private static func plainDecimal(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        var index = text.startIndex
+        let negative = index < text.endIndex && text[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: UInt64 = 0
+        var digitCount = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") && !inFraction {
+                inFraction = true
+            } else {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                digits = digits &* 10 &+ UInt64(digit)
+                digitCount += 1
+                if inFraction { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        guard digitCount > 0, digitCount <= 15 else { return nil }
+        let value = Double(digits) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+        (0..<exponent).reduce(1.0) { power, _ in power * 10 }
+    }
+
     mutating func readBool() throws(Failure) -> Bool {
         guard case .bool(let value) = try readValue() else { throw failure }
         return value
@@ -161,6 +226,11 @@ struct JSONReader {
 
     /// A number's text, checked against JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func readNumber() throws(Failure) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: try skipNumber()), as: UTF8.self)
+    }
+
+    /// Moves past a number checked as `readNumber` checks it; its text.
+    private mutating func skipNumber() throws(Failure) -> Slice<UnsafeBufferPointer<UInt8>> {
         skipWhiteSpace()
         let start = offset
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "-") { offset += 1 }
@@ -183,7 +253,7 @@ struct JSONReader {
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw failure }
             skipDigits()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        return bytes[start..<offset]
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
@@ -196,16 +266,52 @@ struct JSONReader {
     mutating func readString() throws(Failure) -> String {
         try expect(UInt8(ascii: "\""))
         let start = offset
+        if try skipPlainText() {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
+        }
+        return try readEscapedString(from: start)
+    }
+
+    /// A field's name: the bytes between its quotes when it has no escapes, else its text.
+    mutating func readName() throws(Failure) -> Name {
+        try expect(UInt8(ascii: "\""))
+        let start = offset
+        if try skipPlainText() { return Name(plain: UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])) }
+        return Name(text: try readEscapedString(from: start))
+    }
+
+    /// Moves past a string's text and its closing quote and returns true when the text has no escape; stops at
+    /// the first backslash (false) otherwise. Eight bytes at a time: a launch reads every image's address.
+    private mutating func skipPlainText() throws(Failure) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        if let base = bytes.baseAddress {
+            while offset + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                // Not zero when a byte is below 0x20, or is a quote or a backslash (its XOR is zero).
+                let below20 = (word &- ones &* 0x20) & ~word
+                let special = (below20 | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+                if special != 0 { break }
+                offset += 8
+            }
+        }
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
-                defer { offset += 1 }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+                offset += 1
+                return true
             }
-            if byte == UInt8(ascii: "\\") { break }
+            if byte == UInt8(ascii: "\\") { return false }
             guard byte >= 0x20 else { throw failure }
             offset += 1
         }
+        throw failure
+    }
+
+    /// The rest of a string from its first backslash at `offset`, the text from `start` before it.
+    private mutating func readEscapedString(from start: Int) throws(Failure) -> String {
         // Escapes: the text so far, then each piece as it comes.
         var utf8 = Array(bytes[start..<offset])
         while offset < bytes.count {
@@ -264,5 +370,35 @@ struct JSONReader {
         }
         offset += 4
         return value
+    }
+}
+
+extension JSONReader {
+    /// An object's field name, as `readFields` hands it: valid only inside the call that read it (it may point
+    /// into the bytes being read).
+    struct Name {
+        private let plain: UnsafeBufferPointer<UInt8>?
+        private let escaped: String?
+
+        fileprivate init(plain: UnsafeBufferPointer<UInt8>) {
+            self.plain = plain
+            escaped = nil
+        }
+
+        fileprivate init(text: String) {
+            plain = nil
+            escaped = text
+        }
+
+        var text: String { escaped ?? String(decoding: plain!, as: UTF8.self) }
+
+        /// `case "id":` in a switch over names.
+        static func ~= (pattern: StaticString, name: Name) -> Bool {
+            let expected = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+            guard let plain = name.plain else { return name.escaped!.utf8.elementsEqual(expected) }
+            guard plain.count == expected.count else { return false }
+            for index in 0..<plain.count where plain[index] != expected[index] { return false }
+            return true
+        }
     }
 }

@@ -54,7 +54,7 @@ enum StateFileFormat {
         var version: Int?
         var galleries: [Gallery]?
         var state = GalleryState(galleries: [])
-        try reader.readObject { (reader, name) throws(JSONReader.Failure) in
+        try reader.readFields { (reader, name) throws(JSONReader.Failure) in
             switch name {
             case "version": version = try readVersion(&reader)
             case "galleries":
@@ -70,8 +70,8 @@ enum StateFileFormat {
                     if case .array(let items) = value { items.map(SmartGallery.init(json:)) as? [SmartGallery] } else {
                         nil
                     }
-                if let parsed { state.smartGalleries = parsed } else { state.unknownFields[name] = value }
-            default: state.unknownFields[name] = try reader.readValue()
+                if let parsed { state.smartGalleries = parsed } else { state.unknownFields[name.text] = value }
+            default: state.unknownFields[name.text] = try reader.readValue()
             }
         }
         guard let version, let galleries else { throw JSONReader.Failure(offset: 0) }
@@ -95,7 +95,7 @@ enum StateFileFormat {
         var name: String?
         var images: [GalleryImage]?
         var unknownFields: [String: JSONValue] = [:]
-        try reader.readObject { (reader, field) throws(JSONReader.Failure) in
+        try reader.readFields { (reader, field) throws(JSONReader.Failure) in
             switch field {
             case "id": id = try reader.readString()
             case "name": name = try reader.readString()
@@ -103,7 +103,7 @@ enum StateFileFormat {
                 var list: [GalleryImage] = []
                 try reader.readArray { (reader) throws(JSONReader.Failure) in list.append(try readImage(&reader)) }
                 images = list
-            default: unknownFields[field] = try reader.readValue()
+            default: unknownFields[field.text] = try reader.readValue()
             }
         }
         guard let id, let name, let images else { throw JSONReader.Failure(offset: 0) }
@@ -113,49 +113,46 @@ enum StateFileFormat {
     }
 
     private static func readImage(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryImage {
-        var id: String?
-        var url: String?
-        var aspectRatio: Double?
-        var original: KeptOriginal?
-        var origin: ImageOrigin?
-        var note: String?
-        var tags: [String] = []
-        var unknownFields: [String: JSONValue] = [:]
-        try reader.readObject { (reader, field) throws(JSONReader.Failure) in
+        // Filled in place: a launch reads every image, and copying one (its optional fields inline) cost more.
+        var image = GalleryImage(id: ImageID(""), url: "", aspectRatio: 0)
+        var hasID = false
+        var hasURL = false
+        var hasAspectRatio = false
+        try reader.readFields { (reader, field) throws(JSONReader.Failure) in
             switch field {
-            case "id": id = try reader.readString()
-            case "url": url = try reader.readString()
+            case "id":
+                image.id = ImageID(try reader.readString())
+                hasID = true
+            case "url":
+                image.url = try reader.readString()
+                hasURL = true
             // Out of a Double's range (1e400) it is infinite or 0: shown as a square, measured again.
-            case "aspectRatio": aspectRatio = Double(try reader.readNumber()) ?? 0
+            case "aspectRatio":
+                image.aspectRatio = try reader.readDouble() ?? 0
+                hasAspectRatio = true
             // The library's fields: one of another shape (a newer version's?) is kept as read.
             case "original":
                 let value = try reader.readValue()
-                original = KeptOriginal(json: value)
-                if original == nil { unknownFields[field] = value }
+                image.original = KeptOriginal(json: value)
+                if image.original == nil { image.unknownFields[field.text] = value }
             case "origin":
                 let value = try reader.readValue()
-                origin = ImageOrigin(json: value)
-                if origin == nil { unknownFields[field] = value }
+                image.origin = ImageOrigin(json: value)
+                if image.origin == nil { image.unknownFields[field.text] = value }
             case "note":
                 let value = try reader.readValue()
-                if case .string(let text) = value { note = text } else { unknownFields[field] = value }
+                if case .string(let text) = value { image.note = text } else { image.unknownFields[field.text] = value }
             case "tags":
                 let value = try reader.readValue()
                 if case .array(let elements) = value, let names = Self.strings(elements) {
-                    tags = names
+                    image.tags = names
                 } else {
-                    unknownFields[field] = value
+                    image.unknownFields[field.text] = value
                 }
-            default: unknownFields[field] = try reader.readValue()
+            default: image.unknownFields[field.text] = try reader.readValue()
             }
         }
-        guard let id, let url, let aspectRatio else { throw JSONReader.Failure(offset: 0) }
-        var image = GalleryImage(id: ImageID(id), url: url, aspectRatio: aspectRatio)
-        image.original = original
-        image.origin = origin
-        image.note = note
-        image.tags = tags
-        image.unknownFields = unknownFields
+        guard hasID, hasURL, hasAspectRatio else { throw JSONReader.Failure(offset: 0) }
         return image
     }
 

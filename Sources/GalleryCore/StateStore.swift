@@ -48,7 +48,9 @@ public struct StateStore: Sendable {
                         "it was written by a newer version (format {format})", ["format": String(state.version)]),
                     now: now)
             }
-            let clean = Lineage.withoutLineage(state)  // the lineage is the saver's business (`BackgroundStateSaver`)
+            // The lineage is the saver's business (`BackgroundStateSaver`): naming a file without one by its
+            // content encodes the whole library again, which the first screen must not wait for.
+            let clean = Lineage.withoutLineage(state)
             return .loaded(clean.galleries.isEmpty ? .initial : clean)
         } catch {
             return keepAside(reason: tr("it is not a valid gallery file"), now: now)
@@ -270,6 +272,9 @@ public final class BackgroundStateSaver: Sendable {
         var history = Lineage.History()
         /// The state read at launch, until `history` has been read (off the GTK thread, before any write).
         var unreadHistoryOf: GalleryState?
+        /// The state read at launch, until the file's revision has been read again and a last write of this
+        /// computer's that the file no longer holds merged back (`readLaunchAlone`).
+        var unreadLaunch: GalleryState?
         /// Since when the file has been missing or half written, while this copy waits for it.
         var waitingSince: Date?
     }
@@ -328,37 +333,44 @@ public final class BackgroundStateSaver: Sendable {
         self.onConflictCopiesMerged = onConflictCopiesMerged
         let clean = Lineage.withoutLineage(loaded)
         state = Mutex(
-            State(base: clean, onDisk: clean, diskRevision: store.revision(), unreadHistoryOf: clean))
-        // Which revision the file read at launch was (`load` leaves it out), read again off this thread,
-        // and whether this computer's last write is in it.
-        runInBackground { [self] in
-            writing.withLock { _ in
-                let kept = readHistoryAlone()
-                guard let (read, lineage) = readLaunchFile(clean) else { return }
-                state.withLock { $0.history.name(lineage, ofLaunch: clean) }
-                // A state in the shared folder: the base of the next launch's merges, once this one's are done.
-                // Kept with its name, so that reading the copy needs no hash of its content; a copy this computer
-                // already keeps is only marked the newest.
-                defer {
-                    if let slot = kept.readSlots.first(where: { $0.revision == lineage.revision })?.slot {
-                        markNewest(slot)
-                    } else {
-                        rememberRead(lineage.stamped(read))
-                    }
-                }
-                let lastWrittenRead: KeptState? =
-                    kept.read
-                    ? kept.lastWritten
-                    : lastWrittenStore.flatMap { store in
-                        guard case .loaded(let lastRaw) = store.read() else { return nil }
-                        return Lineage.split(lastRaw)
-                    }
-                guard let (lastWritten, lastLineage) = lastWrittenRead, let lastLineage,
-                    !lineage.all.contains(lastLineage.revision), lastWritten != read
-                else { return }
-                bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
+            State(
+                base: clean, onDisk: clean, diskRevision: store.revision(), unreadHistoryOf: clean,
+                unreadLaunch: clean))
+    }
+
+    /// Under `writing`, before anything that merges, once: which revision the file read at launch was (`load`
+    /// leaves it out), read again, and whether this computer's last write is in it. Not in `init`: it reads the
+    /// whole library several times, which the first screen must not wait for; the app asks for it after its
+    /// first frame (`takeInChanges`), and a save before that does it first.
+    private func readLaunchAlone() {
+        let kept = readHistoryAlone()
+        let taken = state.withLock { state in
+            defer { state.unreadLaunch = nil }
+            return state.unreadLaunch
+        }
+        guard let clean = taken, let (read, lineage) = readLaunchFile(clean) else { return }
+        state.withLock { $0.history.name(lineage, ofLaunch: clean) }
+        // A state in the shared folder: the base of the next launch's merges, once this one's are done. Kept with
+        // its name, so that reading the copy needs no hash of its content; a copy this computer already keeps is
+        // only marked the newest.
+        defer {
+            if let slot = kept.readSlots.first(where: { $0.revision == lineage.revision })?.slot {
+                markNewest(slot)
+            } else {
+                rememberRead(lineage.stamped(read))
             }
         }
+        let lastWrittenRead: KeptState? =
+            kept.read
+            ? kept.lastWritten
+            : lastWrittenStore.flatMap { store in
+                guard case .loaded(let lastRaw) = store.read() else { return nil }
+                return Lineage.split(lastRaw)
+            }
+        guard let (lastWritten, lastLineage) = lastWrittenRead, let lastLineage,
+            !lineage.all.contains(lastLineage.revision), lastWritten != read
+        else { return }
+        bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
     }
 
     /// The file read at launch, read again for its lineage (`load` leaves it out); the launch's own state stands
@@ -471,7 +483,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     /// The folder changed (the file, or a conflict copy beside it): what came in is merged, written
-    /// when it must be, and handed to `onMerged`.
+    /// when it must be, and handed to `onMerged`. The first call (or save) also does the launch's reading.
     public func takeInChanges() {
         runInBackground { [self] in _ = writing.withLock { encoder in takeInChangesAlone(encoder: &encoder) } }
     }
@@ -500,7 +512,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private func takeInChangesAlone(encoder: inout StateEncoder) -> String? {
-        readHistoryAlone()
+        readLaunchAlone()
         if state.withLock({ $0.pending != nil }) { return writePendingAlone(encoder: &encoder) }
         let copies = store.conflictCopies()
         guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
@@ -512,7 +524,7 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private func writePendingAlone(encoder: inout StateEncoder) -> String? {
-        readHistoryAlone()
+        readLaunchAlone()
         let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
             state.pending = nil

@@ -319,7 +319,8 @@ struct SyncedFolderTests {
         let folder = try SyncedFolder()
         let local = folder.directory.appendingPathComponent("local", isDirectory: true)
         try StateStore(fileURL: folder.file).save(Lineage(revision: "shared", takenIn: []).stamped(base))
-        for _ in 0..<3 { _ = folder.saver(loaded: base, localFolder: local) }
+        // Each launch reads the folder again after its first frame (`takeInChanges`).
+        for _ in 0..<3 { folder.saver(loaded: base, localFolder: local).takeInChanges() }
         let copies = try FileManager.default.contentsOfDirectory(atPath: local.path).filter {
             $0.hasPrefix("last-read")
         }
@@ -327,7 +328,7 @@ struct SyncedFolderTests {
         // A file from elsewhere is still kept beside it.
         let theirs = edited { $0.galleries[0].images.append(image("x")) }
         try folder.write(Lineage(revision: "theirs", takenIn: []).stamped(theirs))
-        _ = folder.saver(loaded: theirs, localFolder: local)
+        folder.saver(loaded: theirs, localFolder: local).takeInChanges()
         let after = try FileManager.default.contentsOfDirectory(atPath: local.path).filter { $0.hasPrefix("last-read") }
         #expect(after.count == 2)
     }
@@ -347,7 +348,8 @@ struct SyncedFolderTests {
         // The laptop's app is killed; its sync tool puts the desktop's file over the laptop's, keeping no copy.
         try FileManager.default.removeItem(at: laptop.file)
         try FileManager.default.copyItem(at: desktop.file, to: laptop.file)
-        _ = laptop.saver(loaded: theirs, localFolder: local)
+        // The launch's first look at the folder (the app's after its first frame).
+        laptop.saver(loaded: theirs, localFolder: local).takeInChanges()
         let onDisk = try #require(laptop.onDisk)
         #expect(ids(onDisk, "g") == ["b", "c", "d", "laptop's"])
         #expect(laptop.merges.withLock { $0.last } == onDisk)

@@ -205,6 +205,8 @@ public final class ImageGalleryApplication {
                 }
             }
             self?.startCarryOver(of: state, source: bytesSource, importsDirectory: importsDirectory)
+            // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
+            self?.saver?.takeInChanges()
         }
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
@@ -252,7 +254,6 @@ public final class ImageGalleryApplication {
                     saver.takeInChanges()
                 }
             }
-            saver.takeInChanges()
         }
         loader.onAspectRatio = { [weak library] id, ratio in
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
