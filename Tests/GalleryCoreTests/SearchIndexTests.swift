@@ -187,21 +187,21 @@ private func image(
 
     @Test func anIndexBuiltOffThreadTakesUpTheChangesMadeMeanwhile() throws {
         let library = makeLibrary()
-        var work: (@Sendable () -> SearchCorpus)?
-        var handBack: ((SearchCorpus) -> Void)?
+        var pieces: [(work: @Sendable () -> [SearchEntry], then: ([SearchEntry]) -> Void)] = []
         var built: SearchIndex?
-        SearchIndex.build(
-            library,
-            offThread: {
-                work = $0
-                handBack = $1
-            }, then: { built = $0 })
+        SearchIndex.build(library, piece: 1, offThread: { pieces.append(($0, $1)) }, then: { built = $0 })
         library.setNote("Wallaby", of: ImageID("p1"))
+        // One piece at a time, each asked for when the one before is handed back.
+        let first = try #require(pieces.first)
+        pieces.removeFirst()
+        first.then(first.work())
         library.remove([ImageID("m0")], from: "moscow")
-        let buildCorpus = try #require(work)
-        let corpus = buildCorpus()
-        #expect(built == nil)
-        handBack?(corpus)
+        while !pieces.isEmpty {
+            #expect(built == nil)
+            let piece = pieces.removeFirst()
+            piece.then(piece.work())
+            #expect(pieces.count <= 1)
+        }
         let index = try #require(built)
         #expect(found(index, "wallaby") == ["p1"])
         #expect(found(index, "ёлка").isEmpty)

@@ -15,17 +15,6 @@ public struct SearchCorpus: Sendable {
 
     public init() {}
 
-    /// The corpus of a saved state, built on any thread: a worker indexes the library before the GTK
-    /// thread takes it up (`SearchIndex.build`).
-    public init(state: GalleryState) {
-        var folding = SearchFolding()
-        sections = state.galleries.map { gallery in
-            Section(
-                galleryID: gallery.id, name: gallery.name,
-                entries: gallery.images.map { SearchEntry($0, folding: &folding) })
-        }
-    }
-
     /// The images matching `query`, grouped by gallery in sidebar order, each group in gallery order; no
     /// group for a gallery without one. `failed` are the images that could not be loaded. `previous`, when
     /// it was found in this generation by a broader query, is searched instead of everything. Returns nil

@@ -409,6 +409,8 @@ public final class ImageGalleryApplication {
         let work = upkeep
         upkeep = nil
         work?()
+        // The first keys typed in the search bar find the index ready.
+        services?.search.buildIndex()
     }
 
     /// Carries a library of the previous layout over into the library's originals, in the background (the

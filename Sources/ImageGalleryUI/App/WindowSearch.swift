@@ -95,7 +95,7 @@ final class WindowSearch {
 
     /// Opens the bar with the keyboard in it; `typed` is what the user began to type in the gallery.
     func open(typing typed: String? = nil) {
-        // The index is built at the first search: from Ctrl+F on, while the words are typed.
+        // The index is built after launch in the background: a search bar opened before it is ready hurries it.
         librarySearch.withIndex { _ in }
         bar.isSearching = true
         if let typed {
@@ -218,7 +218,7 @@ final class WindowSearch {
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif
-            session.showResults(results)
+            session.showResults(results, current: librarySearch.isCurrent(results))
             #if StallLog
                 StallLog.note("results-shown \(query.text)")
             #endif

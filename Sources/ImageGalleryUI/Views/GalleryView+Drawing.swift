@@ -47,7 +47,7 @@ extension GalleryView {
             // For the search benchmark: when each query's results were first painted.
             if let results = session.searchResults, results.query.text != lastPaintedQuery {
                 lastPaintedQuery = results.query.text
-                StallLog.note("results-painted \(results.ids.count) \(results.query.text)")
+                StallLog.note("results-painted \(session.cells.count) \(results.query.text)")
             }
         #endif
     }
