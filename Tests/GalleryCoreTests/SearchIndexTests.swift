@@ -66,6 +66,22 @@ private func image(
         #expect(found(index, "зима") == ["m0"])
     }
 
+    @Test func aWordIsFoundAfterPartialMatchesAndAtTheVeryEnd() {
+        let library = GalleryLibrary(
+            state: GalleryState(galleries: [
+                Gallery(
+                    id: "g", name: "G",
+                    images: [image("a", note: "ababac"), image("b", note: "abab"), image("c", note: "q")])
+            ]))
+        let index = SearchIndex(library: library)
+        #expect(found(index, "abac") == ["a"])
+        #expect(found(index, "babac") == ["a"])
+        #expect(found(index, "abab") == ["a", "b"])
+        #expect(found(index, "ababab").isEmpty)
+        #expect(found(index, "q") == ["c"])
+        #expect(found(index, "qq").isEmpty)
+    }
+
     @Test func wordsMustAllMatchInAnyField() {
         let index = SearchIndex(library: makeLibrary())
         #expect(found(index, "cafe red") == ["p0"])

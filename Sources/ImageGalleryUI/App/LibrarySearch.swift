@@ -96,10 +96,24 @@ final class LibrarySearch {
                 guard let self else { return }
                 self.index = index
                 building = false
+                #if StallLog
+                    StallLog.note("index-built")
+                #endif
                 let bodies = waiting
                 waiting = []
                 for body in bodies { body(index) }
             })
+    }
+
+    /// The tags in use, each with its name folded, worked out on a worker from the galleries' cells as they are now.
+    func tagsInUse(then: @escaping @Sendable @MainActor ([(name: String, folded: String)]) -> Void) {
+        let cells = library.galleries.map { library.cells(of: $0.id) }
+        scheduler.run(
+            .cpu, .background,
+            {
+                var folding = SearchFolding()
+                return GalleryLibrary.tagsInUse(among: cells).map { ($0.name, folding.string($0.name)) }
+            }, then: then)
     }
 
     /// Whether `results` were found in the index of the library as it is now.
