@@ -296,6 +296,8 @@ public final class ImageGalleryApplication {
         guard let services else { return nil }
         let window = MainWindow(services: services, galleryID: galleryID)
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
+        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -409,8 +411,6 @@ public final class ImageGalleryApplication {
         let work = upkeep
         upkeep = nil
         work?()
-        // The first keys typed in the search bar find the index ready.
-        services?.search.buildIndex()
     }
 
     /// Carries a library of the previous layout over into the library's originals, in the background (the

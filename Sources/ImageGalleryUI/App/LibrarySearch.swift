@@ -4,7 +4,7 @@ import GalleryIO
 import GtkKit
 
 /// The library's search index, shared by every window's search bar and the overview: built on a worker once
-/// launch's first frame is drawn (at once when there are smart galleries), then kept up to date by the core with each change;
+/// launch's first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
 /// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar.
 @MainActor
 final class LibrarySearch {
@@ -80,7 +80,7 @@ final class LibrarySearch {
         buildIndex()
     }
 
-    /// Builds the index on a worker, a piece at a time: in the background (after launch's first frame, so the
+    /// Builds the index on a worker, a piece at a time: in the background (after launch's first screen, so the
     /// first keys typed find it ready), or at once, piece by piece, from when a search waits for it.
     func buildIndex() {
         guard index == nil, !building else { return }

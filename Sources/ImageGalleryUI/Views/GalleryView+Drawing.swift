@@ -10,6 +10,10 @@ extension GalleryView {
             onFirstFrame = nil
             MainContext.post { firstFrame() }
         }
+        if !hasDrawn {
+            hasDrawn = true
+            MainContext.post { [weak self] in self?.checkFirstScreenLoaded() }
+        }
         canvas.renderBackground(context)
         // From here on, content coordinates: cairo sees only the small offsets of what is on screen.
         context.translate(x: 0, y: -scroller.scrollOffset)

@@ -84,6 +84,11 @@ final class GalleryView {
     var onDropped: (_ message: String) -> Void = { _ in }
     /// Called once, on the main loop's next turn after the first frame drawn.
     var onFirstFrame: (() -> Void)?
+    /// Called once, when the pictures of the first screen drawn have all arrived or failed: background work that
+    /// would compete with them for the cores waits for it.
+    var onFirstScreenLoaded: (() -> Void)?
+    /// Whether a frame was drawn (the first screen can be loaded only after).
+    var hasDrawn = false
 
     private let animator = FrameAnimator()
     private var pinch: PinchGesture?
@@ -430,6 +435,7 @@ final class GalleryView {
     }
 
     private func imageUpdated(_ id: ImageID) {
+        checkFirstScreenLoaded()
         guard let index = index(of: id) else { return }
         // A failure turns the cell square; everything else only repaints.
         let frame = targetFrame(ofCellAt: index)
@@ -439,6 +445,19 @@ final class GalleryView {
             canvas.queueDraw()
             scheduleAccessibilityRefresh()
         }
+    }
+
+    /// Calls `onFirstScreenLoaded` once a frame was drawn and no cell on screen is still loading.
+    func checkFirstScreenLoaded() {
+        guard let loaded = onFirstScreenLoaded, hasDrawn, !isDetached else { return }
+        let cells = shownCells
+        let loading = cellIndices(intersecting: visibleRect).contains { index in
+            guard let image = cells[index].image, case .loading = loader.peekState(of: image.id) else { return false }
+            return true
+        }
+        guard !loading else { return }
+        onFirstScreenLoaded = nil
+        MainContext.post { loaded() }
     }
 
     // MARK: Keyboard focus
