@@ -16,7 +16,7 @@ zeroed, one key that matches every image ("c") until its results are painted and
 thread, and the job lanes' part (the workers); the rest is mostly the GTK thread's.
 
 Memory: the app's resident memory once the gallery shows (2 s after its first screen settled: the index, built in
-the background after the first frame, is built by then; a build from before that change builds it at the first
+the background once the first screen is loaded, is built by then; a build from before that change builds it at the first
 search), then after the run's searches, and the growth, as a share of the latter. The index's own share is the
 difference of the first figure between this build and one that builds it at the first search, run side by side:
 `--versus` alternates runs of the two binaries in one sitting and reports both. Reports each run and the median
