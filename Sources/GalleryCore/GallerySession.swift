@@ -46,7 +46,7 @@ public final class GallerySession {
     /// The search whose results the window shows instead of its gallery; nil when it shows the gallery.
     public private(set) var searchResults: SearchResults?
     /// The results' cells as the library holds them now, grouped by gallery (`resultSections`).
-    private var resultCells: [GalleryCell] = []
+    private var resultCells = ShownCells([])
     public private(set) var resultSections: [ResultSection] = []
     /// Made when first asked (an action on selected results), not at each keystroke.
     private var resultGalleryStorage: [ImageID: String]?
@@ -72,7 +72,7 @@ public final class GallerySession {
     public var gallery: GalleryEntry { library.gallery(galleryID) ?? library.galleries[0] }
 
     /// The cells the window shows: the gallery's, or the search results'.
-    public var cells: [GalleryCell] { searchResults == nil ? library.cells(of: galleryID) : resultCells }
+    public var cells: ShownCells { searchResults == nil ? ShownCells(library.cells(of: galleryID)) : resultCells }
 
     public var isShowingResults: Bool { searchResults != nil }
 
@@ -89,8 +89,9 @@ public final class GallerySession {
         return resultGalleryStorage?[id] ?? galleryID
     }
 
-    /// Shows `results` instead of the gallery, or with nil the gallery again with the selection it had.
-    public func showResults(_ results: SearchResults?) {
+    /// Shows `results` instead of the gallery, or with nil the gallery again with the selection it had. `current`
+    /// says the results were found in the index of the library as it is now.
+    public func showResults(_ results: SearchResults?, current: Bool = false) {
         guard results != searchResults else { return }
         if searchResults == nil, results != nil {
             selectionBeforeSearch = (selection, selectionAnchor, focusedID)
@@ -103,7 +104,7 @@ public final class GallerySession {
             selectionBeforeSearch = nil
             (selection, selectionAnchor, focusedID) = before
         }
-        refreshResultCells()
+        refreshResultCells(current: current)
         forgetMissingCells()
         onChange(.searchResults)
     }
@@ -117,32 +118,38 @@ public final class GallerySession {
     }
 
     /// Reads the results' cells from the library again: an image that went is left out, one that changed
-    /// (its tags, its ratio) shows as it is now.
-    private func refreshResultCells() {
-        resultCells = []
+    /// (its tags, its ratio) shows as it is now. With `current` results (found in the index as the library is
+    /// now) a gallery without placeholders holds each result where the index found it: nothing is looked at.
+    private func refreshResultCells(current: Bool = false) {
+        resultCells = ShownCells([])
         resultSections = []
         resultGalleryStorage = nil
         guard let searchResults else {
             cellIndexes = [:]
             return
         }
+        var runs: [(cells: [GalleryCell], positions: [Int])] = []
+        var start = 0
         for group in searchResults.groups {
             guard let gallery = library.gallery(group.galleryID) else { continue }
             let cells = library.cells(of: group.galleryID)
-            let start = resultCells.count
-            for (id, position) in zip(group.ids, group.positions) {
+            let positions: [Int]
+            if current && library.imageCount(of: group.galleryID) == cells.count {
+                positions = group.positions
+            } else {
                 // Where the index found it, unless placeholders or changes since moved it: then by id.
-                if position < cells.count && cells[position].id == id {
-                    resultCells.append(cells[position])
-                } else if let index = cellIndex(of: id, in: group.galleryID, cells) {
-                    resultCells.append(cells[index])
+                positions = zip(group.ids, group.positions).compactMap { id, position in
+                    position < cells.count && cells[position].id == id
+                        ? position : cellIndex(of: id, in: group.galleryID, cells)
                 }
             }
-            if resultCells.count > start {
-                resultSections.append(
-                    ResultSection(galleryID: group.galleryID, name: gallery.name, range: start..<resultCells.count))
-            }
+            guard !positions.isEmpty else { continue }
+            runs.append((cells, positions))
+            resultSections.append(
+                ResultSection(galleryID: group.galleryID, name: gallery.name, range: start..<start + positions.count))
+            start += positions.count
         }
+        resultCells = ShownCells(runs: runs)
     }
 
     public func index(of id: ImageID) -> Int? { cells.firstIndex { $0.id == id } }

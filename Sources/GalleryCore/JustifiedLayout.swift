@@ -43,7 +43,8 @@ public struct LayoutRect: Equatable, Sendable {
 /// Justified rows, as in GNOME Photos: every row fills the width exactly and keeps each image's
 /// aspect ratio; the last, unfilled row keeps the target height and stays left-aligned. Only the rows are
 /// worked out up front, in one pass over the ratios; a cell's frame is worked out from its row when asked
-/// for, so laying out a library costs the same whether it shows its first rows or all of them.
+/// for, so laying out a library costs the same whether it shows its first rows or all of them. Search results
+/// are laid out a few screens at a time (`extend`), the rest of their height estimated meanwhile.
 public struct JustifiedLayout: Sendable {
     public struct Row: Sendable {
         public var range: Range<Int>
@@ -51,13 +52,13 @@ public struct JustifiedLayout: Sendable {
         public var height: Double
     }
 
-    /// Every cell's frame, each worked out when read (a binary search for its row, then its row's cells
+    /// Every laid-out cell's frame, each worked out when read (a binary search for its row, then its row's cells
     /// before it).
     public struct Frames: RandomAccessCollection, Sendable {
         fileprivate let layout: JustifiedLayout
 
         public var startIndex: Int { 0 }
-        public var endIndex: Int { layout.aspectRatios.count }
+        public var endIndex: Int { layout.laidOutCount }
 
         public subscript(index: Int) -> LayoutRect {
             let row = layout.rows[layout.row(containing: index)]
@@ -69,18 +70,51 @@ public struct JustifiedLayout: Sendable {
         }
     }
 
-    public let rows: [Row]
-    public let contentHeight: Double
+    public private(set) var rows: [Row] = []
     public let width: Double
-    private let aspectRatios: [Double]
+    /// The ratios given so far; the cells of an unfinished last row wait in it for the next `extend`.
+    private var aspectRatios: [Double]
     private let spacing: Double
-    /// Where each section's heading stands (its top), in the order of `sectionStarts`.
-    public let headingTops: [Double]
+    private let targetRowHeight: Double
+    private let sectionStarts: [Int]
+    private let headingHeight: Double
+    /// How many cells there are in all, laid out or not.
+    public let count: Int
+    /// Where each section's heading stands (its top), in the order of `sectionStarts`; the sections laid out so far.
+    public private(set) var headingTops: [Double] = []
+    /// The top of the next row.
+    private var nextY: Double
 
     public var frames: Frames { Frames(layout: self) }
 
+    /// The cells in rows so far: the first `laidOutCount` of `count`.
+    public var laidOutCount: Int { rows.last?.range.upperBound ?? 0 }
+
+    public var isComplete: Bool { laidOutCount == count }
+
+    /// The cells whose ratios were given, laid out or waiting to fill a row.
+    public var givenCount: Int { aspectRatios.count }
+
+    /// The bottom of the rows laid out so far.
+    public var laidOutHeight: Double { rows.isEmpty ? 0 : nextY }
+
+    /// The whole content's height: exact once complete; until then the rows so far, and the cells left at the
+    /// height the laid-out cells took each (or square cells at the target height before any row).
+    public var contentHeight: Double {
+        let left = count - laidOutCount
+        guard left > 0 else { return rows.isEmpty ? 0 : nextY }
+        let inner = max(width - 2 * spacing, 1)
+        let perCell =
+            rows.isEmpty
+            ? (targetRowHeight + spacing) / max((inner / (targetRowHeight + spacing)).rounded(.down), 1)
+            : (nextY - spacing - Double(headingTops.count) * headingHeight) / Double(laidOutCount)
+        let headingsLeft = Double(sectionStarts.count - headingTops.count) * headingHeight
+        return nextY + Double(left) * perCell + headingsLeft
+    }
+
     /// - Parameters:
-    ///   - aspectRatios: width / height of each cell, in display order.
+    ///   - aspectRatios: width / height of each cell, in display order: all of them, or the first ones of
+    ///     `count` (search results, laid out a screen at a time by `extend`).
     ///   - width: the available width, margins included.
     ///   - targetRowHeight: the height a row aims for; the zoom level.
     ///   - spacing: the gap between cells and around the edges.
@@ -88,44 +122,67 @@ public struct JustifiedLayout: Sendable {
     ///     row, under a heading `headingHeight` tall.
     public init(
         aspectRatios: [Double], width: Double, targetRowHeight: Double, spacing: Double, sectionStarts: [Int] = [],
-        headingHeight: Double = 0
+        headingHeight: Double = 0, count: Int? = nil
     ) {
         self.width = width
         self.aspectRatios = aspectRatios
         self.spacing = spacing
-        var headingTops: [Double] = []
-        var nextSection = 0
+        self.targetRowHeight = max(targetRowHeight, 1)
+        self.sectionStarts = sectionStarts
+        self.headingHeight = headingHeight
+        self.count = max(count ?? aspectRatios.count, aspectRatios.count)
+        nextY = spacing
+        layOutGivenCells()
+    }
+
+    /// Lays out the next cells, `aspectRatios` following those given before: every row they fill, a section's
+    /// last row, and the last row of all once every cell is given.
+    public mutating func extend(with aspectRatios: [Double]) {
+        self.aspectRatios.append(contentsOf: aspectRatios.prefix(count - self.aspectRatios.count))
+        layOutGivenCells()
+    }
+
+    private mutating func layOutGivenCells() {
+        let given = self.aspectRatios.count
+        var nextSection = headingTops.count
         let inner = max(width - 2 * spacing, 1)
-        let target = max(targetRowHeight, 1)
-        var rows: [Row] = []
-        var y = spacing
-        var start = 0
-        while start < aspectRatios.count {
-            while nextSection < sectionStarts.count && sectionStarts[nextSection] <= start {
-                headingTops.append(y)
-                y += headingHeight
-                nextSection += 1
+        let target = targetRowHeight
+        var y = nextY
+        var start = laidOutCount
+        while start < given {
+            var headings: [Double] = []
+            var headed = y
+            while nextSection + headings.count < sectionStarts.count
+                && sectionStarts[nextSection + headings.count] <= start
+            {
+                headings.append(headed)
+                headed += headingHeight
             }
-            let sectionEnd = nextSection < sectionStarts.count ? sectionStarts[nextSection] : aspectRatios.count
+            let sectionIndex = nextSection + headings.count
+            let sectionEnd = sectionIndex < sectionStarts.count ? sectionStarts[sectionIndex] : count
             // Take cells until the row, at the target height, is at least as wide as the space.
             var end = start
             var ratioSum = 0.0
-            while end < sectionEnd {
-                ratioSum += aspectRatios[end]
+            var filled = false
+            while end < min(sectionEnd, given) {
+                ratioSum += self.aspectRatios[end]
                 end += 1
-                let gaps = Double(end - start - 1) * spacing
-                if ratioSum * target + gaps >= inner { break }
+                if ratioSum * target + Double(end - start - 1) * spacing >= inner {
+                    filled = true
+                    break
+                }
             }
+            // An unfilled row waits for the cells after it, unless its section or the cells end there.
+            guard filled || end == sectionEnd else { break }
+            headingTops.append(contentsOf: headings)
+            nextSection += headings.count
             let gaps = Double(end - start - 1) * spacing
-            let filled = ratioSum * target + gaps >= inner
             let height = filled ? max((inner - gaps) / ratioSum, 1) : target
-            rows.append(Row(range: start..<end, y: y, height: height))
-            y += height + spacing
+            rows.append(Row(range: start..<end, y: headed, height: height))
+            y = headed + height + spacing
             start = end
         }
-        self.rows = rows
-        self.headingTops = headingTops
-        contentHeight = rows.isEmpty ? 0 : y
+        nextY = y
     }
 
     /// The row that holds the cell at `index` (a valid index), by binary search.

@@ -66,6 +66,22 @@ private func image(
         #expect(found(index, "зима") == ["m0"])
     }
 
+    @Test func aWordIsFoundAfterPartialMatchesAndAtTheVeryEnd() {
+        let library = GalleryLibrary(
+            state: GalleryState(galleries: [
+                Gallery(
+                    id: "g", name: "G",
+                    images: [image("a", note: "ababac"), image("b", note: "abab"), image("c", note: "q")])
+            ]))
+        let index = SearchIndex(library: library)
+        #expect(found(index, "abac") == ["a"])
+        #expect(found(index, "babac") == ["a"])
+        #expect(found(index, "abab") == ["a", "b"])
+        #expect(found(index, "ababab").isEmpty)
+        #expect(found(index, "q") == ["c"])
+        #expect(found(index, "qq").isEmpty)
+    }
+
     @Test func wordsMustAllMatchInAnyField() {
         let index = SearchIndex(library: makeLibrary())
         #expect(found(index, "cafe red") == ["p0"])
@@ -187,21 +203,21 @@ private func image(
 
     @Test func anIndexBuiltOffThreadTakesUpTheChangesMadeMeanwhile() throws {
         let library = makeLibrary()
-        var work: (@Sendable () -> SearchCorpus)?
-        var handBack: ((SearchCorpus) -> Void)?
+        var pieces: [(work: @Sendable () -> [SearchEntry], then: ([SearchEntry]) -> Void)] = []
         var built: SearchIndex?
-        SearchIndex.build(
-            library,
-            offThread: {
-                work = $0
-                handBack = $1
-            }, then: { built = $0 })
+        SearchIndex.build(library, piece: 1, offThread: { pieces.append(($0, $1)) }, then: { built = $0 })
         library.setNote("Wallaby", of: ImageID("p1"))
+        // One piece at a time, each asked for when the one before is handed back.
+        let first = try #require(pieces.first)
+        pieces.removeFirst()
+        first.then(first.work())
         library.remove([ImageID("m0")], from: "moscow")
-        let buildCorpus = try #require(work)
-        let corpus = buildCorpus()
-        #expect(built == nil)
-        handBack?(corpus)
+        while !pieces.isEmpty {
+            #expect(built == nil)
+            let piece = pieces.removeFirst()
+            piece.then(piece.work())
+            #expect(pieces.count <= 1)
+        }
         let index = try #require(built)
         #expect(found(index, "wallaby") == ["p1"])
         #expect(found(index, "ёлка").isEmpty)

@@ -76,6 +76,53 @@ private func image(_ name: String, note: String? = nil) -> GalleryImage {
         #expect(session.cells.map(\.id.rawValue) == ["d0", "d1"])
     }
 
+    @Test func currentResultsAreReadWhereTheIndexFoundThemAndOthersAreLookedUp() throws {
+        let library = makeLibrary()
+        let index = SearchIndex(library: library)
+        let session = GallerySession(library: library, galleryID: "cats")
+        let found = try #require(index.corpus.search(SearchQuery(text: "harbour")))
+        session.showResults(found, current: true)
+        #expect(session.cells.map(\.id.rawValue) == ["c0", "d1"])
+        #expect(session.cells[1].image?.note == "Harbour at night")
+        // A placeholder before the results moves them among the cells: they are found by id, not by position.
+        _ = library.insertPlaceholder(in: "dogs", at: 0, label: "on its way")
+        let later = try #require(index.corpus.search(SearchQuery(text: "harbour")))
+        session.showResults(later, current: true)
+        #expect(session.cells.map(\.id.rawValue) == ["c0", "d1"])
+        #expect(session.resultSections.map(\.range) == [0..<1, 1..<2])
+        #expect(Array(session.cells[1...]).map(\.id.rawValue) == ["d1"])
+    }
+
+    @Test func resultsLaidOutAPieceAtATimeTakeTheRowsOfAWholeLayout() {
+        var generator = SplitMix64(seed: 7)
+        let ratios = (0..<500).map { _ in Double.random(in: 0.3...3.5, using: &generator) }
+        let sections = [0, 3, 4, 200, 499]
+        let whole = JustifiedLayout(
+            aspectRatios: ratios, width: 900, targetRowHeight: 150, spacing: 8, sectionStarts: sections,
+            headingHeight: 36)
+        var pieces = JustifiedLayout(
+            aspectRatios: Array(ratios[..<10]), width: 900, targetRowHeight: 150, spacing: 8, sectionStarts: sections,
+            headingHeight: 36, count: 500)
+        #expect(!pieces.isComplete)
+        #expect(pieces.laidOutCount < 10)
+        // The rest of the height is estimated: more than the rows so far, less than twice the whole.
+        #expect(pieces.contentHeight > pieces.laidOutHeight)
+        #expect(pieces.contentHeight < whole.contentHeight * 2)
+        var given = 10
+        while given < 500 {
+            let next = min(given + 37, 500)
+            pieces.extend(with: Array(ratios[given..<next]))
+            given = next
+        }
+        #expect(pieces.isComplete)
+        #expect(pieces.rows.map(\.range) == whole.rows.map(\.range))
+        #expect(pieces.rows.map(\.y) == whole.rows.map(\.y))
+        #expect(pieces.rows.map(\.height) == whole.rows.map(\.height))
+        #expect(pieces.headingTops == whole.headingTops)
+        #expect(pieces.contentHeight == whole.contentHeight)
+        #expect(pieces.frames[321] == whole.frames[321])
+    }
+
     @Test func sectionsStartRowsUnderTheirHeadings() {
         let layout = JustifiedLayout(
             aspectRatios: [1, 1, 1, 1, 1], width: 1000, targetRowHeight: 100, spacing: 10, sectionStarts: [0, 2],

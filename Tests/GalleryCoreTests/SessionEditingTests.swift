@@ -21,7 +21,7 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
         session = GallerySession(library: library)
     }
 
-    var cells: [GalleryCell] { session.cells }
+    var cells: [GalleryCell] { Array(session.cells) }
     var state: GalleryState { library.state }
     var history: UndoHistory { library.history }
     var selection: Set<ImageID> { session.selection }

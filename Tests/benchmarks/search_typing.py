@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Typing in the search bar over a large library: `/usr/bin/python3 Tests/benchmarks/search_typing.py [--runs N]`.
+"""Typing in the search bar over a large library:
+`/usr/bin/python3 Tests/benchmarks/search_typing.py [--runs N] [--versus OTHER_BINARY]`.
 
 The built app ($IMAGE_GALLERY_BIN, else the release build if present, else debug; it must be built with
 `--traits StallLog`, whose log says when each query's results were first painted) starts under Xvfb on 50,000
@@ -9,14 +10,23 @@ quick typist): a key's latency is from the press to the first paint of its query
 `event ... results-painted` line, on the same CLOCK_MONOTONIC), and a key whose results were overtaken by the next
 key's before being painted counts until the paint of the results that replaced them (what the user waited for).
 
-Memory: the app's resident memory once the gallery shows (the index is built at the first search, so not yet), then
-after the run's searches (the index built and kept), and the difference, as a share of the latter. Reports each
-run and the median and range over the runs. Not a test: timings go here, not in the test suite.
+`--callgrind`: instead, each binary once under `valgrind --tool=callgrind` (a copy stripped of the debug information
+valgrind cannot read, beside the binary): the search bar opened and its index made (a key typed and erased), counters
+zeroed, one key that matches every image ("c") until its results are painted and a second after, counted: every
+thread, and the job lanes' part (the workers); the rest is mostly the GTK thread's.
+
+Memory: the app's resident memory once the gallery shows (2 s after its first screen settled: the index, built in
+the background once the first screen is loaded, is built by then; a build from before that change builds it at the first
+search), then after the run's searches, and the growth, as a share of the latter. The index's own share is the
+difference of the first figure between this build and one that builds it at the first search, run side by side:
+`--versus` alternates runs of the two binaries in one sitting and reports both. Reports each run and the median
+and range over the runs. Not a test: timings go here, not in the test suite.
 """
 import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,6 +79,13 @@ def painted_events(path):
                 _, when, _, _count, *query = line.rstrip("\n").split(" ")
                 events.append((float(when), " ".join(query)))
     return events
+
+
+def events_of(path, kind):
+    """[(monotonic seconds, query)] of the log's lines of this kind (query-asked, results-came)."""
+    with open(path, encoding="utf-8") as log:
+        return [(float(line.split(" ")[1]), line.rstrip("\n").split(" ", 3)[3]) for line in log
+                if line.startswith("event ") and line.split(" ")[2] == kind]
 
 
 def one_run(binary, desktop, state, work, run):
@@ -124,8 +141,54 @@ def one_run(binary, desktop, state, work, run):
         if paint is not None:
             latencies.append((paint - at) * 1000)
             if EACH:
-                print("  %-14r %7.1f ms" % (query, (paint - at) * 1000))
+                asked = next((when for when, what in events_of(log, "query-asked") if when >= at and what == query), None)
+                came = next((when for when, what in events_of(log, "results-came") if when >= at and what == query), None)
+                print("  %-14r %7.1f ms (key to asked %s, to results back %s)" % (
+                    query, (paint - at) * 1000, "%.1f" % ((asked - at) * 1000) if asked else "-",
+                    "%.1f" % ((came - at) * 1000) if came else "-"))
     return latencies, before, after, len(presses)
+
+
+def callgrind_key(binary, desktop, state, work, run):
+    """Instructions (all threads, the workers' part) of one key matching every image, to its results painted."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from versus_gthumb import callgrind_dump  # noqa: E402
+    stripped = binary + ".nodebug"
+    subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
+    out = os.path.join(work, "callgrind-%d.out" % run)
+    wrapper = os.path.join(work, "callgrind-%d.sh" % run)
+    with open(wrapper, "w") as script:
+        script.write('#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s %s "$@"\n' % (out, stripped))
+    os.chmod(wrapper, 0o755)
+    log = os.path.join(work, "stall-cg-%d.log" % run)
+    app = harness.App(state, {"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop,
+                      root=os.path.join(work, "app-cg-%d" % run), binary=wrapper)
+    app.start(timeout=600)
+    try:
+        app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 900, what="the first gallery loaded")
+        app.focus()
+        app.key("ctrl+f")
+        app.wait_for_object("Search", harness.ROLE.TEXT, timeout=300)
+        app.key("z")
+        wait_for_event(log, lambda text: text == "z", 600)
+        app.key("BackSpace")
+        time.sleep(10)
+        subprocess.run(["callgrind_control", "-z", str(app.proc.pid)], check=True, stdout=subprocess.DEVNULL)
+        app.key("c")
+        wait_for_event(log, lambda text: text == "c", 600)
+        time.sleep(1)
+        return callgrind_dump(app.proc.pid, out)
+    finally:
+        app.stop(timeout=120, check=False)
+
+
+def wait_for_event(log, matches, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(matches(text) for _, text in painted_events(log)):
+            return
+        time.sleep(0.5)
+    raise TimeoutError("no results painted in %s" % log)
 
 
 def percentile(values, fraction):
@@ -137,32 +200,50 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--each", action="store_true", help="print every key's latency")
+    parser.add_argument("--versus", help="another build, run in turn with this one")
+    parser.add_argument("--callgrind", action="store_true", help="count one key's instructions under callgrind")
     args = parser.parse_args()
     global EACH
     EACH = args.each
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
     binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binaries = [binary] + ([args.versus] if args.versus else [])
     work = tempfile.mkdtemp(prefix="gallery-search-bench-")
     state = library(work)
     desktop = harness.start_desktop()
-    rows = []
+    if args.callgrind:
+        try:
+            for run, each in enumerate(binaries):
+                total, workers = callgrind_key(each, desktop, state, work, run)
+                print("%s: one key matching every image, to painted: %.1f M instructions, workers %.1f M, the rest "
+                      "%.1f M" % (os.path.relpath(each, harness.REPO_ROOT), total / 1e6, workers / 1e6,
+                                  (total - workers) / 1e6))
+        finally:
+            harness.stop_desktop()
+        return
+    rows = {each: [] for each in binaries}
     try:
         for run in range(args.runs):
-            latencies, before, after, keys = one_run(binary, desktop, state, work, run)
-            if not latencies:
-                sys.exit("no results-painted events: build with `swift build -c release --traits StallLog`")
-            row = (statistics.median(latencies), percentile(latencies, 0.99), max(latencies), before, after,
-                   (after - before) / after * 100, len(latencies), keys)
-            rows.append(row)
-            print("run %d: key to results painted median %.1f ms, p99 %.1f ms, max %.1f ms; memory %.1f MiB "
-                  "before the index, %.1f MiB with it (%.1f%%); %d of %d keys painted" % ((run + 1,) + row))
+            for each in binaries:
+                latencies, before, after, keys = one_run(each, desktop, state, work, len(rows[each]) * 2 + (each != binary))
+                if not latencies:
+                    sys.exit("no results-painted events: build with `swift build -c release --traits StallLog`")
+                row = (statistics.median(latencies), percentile(latencies, 0.99), max(latencies), before, after,
+                       (after - before) / after * 100, len(latencies), keys)
+                rows[each].append(row)
+                print("%s run %d: key to results painted median %.1f ms, p99 %.1f ms, max %.1f ms; memory %.1f MiB "
+                      "before searching, %.1f MiB after (+%.1f%%); %d of %d keys painted"
+                      % ((os.path.relpath(each, harness.REPO_ROOT), run + 1) + row))
     finally:
         harness.stop_desktop()
-    print("binary: %s, %d images in %d galleries, %d runs" % (
-        os.path.relpath(binary, harness.REPO_ROOT), GALLERIES * PER_GALLERY, GALLERIES, len(rows)))
-    for name, column in (("median ms", 0), ("p99 ms", 1), ("index share %", 5)):
-        values = [row[column] for row in rows]
-        print("%-14s median %.1f, range %.1f–%.1f" % (name, statistics.median(values), min(values), max(values)))
+    for each in binaries:
+        print("binary: %s, %d images in %d galleries, %d runs" % (
+            os.path.relpath(each, harness.REPO_ROOT), GALLERIES * PER_GALLERY, GALLERIES, len(rows[each])))
+        for name, column in (("median ms", 0), ("p99 ms", 1), ("max ms", 2), ("before MiB", 3), ("after MiB", 4),
+                             ("growth %", 5)):
+            values = [row[column] for row in rows[each]]
+            print("  %-12s median %.1f, range %.1f–%.1f" % (
+                name, statistics.median(values), min(values), max(values)))
 
 
 if __name__ == "__main__":

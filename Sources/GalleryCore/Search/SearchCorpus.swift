@@ -15,17 +15,6 @@ public struct SearchCorpus: Sendable {
 
     public init() {}
 
-    /// The corpus of a saved state, built on any thread: a worker indexes the library before the GTK
-    /// thread takes it up (`SearchIndex.build`).
-    public init(state: GalleryState) {
-        var folding = SearchFolding()
-        sections = state.galleries.map { gallery in
-            Section(
-                galleryID: gallery.id, name: gallery.name,
-                entries: gallery.images.map { SearchEntry($0, folding: &folding) })
-        }
-    }
-
     /// The images matching `query`, grouped by gallery in sidebar order, each group in gallery order; no
     /// group for a gallery without one. `failed` are the images that could not be loaded. `previous`, when
     /// it was found in this generation by a broader query, is searched instead of everything. Returns nil
@@ -51,12 +40,15 @@ public struct SearchCorpus: Sendable {
         for (sectionIndex, section) in sections.enumerated()
         where query.galleryID == nil || query.galleryID == section.galleryID {
             if isCancelled() { return nil }
-            let positions = narrowed == nil ? Array(section.entries.indices) : candidates[sectionIndex] ?? []
-            let found = positions.filter { position in
-                let entry = section.entries[position]
-                return Self.passes(entry, query, tag: tag, domain: domain, after: after, before: before, failed: failed)
-                    && entry.containsAll(words)
+            // Each entry is read in place: copying it out of the array (its id, text, tags…) took most of the time.
+            func matches(_ position: Int) -> Bool {
+                section.entries[position].passes(
+                    query, tag: tag, domain: domain, after: after, before: before, failed: failed)
+                    && section.entries[position].containsAll(words)
             }
+            let found =
+                narrowed == nil
+                ? section.entries.indices.filter(matches) : (candidates[sectionIndex] ?? []).filter(matches)
             if !found.isEmpty {
                 groups.append(
                     SearchResults.Group(
@@ -66,19 +58,20 @@ public struct SearchCorpus: Sendable {
         }
         return SearchResults(query: query, generation: generation, groups: groups)
     }
+}
 
-    private static func passes(
-        _ entry: SearchEntry, _ query: SearchQuery, tag: String?, domain: String?, after: String?, before: String?,
-        failed: Set<ImageID>
+extension SearchEntry {
+    fileprivate func passes(
+        _ query: SearchQuery, tag: String?, domain: String?, after: String?, before: String?, failed: Set<ImageID>
     ) -> Bool {
-        if let tag, !entry.tags.contains(where: { $0 == tag || $0.hasPrefix(tag + "/") }) { return false }
-        if let domain, !entry.domains.contains(where: { $0 == domain || $0.hasSuffix("." + domain) }) { return false }
-        if let after, !(entry.added.map { $0 >= after } ?? false) { return false }
-        if let before, !(entry.added.map { $0 < before } ?? false) { return false }
-        if let orientation = query.orientation, entry.orientation != orientation { return false }
-        if let format = query.format, entry.format != format.lowercased() { return false }
-        if query.hasNote, !entry.hasNote { return false }
-        if query.failedToLoad, !failed.contains(entry.id) { return false }
+        if let tag, !tags.contains(where: { $0 == tag || $0.hasPrefix(tag + "/") }) { return false }
+        if let domain, !domains.contains(where: { $0 == domain || $0.hasSuffix("." + domain) }) { return false }
+        if let after, !(added.map { $0 >= after } ?? false) { return false }
+        if let before, !(added.map { $0 < before } ?? false) { return false }
+        if let orientation = query.orientation, self.orientation != orientation { return false }
+        if let format = query.format, self.format != format.lowercased() { return false }
+        if query.hasNote, !hasNote { return false }
+        if query.failedToLoad, !failed.contains(id) { return false }
         return true
     }
 }

@@ -26,15 +26,19 @@ public final class SearchIndex {
         observation = library.observe { [weak self] change in self?.apply(change) }
     }
 
-    /// Builds the index of a large library without holding the GTK thread: `offThread` runs the folding on a
-    /// worker and hands its corpus back here, where only the galleries that changed meanwhile are looked at again.
+    /// Builds the index of a large library without holding the GTK thread: the galleries' cells as they are now
+    /// are indexed `piece` images at a time, each piece on a worker (`offThread` runs it and hands its result
+    /// back here, where the next piece is asked for), so a worker is never held long and each piece may be asked
+    /// at the priority of the moment. Only the galleries that changed meanwhile are looked at again here.
     public static func build(
-        _ library: GalleryLibrary,
-        offThread: (_ work: @escaping @Sendable () -> SearchCorpus, _ then: @escaping @MainActor (SearchCorpus) -> Void)
-            -> Void,
+        _ library: GalleryLibrary, piece: Int = 1_000,
+        offThread:
+            @escaping @MainActor (
+                _ work: @escaping @Sendable () -> [SearchEntry], _ then: @escaping @MainActor ([SearchEntry]) -> Void
+            ) -> Void,
         then: @escaping @MainActor (SearchIndex) -> Void
     ) {
-        let state = library.state
+        let galleries = library.galleries.map { (entry: $0, cells: library.cells(of: $0.id)) }
         let changes = ChangeLog()
         changes.observation = library.observe { change in
             switch change {
@@ -43,14 +47,34 @@ public final class SearchIndex {
             case .progress, .placeholdersDiscarded, .history: break
             }
         }
-        let takeUp: @MainActor (SearchCorpus) -> Void = { built in
-            changes.observation = nil
-            // A gallery deleted and brought back meanwhile published no cells: every gallery is compared then.
-            let unchanged =
-                changes.listChanged ? [] : Set(state.galleries.map(\.id)).subtracting(changes.galleries)
-            then(SearchIndex(library: library, built: built, unchanged: unchanged))
+        var built = SearchCorpus()
+        func index(gallery: Int, from start: Int, onto entries: [SearchEntry]) {
+            guard gallery < galleries.count else {
+                changes.observation = nil
+                // A gallery deleted and brought back meanwhile published no cells: every gallery is compared then.
+                let unchanged =
+                    changes.listChanged ? [] : Set(galleries.map(\.entry.id)).subtracting(changes.galleries)
+                return then(SearchIndex(library: library, built: built, unchanged: unchanged))
+            }
+            let (entry, cells) = galleries[gallery]
+            let end = min(start + piece, cells.count)
+            offThread(
+                {
+                    var entries = entries
+                    var folding = SearchFolding()
+                    for cell in cells[start..<end] {
+                        guard let image = cell.image else { continue }
+                        entries.append(SearchEntry(image, folding: &folding))
+                    }
+                    return entries
+                },
+                { entries in
+                    guard end == cells.count else { return index(gallery: gallery, from: end, onto: entries) }
+                    built.sections.append(SearchCorpus.Section(galleryID: entry.id, name: entry.name, entries: entries))
+                    index(gallery: gallery + 1, from: 0, onto: [])
+                })
         }
-        offThread({ SearchCorpus(state: state) }, takeUp)
+        index(gallery: 0, from: 0, onto: [])
     }
 
     /// The galleries whose cells changed while a worker built the corpus.

@@ -297,6 +297,8 @@ public final class ImageGalleryApplication {
         guard let services else { return nil }
         let window = MainWindow(services: services, galleryID: galleryID)
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
+        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in

@@ -3,8 +3,8 @@ import GalleryCore
 import GalleryIO
 import GtkKit
 
-/// The library's search index, shared by every window's search bar and the overview: built on a worker at
-/// the first search (at launch when there are smart galleries), then kept up to date by the core with each change;
+/// The library's search index, shared by every window's search bar and the overview: built on a worker once
+/// launch's first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
 /// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar.
 @MainActor
 final class LibrarySearch {
@@ -13,6 +13,7 @@ final class LibrarySearch {
     private var index: SearchIndex?
     /// Searches asked for while a worker builds the index.
     private var waiting: [@MainActor (SearchIndex) -> Void] = []
+    private var building = false
     /// How many images each smart gallery finds, by id; none until first counted.
     private(set) var smartCounts: [String: Int] = [:]
     private let countObservers = Observers<Void>()
@@ -72,22 +73,51 @@ final class LibrarySearch {
         }
     }
 
-    /// Runs `body` with the index, once a worker has built it from the library's state (the first time).
+    /// Runs `body` with the index, once a worker has built it from the library's cells (the first time).
     func withIndex(_ body: @escaping @MainActor (SearchIndex) -> Void) {
         if let index { return body(index) }
         waiting.append(body)
-        guard waiting.count == 1 else { return }
+        buildIndex()
+    }
+
+    /// Builds the index on a worker, a piece at a time: in the background (after launch's first screen, so the
+    /// first keys typed find it ready), or at once, piece by piece, from when a search waits for it.
+    func buildIndex() {
+        guard index == nil, !building else { return }
+        building = true
         let scheduler = scheduler
         SearchIndex.build(
-            library, offThread: { work, then in scheduler.run(.cpu, .visible, work, then: then) },
+            library,
+            offThread: { [weak self] work, then in
+                let priority: JobPriority = self?.waiting.isEmpty ?? true ? .background : .visible
+                scheduler.run(.cpu, priority, work, then: then)
+            },
             then: { [weak self] index in
                 guard let self else { return }
                 self.index = index
+                building = false
+                #if StallLog
+                    StallLog.note("index-built")
+                #endif
                 let bodies = waiting
                 waiting = []
                 for body in bodies { body(index) }
             })
     }
+
+    /// The tags in use, each with its name folded, worked out on a worker from the galleries' cells as they are now.
+    func tagsInUse(then: @escaping @Sendable @MainActor ([(name: String, folded: String)]) -> Void) {
+        let cells = library.galleries.map { library.cells(of: $0.id) }
+        scheduler.run(
+            .cpu, .background,
+            {
+                var folding = SearchFolding()
+                return GalleryLibrary.tagsInUse(among: cells).map { ($0.name, folding.string($0.name)) }
+            }, then: then)
+    }
+
+    /// Whether `results` were found in the index of the library as it is now.
+    func isCurrent(_ results: SearchResults) -> Bool { index?.corpus.generation == results.generation }
 
     /// Finds `query` on a worker over the index as it is now, and hands the results to `then` on the GTK
     /// thread; nothing comes once `cancellation` is cancelled (a newer query took its place).

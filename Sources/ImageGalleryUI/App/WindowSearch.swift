@@ -28,8 +28,11 @@ final class WindowSearch {
     private var shown: SearchResults?
     private var rerunQueued = false
     private var observation: Observation?
-    /// The tags in use, folded, for the offers under the entry; read again when the library changes.
+    /// The tags in use, folded, for the offers under the entry; read again (on a worker) when the library changes.
     private var tagNames: [(name: String, folded: String)]?
+    /// Counts the library's changes: tag names read before the latest are read again.
+    private var tagNamesAsked: Int?
+    private var libraryChanges = 0
 
     /// The bar closed: the window gives the gallery the keyboard back.
     var onClosed: () -> Void = {}
@@ -95,7 +98,7 @@ final class WindowSearch {
 
     /// Opens the bar with the keyboard in it; `typed` is what the user began to type in the gallery.
     func open(typing typed: String? = nil) {
-        // The index is built at the first search: from Ctrl+F on, while the words are typed.
+        // The index is built after launch in the background: a search bar opened before it is ready hurries it.
         librarySearch.withIndex { _ in }
         bar.isSearching = true
         if let typed {
@@ -164,8 +167,9 @@ final class WindowSearch {
 
     private func queryChanged() {
         guard isOpen else { return }
-        offerChips()
+        // The search first: it finds a worker free before the tag names offered are read.
         run(narrowing: shown)
+        offerChips()
     }
 
     private func scopeChanged() {
@@ -218,7 +222,7 @@ final class WindowSearch {
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif
-            session.showResults(results)
+            session.showResults(results, current: librarySearch.isCurrent(results))
             #if StallLog
                 StallLog.note("results-shown \(query.text)")
             #endif
@@ -227,6 +231,7 @@ final class WindowSearch {
 
     private func queueRerun() {
         tagNames = nil
+        libraryChanges += 1
         guard isOpen, shown != nil || running != nil, !rerunQueued else { return }
         rerunQueued = true
         // After every observer of this change: the index takes it up in its own.
@@ -256,8 +261,15 @@ final class WindowSearch {
         var folding = SearchFolding()
         let typed = folding.string(entry.text.trimmingCharacters(in: .whitespaces))
         guard !typed.isEmpty else { return chips.offer([], library: library) }
-        if tagNames == nil {
-            tagNames = library.tagsInUse().map { ($0.name, folding.string($0.name)) }
+        if tagNames == nil && tagNamesAsked != libraryChanges {
+            // A pass over every image: the galleries are offered at once, the tags when a worker has them.
+            let asked = libraryChanges
+            tagNamesAsked = asked
+            librarySearch.tagsInUse { [weak self] names in
+                guard let self, asked == libraryChanges else { return }
+                tagNames = names
+                if isOpen { offerChips() }
+            }
         }
         let tags = (tagNames ?? []).filter { tag in
             tag.folded.hasPrefix(typed) || tag.folded.split(separator: "/").contains { $0.hasPrefix(typed) }

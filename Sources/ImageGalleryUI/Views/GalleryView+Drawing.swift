@@ -10,6 +10,10 @@ extension GalleryView {
             onFirstFrame = nil
             MainContext.post { firstFrame() }
         }
+        if !hasDrawn {
+            hasDrawn = true
+            MainContext.post { [weak self] in self?.checkFirstScreenLoaded() }
+        }
         canvas.renderBackground(context)
         // From here on, content coordinates: cairo sees only the small offsets of what is on screen.
         context.translate(x: 0, y: -scroller.scrollOffset)
@@ -47,7 +51,7 @@ extension GalleryView {
             // For the search benchmark: when each query's results were first painted.
             if let results = session.searchResults, results.query.text != lastPaintedQuery {
                 lastPaintedQuery = results.query.text
-                StallLog.note("results-painted \(results.ids.count) \(results.query.text)")
+                StallLog.note("results-painted \(session.cells.count) \(results.query.text)")
             }
         #endif
     }

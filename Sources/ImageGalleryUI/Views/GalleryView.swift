@@ -28,7 +28,7 @@ final class GalleryView {
     private(set) var laidOutGapSlot: Int?
     /// The cells in the order last laid out: a change reaches the view once the library holds the new cells,
     /// and each cell slides from where the previous layout drew it.
-    private var laidOutCells: [GalleryCell] = []
+    private var laidOutCells = ShownCells([])
     /// Each laid-out cell's index by id, made the first time a cell away from the screen is looked for:
     /// a launch, a scroll or a relayout never pays for an index of every cell.
     private var laidOutIndexByID: [ImageID: Int]?
@@ -41,6 +41,9 @@ final class GalleryView {
     private var laidOutWidth = 0.0
     /// Where the gallery was scrolled when search results took its place: where it returns when they go.
     private var offsetBeforeResults: Double?
+    /// Counts layouts: the rest of a layout of search results, laid out when idle, stops once another replaces it.
+    private var layoutRun = 0
+    private var contentHeightQueued = false
     #if StallLog
         /// The words of the results last painted, for the search benchmark.
         var lastPaintedQuery: String?
@@ -58,7 +61,7 @@ final class GalleryView {
     var focusedID: ImageID? { session.focusedID }
     /// The shown gallery's cells, read from the library: every change to them lays them out again at once,
     /// so `layout` places these (only the relayout's animation still needs the previous order, `laidOutCells`).
-    var shownCells: [GalleryCell] { session.cells }
+    var shownCells: ShownCells { session.cells }
     /// Everything drag and drop keeps between events (see DragAndDrop/).
     var drag = DragState()
     /// Drops from other applications: their data on its way, then into the download pipeline.
@@ -81,6 +84,11 @@ final class GalleryView {
     var onDropped: (_ message: String) -> Void = { _ in }
     /// Called once, on the main loop's next turn after the first frame drawn.
     var onFirstFrame: (() -> Void)?
+    /// Called once, when the pictures of the first screen drawn have all arrived or failed: background work that
+    /// would compete with them for the cores waits for it.
+    var onFirstScreenLoaded: (() -> Void)?
+    /// Whether a frame was drawn (the first screen can be loaded only after).
+    var hasDrawn = false
 
     private let animator = FrameAnimator()
     private var pinch: PinchGesture?
@@ -152,28 +160,40 @@ final class GalleryView {
         MainContext.post { [weak self] in self?.relayout(animated: false) }
     }
 
-    /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were.
-    func relayout(animated: Bool) {
+    /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were. Search results
+    /// are laid out down to two screens below `top` (where the view will be scrolled to, else where it is), the
+    /// rest when idle or when asked for, so a keystroke's work on this thread is what is on screen.
+    func relayout(animated: Bool, top: Double? = nil) {
         guard !isDetached else { return }
         let previous = animated ? currentFrames() : [:]
         let cells = session.cells
-        let resting = aspectRatios(of: cells)
-        var ratios = resting
-        laidOutGapSlot = gap.map { min($0.index, cells.count) }
-        if let gap, let slot = laidOutGapSlot { ratios.insert(gap.aspectRatio, at: slot) }
         laidOutCells = cells
         laidOutIndexByID = nil
         laidOutWidth = Double(canvas.allocatedWidth)
-        // Search results are grouped by gallery, each under its name (no drag opens a gap among them).
-        let sections = session.resultSections
-        layout = JustifiedLayout(
-            aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing,
-            sectionStarts: sections.map(\.range.lowerBound), headingHeight: sections.isEmpty ? 0 : Self.headingHeight)
-        if gap == nil {
+        layoutRun += 1
+        if session.isShowingResults {
+            // Grouped by gallery, each under its name; no drag opens a gap among them.
+            laidOutGapSlot = nil
+            let sections = session.resultSections
+            layout = JustifiedLayout(
+                aspectRatios: [], width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing,
+                sectionStarts: sections.map(\.range.lowerBound), headingHeight: Self.headingHeight, count: cells.count)
+            extendLayout(throughY: (top ?? scroller.scrollOffset) + scroller.pageSize * 3)
             restingLayout = layout
-        } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
-            restingLayout = JustifiedLayout(
-                aspectRatios: resting, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+            layOutRestWhenIdle(run: layoutRun)
+        } else {
+            let resting = aspectRatios(of: cells[...])
+            var ratios = resting
+            laidOutGapSlot = gap.map { min($0.index, cells.count) }
+            if let gap, let slot = laidOutGapSlot { ratios.insert(gap.aspectRatio, at: slot) }
+            layout = JustifiedLayout(
+                aspectRatios: ratios, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+            if gap == nil {
+                restingLayout = layout
+            } else if restingLayout.frames.count != cells.count || restingLayout.width != laidOutWidth {
+                restingLayout = JustifiedLayout(
+                    aspectRatios: resting, width: laidOutWidth, targetRowHeight: rowHeight, spacing: Self.spacing)
+            }
         }
         canvas.setContentHeight(layout.contentHeight.rounded(.up))
         if animated && !previous.isEmpty {
@@ -184,8 +204,50 @@ final class GalleryView {
         scheduleAccessibilityRefresh(scrolled: true)
     }
 
+    /// Lays out the results' next cells until the rows reach `y`.
+    private func extendLayout(throughY y: Double) {
+        while !layout.isComplete && layout.laidOutHeight < y { extendLayout(by: 256) }
+    }
+
+    /// Lays out the results' next cells until the cell at `index` has its place.
+    private func extendLayout(throughIndex index: Int) {
+        while !layout.isComplete && layout.laidOutCount <= index {
+            extendLayout(by: max(256, index + 1 - layout.givenCount))
+        }
+    }
+
+    private func extendLayout(by count: Int) {
+        let start = layout.givenCount
+        layout.extend(with: aspectRatios(of: laidOutCells[start..<min(start + count, laidOutCells.count)]))
+        queueContentHeight()
+    }
+
+    /// The results' rest, laid out a few milliseconds at a time between frames, until a new layout replaces it.
+    private func layOutRestWhenIdle(run: Int) {
+        guard !layout.isComplete else { return }
+        MainContext.post { [weak self] in
+            guard let self, !isDetached, run == layoutRun else { return }
+            let deadline = MainContext.monotonicMicroseconds + 3000
+            repeat { extendLayout(by: 1024) } while !layout.isComplete && MainContext.monotonicMicroseconds < deadline
+            if layout.isComplete { restingLayout = layout }
+            layOutRestWhenIdle(run: run)
+        }
+    }
+
+    /// The content's height follows the layout as it grows, once per turn of the main loop (the layout may
+    /// grow while GTK draws, when it may not be resized).
+    private func queueContentHeight() {
+        guard !contentHeightQueued else { return }
+        contentHeightQueued = true
+        MainContext.post { [weak self] in
+            guard let self, !isDetached else { return }
+            contentHeightQueued = false
+            canvas.setContentHeight(layout.contentHeight.rounded(.up))
+        }
+    }
+
     /// Images that failed show as squares; the rest at their own ratio (looked up only when some failed).
-    private func aspectRatios(of cells: [GalleryCell]) -> [Double] {
+    private func aspectRatios(of cells: Slice<ShownCells>) -> [Double] {
         guard loader.hasFailures else { return cells.map(\.aspectRatio) }
         return cells.map { loader.failure(of: $0.id) != nil ? 1 : $0.aspectRatio }
     }
@@ -199,7 +261,10 @@ final class GalleryView {
     var isAnimatingLayout: Bool { animator.isAnimating }
 
     /// The layout frame of the cell at `index`.
-    func targetFrame(ofCellAt index: Int) -> LayoutRect { layout.frames[slot(ofCell: index)] }
+    func targetFrame(ofCellAt index: Int) -> LayoutRect {
+        if index >= layout.laidOutCount { extendLayout(throughIndex: index) }
+        return layout.frames[slot(ofCell: index)]
+    }
 
     /// Where the cell is drawn now (mid-animation, between its old and new place).
     func displayedFrame(ofCellAt index: Int) -> LayoutRect {
@@ -233,6 +298,7 @@ final class GalleryView {
 
     /// Cell indices whose frames intersect `rect`.
     func cellIndices(intersecting rect: LayoutRect) -> [Int] {
+        extendLayout(throughY: rect.maxY)
         let slots = layout.indices(intersecting: rect)
         guard !slots.isEmpty else { return [] }
         // Slots map to cells in order; the gap slot maps to none.
@@ -248,6 +314,7 @@ final class GalleryView {
 
     /// The cell under a canvas point.
     func cellIndex(atX x: Double, y: Double) -> Int? {
+        extendLayout(throughY: y)
         guard let slot = layout.index(at: x, y), slot != laidOutGapSlot else { return nil }
         let index = firstCell(atOrAfterSlot: slot)
         return index < laidOutCells.count ? index : nil
@@ -284,7 +351,7 @@ final class GalleryView {
     func prefetchFirstScreen(width: Double, height: Double) {
         let cells = session.cells
         let layout = JustifiedLayout(
-            aspectRatios: aspectRatios(of: cells), width: width, targetRowHeight: rowHeight, spacing: Self.spacing)
+            aspectRatios: aspectRatios(of: cells[...]), width: width, targetRowHeight: rowHeight, spacing: Self.spacing)
         let scale = canvas.scaleFactor
         for index in layout.indices(intersecting: LayoutRect(x: 0, y: 0, width: width, height: height)) {
             guard let image = cells[index].image else { continue }
@@ -352,7 +419,7 @@ final class GalleryView {
             dimmed = []
             if session.isShowingResults {
                 if offsetBeforeResults == nil { offsetBeforeResults = scroller.scrollOffset }
-                relayout(animated: false)
+                relayout(animated: false, top: 0)
                 scroller.scrollOffset = 0
             } else {
                 relayout(animated: false)
@@ -368,6 +435,7 @@ final class GalleryView {
     }
 
     private func imageUpdated(_ id: ImageID) {
+        checkFirstScreenLoaded()
         guard let index = index(of: id) else { return }
         // A failure turns the cell square; everything else only repaints.
         let frame = targetFrame(ofCellAt: index)
@@ -377,6 +445,19 @@ final class GalleryView {
             canvas.queueDraw()
             scheduleAccessibilityRefresh()
         }
+    }
+
+    /// Calls `onFirstScreenLoaded` once a frame was drawn and no cell on screen is still loading.
+    func checkFirstScreenLoaded() {
+        guard let loaded = onFirstScreenLoaded, hasDrawn, !isDetached else { return }
+        let cells = shownCells
+        let loading = cellIndices(intersecting: visibleRect).contains { index in
+            guard let image = cells[index].image, case .loading = loader.peekState(of: image.id) else { return false }
+            return true
+        }
+        guard !loading else { return }
+        onFirstScreenLoaded = nil
+        MainContext.post { loaded() }
     }
 
     // MARK: Keyboard focus
