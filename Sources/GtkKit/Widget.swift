@@ -34,6 +34,10 @@ open class Widget: Object {
 
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 
+    /// Makes the widget's window now (and its parents'), rather than when it is first shown: keys sent to a
+    /// focused widget that has none yet are dropped.
+    public func realize() { gtk_widget_realize(widget) }
+
     public func setExpand(horizontal: Bool, vertical: Bool) {
         gtk_widget_set_hexpand(widget, horizontal ? 1 : 0)
         gtk_widget_set_vexpand(widget, vertical ? 1 : 0)

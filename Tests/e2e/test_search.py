@@ -144,6 +144,19 @@ def test_tags_put_on_three_selected_images_are_found(make_app, http_server, desk
     results(app, [name_of(cells[i].url) for i in (0, 2, 3)], "the three tagged images")
 
 
+def test_letters_typed_faster_than_the_bar_slides_in_all_reach_it(make_app, http_server, desktop):
+    app = start(make_app, http_server)
+    for attempt in range(3):
+        click(desktop, app.cells()[0].center)
+        # A millisecond a key: the bar opens at the first and slides in at the next frame, after the rest.
+        desktop.xdotool("type", "--delay", 1, "kyoto")
+        entry = search_entry(app)
+        wait_until(lambda: entry.text() == "kyoto", 10, 0.1, "every letter in the entry (attempt %d)" % attempt,
+                   lambda: "entry: %r" % entry.text())
+        app.key("Escape")
+        wait_until(lambda: not entry.has_state("SHOWING"), 10, 0.1, "the bar to close")
+
+
 def test_esc_gives_the_gallery_back_scrolled_where_it_was(make_app, http_server, desktop):
     app = start(make_app, http_server, count=46, extra_cats=40, sidebar=False)
     click(desktop, app.cells()[0].center)

@@ -106,6 +106,8 @@ final class WindowSearch {
         } else {
             entry.selectAll()
         }
+        // The bar slides in at the next frame; the next key typed may come before it and goes to the entry.
+        entry.realize()
         entry.grabFocus()
         if typed != nil { entry.setCursor(-1) }
     }
