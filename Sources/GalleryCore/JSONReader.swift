@@ -78,26 +78,7 @@ struct JSONReader {
 
     /// Calls `field` with each name of an object; `field` reads the value.
     mutating func readObject(_ field: (inout JSONReader, String) throws(Failure) -> Void) throws(Failure) {
-        try expect(UInt8(ascii: "{"))
-        try enter()
-        if peek() == UInt8(ascii: "}") {
-            offset += 1
-            depth -= 1
-            return
-        }
-        while true {
-            let name = try readString()
-            try expect(UInt8(ascii: ":"))
-            try field(&self, name)
-            switch peek() {
-            case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "}"):
-                offset += 1
-                depth -= 1
-                return
-            default: throw failure
-            }
-        }
+        try readFields { reader, name throws(Failure) in try field(&reader, name.text) }
     }
 
     /// Calls `field` with each name of an object, as it stands in the bytes (`Name`); `field` reads the value.
