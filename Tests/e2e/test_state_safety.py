@@ -8,7 +8,9 @@
   the reason and a choice; "Try Again" once the folder is back quits with everything saved, "Quit Without Saving"
   quits at once;
 - a state.json that is a symlink, with a mode of its own and fields this version does not know, comes back the
-  same after a change: written through the link, same mode, same unknown fields.
+  same after a change: written through the link, same mode, same unknown fields;
+- a state.json put back by hand in the data folder while the app was closed is taken as it is: the app's last write
+  is not merged back (that is for a library a sync tool shares), and no copy of it is kept.
 """
 import os
 import signal
@@ -170,3 +172,25 @@ def test_symlink_mode_and_unknown_fields_survive_a_change(make_app, http_server,
     assert saved["galleries"][0]["colour"] == "teal"
     rated = [i for i in saved["galleries"][0]["images"] if i["id"] == image_id(3)]
     assert rated and rated[0]["rating"] == 4, saved
+
+
+def test_a_state_file_put_back_by_hand_in_the_data_folder_is_taken_as_it_is(make_app, http_server):
+    app = make_app(served_state(http_server))
+    app.start()
+    settle(app, 5)
+    app.focus()
+    app.key("Home alt+Right")
+    backup = wait_saved(app, [NAMES[1], NAMES[0]] + NAMES[2:], what="the move saved")
+    app.key("End Delete")
+    wait_saved(app, [NAMES[1], NAMES[0]] + NAMES[2:4], what="the deletion saved")
+    app.stop()
+    with open(app.state_path, "wb") as f:
+        f.write(backup)
+    app.start()
+    settle(app, 5)
+    # A change now is saved over the file as it was put back, without the deletion made before it.
+    app.focus()
+    app.key("Home alt+Right")
+    wait_saved(app, NAMES, what="the backup with the new move, the deleted image still there")
+    kept = os.path.join(app.root, ".local", "state", "image-gallery")
+    assert not [n for n in (os.listdir(kept) if os.path.isdir(kept) else []) if n.startswith("last-")], os.listdir(kept)

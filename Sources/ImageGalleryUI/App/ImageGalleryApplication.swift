@@ -220,7 +220,10 @@ public final class ImageGalleryApplication {
             }
             let saver = BackgroundStateSaver(
                 store: store, loaded: state, runInBackground: { scheduler.submit(.io, .visible, $0) },
-                localFolder: directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true),
+                // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
+                // which none shares, a file put back by hand is taken as it is.
+                localFolder: LibraryLocation(directories).isShareable
+                    ? directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true) : nil,
                 onError: { [weak self] message in
                     MainContext.post {
                         self?.say(
