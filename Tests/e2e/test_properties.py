@@ -152,8 +152,11 @@ def test_an_image_inside_a_link_from_a_real_browser_shows_its_link_and_alt_text(
     app, _ = start_gallery(make_app, page)
     before, _ = drop_from_browser(browser, app, image, 1)
     wait_landed(app, image, 1, before)
-    saved = app.state()["galleries"][0]["images"][1]
-    assert saved["url"] == image.url
+    # The cell shows before the save that names it is on disk (the save first flushes the kept original).
+    def saved_image():
+        images = app.state()["galleries"][0]["images"]
+        return images[1] if len(images) > 1 and images[1]["url"] == image.url else None
+    saved = wait_until(saved_image, 15, 0.1, "the dropped image saved")
     assert saved["origin"]["arrival"] == "drop" and saved["origin"]["link"] == page.article_url, saved
     cell = [c for c in app.cells() if c.url == image.url][0]
     # Without a window manager the keyboard stays with the browser until the gallery is given it.
