@@ -360,14 +360,7 @@ public final class BackgroundStateSaver: Sendable {
                 rememberRead(lineage.stamped(read))
             }
         }
-        let lastWrittenRead: KeptState? =
-            kept.read
-            ? kept.lastWritten
-            : lastWrittenStore.flatMap { store in
-                guard case .loaded(let lastRaw) = store.read() else { return nil }
-                return Lineage.split(lastRaw)
-            }
-        guard let (lastWritten, lastLineage) = lastWrittenRead, let lastLineage,
+        guard let (lastWritten, lastLineage) = kept.lastWritten, let lastLineage,
             !lineage.all.contains(lastLineage.revision), lastWritten != read
         else { return }
         bringBack(lastWritten, lastLineage, into: read, lineage, loaded: clean)
@@ -389,12 +382,10 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     /// Under `writing`, before anything that merges: what this computer last wrote and read (up to five whole
-    /// files), read once and off the GTK thread, then the state read at launch. Returns whether this call read
-    /// them, what the file of the last write held and which revision each copy of a read holds.
-    @discardableResult
-    private func readHistoryAlone() -> (read: Bool, lastWritten: KeptState?, readSlots: [(slot: Int, revision: String)])
-    {
-        guard let launchState = state.withLock({ $0.unreadHistoryOf }) else { return (false, nil, []) }
+    /// files), read once and off the GTK thread, then the state read at launch. Returns what the file of the last
+    /// write held and which revision each copy of a read holds (nothing once read).
+    private func readHistoryAlone() -> (lastWritten: KeptState?, readSlots: [(slot: Int, revision: String)]) {
+        guard let launchState = state.withLock({ $0.unreadHistoryOf }) else { return (nil, []) }
         var history = Lineage.History()
         let byAge = lastReadStores.enumerated().sorted {
             ($0.element.modificationDate ?? .distantPast) < ($1.element.modificationDate ?? .distantPast)
@@ -420,7 +411,7 @@ public final class BackgroundStateSaver: Sendable {
             state.history = history
             state.unreadHistoryOf = nil
         }
-        return (true, lastWritten, readSlots)
+        return (lastWritten, readSlots)
     }
 
     /// A state this computer kept in its own folder, and the lineage it was written with.
