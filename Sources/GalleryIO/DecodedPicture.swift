@@ -16,10 +16,10 @@ public struct DecodedPicture: Sendable {
     /// Scaled down to `width`×`height` pixels if larger, painted at the device `scale`; with
     /// `cornerRadius` points cut round when not 0.
     public func image(width: Int, height: Int, scale: Int, cornerRadius: Double = 0) -> DecodedImage {
-        let fitted =
-            width < pixbuf.width || height < pixbuf.height ? pixbuf.scaled(width: width, height: height) : pixbuf
-        let surface =
-            cornerRadius > 0 ? fitted.surface(scale: scale, cornerRadius: cornerRadius) : fitted.surface(scale: scale)
+        let smaller = width < pixbuf.width || height < pixbuf.height
+        let surface = pixbuf.surface(
+            width: smaller ? width : pixbuf.width, height: smaller ? height : pixbuf.height, scale: scale,
+            cornerRadius: cornerRadius)
         return DecodedImage(surface: surface, originalWidth: originalWidth, originalHeight: originalHeight)
     }
 }

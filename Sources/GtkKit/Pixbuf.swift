@@ -42,25 +42,29 @@ public final class Pixbuf: Sendable {
             logicalHeight: Double(height) / Double(max(scale, 1)))
     }
 
-    /// A cairo surface of these pixels for a device `scale`, its corners cut round with
-    /// `cornerRadius` points (antialiased, transparent outside): painted pixel for pixel into a cell
-    /// of its size it needs no clip path, which X11 rasterizes as trapezoids in every frame.
-    public func surface(scale: Int, cornerRadius: Double) -> CairoSurface {
+    /// These pixels at `width`×`height` in a cairo surface for a device `scale`; with `cornerRadius` points cut
+    /// round (antialiased, transparent outside) when not 0: painted pixel for pixel into a cell of its size it
+    /// needs no clip path, which X11 rasterizes as trapezoids in every frame. Shrunk by at most half (a cell from
+    /// the thumbnail that covers it), interpolated; else each pixel the average of the pixels it covers. Any
+    /// thread may make one: it touches no display.
+    public func surface(width: Int, height: Int, scale: Int, cornerRadius: Double = 0) -> CairoSurface {
         let scale = max(scale, 1)
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gint(width), gint(height))!
-        let cr = cairo_create(surface)!
-        CairoContext(cr: cr).roundedRectangle(
-            x: 0, y: 0, width: Double(width), height: Double(height),
-            radius: cornerRadius * Double(scale))
-        cairo_clip(cr)
-        let pixels = self.surface(scale: 1)
-        cairo_set_source_surface(cr, pixels.surface, 0, 0)
-        cairo_paint(cr)
-        cairo_destroy(cr)
-        cairo_surface_set_device_scale(surface, Double(scale), Double(scale))
+        let interpolated =
+            width <= self.width && height <= self.height && 2 * width >= self.width
+            && 2 * height >= self.height
+        let pixels =
+            interpolated || (width, height) == (self.width, self.height) ? self : scaled(width: width, height: height)
+        var made = cshim_image_surface_from_pixbuf(pixels.pixbuf)!
+        if (width, height) != (pixels.width, pixels.height) || cornerRadius > 0 {
+            let shrunk = cshim_image_surface_shrunk(made, gint(width), gint(height), cornerRadius > 0 ? 1 : 0)!
+            cairo_surface_destroy(made)
+            made = shrunk
+        }
+        if cornerRadius > 0 { cshim_cut_round_corners(made, cornerRadius * Double(scale)) }
+        cairo_surface_set_device_scale(made, Double(scale), Double(scale))
         return CairoSurface(
-            taking: surface, logicalWidth: Double(width) / Double(scale),
-            logicalHeight: Double(height) / Double(scale), cornerRadius: cornerRadius)
+            taking: made, logicalWidth: Double(width) / Double(scale), logicalHeight: Double(height) / Double(scale),
+            cornerRadius: cornerRadius)
     }
 
     /// A PNG file's bytes with text chunks, its rows unfiltered and stored, not compressed:

@@ -48,6 +48,15 @@ GBytes *cshim_png_encode_stored(GdkPixbuf *pixbuf, gchar **keys, gchar **values,
 /// RGB24) that belongs to no display, so any thread may make one (see image_surfaces.c).
 cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf);
 
+/// `image` (ARGB32 or RGB24) shrunk to `width`×`height`, by at most half along each side, with bilinear
+/// interpolation, in a new image surface (ARGB32 with alpha or `with_alpha`, else RGB24) that belongs to
+/// no display (see scaled_surface.c).
+cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha);
+
+/// Clears the corners of an ARGB32 image surface outside round corners of `radius` pixels
+/// (antialiased), touching no other pixel.
+void cshim_cut_round_corners(cairo_surface_t *surface, double radius);
+
 /// A copy of the image surface `image` (ARGB32 or RGB24) that the display reads without an upload
 /// each time it is painted (a MIT-SHM image on X11), or `image` itself, referenced again, where
 /// the display has none. GUI thread only.
