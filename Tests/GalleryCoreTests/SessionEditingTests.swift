@@ -734,6 +734,29 @@ private func ids(_ list: String...) -> [ImageID] { list.map(ImageID.init) }
         #expect(!GalleryImage(url: "https://example.org/%00", aspectRatio: 1).label.contains("\u{0}"))
     }
 
+    @Test func plainAddressesReadFromTheirBytesAreLabelledAsURLComponentsLabelsThem() {
+        let hash = String(repeating: "ab12", count: 16)
+        let addresses = [
+            "https://example.org/photos/cat.png", "https://example.org/photos/cat.png?size=large#top",
+            "https://example.org/photos/", "https://example.org", "https://user:pw@example.org:8080",
+            "https://example.org:8080/a/b//", "file:///home/u/Pictures/holiday.jpeg", "file:///",
+            "file:///home/u/.local/share/image-gallery/imported/\(hash).png", "http://h/\(hash)", "http://h/.hidden",
+            "http://h/..two.dots", "ftp://h/x.y.z", "svn+ssh://h/img.png", "http://h/a;b=c/d.png",
+            "HTTPS://EXAMPLE.ORG/X.PNG",
+        ]
+        for address in addresses {
+            let plain = ImageSourceLabel.plainLabel(for: address)
+            #expect(plain != nil, "\(address)")
+            #expect(plain == ImageSourceLabel.parsedLabel(for: address), "\(address)")
+        }
+        for address in [
+            "https://example.org/cat%20one.png", "https://example.org/a b.png", "https://[::1]/x.png", "no-scheme.png",
+            "mailto:someone@example.org", "https://example.org/photos/ch\u{E2}teau.png", "1http://h/x.png",
+        ] {
+            #expect(ImageSourceLabel.plainLabel(for: address) == nil, "\(address)")
+        }
+    }
+
     @Test func importedBytesAreNotLabelledByTheirHash() {
         let hash = String(repeating: "ab12", count: 16)
         #expect(
