@@ -41,7 +41,7 @@ public struct ThumbnailCache: Sendable {
     public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
         // Not opened unless a regular file: gdk-pixbuf's open would wait on a FIFO for good.
-        guard FileReader.kind(of: path) == .regularFile, let pixbuf = Pixbuf.load(contentsOf: path),
+        guard FileReader.kind(of: path) == .regularFile, let pixbuf = Pixbuf.loadThumbnail(contentsOf: path),
             pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
         else { return nil }
         // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.

@@ -17,9 +17,10 @@ public final class Pixbuf: Sendable {
     public var width: Int { Int(gdk_pixbuf_get_width(pixbuf)) }
     public var height: Int { Int(gdk_pixbuf_get_height(pixbuf)) }
 
-    /// Reads an image file whole (small files: thumbnails), with the text chunks a PNG carries.
-    public static func load(contentsOf path: String) -> Pixbuf? {
-        gdk_pixbuf_new_from_file(path, nil).map { Pixbuf(taking: $0) }
+    /// Reads a thumbnail (a PNG of at most `maximumSide` pixels a side) whole, with its text chunks, without
+    /// verifying its checksums; nil if it cannot be read.
+    public static func loadThumbnail(contentsOf path: String, maximumSide: Int = 4096) -> Pixbuf? {
+        cshim_png_read_thumbnail(path, gint(maximumSide)).map { Pixbuf(taking: $0) }
     }
 
     /// A text chunk of the file it was read from (`tEXt::Thumb::URI` names "Thumb::URI").

@@ -96,7 +96,7 @@ import Testing
         let first = try #require(await picture(uri, fit: cell)).get()
         #expect((first.originalWidth, first.originalHeight) == (300, 200))
         let thumbnailPath = folder.url.appendingPathComponent("thumbnails/normal/\(Checksum.md5(uri)).png").path
-        let thumbnail = try #require(Pixbuf.load(contentsOf: thumbnailPath))
+        let thumbnail = try #require(Pixbuf.loadThumbnail(contentsOf: thumbnailPath))
         let modified = try #require(
             try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
         #expect(thumbnail.text("Thumb::URI") == uri)
@@ -216,7 +216,7 @@ import Testing
         // And kept at the cell's own size, for the next launch.
         let uri = try #require(FileURI.from(path: path))
         let large = try #require(
-            Pixbuf.load(contentsOf: folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path)
+            Pixbuf.loadThumbnail(contentsOf: folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path)
         )
         #expect((large.width, large.height) == (256, 192))
         #expect(large.text("Thumb::Image::Width") == "800")

@@ -40,6 +40,11 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height);
 
+/// The thumbnail PNG at `path` as an 8-bit RGB or RGBA pixbuf with its text chunks as `tEXt::` options
+/// (as gdk-pixbuf's loader gives them), its checksums not verified; NULL if it cannot be read or a side
+/// is longer than `max_side` (see png_read.c).
+GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side);
+
 /// `pixbuf` (8-bit RGB or RGBA) as a PNG file's bytes, rows unfiltered and stored, with
 /// `text_count` tEXt chunks; NULL if encoding failed.
 GBytes *cshim_png_encode_stored(GdkPixbuf *pixbuf, gchar **keys, gchar **values, gint text_count);
