@@ -215,9 +215,8 @@ import Testing
         #expect((cell.surface.pixelWidth, cell.surface.pixelHeight) == (200, 150))
         // And kept at the cell's own size, for the next launch.
         let uri = try #require(FileURI.from(path: path))
-        let large = try #require(
-            Pixbuf.loadThumbnail(contentsOf: folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path)
-        )
+        let largePath = folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path
+        let large = try #require(Pixbuf.loadThumbnail(contentsOf: largePath))
         #expect((large.width, large.height) == (256, 192))
         #expect(large.text("Thumb::Image::Width") == "800")
     }
