@@ -157,4 +157,33 @@ private func randomFilters(_ random: inout SeededGenerator) -> SearchQuery {
         #expect(corpus.refine(few, to: SearchQuery(text: "ab fe")) == nil)
         #expect(corpus.refine(few, to: SearchQuery(text: "a", galleryID: "few")) == nil)
     }
+
+    /// Texts of two letters, where a word's first letter starts many failed matches, are read past the first few
+    /// by the shift-or method: it finds what a plain comparison at every place finds.
+    @Test func aWordIsFoundAsByComparingAtEveryPlaceInTextsOfItsOwnLetters() {
+        var random = SeededGenerator(state: 7)
+        var folding = SearchFolding()
+        var entry = SearchEntry(GalleryImage(id: ImageID("x"), url: "a", aspectRatio: 1), folding: &folding)
+        var foundByShiftOr = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...80, using: &random)).map { _ in
+                Bool.random(using: &random) || Bool.random(using: &random) ? UInt8(ascii: "a") : UInt8(ascii: "b")
+            }
+            let word = (0..<Int.random(in: 1...70, using: &random)).map { _ in
+                Int.random(in: 0..<6, using: &random) == 0 ? UInt8(ascii: "b") : UInt8(ascii: "a")
+            }
+            entry.text = text
+            let expected =
+                word.count <= text.count
+                && (0...(text.count - word.count)).contains { text[$0..<$0 + word.count].elementsEqual(word) }
+            #expect(entry.containsAll([SearchEntry.Word(word)]) == expected, "\(word.count) in \(text)")
+            let starts = text.indices.filter { text[$0] == word[0] }
+            if expected, word.count <= 64, starts.count > 4,
+                !(starts.prefix(4).contains { text[$0...].starts(with: word) })
+            {
+                foundByShiftOr += 1
+            }
+        }
+        #expect(foundByShiftOr > 50)
+    }
 }

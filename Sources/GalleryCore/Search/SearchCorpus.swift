@@ -17,7 +17,7 @@ public struct SearchCorpus: Sendable {
 
     /// The most text, in bytes, a key's refinement on the GTK thread (`refine`) may read: the shown results' text
     /// once for each word it looks for; at most about 50 instructions a byte, that keeps it under a millisecond.
-    public static let refinementBudget = 1 << 19
+    public static let refinementBudget = 3 << 19
     /// The longest word, in bytes, that the refinement looks for: each candidate start compares up to this much
     /// (a longer one was pasted, not typed, and is the worker's).
     public static let refinementWordLimit = 64
@@ -36,7 +36,7 @@ public struct SearchCorpus: Sendable {
                 previous, to: query, lookingFor: words(of: query, notIn: previous.query), isCancelled: isCancelled)
         }
         var folding = SearchFolding()
-        let words = query.foldedWords(&folding)
+        let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
         let tag = query.tag.map { folding.string($0) }
         let domain = query.domain.map { folding.string($0) }
         let after = query.addedAfter.map(ImageOrigin.timestamp)
@@ -63,7 +63,7 @@ public struct SearchCorpus: Sendable {
     public func refine(_ shown: SearchResults, to query: SearchQuery) -> SearchResults? {
         guard !query.isEmpty, canNarrow(shown, to: query) else { return nil }
         let words = words(of: query, notIn: shown.query)
-        guard words.allSatisfy({ $0.count <= Self.refinementWordLimit }),
+        guard words.allSatisfy({ $0.bytes.count <= Self.refinementWordLimit }),
             shown.textBytes * words.count <= Self.refinementBudget
         else { return nil }
         return narrow(shown, to: query, lookingFor: words, isCancelled: { false })
@@ -79,15 +79,16 @@ public struct SearchCorpus: Sendable {
 
     /// The words of `query` that no word of `broader` holds, folded: the images `broader` found hold its words, so
     /// hold any part of them too.
-    private func words(of query: SearchQuery, notIn broader: SearchQuery) -> [[UInt8]] {
+    private func words(of query: SearchQuery, notIn broader: SearchQuery) -> [SearchEntry.Word] {
         var folding = SearchFolding()
         let known = broader.foldedWords(&folding)
-        return query.foldedWords(&folding).filter { word in !known.contains { $0.contains(word) } }
+        return query.foldedWords(&folding).filter { word in !known.contains { $0.contains(word) } }.map(
+            SearchEntry.Word.init)
     }
 
     /// Looks among `previous`'s images only (each passes the same filters), for `words` only.
     private func narrow(
-        _ previous: SearchResults, to query: SearchQuery, lookingFor words: [[UInt8]], isCancelled: () -> Bool
+        _ previous: SearchResults, to query: SearchQuery, lookingFor words: [SearchEntry.Word], isCancelled: () -> Bool
     ) -> SearchResults? {
         var results = SearchResults(query: query, generation: generation, groups: [])
         for group in previous.groups {
