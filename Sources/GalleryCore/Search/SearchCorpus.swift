@@ -15,8 +15,9 @@ public struct SearchCorpus: Sendable {
 
     public init() {}
 
-    /// The most text, in bytes, a key's refinement on the GTK thread (`refine`) may read: the shown results' text
-    /// once for each word it looks for; at most about 50 instructions a byte, that keeps it under a millisecond.
+    /// The most text, in bytes, a key's refinement on the GTK thread (`refine`) may read, the shown results' text
+    /// once for each word it looks for: at worst about 10 instructions a byte, a millisecond, for the results of a
+    /// word typed among 50,000 images (9,000 in the benchmark of Tests/benchmarks/README.md).
     public static let refinementBudget = 3 << 19
     /// The longest word, in bytes, that the refinement looks for: each candidate start compares up to this much
     /// (a longer one was pasted, not typed, and is the worker's).
