@@ -19,9 +19,9 @@ public struct SearchCorpus: Sendable {
     /// once for each word it looks for: at worst about 10 instructions a byte, a millisecond, for the results of a
     /// word typed among 50,000 images (9,000 in the benchmark of Tests/benchmarks/README.md).
     public static let refinementBudget = 3 << 19
-    /// The longest word, in bytes, that the refinement looks for: each candidate start compares up to this much
-    /// (a longer one was pasted, not typed, and is the worker's).
-    public static let refinementWordLimit = 64
+    /// The longest word, in bytes, that the refinement looks for: the shift-or method holds a word in 64 bits, and a
+    /// longer one (pasted, not typed) is compared at each place of its first letter, so is the worker's.
+    public static let refinementWordLimit = UInt64.bitWidth
 
     /// The images matching `query`, grouped by gallery in sidebar order, each group in gallery order; no
     /// group for a gallery without one. `failed` are the images that could not be loaded. `previous`, when
@@ -83,7 +83,7 @@ public struct SearchCorpus: Sendable {
     private func words(of query: SearchQuery, notIn broader: SearchQuery) -> [SearchEntry.Word] {
         var folding = SearchFolding()
         let known = broader.foldedWords(&folding)
-        return query.foldedWords(&folding).filter { word in !known.contains { $0.contains(word) } }.map(
+        return query.foldedWords(&folding).filter { word in !known.contains { $0.holds(word) } }.map(
             SearchEntry.Word.init)
     }
 
@@ -100,14 +100,6 @@ public struct SearchCorpus: Sendable {
                 words.isEmpty ? group.positions : group.positions.filter { section.entries[$0].containsAll(words) })
         }
         return results
-    }
-}
-
-extension [UInt8] {
-    /// Whether `word`'s bytes stand somewhere in these, in a row.
-    fileprivate func contains(_ word: [UInt8]) -> Bool {
-        guard word.count <= count else { return false }
-        return (0...(count - word.count)).contains { self[$0..<$0 + word.count].elementsEqual(word) }
     }
 }
 

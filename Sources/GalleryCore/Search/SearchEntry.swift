@@ -111,7 +111,7 @@ public struct SearchEntry: Hashable, Sendable {
 
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            var masks = [UInt64](repeating: ~0, count: bytes.count <= 64 ? 256 : 0)
+            var masks = [UInt64](repeating: ~0, count: bytes.count <= UInt64.bitWidth ? 256 : 0)
             if !masks.isEmpty {
                 for (index, byte) in bytes.enumerated() { masks[Int(byte)] &= ~(1 << index) }
             }
