@@ -1,7 +1,61 @@
-// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`.
+// Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`, or
+// `gallery-benchmark refine` for the search's refinement alone (to count under callgrind).
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
+
+/// The refinement of a key on the GTK thread (`SearchCorpus.refine`), with shown results of nearly the budget's
+/// text: photos' text (notes, tags, addresses) and a word's first letter found some ten times in each, then its
+/// worst case, a text of one letter and a word of it (2 and 64 bytes) found nowhere: each byte a start compared.
+@MainActor func measureRefinement() {
+    let notes = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
+    var photos: [GalleryImage] = []
+    var folding = SearchFolding()
+    var text = 0
+    for index in 0..<50_000 {
+        var image = GalleryImage(
+            id: ImageID("r\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg", aspectRatio: 1)
+        image.note = "\(notes[index % 10]) \(notes[(index / 10) % 10]) numéro \(index)"
+        image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
+        image.origin = ImageOrigin(
+            page: "https://blog\(index % 13).example.com/post/\(index)", altText: "photo \(index)")
+        text += SearchEntry(image, folding: &folding).text.count
+        guard text <= SearchCorpus.refinementBudget else { break }
+        photos.append(image)
+    }
+    let letter = GalleryImage(id: ImageID("a"), url: String(repeating: "a", count: 1_000), aspectRatio: 1)
+    let letters = (0..<SearchCorpus.refinementBudget / SearchEntry(letter, folding: &folding).text.count).map {
+        var image = letter
+        image.id = ImageID("a\($0)")
+        return image
+    }
+    for (name, images, broad, narrow) in [
+        ("photos' text, “o” then “oz”", photos, "o", "oz"), ("“a” repeated, then “ab”", letters, "a", "ab"),
+        ("“a” repeated, then 63 “a” and “b”", letters, "a", String(repeating: "a", count: 63) + "b"),
+    ] {
+        let library = GalleryLibrary(state: GalleryState(galleries: [Gallery(id: "g", name: "G", images: images)]))
+        let corpus = SearchIndex(library: library).corpus
+        let shown = corpus.search(SearchQuery(text: broad))!
+        precondition(shown.textBytes <= SearchCorpus.refinementBudget)
+        var samples: [Duration] = []
+        let clock = ContinuousClock()
+        for _ in 0..<9 {
+            samples.append(clock.measure { precondition(corpus.refine(shown, to: SearchQuery(text: narrow)) != nil) })
+        }
+        samples.sort()
+        let median = samples[samples.count / 2]
+        print(
+            String(
+                format: "%-58@ %12.1f µs, %d KiB", "search: refine \(name)" as NSString,
+                Double(median.components.attoseconds) / 1e12 + Double(median.components.seconds) * 1e6,
+                shown.textBytes / 1024))
+    }
+}
+
+if CommandLine.arguments.dropFirst().first == "refine" {
+    measureRefinement()
+    exit(0)
+}
 
 let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
 var generator = SystemRandomNumberGenerator()
@@ -168,6 +222,7 @@ print(
         Double(gtkThreadSamples[2].components.attoseconds) / 1e12
             + Double(gtkThreadSamples[2].components.seconds) * 1e6))
 let corpus = searchIndex!.corpus
+measureRefinement()
 let indexBytes = corpus.sections.reduce(0) { total, section in
     total
         + section.entries.reduce(0) {

@@ -157,6 +157,30 @@ def test_letters_typed_faster_than_the_bar_slides_in_all_reach_it(make_app, http
         wait_until(lambda: not entry.has_state("SHOWING"), 10, 0.1, "the bar to close")
 
 
+def test_results_follow_keys_typed_faster_than_a_frame(make_app, http_server, desktop):
+    """Keys a millisecond apart: those that narrow the shown results refine them at once, the others (the first,
+    an erased letter) search on a worker, whose results for an older key must never replace a newer key's."""
+    app = start(make_app, http_server)
+    dogs = [spec[0] for spec in DISTINCT_IMAGES[6:9]]
+    app.key("ctrl+f")
+    entry = search_entry(app)
+    for attempt in range(3):
+        desktop.xdotool("type", "--delay", 1, "sunset harb")
+        wait_until(lambda: entry.text() == "sunset harb", 10, 0.1, "the letters (attempt %d)" % attempt,
+                   lambda: "entry: %r" % entry.text())
+        results(app, [dogs[0]], "the image whose note has both words (attempt %d)" % attempt)
+        desktop.xdotool("type", "--delay", 1, "x")
+        app.wait_cells(lambda cs: cs == [], 10, what="no image for “sunset harbx” (attempt %d)" % attempt)
+        desktop.xdotool("key", "--delay", 1, "BackSpace", "BackSpace", "o")
+        wait_until(lambda: entry.text() == "sunset haro", 10, 0.1, "the letter erased and another typed")
+        app.wait_cells(lambda cs: cs == [], 10, what="no image for “sunset haro” (attempt %d)" % attempt)
+        desktop.xdotool("key", "--delay", 1, "BackSpace", "b", "o", "u", "r")
+        results(app, [dogs[0]], "the image again (attempt %d)" % attempt)
+        app.key("ctrl+a")
+        app.key("BackSpace")
+        app.wait_cells(lambda cs: len(cs) == 6, 10, what="the gallery back once the entry is empty")
+
+
 def test_esc_gives_the_gallery_back_scrolled_where_it_was(make_app, http_server, desktop):
     app = start(make_app, http_server, count=46, extra_cats=40, sidebar=False)
     click(desktop, app.cells()[0].center)

@@ -102,27 +102,61 @@ public struct SearchEntry: Hashable, Sendable {
         return String(name[name.index(after: dot)...])
     }
 
-    /// Whether the folded text holds every one of the folded words.
-    func containsAll(_ words: [[UInt8]]) -> Bool {
-        text.withUnsafeBufferPointer { text in
-            words.allSatisfy { word in word.withUnsafeBufferPointer { Self.find(word: $0, in: text) } }
+    /// A folded query word, ready to be looked for in every text.
+    struct Word {
+        let bytes: [UInt8]
+        /// For the shift-or method, by byte value: every bit set but those of the places the byte holds in the word
+        /// (of at most 64 bytes; none for a longer one).
+        let masks: [UInt64]
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var masks = [UInt64](repeating: ~0, count: bytes.count <= UInt64.bitWidth ? 256 : 0)
+            if !masks.isEmpty {
+                for (index, byte) in bytes.enumerated() { masks[Int(byte)] &= ~(1 << index) }
+            }
+            self.masks = masks
         }
     }
 
+    /// Whether the folded text holds every one of the words.
+    func containsAll(_ words: [Word]) -> Bool {
+        text.withUnsafeBufferPointer { text in words.allSatisfy { Self.find($0, in: text) } }
+    }
+
     /// Looks for the word's first byte with `memchr`, which reads many bytes at a time: a first letter found in
-    /// few texts took a byte-by-byte pass over every text.
-    private static func find(word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = word.first else { return true }
-        guard text.count >= word.count, let base = text.baseAddress, let rest = word.baseAddress.map({ $0 + 1 })
-        else { return false }
-        let last = text.count - word.count
-        var start = 0
-        while start <= last {
-            guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
-            let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-            if word.count == 1 || memcmp(base + at + 1, rest, word.count - 1) == 0 { return true }
-            start = at + 1
+    /// few texts took a byte-by-byte pass over every text. After a few starts that failed (a text made of the
+    /// word's letters) the rest is read once, a byte at a time, by the shift-or method: no text costs more.
+    private static func find(_ word: Word, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        word.bytes.withUnsafeBufferPointer { bytes in
+            guard let first = bytes.first else { return true }
+            guard text.count >= bytes.count, let base = text.baseAddress, let rest = bytes.baseAddress.map({ $0 + 1 })
+            else { return false }
+            let last = text.count - bytes.count
+            var start = 0
+            var failedStarts = 0
+            while start <= last {
+                guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                if bytes.count == 1 || (base[at + 1] == rest[0] && memcmp(base + at + 1, rest, bytes.count - 1) == 0) {
+                    return true
+                }
+                start = at + 1
+                failedStarts += 1
+                if failedStarts == 4, !word.masks.isEmpty {
+                    // Bit i of `state` is clear while the last i + 1 bytes read are the word's first i + 1.
+                    return word.masks.withUnsafeBufferPointer { masks in
+                        let found: UInt64 = 1 << (bytes.count - 1)
+                        var state: UInt64 = ~0
+                        for byte in UnsafeBufferPointer(rebasing: text[start...]) {
+                            state = (state << 1) | masks[Int(byte)]
+                            if state & found == 0 { return true }
+                        }
+                        return false
+                    }
+                }
+            }
+            return false
         }
-        return false
     }
 }

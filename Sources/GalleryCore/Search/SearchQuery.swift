@@ -45,13 +45,14 @@ public struct SearchQuery: Hashable, Sendable {
         guard sameFilters == broader else { return false }
         var folding = SearchFolding()
         let words = foldedWords(&folding)
-        return broader.foldedWords(&folding).allSatisfy { old in
-            words.contains { new in new.count >= old.count && contains(new, old) }
-        }
+        return broader.foldedWords(&folding).allSatisfy { old in words.contains { new in new.holds(old) } }
     }
+}
 
-    private func contains(_ text: [UInt8], _ word: [UInt8]) -> Bool {
-        guard word.count <= text.count else { return false }
-        return (0...(text.count - word.count)).contains { text[$0..<$0 + word.count].elementsEqual(word) }
+extension [UInt8] {
+    /// Whether `word`'s bytes stand somewhere in these, in a row.
+    func holds(_ word: [UInt8]) -> Bool {
+        guard word.count <= count else { return false }
+        return (0...(count - word.count)).contains { self[$0..<$0 + word.count].elementsEqual(word) }
     }
 }

@@ -119,6 +119,12 @@ final class LibrarySearch {
     /// Whether `results` were found in the index of the library as it is now.
     func isCurrent(_ results: SearchResults) -> Bool { index?.corpus.generation == results.generation }
 
+    /// `shown` narrowed to `query` on this thread, at once, when the index is built and that is sure to be quick
+    /// (`SearchCorpus.refine`); nil when the search is a worker's.
+    func refine(_ shown: SearchResults, to query: SearchQuery) -> SearchResults? {
+        index?.corpus.refine(shown, to: query)
+    }
+
     /// Finds `query` on a worker over the index as it is now, and hands the results to `then` on the GTK
     /// thread; nothing comes once `cancellation` is cancelled (a newer query took its place).
     func search(

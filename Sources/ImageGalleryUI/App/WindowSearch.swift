@@ -4,7 +4,8 @@ import GalleryIO
 import GtkKit
 
 /// A window's search: the bar under the header bar (Ctrl+F, or typing in the gallery) with its filter chips, and
-/// its query run on a worker at each keystroke. The latest query wins: an older one still running is cancelled
+/// its query run on a worker at each keystroke, or at once on this thread when a key narrows results small enough
+/// (`SearchCorpus.refine`). The latest query wins: an older one still running is cancelled
 /// and its results, if they come, are dropped; the window shows results as they arrive and never waits for them.
 @MainActor
 final class WindowSearch {
@@ -211,24 +212,35 @@ final class WindowSearch {
             session.showResults(nil)
             return
         }
-        let token = CancellationToken()
-        running = token
-        let failed = query.failedToLoad ? failedImages() : []
         #if StallLog
             StallLog.note("query-asked \(query.text)")
         #endif
-        librarySearch.search(query, failed: failed, narrowing: previous, cancellation: token) { [weak self] results in
-            guard let self, running === token else { return }
-            running = nil
-            shown = results
+        // A key that narrows small results refines them here, so they are painted in the frame that shows its letter.
+        if let previous, let refined = librarySearch.refine(previous, to: query) {
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif
-            session.showResults(results, current: librarySearch.isCurrent(results))
-            #if StallLog
-                StallLog.note("results-shown \(query.text)")
-            #endif
+            return show(refined, current: true)
         }
+        let token = CancellationToken()
+        running = token
+        let failed = query.failedToLoad ? failedImages() : []
+        librarySearch.search(query, failed: failed, narrowing: previous, cancellation: token) { [weak self] results in
+            guard let self, running === token else { return }
+            running = nil
+            #if StallLog
+                StallLog.note("results-came \(query.text)")
+            #endif
+            show(results, current: librarySearch.isCurrent(results))
+        }
+    }
+
+    private func show(_ results: SearchResults, current: Bool) {
+        shown = results
+        session.showResults(results, current: current)
+        #if StallLog
+            StallLog.note("results-shown \(results.query.text)")
+        #endif
     }
 
     private func queueRerun() {
