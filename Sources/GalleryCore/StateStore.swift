@@ -525,7 +525,10 @@ public final class BackgroundStateSaver: Sendable {
 
     private func takeInChangesAlone(encoder: inout StateEncoder) -> String? {
         readLaunchAlone()
-        if state.withLock({ $0.pending != nil }) { return writePendingAlone(encoder: &encoder, scheduled: false) }
+        // A save waiting for its turn keeps it when nothing came in: this copy's own write, seen by the folder's
+        // watcher, brings it here too. One that failed and waits for nothing is tried again.
+        let (pending, scheduled) = state.withLock { ($0.pending != nil, $0.scheduled) }
+        if pending && !scheduled { return writePendingAlone(encoder: &encoder, scheduled: false) }
         let copies = store.conflictCopies()
         guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
         let base = state.withLock { $0.base }

@@ -145,6 +145,37 @@ private func state(_ name: String) -> GalleryState {
         #expect(paced.writes == 3)
     }
 
+    @Test func theFoldersWatcherSeeingThisCopysOwnWriteLeavesTheNextSaveToItsTurn() throws {
+        let paced = try PacedSaver()
+        defer { paced.cleanUp() }
+        paced.saver.save(state("First"))
+        paced.saver.save(state("Second"))
+        paced.saver.takeInChanges()
+        #expect(paced.writes == 1)
+        #expect(paced.onDisk == "First")
+        paced.clock.advance(by: PacedSaver.turn)
+        #expect(paced.writes == 2)
+        #expect(paced.onDisk == "Second")
+    }
+
+    @Test func aFileFromElsewhereIsTakenInAtOnceWithWhatWaitsForItsTurn() throws {
+        let paced = try PacedSaver()
+        defer { paced.cleanUp() }
+        paced.saver.save(state("First"))
+        paced.saver.save(state("Ours"))
+        var theirs = state("First")
+        theirs.sidebarVisible = false
+        try StateStore(fileURL: paced.store.fileURL).save(theirs)
+        paced.saver.takeInChanges()
+        #expect(paced.writes == 2)
+        guard case .loaded(let merged) = paced.store.load() else {
+            Issue.record("the merge was not written")
+            return
+        }
+        #expect(merged.galleries.first?.name == "Ours")
+        #expect(merged.sidebarVisible == false)
+    }
+
     @Test func aSaveAskedForWhileAWriteRunsWaitsForTheTurnThatWriteSets() throws {
         let paced = try PacedSaver(duringFirstWrite: { $0.save(state("Asked meanwhile")) })
         defer { paced.cleanUp() }
