@@ -4,8 +4,9 @@ import Foundation
 /// carry-over keeping images) each write of the whole state is followed by a wait proportional to how long it took,
 /// so saving takes a bounded share of the time whatever the library's size; after a quiet spell a save goes at once.
 public struct SavePacing: Sendable {
-    /// A write that took d is followed by the next no sooner than `spacing` × d after it began: the saver then spends
-    /// at most a tenth of its time writing, while the changes a kill -9 can lose are those of ten writes' time.
+    /// A write of the state that took d (not the flush of the originals it names, which grows with the wait) is
+    /// followed by the next no sooner than `spacing` × d after it began: the saver then spends at most a tenth of its
+    /// time writing the state, while the changes a kill -9 can lose are those of ten writes' time.
     static let spacing = 10
 
     /// The time the saver reads and the way it waits, apart so that tests set the time themselves.

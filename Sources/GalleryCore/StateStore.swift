@@ -550,8 +550,9 @@ public final class BackgroundStateSaver: Sendable {
             state.askedWhileWriting = false
             return taken
         }
-        let start = clock.now()
-        defer { finishWrite(startedAt: pending == nil ? nil : start) }
+        /// When the state's write began and ended: what sets the saver's next turn.
+        var writeSpan: (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?
+        defer { finishWrite(writeSpan) }
         guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
@@ -621,13 +622,17 @@ public final class BackgroundStateSaver: Sendable {
             }
             let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
             // The state never names bytes that are not on the disk.
-            if written != fileHolds { try beforeWrite() }
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            let revision =
-                written == fileHolds ? store.revision() : try store.save(lineage.stamped(written), encoder: &encoder)
+            var revision = store.revision()
             if written != fileHolds {
+                try beforeWrite()
+                // The pace is the state's own write: the originals' flush before it grows with the wait, and would
+                // lengthen it again.
+                let start = clock.now()
+                revision = try store.save(lineage.stamped(written), encoder: &encoder)
                 history.add(written, lineage)
                 _ = try? lastWrittenStore?.save(lineage.stamped(written), encoder: &encoder)
+                writeSpan = (start, clock.now())
             }
             for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in
@@ -647,15 +652,15 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     /// Sets the saver's next turn by what this write took, and schedules the save asked for while it ran.
-    private func finishWrite(startedAt start: ContinuousClock.Instant?) {
-        let end = clock.now()
+    private func finishWrite(_ span: (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?) {
+        let now = span?.end ?? clock.now()
         let wait: Duration? = state.withLock { state in
             state.writingNow = false
-            if let start { state.pacing.wrote(from: start, to: end) }
+            if let span { state.pacing.wrote(from: span.start, to: span.end) }
             guard state.askedWhileWriting, !state.scheduled, state.pending != nil else { return nil }
             state.askedWhileWriting = false
             state.scheduled = true
-            return state.pacing.wait(at: end)
+            return state.pacing.wait(at: now)
         }
         if let wait { scheduleWrite(after: wait) }
     }
