@@ -550,9 +550,9 @@ public final class BackgroundStateSaver: Sendable {
             state.askedWhileWriting = false
             return taken
         }
-        /// When the state's write began and ended: what sets the saver's next turn.
-        var writeSpan: (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?
-        defer { finishWrite(writeSpan) }
+        /// When the state's write began and the processor time it took: what sets the saver's next turn.
+        var stateWrite: (start: ContinuousClock.Instant, cost: Duration)?
+        defer { finishWrite(stateWrite) }
         guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
@@ -626,13 +626,11 @@ public final class BackgroundStateSaver: Sendable {
             var revision = store.revision()
             if written != fileHolds {
                 try beforeWrite()
-                // The pace is the state's own write: the originals' flush before it grows with the wait, and would
-                // lengthen it again.
-                let start = clock.now()
+                let (start, startTime) = (clock.now(), clock.threadTime())
                 revision = try store.save(lineage.stamped(written), encoder: &encoder)
                 history.add(written, lineage)
                 _ = try? lastWrittenStore?.save(lineage.stamped(written), encoder: &encoder)
-                writeSpan = (start, clock.now())
+                stateWrite = (start, clock.threadTime() - startTime)
             }
             for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in
@@ -652,11 +650,11 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     /// Sets the saver's next turn by what this write took, and schedules the save asked for while it ran.
-    private func finishWrite(_ span: (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?) {
-        let now = span?.end ?? clock.now()
+    private func finishWrite(_ stateWrite: (start: ContinuousClock.Instant, cost: Duration)?) {
+        let now = clock.now()
         let wait: Duration? = state.withLock { state in
             state.writingNow = false
-            if let span { state.pacing.wrote(from: span.start, to: span.end) }
+            if let stateWrite { state.pacing.wrote(at: stateWrite.start, cost: stateWrite.cost) }
             guard state.askedWhileWriting, !state.scheduled, state.pending != nil else { return nil }
             state.askedWhileWriting = false
             state.scheduled = true

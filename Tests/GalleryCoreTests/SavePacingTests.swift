@@ -9,8 +9,8 @@ private final class ManualClock: Sendable {
     private struct Timeline {
         var elapsed = Duration.zero
         var waiting: [(at: Duration, work: @Sendable () -> Void)] = []
-        /// A write's cost, passed at the second reading from now (the write's end, its start being the first).
-        var writeCost: (duration: Duration, readingsLeft: Int)?
+        /// The processor time the saver's thread has taken: the cost of its writes.
+        var threadTime = Duration.zero
     }
 
     private let start = ContinuousClock.now
@@ -18,15 +18,13 @@ private final class ManualClock: Sendable {
 
     var clock: SavePacing.Clock {
         SavePacing.Clock(
-            now: { [self] in
-                start.advanced(
-                    by: timeline.withLock { timeline in
-                        if let (duration, readingsLeft) = timeline.writeCost {
-                            timeline.writeCost = readingsLeft > 1 ? (duration, readingsLeft - 1) : nil
-                            if readingsLeft == 1 { timeline.elapsed += duration }
-                        }
-                        return timeline.elapsed
-                    })
+            now: { [self] in start.advanced(by: timeline.withLock { $0.elapsed }) },
+            threadTime: { [self] in
+                // A write's cost later at each reading: a write, read as it begins and as it ends, takes writeCost.
+                timeline.withLock { timeline in
+                    defer { timeline.threadTime += PacedSaver.writeCost }
+                    return timeline.threadTime
+                }
             },
             after: { [self] delay, work in
                 timeline.withLock { $0.waiting.append(($0.elapsed + delay, work)) }
@@ -35,9 +33,6 @@ private final class ManualClock: Sendable {
 
     /// Time passing while a write runs: nothing waiting runs meanwhile.
     func pass(_ duration: Duration) { timeline.withLock { $0.elapsed += duration } }
-
-    /// The state's write about to begin takes `duration`: it passes between the next two readings.
-    func chargeNextWrite(_ duration: Duration) { timeline.withLock { $0.writeCost = (duration, 2) } }
 
     /// Moves the time on and runs what has become due.
     func advance(by duration: Duration) {
@@ -58,8 +53,8 @@ private final class Tally: Sendable {
     let count = Mutex(0)
 }
 
-/// A saver that writes on the caller's thread, each write taking `writeCost` of the manual clock's time after the
-/// flush of the originals it names took `flushCost`.
+/// A saver that writes on the caller's thread, each write taking `writeCost` of processor time, after the flush of
+/// the originals it names took `flushCost` of the manual clock's time (waiting for the disk).
 private final class PacedSaver: Sendable {
     static let flushCost = Duration.milliseconds(50)
     static let writeCost = Duration.milliseconds(10)
@@ -90,7 +85,6 @@ private final class PacedSaver: Sendable {
                     return count == 1
                 }
                 if first, let saver = saverForHook.withLock({ $0 }) { duringFirstWrite(saver) }
-                clock.chargeNextWrite(Self.writeCost)
             })
         self.clock = clock
         self.writeCount = writeCount
@@ -122,9 +116,9 @@ private func state(_ name: String) -> GalleryState {
         #expect(paced.writes == 1)
         #expect(paced.onDisk == "Save 0")
         #expect(paced.clock.waitingCount == 1)
-        // The turn comes `spacing` times the write's cost after the write began (the flush before it not counted),
-        // not before.
-        paced.clock.advance(by: PacedSaver.turn - PacedSaver.writeCost - .milliseconds(1))
+        // The turn comes `spacing` times the write's processor time after the write began (the flush before it not
+        // counted), not before.
+        paced.clock.advance(by: PacedSaver.turn - .milliseconds(1))
         #expect(paced.writes == 1)
         paced.clock.advance(by: .milliseconds(1))
         #expect(paced.writes == 2)
@@ -201,7 +195,7 @@ private func state(_ name: String) -> GalleryState {
         #expect(paced.writes == 1)
         #expect(paced.onDisk == "First")
         #expect(paced.clock.waitingCount == 1)
-        paced.clock.advance(by: PacedSaver.turn - PacedSaver.writeCost)
+        paced.clock.advance(by: PacedSaver.turn)
         #expect(paced.writes == 2)
         #expect(paced.onDisk == "Asked meanwhile")
     }
