@@ -9,11 +9,9 @@ import Foundation
 /// it took, so saving takes a bounded share of the processor whatever the library's size; after a quiet spell a save
 /// goes at once.
 public struct SavePacing: Sendable {
-    /// A write of the state that took d of processor time is followed by the next no sooner than `spacing` × d after
-    /// it began: the saver then takes at most a tenth of a processor while changes stream in, and a kill -9 loses
-    /// at most the changes of those few milliseconds (plus the write's wait for the disk). Not the time the write
-    /// took: waiting for a busy disk (and for the flush of the originals the state names, which grows with the wait)
-    /// would lengthen the waits, and a drop's last save, by seconds.
+    /// A write that took d of processor time is followed by the next no sooner than `spacing` × d after it began, so
+    /// the saver takes at most a tenth of a processor while changes stream in and a kill -9 loses only milliseconds of
+    /// them (processor time, not the write's duration, which a busy disk stretches to seconds).
     static let spacing = 10
 
     /// The time the saver reads and the way it waits, apart so that tests set the time themselves.
