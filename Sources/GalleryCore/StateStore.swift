@@ -621,10 +621,12 @@ public final class BackgroundStateSaver: Sendable {
                 mergedCopies.append(copy)
             }
             let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
-            // The state never names bytes that are not on the disk.
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            var revision = store.revision()
-            if written != fileHolds {
+            var revision: StateStore.Revision?
+            if written == fileHolds {
+                revision = store.revision()
+            } else {
+                // The state never names bytes that are not on the disk.
                 try beforeWrite()
                 let (start, startTime) = (clock.now(), clock.threadTime())
                 revision = try store.save(lineage.stamped(written), encoder: &encoder)
