@@ -249,7 +249,9 @@ public struct StateStore: Sendable {
     private func errnoText() -> String { FileError(code: errno).description }
 }
 
-/// Saves off the caller's thread, one write at a time; when saves pile up only the newest is written.
+/// Saves off the caller's thread, one write at a time, the newest state asked for; while saves keep coming, paced
+/// by what its writes take (`SavePacing`), so a drop landing is not slowed by writing the whole library again
+/// and again; a flush (quit, a move of the library) writes at once.
 /// Before each write it checks that the file is still the one it last read or wrote: when another
 /// copy of the app (or a sync tool) wrote it meanwhile, both sides' changes are merged, written, and
 /// handed to `onMerged`, so neither silently loses the other's edits. A write that fails stays
@@ -257,9 +259,14 @@ public struct StateStore: Sendable {
 /// is waited for, and one from a newer version is never written over.
 public final class BackgroundStateSaver: Sendable {
     private struct State {
-        /// The newest state asked for and not yet written, and whether a write is on its way.
+        /// The newest state asked for and not yet written, and whether a write is on its way to take it (queued, or
+        /// waiting for its turn: `pacing`).
         var pending: GalleryState?
         var scheduled = false
+        /// A write is running, and a save was asked for meanwhile: its turn is known once the write ends.
+        var writingNow = false
+        var askedWhileWriting = false
+        var pacing = SavePacing()
         /// The last state this copy asked to save, what the file holds (as far as this copy knows)
         /// and its revision. They differ after a merge, until this copy's own state takes the merge
         /// in: every save until then is merged again, so the other copy's changes never leave the
@@ -292,6 +299,7 @@ public final class BackgroundStateSaver: Sendable {
     private let beforeWrite: @Sendable () throws -> Void
     /// How long a missing or half-written file is waited for before this copy writes its own.
     private let patience: TimeInterval
+    private let clock: SavePacing.Clock
     /// This computer's own copies of the last file it read from elsewhere and of the last it wrote: a
     /// sync tool may put another computer's file over this one's while the app is not running (killed,
     /// or quit before the exchange), with no conflict copy; the next launch merges its last write back in
@@ -312,7 +320,7 @@ public final class BackgroundStateSaver: Sendable {
     public init(
         store: StateStore, loaded: GalleryState,
         runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
-        patience: TimeInterval = 30, localFolder: URL? = nil,
+        patience: TimeInterval = 30, localFolder: URL? = nil, clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
         onConflictCopiesMerged: @escaping @Sendable (Int) -> Void = { _ in },
@@ -322,6 +330,7 @@ public final class BackgroundStateSaver: Sendable {
         self.beforeWrite = beforeWrite
         self.runInBackground = runInBackground
         self.patience = patience
+        self.clock = clock
         // A few, not one: the state both had may be older than the last read when the app was killed between
         // reading another computer's file and writing the merge.
         lastReadStores = (0..<4).compactMap { slot in
@@ -462,15 +471,26 @@ public final class BackgroundStateSaver: Sendable {
         }
     }
 
+    /// Saves `newState` off the caller's thread: at once after a quiet spell, else when the saver's turn comes
+    /// (`SavePacing`), the newest state asked for by then.
     public func save(_ newState: GalleryState) {
-        let schedule = state.withLock { state in
+        let now = clock.now()
+        let wait: Duration? = state.withLock { state in
             state.pending = newState
-            let wasScheduled = state.scheduled
+            if state.writingNow { state.askedWhileWriting = true }
+            guard !state.scheduled && !state.writingNow else { return nil }
             state.scheduled = true
-            return !wasScheduled
+            return state.pacing.wait(at: now)
         }
-        guard schedule else { return }
-        runInBackground { [self] in _ = writePending() }
+        if let wait { scheduleWrite(after: wait) }
+    }
+
+    /// The write that takes what is pending once `wait` has passed.
+    private func scheduleWrite(after wait: Duration) {
+        let write: @Sendable () -> Void = { [self] in
+            runInBackground { [self] in _ = writing.withLock { writePendingAlone(encoder: &$0, scheduled: true) } }
+        }
+        if wait == .zero { write() } else { clock.after(wait, write) }
     }
 
     /// The folder changed (the file, or a conflict copy beside it): what came in is merged, written
@@ -479,7 +499,8 @@ public final class BackgroundStateSaver: Sendable {
         runInBackground { [self] in _ = writing.withLock { encoder in takeInChangesAlone(encoder: &encoder) } }
     }
 
-    /// Blocks until everything asked for is on disk (at quit), at most `timeout` seconds (a hung
+    /// Blocks until everything asked for is on disk (at quit, before a move of the library), written at once
+    /// whatever the pacing; at most `timeout` seconds (a hung
     /// network folder must not hang the quit); returns why it is not, if it is not.
     public func flush(timeout: Double = 10) -> String? {
         let done = DispatchSemaphore(value: 0)
@@ -499,29 +520,39 @@ public final class BackgroundStateSaver: Sendable {
     /// In the background: the state's lock is held to take the request and to record what was written,
     /// never while the file is written, so `save` never waits for the disk.
     private func writePending() -> String? {
-        writing.withLock { encoder in writePendingAlone(encoder: &encoder) }
+        writing.withLock { encoder in writePendingAlone(encoder: &encoder, scheduled: false) }
     }
 
     private func takeInChangesAlone(encoder: inout StateEncoder) -> String? {
         readLaunchAlone()
-        if state.withLock({ $0.pending != nil }) { return writePendingAlone(encoder: &encoder) }
+        // A save waiting for its turn keeps it when nothing came in: this copy's own write, seen by the folder's
+        // watcher, brings it here too. One that failed and waits for nothing is tried again.
+        let (pending, scheduled) = state.withLock { ($0.pending != nil, $0.scheduled) }
+        if pending && !scheduled { return writePendingAlone(encoder: &encoder, scheduled: false) }
         let copies = store.conflictCopies()
         guard !copies.isEmpty || store.revision() != state.withLock({ $0.diskRevision }) else { return nil }
         let base = state.withLock { $0.base }
         state.withLock { state in
             if state.pending == nil { state.pending = base }
         }
-        return writePendingAlone(encoder: &encoder)
+        return writePendingAlone(encoder: &encoder, scheduled: false)
     }
 
-    private func writePendingAlone(encoder: inout StateEncoder) -> String? {
+    /// Writes what is pending; `scheduled` when this is the write a save scheduled (a flush or a change in the folder
+    /// writes at once, and a scheduled write already on its way finds nothing or what came after).
+    private func writePendingAlone(encoder: inout StateEncoder, scheduled: Bool) -> String? {
         readLaunchAlone()
         let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
             let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
             state.pending = nil
-            state.scheduled = false
+            if scheduled { state.scheduled = false }
+            state.writingNow = true
+            state.askedWhileWriting = false
             return taken
         }
+        /// When the state's write began and the processor time it took: what sets the saver's next turn.
+        var stateWrite: (start: ContinuousClock.Instant, cost: Duration)?
+        defer { finishWrite(stateWrite) }
         guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
@@ -590,14 +621,18 @@ public final class BackgroundStateSaver: Sendable {
                 mergedCopies.append(copy)
             }
             let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
-            // The state never names bytes that are not on the disk.
-            if written != fileHolds { try beforeWrite() }
             // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            let revision =
-                written == fileHolds ? store.revision() : try store.save(lineage.stamped(written), encoder: &encoder)
-            if written != fileHolds {
+            var revision: StateStore.Revision?
+            if written == fileHolds {
+                revision = store.revision()
+            } else {
+                // The state never names bytes that are not on the disk.
+                try beforeWrite()
+                let (start, startTime) = (clock.now(), clock.threadTime())
+                revision = try store.save(lineage.stamped(written), encoder: &encoder)
                 history.add(written, lineage)
                 _ = try? lastWrittenStore?.save(lineage.stamped(written), encoder: &encoder)
+                stateWrite = (start, clock.threadTime() - startTime)
             }
             for copy in mergedCopies { unlink(copy.path) }
             state.withLock { state in
@@ -614,6 +649,20 @@ public final class BackgroundStateSaver: Sendable {
             onError("\(error)")
             return "\(error)"
         }
+    }
+
+    /// Sets the saver's next turn by what this write took, and schedules the save asked for while it ran.
+    private func finishWrite(_ stateWrite: (start: ContinuousClock.Instant, cost: Duration)?) {
+        let now = clock.now()
+        let wait: Duration? = state.withLock { state in
+            state.writingNow = false
+            if let stateWrite { state.pacing.wrote(at: stateWrite.start, cost: stateWrite.cost) }
+            guard state.askedWhileWriting, !state.scheduled, state.pending != nil else { return nil }
+            state.askedWhileWriting = false
+            state.scheduled = true
+            return state.pacing.wait(at: now)
+        }
+        if let wait { scheduleWrite(after: wait) }
     }
 
     private func keepPending(_ pending: GalleryState) {
@@ -641,7 +690,7 @@ public final class BackgroundStateSaver: Sendable {
                 state.scheduled = true
                 return !wasScheduled
             }
-            if schedule { runInBackground { [self] in _ = writePending() } }
+            if schedule { scheduleWrite(after: .zero) }
         }
         return tr("the gallery file is being written elsewhere; saving waits for it")
     }

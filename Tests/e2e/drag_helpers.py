@@ -465,9 +465,7 @@ def launch_gallery(make_app, http_server, specs=None, settle=True):
                        what="the visible cells to load")
         # The served images have no original yet: the library keeps them in the background after the first
         # frame (the carry-over), each a save; done before a test compares state.json.
-        wait_until(lambda: all("original" in image for gallery in app.state()["galleries"]
-                               for image in gallery["images"]), 60, 0.1, "every image kept in the library",
-                   lambda: app.state_bytes().decode())
+        app.wait_every_image_kept()
     return app, {s.name: s.rgb for s in served}
 
 

@@ -170,6 +170,22 @@ class App:
         each write makes new so that two computers syncing the file find the state both had."""
         return document(self.state_bytes())
 
+    def wait_every_image_kept(self, timeout=60):
+        """Waits until state.json records an original for every image (the carry-over keeps a library's web images
+        after the first frame, each a save, written at the saver's pace): before a test takes the file as settled.
+        Returns the library then."""
+        last = {}
+
+        def attempt():
+            try:
+                last["state"] = self.state()
+            except (FileNotFoundError, ValueError):  # not written yet
+                return False
+            return all("original" in image for gallery in last["state"]["galleries"] for image in gallery["images"])
+
+        wait_until(attempt, timeout, 0.1, "every image kept in the library", lambda: self.state_bytes().decode())
+        return last["state"]
+
     def image_urls(self, gallery=0):
         """URLs of a gallery in state.json, in order."""
         return [i["url"] for i in self.state()["galleries"][gallery]["images"]]
