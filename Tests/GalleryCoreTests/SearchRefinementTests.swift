@@ -3,19 +3,6 @@ import Testing
 
 @testable import GalleryCore
 
-/// The same random numbers on every run, so a failure can be run again.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private let words = [
     "crème", "brûlée", "Élysée", "ёлка", "Зима", "МОСКВА", "ёжик", "harbour", "kitchen", "wall", "abab", "aab",
     "crepuscule", "(.*)+", "café", "noël", "Straße", "площадь",
@@ -23,7 +10,7 @@ private let words = [
 private let tags = ["colour/red", "colour/blue", "Зима", "été", "mood/calm", "people"]
 private let sites = ["www.site1.example", "cdn.site1.example", "louvre.fr", "яндекс.рф", "blog.example.com"]
 
-private func randomImage(_ id: String, _ random: inout SeededGenerator) -> GalleryImage {
+private func randomImage(_ id: String, _ random: inout SplitMix64) -> GalleryImage {
     let site = sites.randomElement(using: &random)!
     var image = GalleryImage(
         id: ImageID(id), url: "https://\(site)/\(id).\(["png", "jpg", "webp"].randomElement(using: &random)!)",
@@ -39,7 +26,7 @@ private func randomImage(_ id: String, _ random: inout SeededGenerator) -> Galle
     return image
 }
 
-@MainActor private func randomLibrary(_ random: inout SeededGenerator) -> GalleryLibrary {
+@MainActor private func randomLibrary(_ random: inout SplitMix64) -> GalleryLibrary {
     GalleryLibrary(
         state: GalleryState(
             galleries: (0..<4).map { gallery in
@@ -50,7 +37,7 @@ private func randomImage(_ id: String, _ random: inout SeededGenerator) -> Galle
 }
 
 /// Filters a sequence of keys keeps, chosen at random: often none.
-private func randomFilters(_ random: inout SeededGenerator) -> SearchQuery {
+private func randomFilters(_ random: inout SplitMix64) -> SearchQuery {
     var query = SearchQuery()
     switch Int.random(in: 0..<12, using: &random) {
     case 0: query.galleryID = "g\(Int.random(in: 0..<4, using: &random))"
@@ -71,7 +58,7 @@ private func randomFilters(_ random: inout SeededGenerator) -> SearchQuery {
     /// the library or the failed images changing between two keys), and checks at each key that the refinement on
     /// the GTK thread and the worker's narrowing search both give what a search of everything gives.
     @Test func refiningGivesWhatTheWorkerWouldInTheSameOrder() throws {
-        var random = SeededGenerator(state: 32)
+        var random = SplitMix64(seed: 32)
         let library = randomLibrary(&random)
         let index = SearchIndex(library: library)
         var failed: Set<ImageID> = [ImageID("g0i1"), ImageID("g2i5")]
@@ -161,7 +148,7 @@ private func randomFilters(_ random: inout SeededGenerator) -> SearchQuery {
     /// Texts of two letters, where a word's first letter starts many failed matches, are read past the first few
     /// by the shift-or method: it finds what a plain comparison at every place finds.
     @Test func aWordIsFoundAsByComparingAtEveryPlaceInTextsOfItsOwnLetters() {
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         var folding = SearchFolding()
         var entry = SearchEntry(GalleryImage(id: ImageID("x"), url: "a", aspectRatio: 1), folding: &folding)
         var foundByShiftOr = 0

@@ -124,7 +124,7 @@ import Testing
         defer { folder.remove() }
         // A file where the store's folder should be: every write fails (as a full disk does, with ENOTDIR).
         let blocked = OriginalsStore(directory: folder.url.appendingPathComponent("blocked"))
-        FileManager.default.createFile(atPath: blocked.directory.path, contents: Data([0]))
+        _ = FileManager.default.createFile(atPath: blocked.directory.path, contents: Data([0]))
         #expect(throws: FileError.self) { try blocked.keep(Data([1, 2, 3])) }
         #expect(blocked.list().isEmpty)
         #expect(blocked.existingPath(for: Checksum.sha256(Data([1, 2, 3]))) == nil)
