@@ -27,6 +27,12 @@ static void ignore_warning(png_structp png, png_const_charp message) {
     (void)message;
 }
 
+/* A damaged file is an outcome the caller reports, not a line on the app's standard error. */
+static void fail_quietly(png_structp png, png_const_charp message) {
+    (void)message;
+    png_longjmp(png, 1);
+}
+
 CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fit_width, gint fit_height,
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height) {
@@ -36,7 +42,7 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         return CSHIM_PNG_NOT_PNG;
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, ignore_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_quietly, ignore_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);
