@@ -1,4 +1,5 @@
 #include "cshim.h"
+#include "png_quiet.h"
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -8,26 +9,14 @@
  * reading a stored thumbnail (Tests/benchmarks/README.md). A damaged file still fails where its
  * structure breaks; its text (Thumb::URI, Thumb::MTime) says whether it is this image's. */
 
-static void ignore_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
-/* A damaged file is an outcome the caller reports, not a line on the app's standard error. */
-static void fail_quietly(png_structp png, png_const_charp message) {
-    (void)message;
-    png_longjmp(png, 1);
-}
-
 GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         return NULL;
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_quietly, ignore_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
+    png_structp png;
+    png_infop info;
+    if (!cshim_png_start_read(&png, &info)) {
         fclose(file);
         return NULL;
     }

@@ -1,4 +1,5 @@
 #include "cshim.h"
+#include "png_quiet.h"
 #include <png.h>
 #include <setjmp.h>
 #include <string.h>
@@ -22,17 +23,6 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
     reader->offset += count;
 }
 
-static void ignore_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
-/* A damaged file is an outcome the caller reports, not a line on the app's standard error. */
-static void fail_quietly(png_structp png, png_const_charp message) {
-    (void)message;
-    png_longjmp(png, 1);
-}
-
 CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fit_width, gint fit_height,
                                        gint64 max_pixels, gint max_side, GdkPixbuf **out, gint *width,
                                        gint *height) {
@@ -42,10 +32,9 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
     if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
         return CSHIM_PNG_NOT_PNG;
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, fail_quietly, ignore_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
+    png_structp png;
+    png_infop info;
+    if (!cshim_png_start_read(&png, &info)) {
         return CSHIM_PNG_FAILED;
     }
     MemoryReader reader = {data, length, 0};
