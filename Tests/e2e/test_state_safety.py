@@ -30,12 +30,18 @@ def settle(app, count):
     app.wait_cells(lambda cs: len(cs) == count and all(c.settled for c in cs), 30, what="%d cells loaded" % count)
 
 
-def test_sigterm_right_after_a_change_keeps_it(make_app, http_server):
+def started_with_the_first_image_moved_right(make_app, http_server):
+    """The app on five served images, the first moved one place to the right (Alt+Right)."""
     app = make_app(served_state(http_server))
     app.start()
     settle(app, 5)
     app.focus()
     app.key("Home alt+Right")
+    return app
+
+
+def test_sigterm_right_after_a_change_keeps_it(make_app, http_server):
+    app = started_with_the_first_image_moved_right(make_app, http_server)
     proc = app.proc
     proc.send_signal(signal.SIGTERM)
     wait_until(lambda: proc.poll() is not None, 20, 0.05, "the app to end on SIGTERM", app.stderr)
@@ -175,11 +181,7 @@ def test_symlink_mode_and_unknown_fields_survive_a_change(make_app, http_server,
 
 
 def test_a_state_file_put_back_by_hand_in_the_data_folder_is_taken_as_it_is(make_app, http_server):
-    app = make_app(served_state(http_server))
-    app.start()
-    settle(app, 5)
-    app.focus()
-    app.key("Home alt+Right")
+    app = started_with_the_first_image_moved_right(make_app, http_server)
     backup = wait_saved(app, [NAMES[1], NAMES[0]] + NAMES[2:], what="the move saved")
     app.key("End Delete")
     wait_saved(app, [NAMES[1], NAMES[0]] + NAMES[2:4], what="the deletion saved")
