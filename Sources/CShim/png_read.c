@@ -5,8 +5,8 @@
 #include <stdio.h>
 
 /* Reads a thumbnail (a PNG in the freedesktop.org cache) into a pixbuf, as gdk-pixbuf's loader would,
- * without checking each chunk's CRC and the image data's Adler-32: they took more than half of
- * reading a stored thumbnail (Tests/benchmarks/README.md). A damaged file still fails where its
+ * without checking each chunk's CRC and the image data's Adler-32: for a file written whole and renamed
+ * into place they are passes over its bytes that find nothing. A damaged file still fails where its
  * structure breaks; its text (Thumb::URI, Thumb::MTime) says whether it is this image's. */
 
 GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side) {

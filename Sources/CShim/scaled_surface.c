@@ -1,8 +1,7 @@
 #include "cshim.h"
 
 /* Shrinking by at most half, bilinear interpolation reads every source pixel (the samples are less than
- * two pixels apart) and pixman runs it in SIMD code: a fifth of the instructions gdk-pixbuf's filter
- * takes for a cell made from a thumbnail (Tests/benchmarks/README.md). */
+ * two pixels apart), and pixman runs it in SIMD code where gdk-pixbuf's filter is generic. */
 
 cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha) {
     const int source_width = cairo_image_surface_get_width(image);

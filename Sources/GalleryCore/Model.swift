@@ -153,8 +153,8 @@ enum ImageSourceLabel {
     }
 
     /// `parsedLabel` of an address with a scheme and `://`, in printable ASCII without escapes (nearly every
-    /// one), read from its bytes: URLComponents took 26,000 instructions an address, most of what building the
-    /// search index took. Nil for any other address.
+    /// one), read from its bytes: parsing each address with URLComponents was most of building the search index.
+    /// Nil for any other address.
     static func plainLabel(for url: String) -> String? {
         var url = url
         return url.withUTF8 { bytes -> String? in

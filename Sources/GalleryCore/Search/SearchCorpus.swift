@@ -16,8 +16,8 @@ public struct SearchCorpus: Sendable {
     public init() {}
 
     /// The most text, in bytes, a key's refinement on the GTK thread (`refine`) may read, the shown results' text
-    /// once for each word it looks for: at worst about 10 instructions a byte, a millisecond, for the results of a
-    /// word typed among 50,000 images (9,000 in the benchmark of Tests/benchmarks/README.md).
+    /// once for each word it looks for: room for the results of a word's first letters in a large library, while the
+    /// worst case stays within a small part of a frame.
     public static let refinementBudget = 3 << 19
     /// The longest word, in bytes, that the refinement looks for: the shift-or method holds a word in 64 bits, and a
     /// longer one (pasted, not typed) is compared at each place of its first letter, so is the worker's.
