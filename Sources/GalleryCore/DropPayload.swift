@@ -8,70 +8,7 @@ import Foundation
 // the first time a drag moves over a window, and `images(received:)` turns what came into the dropped
 // images in drop order; each is then fetched by `url`, then `alternateURLs`, then `fallbackBytes`.
 
-/// One place an image can be obtained from.
-public enum ImageSource: Hashable, Sendable {
-    /// An absolute http or https URL (search-engine wrappers already unwrapped).
-    case remote(URL)
-    /// A local `file://` URL (empty host or `localhost`).
-    case file(URL)
-    /// A `data:` URI whose media type is an image and whose payload decodes.
-    case dataURI(String)
-    /// The image bytes themselves, with the media type recognised from the content.
-    case bytes(Data, mimeType: String)
-
-    /// The URL as text (`remote`, `file`, `dataURI`); nil for `bytes`.
-    public var urlString: String? {
-        switch self {
-        case .remote(let url), .file(let url): return url.absoluteString
-        case .dataURI(let uri): return uri
-        case .bytes: return nil
-        }
-    }
-}
-
-/// One image of a drop, with everything the drag offered for it.
-public struct DroppedImage: Hashable, Sendable {
-    /// The URL to fetch and to record: http(s) or file, or a `data:` URI when the image has no other address;
-    /// nil when the drag carried only bytes.
-    public var url: String?
-    /// Other URLs of the same image, to try in order when `url` fails (e.g. the `src` when `url` is the
-    /// largest `srcset` candidate, or a search result's thumbnail when `url` is the unwrapped original).
-    public var alternateURLs: [String]
-    /// Image bytes the drag itself carried (an `image/*` or `application/octet-stream` target), to use when
-    /// fetching fails.
-    public var fallbackBytes: Data?
-    /// Media type of `fallbackBytes`, recognised from the content where possible; nil without bytes.
-    public var mimeType: String?
-    /// What the drag told of the image (its link, alt text, the browser's description…) and, once the
-    /// app knows, how and when it came; nil when nothing is known.
-    public var origin: ImageOrigin?
-
-    public init(
-        url: String?, alternateURLs: [String] = [], fallbackBytes: Data? = nil, mimeType: String? = nil,
-        origin: ImageOrigin? = nil
-    ) {
-        self.url = url
-        self.alternateURLs = alternateURLs
-        self.fallbackBytes = fallbackBytes
-        self.mimeType = mimeType
-        self.origin = origin
-    }
-}
-
-/// What one drop or paste holds.
-public struct DropContents: Sendable, Equatable {
-    /// The distinct images, in drop order.
-    public var images: [DroppedImage]
-    /// Addresses left out unread for being longer than `ImageLimits.maximumAddressLength` (a `data:` URI of
-    /// an image larger than a download may be).
-    public var oversizedAddresses: Int
-
-    public init(images: [DroppedImage], oversizedAddresses: Int = 0) {
-        self.images = images
-        self.oversizedAddresses = oversizedAddresses
-    }
-}
-
+/// Reads what a drag or a paste offers into the images it holds.
 public enum DropPayload {
 
     // MARK: Targets
