@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import GalleryCore
 import GtkKit
@@ -85,6 +86,8 @@ public final class OriginalsStore: Sendable {
             newFolders = [directory.path, directory.deletingLastPathComponent().path]
         }
         try Self.writer.write(data, to: path, policy: .replace)
+        // The disk starts on it now, while the next images land, so the flush before the next save finds it written.
+        _ = cshim_start_writeback(path)
         unsynced.withLock { unsynced in
             unsynced.files.append(path)
             unsynced.folders.insert(folder)
