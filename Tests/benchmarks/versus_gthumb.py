@@ -76,7 +76,9 @@ Figures (median and min-max of the runs):
 8. Drops (our app; gThumb does not take URL drops): a loopback HTTP server (127.0.0.1) answers each image after 1 s;
    `drag_source.py` drags 100 image URLs (text/uri-list) into a 900x1000 window showing 3 photos, in front of the
    first one (real XDND, the button released through XTEST at a known time). `--runs` pairs of drops, each in a
-   fresh session: a watched one, then a quiet one. The server is one asyncio thread.
+   fresh session: a watched one, then a quiet one. The server is one asyncio thread. `--drop-servers N` spreads
+   the 100 addresses over N ports of it (default 1): the app opens at most 6 connections a server, as browsers do,
+   so from one server 100 answers take at least 17 s; from 17 or more the pipeline's own pace shows.
    - Watched: the first frame after the release with placeholder tiles (flat grey blocks in the row the drop lands
      in, grabbed alone every 5 ms), and the time until state.json lists all 103 images and the screen is painted
      with pictures.
@@ -957,8 +959,10 @@ class Bench:
                         app.stop()
 
     def part_drop(self):
-        log("drop of 100 URLs from a loopback server answering in 1 s")
-        server = SlowServer(self.paths[:100], delay=1.0)
+        servers = self.args.drop_servers
+        log("drop of 100 URLs from %s answering in 1 s" % ("a loopback server" if servers == 1 else
+                                                          "%d loopback servers" % servers))
+        server = SlowServer(self.paths[:100], delay=1.0, ports=servers)
         import harness
         # written again before each drop (a drop adds to it)
         app = ImageGallery(os.path.join(HOMES, "ours-drop"), self.args.binary,
@@ -1174,7 +1178,7 @@ class SlowServer:
     connection (asyncio): a thread per request had a hundred threads waking together after the delay and passing
     Python's interpreter lock around, which took the cores from the app just as its images arrived."""
 
-    def __init__(self, files, delay):
+    def __init__(self, files, delay, ports=1):
         self.files, self.delay = files, delay
         self.reset()
         self.loop = asyncio.new_event_loop()
@@ -1182,16 +1186,17 @@ class SlowServer:
 
         async def serve():
             # a listen backlog like a real server's, so no connection is refused when 100 come at once
-            self.server = await asyncio.start_server(self.answer, "127.0.0.1", 0, backlog=128)
+            self.servers = [await asyncio.start_server(self.answer, "127.0.0.1", 0, backlog=128)
+                            for _ in range(ports)]
             started.set()
-            await self.server.serve_forever()
+            await asyncio.gather(*(server.serve_forever() for server in self.servers))
 
         self.thread = threading.Thread(target=lambda: self.loop.run_until_complete(self.quietly(serve())),
                                        daemon=True)
         self.thread.start()
         started.wait(10)
-        port = self.server.sockets[0].getsockname()[1]
-        self.urls = ["http://127.0.0.1:%d/photo/%d.jpg" % (port, i) for i in range(len(files))]
+        ports = [server.sockets[0].getsockname()[1] for server in self.servers]
+        self.urls = ["http://127.0.0.1:%d/photo/%d.jpg" % (ports[i % len(ports)], i) for i in range(len(files))]
 
     @staticmethod
     async def quietly(coroutine):
@@ -1228,7 +1233,8 @@ class SlowServer:
 
     def stop(self):
         def cancel_all():
-            self.server.close()
+            for server in self.servers:
+                server.close()
             for task in asyncio.all_tasks(self.loop):
                 task.cancel()
 
@@ -1356,6 +1362,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="2 runs, 2,000 images")
     parser.add_argument("--json", help="also write the table as JSON there")
     parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,curve,callgrind,grain,drop")
+    parser.add_argument("--drop-servers", type=int, default=1,
+                        help="the drop's 100 addresses spread over this many loopback servers (ports)")
     parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")
     parser.add_argument("--trace-stalls", action="store_true",
                         help="drops: trace the scheduler (root) and count the window thread's waits for a core")
