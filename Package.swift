@@ -49,10 +49,11 @@ let package = Package(
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CShim", "CCrypto"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
-        // source and its cache, thumbnails, decoding with limits; XMP packets.
-        .target(name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim", "CExempi"]),
+        // source and its cache, thumbnails, decoding with limits; XMP packets; checksums.
+        .target(
+            name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim", "CExempi", "CCrypto", "CGtk"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
         .target(

@@ -2,6 +2,7 @@ import CCrypto
 import CGtk
 import Foundation
 
+/// The digests that name files: a kept original (SHA-256 of its bytes), a cached download and a thumbnail.
 public enum Checksum {
     /// Lower-case hex SHA-256 of a string (GLib's implementation), for cache file names.
     public static func sha256(_ text: String) -> String {
