@@ -641,14 +641,15 @@ class Bench:
 
                 cpu_before = app.cpu()
                 times, ups = self.press_until_painted(session, app, "Prior", 20, 0.04, "20 x Page Up")
+                stalls = app.stalls(times[0], ups["t"]) if isinstance(app, ImageGallery) else None
                 if measured:
                     self.record("pgup_first", who, ups["t"] - times[0])
                     self.record("pgup_last", who, ups["t"] - times[-1])
                     self.record("pgup_cpu", who, ups["cpu"] - cpu_before)
-                    if isinstance(app, ImageGallery):
-                        stalls = app.stalls(times[0], ups["t"])
-                        if stalls is not None:
-                            self.record("pgup_stall", who, max([stall.ms for stall in stalls] or [0]))
+                    if stalls is not None:
+                        self.record("pgup_stall", who, max([stall.ms for stall in stalls] or [0]))
+                if stalls:
+                    log("  %s: Page Up's stalls over 8 ms: %s" % (app.name, ", ".join(map(str, stalls))))
 
                 pressed = session.screen.key("Home")
                 home = self.painted(session, app, 0, "Home", quiet_after=lambda: pressed)
