@@ -230,7 +230,7 @@ public struct StateStore: Sendable {
         public func unlock() { close(descriptor) }  // closing releases the flock
     }
 
-    /// `mkdir -p` (new folders 0700), with the system's reason when it fails (a file where a folder should be, no space).
+    /// `mkdir -p` (new folders 0700), with the system's reason when it fails (a file in the way, a full disk).
     private static func makeFolders(_ directory: URL) throws {
         do throws(FileError) {
             try FileWriter.makeFolders(directory.path)

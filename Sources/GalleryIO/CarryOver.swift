@@ -6,7 +6,7 @@ import GtkKit
 /// originals: what needs it, and the step that fetches and keeps its bytes. The app runs the steps (see
 /// OriginalsCarryOver) and records each result as it comes, so a kill midway loses nothing.
 public enum CarryOver {
-    /// An image kept: its original, and the address to record for it instead of the old one (an old import's kept file).
+    /// An image kept: its original, and the address to record for it instead of the old one (an old import's file).
     public typealias Kept = (original: KeptOriginal, url: String?)
 
     /// The images of `state` that have no kept original yet and can get one: web images, and bytes imported before.

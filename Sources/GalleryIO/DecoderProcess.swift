@@ -7,8 +7,8 @@ import GtkKit
     import Glibc
 #endif
 
-/// Decoding in a separate process (the app's own program, started with `option`), for the formats whose cost the header does not
-/// bound (an SVG's filters, AVIF, TIFF, any format without a header reader here): the process holds at most
+/// Decoding in a separate process (the app's own program, started with `option`), for the formats whose cost the header
+/// does not bound (an SVG's filters, AVIF, TIFF, any format without a header reader here): the process holds at most
 /// `ImageLimits.decodeBudgetBytes` of data, `decodeSeconds` of processor time, and is stopped after
 /// `decodeWallSeconds`; only the fitted pixels come back, over a pipe. GNOME's glycin does the same for Loupe.
 public enum DecoderProcess {

@@ -2,9 +2,9 @@ import Foundation
 import GalleryCore
 import GtkKit
 
-/// The one path from "bytes wanted" to a paintable picture, for cells, the viewer and drops alike:
-/// fetched through the byte source (the library's kept original, cache, disk or network), decoded on the scheduler's CPU lane with
-/// the decoder's limits, from a thumbnail when one serves.
+/// The one path from "bytes wanted" to a paintable picture, for cells, the viewer and drops alike: fetched through the
+/// byte source (the library's kept original, cache, disk or network), decoded on the scheduler's CPU lane with the
+/// decoder's limits, from a thumbnail when one serves.
 public final class ImagePipeline: Sendable {
     public let scheduler: JobScheduler
     public let bytes: ImageBytesSource

@@ -3,8 +3,8 @@ import GalleryCore
 import GalleryIO
 import GtkKit
 
-/// The library's search index, shared by every window's search bar and the overview: built on a worker once
-/// launch's first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
+/// The library's search index, shared by every window's search bar and the overview: built on a worker once launch's
+/// first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
 /// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar.
 @MainActor
 final class LibrarySearch {

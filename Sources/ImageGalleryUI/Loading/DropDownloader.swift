@@ -3,10 +3,10 @@ import GalleryCore
 import GalleryIO
 import GtkKit
 
-/// Brings dropped images in: downloads (with progress) or reads them on workers, checks that they
-/// decode, keeps the bytes in the library's originals, and turns each placeholder into its image wherever it stands by then,
-/// in whichever gallery it waits, shown or not. When the URL fails but the drag carried the
-/// bytes, those are used. One for the app: closing a window does not stop its drops.
+/// Brings dropped images in: downloads (with progress) or reads them on workers, checks that they decode, keeps the
+/// bytes in the library's originals, and turns each placeholder into its image wherever it stands by then, in whichever
+/// gallery it waits, shown or not. When the URL fails but the drag carried the bytes, those are used. One for the app:
+/// closing a window does not stop its drops.
 @MainActor
 final class DropDownloader {
     private let library: GalleryLibrary

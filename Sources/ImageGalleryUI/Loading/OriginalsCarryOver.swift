@@ -19,7 +19,7 @@ final class OriginalsCarryOver {
         var isFinished: Bool { done == total }
     }
 
-    /// Images fetched at once: enough to keep a slow server's wait short, few enough to leave the window's own loads room.
+    /// Images fetched at once: enough to keep a slow server's wait short, few enough to leave the window's loads room.
     private static let parallelFetches = 4
 
     private let library: GalleryLibrary
