@@ -124,14 +124,16 @@ final class JobLane: Sendable {
         guard wakeups.wait(timeout: Self.dispatchTime(in: ContinuousClock.now.duration(to: due))) == .timedOut
         else { return }
         let claimed = state.withLock { state in
+            // Idle threads are alike: while any is still counted, this one leaves the count, and every signal sent
+            // meanwhile finds a thread still waiting.
             guard state.idleThreads == 0 else {
                 state.idleThreads -= 1
                 return false
             }
             return true
         }
-        // Every idle thread, this one too, was counted woken by a signal as the wait ended: this one takes its signal,
-        // so that none is left for a thread that idles later.
+        // None is: a signaller counted this one woken as its wait ended, and it takes that signal, so that none is left
+        // over to wake a thread that idles later for nothing.
         if claimed { wakeups.wait() }
     }
 
