@@ -14,21 +14,18 @@ public struct SavePacing: Sendable {
     /// them (processor time, not the write's duration, which a busy disk stretches to seconds).
     static let spacing = 10
 
-    /// The time the saver reads and the way it waits, apart so that tests set the time themselves.
+    /// The time the saver reads, apart so that tests set it themselves (the saver waits through its
+    /// `runInBackground`).
     public struct Clock: Sendable {
         let now: @Sendable () -> ContinuousClock.Instant
         /// The processor time the calling thread has taken.
         let threadTime: @Sendable () -> Duration
-        /// Runs the work once the duration has passed, on a thread of its own.
-        let after: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
 
         public init(
-            now: @escaping @Sendable () -> ContinuousClock.Instant, threadTime: @escaping @Sendable () -> Duration,
-            after: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+            now: @escaping @Sendable () -> ContinuousClock.Instant, threadTime: @escaping @Sendable () -> Duration
         ) {
             self.now = now
             self.threadTime = threadTime
-            self.after = after
         }
 
         public static let system = Clock(
@@ -37,11 +34,6 @@ public struct SavePacing: Sendable {
                 var time = timespec()
                 clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
                 return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-            },
-            after: { delay, work in
-                let (seconds, attoseconds) = delay.components
-                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
             })
     }
 

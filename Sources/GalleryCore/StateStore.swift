@@ -287,8 +287,8 @@ public final class BackgroundStateSaver: Sendable {
     }
 
     private let store: StateStore
-    /// Runs a write off the caller's thread (the app's job scheduler).
-    private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Runs a write off the caller's thread, now or once a duration has passed (the app's job scheduler).
+    private let runInBackground: RunInBackground
     /// Held while the file is checked, merged and written: one write at a time, in the order asked.
     private let writing = Mutex(StateEncoder())
     private let state: Mutex<State>
@@ -309,9 +309,23 @@ public final class BackgroundStateSaver: Sendable {
     private let nextReadSlot = Mutex(0)
     private let lastWrittenStore: StateStore?
 
+    /// Runs `work` off the caller's thread once `after` has passed.
+    public typealias RunInBackground = @Sendable (_ after: Duration, _ work: @escaping @Sendable () -> Void) -> Void
+
+    /// Runs each write on a thread of its own that first sleeps out the wait: for callers with no job scheduler (tests,
+    /// tools), which write rarely.
+    public static let onThreadOfItsOwn: RunInBackground = { wait, work in
+        Thread.detachNewThread {
+            let (seconds, attoseconds) = wait.components
+            if wait > .zero { Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18) }
+            work()
+        }
+    }
+
     /// - Parameters:
     ///   - loaded: the state as read at launch (what the file held then).
-    ///   - runInBackground: runs a write elsewhere; a thread of its own unless told.
+    ///   - runInBackground: runs a write elsewhere once the duration has passed (at once for zero); on a thread of
+    ///     its own unless told (`onThreadOfItsOwn`).
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
     ///     made on top of `ours`. Called where the write runs.
     ///   - onConflictCopiesMerged: that many conflict copies were merged into the file and removed.
@@ -319,7 +333,7 @@ public final class BackgroundStateSaver: Sendable {
     ///     fails as a failed write does.
     public init(
         store: StateStore, loaded: GalleryState,
-        runInBackground: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) },
+        runInBackground: @escaping RunInBackground = onThreadOfItsOwn,
         patience: TimeInterval = 30, localFolder: URL? = nil, clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
@@ -487,16 +501,13 @@ public final class BackgroundStateSaver: Sendable {
 
     /// The write that takes what is pending once `wait` has passed.
     private func scheduleWrite(after wait: Duration) {
-        let write: @Sendable () -> Void = { [self] in
-            runInBackground { [self] in _ = writing.withLock { writePendingAlone(encoder: &$0, scheduled: true) } }
-        }
-        if wait == .zero { write() } else { clock.after(wait, write) }
+        runInBackground(wait) { [self] in _ = writing.withLock { writePendingAlone(encoder: &$0, scheduled: true) } }
     }
 
     /// The folder changed (the file, or a conflict copy beside it): what came in is merged, written
     /// when it must be, and handed to `onMerged`. The first call (or save) also does the launch's reading.
     public func takeInChanges() {
-        runInBackground { [self] in _ = writing.withLock { encoder in takeInChangesAlone(encoder: &encoder) } }
+        runInBackground(.zero) { [self] in _ = writing.withLock { encoder in takeInChangesAlone(encoder: &encoder) } }
     }
 
     /// Blocks until everything asked for is on disk (at quit, before a move of the library), written at once
@@ -505,7 +516,7 @@ public final class BackgroundStateSaver: Sendable {
     public func flush(timeout: Double = 10) -> String? {
         let done = DispatchSemaphore(value: 0)
         let outcome = FlushOutcome()
-        runInBackground { [self] in
+        runInBackground(.zero) { [self] in
             let reason = writePending()
             outcome.reason.withLock { $0 = reason }
             done.signal()
@@ -684,13 +695,13 @@ public final class BackgroundStateSaver: Sendable {
             return nil
         }
         keepPending(pending)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
+        runInBackground(.seconds(1)) { [self] in
             let schedule = state.withLock { state in
                 let wasScheduled = state.scheduled
                 state.scheduled = true
                 return !wasScheduled
             }
-            if schedule { scheduleWrite(after: .zero) }
+            if schedule { _ = writing.withLock { writePendingAlone(encoder: &$0, scheduled: true) } }
         }
         return tr("the gallery file is being written elsewhere; saving waits for it")
     }

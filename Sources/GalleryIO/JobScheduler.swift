@@ -3,9 +3,9 @@ import GtkKit
 import Synchronization
 
 /// Runs the app's background work, as Eye of GNOME's job scheduler and gThumb's shared I/O factory
-/// do: two lanes with few threads, every job queued by its priority, a cancelled job skipped before it
-/// starts, and one way back to the GTK thread (`MainContext.post`). Few threads is the point: the GTK
-/// thread finds a core when it wakes because little else runs at once.
+/// do: two lanes with few threads, every job queued by its priority (a delayed one once it is due), a
+/// cancelled job skipped before it starts, and one way back to the GTK thread (`MainContext.post`). Few
+/// threads is the point: the GTK thread finds a core when it wakes because little else runs at once.
 ///
 /// - `io`: one thread, as Eye of GNOME's job thread: reading and writing files, listing folders,
 ///   saving. Downloads wait on no thread (`HTTPClient` runs them all on one).
@@ -27,15 +27,16 @@ public final class JobScheduler: Sendable {
         cpuLane = JobLane(name: "decode", threads: cpuThreads)
     }
 
-    /// Queues `work` on `lane` behind every job of a higher priority; it is skipped if `cancellation`
-    /// is cancelled before it starts. Callable from any thread.
+    /// Queues `work` on `lane` behind every job of a higher priority, once `delay` has passed (the lane's
+    /// own threads keep it meanwhile); it is skipped if `cancellation` is cancelled before it starts.
+    /// Callable from any thread.
     public func submit(
-        _ lane: Lane, _ priority: JobPriority, cancellation: CancellationToken? = nil,
+        _ lane: Lane, _ priority: JobPriority, after delay: Duration = .zero, cancellation: CancellationToken? = nil,
         _ work: @escaping @Sendable () -> Void
     ) {
         switch lane {
-        case .io: ioLane.submit(priority, cancellation: cancellation, work)
-        case .cpu: cpuLane.submit(priority, cancellation: cancellation, work)
+        case .io: ioLane.submit(priority, after: delay, cancellation: cancellation, work)
+        case .cpu: cpuLane.submit(priority, after: delay, cancellation: cancellation, work)
         }
     }
 

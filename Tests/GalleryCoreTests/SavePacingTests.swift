@@ -4,7 +4,8 @@ import Testing
 
 @testable import GalleryCore
 
-/// A clock the test moves by hand: work asked to run later runs when the test moves past its time.
+/// A clock the test moves by hand: work asked to run later runs when the test moves past its time, work asked to run
+/// now runs at once on the caller's thread.
 private final class ManualClock: Sendable {
     private struct Timeline {
         var elapsed = Duration.zero
@@ -25,10 +26,13 @@ private final class ManualClock: Sendable {
                     defer { timeline.threadTime += PacedSaver.writeCost }
                     return timeline.threadTime
                 }
-            },
-            after: { [self] delay, work in
-                timeline.withLock { $0.waiting.append(($0.elapsed + delay, work)) }
             })
+    }
+
+    /// The saver's `runInBackground`.
+    func run(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        guard delay > .zero else { return work() }
+        timeline.withLock { $0.waiting.append(($0.elapsed + delay, work)) }
     }
 
     /// Time passing while a write runs: nothing waiting runs meanwhile.
@@ -76,7 +80,7 @@ private final class PacedSaver: Sendable {
         let writeCount = Tally()
         let saverForHook = Mutex<BackgroundStateSaver?>(nil)
         saver = BackgroundStateSaver(
-            store: store, loaded: .initial, runInBackground: { $0() }, clock: clock.clock,
+            store: store, loaded: .initial, runInBackground: { clock.run(after: $0, $1) }, clock: clock.clock,
             onError: { Issue.record("unexpected save error: \($0)") },
             beforeWrite: {
                 clock.pass(Self.flushCost)

@@ -189,13 +189,15 @@ struct SyncMergeTests {
     }
 }
 
-/// A folder a sync tool writes into, with a saver that runs each write at once on the caller's thread.
+/// A folder a sync tool writes into, with a saver that runs each write at once on the caller's thread, and keeps what it
+/// asks to run later until the test runs it (`runWaiting`).
 private final class SyncedFolder: Sendable {
     let directory: URL
     let file: URL
     let merges = Mutex<[GalleryState]>([])
     let copiesMerged = Mutex(0)
     let errors = Mutex<[String]>([])
+    let waiting = Mutex<[(after: Duration, work: @Sendable () -> Void)]>([])
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -206,7 +208,11 @@ private final class SyncedFolder: Sendable {
 
     func saver(loaded: GalleryState, patience: TimeInterval = 600, localFolder: URL? = nil) -> BackgroundStateSaver {
         BackgroundStateSaver(
-            store: StateStore(fileURL: file), loaded: loaded, runInBackground: { $0() }, patience: patience,
+            store: StateStore(fileURL: file), loaded: loaded,
+            runInBackground: { [self] wait, work in
+                guard wait > .zero else { return work() }
+                waiting.withLock { $0.append((wait, work)) }
+            }, patience: patience,
             localFolder: localFolder,
             onError: { [self] message in errors.withLock { $0.append(message) } },
             onMerged: { [self] merged, _ in merges.withLock { $0.append(merged) } },
@@ -221,6 +227,18 @@ private final class SyncedFolder: Sendable {
     var onDisk: GalleryState? {
         guard let data = try? Data(contentsOf: file) else { return nil }
         return (try? StateStore.decode(data)).map { Lineage.split($0).state }
+    }
+
+    /// How long each piece of work asked to run later was to wait.
+    var waits: [Duration] { waiting.withLock { $0.map(\.after) } }
+
+    /// Runs what was asked to run later, as if its time had come.
+    func runWaiting() {
+        let due = waiting.withLock { waiting in
+            defer { waiting = [] }
+            return waiting
+        }
+        for item in due { item.work() }
     }
 
     var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.sorted() ?? [] }
@@ -275,9 +293,12 @@ struct SyncedFolderTests {
         saver.save(ours)
         #expect(saver.flush() != nil)
         #expect(try Data(contentsOf: folder.file) == half)
-        // The writer finishes: both sides' edits end in the file.
+        // The save and the flush each try again a second later.
+        #expect(folder.waits == [.seconds(1), .seconds(1)])
+        // The writer finishes: the next try writes both sides' edits.
         try folder.write(edited { $0.galleries[1].name = "Theirs" })
-        #expect(saver.flush() == nil)
+        folder.runWaiting()
+        #expect(folder.waits.isEmpty)
         let onDisk = try #require(folder.onDisk)
         #expect(ids(onDisk, "g").last == "ours")
         #expect(onDisk.galleries[1].name == "Theirs")

@@ -219,7 +219,8 @@ public final class ImageGalleryApplication {
                 store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
             }
             let saver = BackgroundStateSaver(
-                store: store, loaded: state, runInBackground: { scheduler.submit(.io, .visible, $0) },
+                store: store, loaded: state,
+                runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
                 // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
                 // which none shares, a file put back by hand is taken as it is.
                 localFolder: LibraryLocation(directories).isShareable
