@@ -52,6 +52,71 @@ import GalleryCore
     }
 }
 
+/// The search benchmark's library: `count` images in 20 galleries, each with a two-word note in French or Russian, two
+/// tags, an alt text and a page address.
+@MainActor func makeSearchLibrary(count: Int, ratios: [Double]) -> GalleryLibrary {
+    let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
+    let galleries = (0..<20).map { galleryNumber in
+        Gallery(
+            id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
+            images: stride(from: galleryNumber, to: count, by: 20).map { index in
+                var image = GalleryImage(
+                    id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
+                    aspectRatio: ratios[index])
+                image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
+                image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
+                image.origin = ImageOrigin(
+                    added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
+                    altText: "photo \(index)")
+                return image
+            })
+    }
+    return GalleryLibrary(state: GalleryState(galleries: galleries))
+}
+
+/// The index of `library` built a piece at a time, as the app's workers build it, here on this thread.
+@MainActor @inline(never) func buildIndexInPieces(_ library: GalleryLibrary) -> SearchIndex {
+    var piece: (work: @Sendable () -> Void, then: () -> Void)?
+    var index: SearchIndex?
+    SearchIndex.build(library, offThread: { piece = ($0, $1) }, then: { index = $0 })
+    while let next = piece {
+        piece = nil
+        next.work()
+        next.then()
+    }
+    return index!
+}
+
+/// Words typed a letter at a time, each key narrowing the last results, then searches with a tag, a domain and a
+/// format filter: what a search costs, apart from building the index.
+@inline(never) func typeQueries(_ corpus: SearchCorpus) -> Int {
+    var found = 0
+    for word in ["crepuscule", "ёлка", "example.com", "zzz"] {
+        var previous: SearchResults?
+        for length in 1...word.count {
+            previous = corpus.search(SearchQuery(text: String(word.prefix(length))), narrowing: previous)
+            found += previous?.ids.count ?? 0
+        }
+    }
+    var filtered = [
+        SearchQuery(text: "nuit", tag: "colour"), SearchQuery(tag: "Colour/Red"),
+        SearchQuery(text: "o", domain: "example.com"), SearchQuery(domain: "cdn7.example.org"),
+    ]
+    filtered.append(SearchQuery(text: "chat"))
+    filtered[4].format = "JPEG"
+    for query in filtered { found += corpus.search(query)?.ids.count ?? 0 }
+    return found
+}
+
+// `gallery-benchmark index`: the search library of 50,000 images indexed in pieces, then searched (to count each
+// under callgrind: `--toggle-collect` the two functions above).
+if CommandLine.arguments.dropFirst().first == "index" {
+    let library = makeSearchLibrary(count: 50_000, ratios: (0..<50_000).map { 0.4 + Double($0 % 22) / 10 })
+    let index = buildIndexInPieces(library)
+    print("search: index built, \(typeQueries(index.corpus)) results")
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "refine" {
     measureRefinement()
     exit(0)
@@ -172,23 +237,7 @@ measure("drop: \(hostileCount) unterminated tags", repetitions: hostileRepetitio
 }
 
 // Search (issue 32): `count` images in 20 galleries with notes and tags, typed one key at a time.
-let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
-let searchGalleries = (0..<20).map { galleryNumber in
-    Gallery(
-        id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
-        images: stride(from: galleryNumber, to: count, by: 20).map { index in
-            var image = GalleryImage(
-                id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
-                aspectRatio: ratios[index])
-            image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
-            image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
-            image.origin = ImageOrigin(
-                added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
-                altText: "photo \(index)")
-            return image
-        })
-}
-let searchLibrary = GalleryLibrary(state: GalleryState(galleries: searchGalleries))
+let searchLibrary = makeSearchLibrary(count: count, ratios: ratios)
 measure("search: change a note, then undo, without the index", repetitions: 7) {
     searchLibrary.setNote("changed", of: ImageID("s0"))
     searchLibrary.undo()

@@ -14,6 +14,7 @@ private let addresses = [
     "https://www.Example.org/a.png", "http://user:pw@cdn.example.org:8080/b.jpg?x=1#y", "http://[::1]:8080/c.webp",
     "https://яндекс.рф/фото.JPG", "https://WWW.Louvre.fr/oeuvre", "data:image/png;base64,AAAA",
     "file:///home/me/photo.tiff", "https://blog.example.com/post/1", "https://ÉCOLE.fr/é.gif", "weird",
+    "http://jérôme:ß@photos.example.org/ô.png",
 ]
 
 private func randomImage(_ index: Int, _ random: inout SplitMix64) -> GalleryImage {
@@ -114,7 +115,10 @@ private func passes(_ entry: SearchEntry, _ query: SearchQuery) -> Bool {
             #expect(carried.entry(at: position) == entries.entry(at: position * 3))
         }
         let found = (0..<images.count).map { entries.entry(at: $0) }
-        #expect(Set(found.flatMap(\.domains)).isSuperset(of: ["example.org", "cdn.example.org", "яндекс.рф", "[::1]"]))
+        #expect(
+            Set(found.flatMap(\.domains)).isSuperset(of: [
+                "example.org", "cdn.example.org", "яндекс.рф", "[::1]", "photos.example.org",
+            ]))
         #expect(found.contains { $0.tags.contains(String(repeating: "ж", count: 90)) })
         #expect(found.contains { $0.text.count > 200 })
     }

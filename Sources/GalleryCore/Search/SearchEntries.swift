@@ -57,13 +57,21 @@ public struct SearchEntries: Sendable {
     /// About the bytes `append` writes for `image`: its text's UTF-8 (folding keeps an ASCII text's length and
     /// shortens most others), its format and where its tags and domains stand.
     static func estimatedByteCount(of image: GalleryImage) -> Int {
+        func count(_ field: String?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
         let origin = image.origin
-        let addresses = [image.url, origin?.link, origin?.page].compactMap(\.self)
-        let fields = [image.label, origin?.altText, origin?.title, origin?.browserDescription, image.note]
-        let text = (addresses + fields.compactMap(\.self) + image.tags).reduce(0) { $0 + $1.utf8.count + 1 }
+        var text = count(image.label) + count(image.url) + count(image.note)
+        var addresses = 1
+        if let origin {
+            text +=
+                count(origin.link) + count(origin.page) + count(origin.altText) + count(origin.title)
+                + count(origin.browserDescription)
+            addresses += (origin.link == nil ? 0 : 1) + (origin.page == nil ? 0 : 1)
+        }
+        let tags = image.tags
+        for tag in tags { text += tag.utf8.count + 1 }
         let format = 1 + (image.original?.format?.utf8.count ?? 4)
-        let tags = image.tags.isEmpty ? 1 : 1 + varintCount(text) + image.tags.count * varintCount(text)
-        return text + format + tags + 1 + addresses.count * 2 * varintCount(text)
+        let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
+        return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
 
     /// Appends the entry of `image`: its label, addresses, alt text, title, description, note and tags folded and
@@ -140,22 +148,25 @@ public struct SearchEntries: Sendable {
 
     /// Appends `address` folded and a line break; returns where its host, folded, stands in `bytes` (without
     /// `www.`, user or port), nil when it names none. Folding goes character by character, so the folded host is
-    /// the host folded alone.
+    /// the host folded alone, and stands where it stood when what comes before it is ASCII (folded byte for byte).
     private mutating func appendAddress(_ address: String, folding: inout SearchFolding) -> Range<Int>? {
-        defer { bytes.append(0x0A) }
-        guard let host = SearchEntry.hostRange(of: address) else {
-            folding.append(address, to: &bytes)
-            return nil
+        let start = bytes.count
+        folding.append(address, to: &bytes)
+        bytes.append(0x0A)
+        guard let host = SearchEntry.hostRange(of: address) else { return nil }
+        if address.utf8.prefix(host.upperBound).allSatisfy({ $0 < 0x80 }) {
+            return start + host.lowerBound..<start + host.upperBound
         }
+        // Folding a character outside ASCII may change its length: the parts are folded again on their own to
+        // tell where the host's folded bytes are (its scalars' boundaries are ASCII bytes, so these are scalars).
         let utf8 = address.utf8
         let hostStart = utf8.index(utf8.startIndex, offsetBy: host.lowerBound)
         let hostEnd = utf8.index(utf8.startIndex, offsetBy: host.upperBound)
-        folding.append(address[..<hostStart], to: &bytes)
-        let start = bytes.count
-        folding.append(address[hostStart..<hostEnd], to: &bytes)
-        let end = bytes.count
-        folding.append(address[hostEnd...], to: &bytes)
-        return start..<end
+        var scratch: [UInt8] = []
+        folding.append(address[..<hostStart], to: &scratch)
+        let before = scratch.count
+        folding.append(address[hostStart..<hostEnd], to: &scratch)
+        return start + before..<start + scratch.count
     }
 
     private mutating func appendVarint(_ value: Int) {
