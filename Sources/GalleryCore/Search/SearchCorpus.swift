@@ -47,9 +47,8 @@ public struct SearchCorpus: Sendable {
             let entries = section.entries
             results.append(
                 section: sectionIndex, of: section,
-                entries.indices.filter { position in
+                entries.positions(entries.indices, holdingAll: words) { position in
                     entries.passes(query, filters: filters, failed: failed, at: position)
-                        && entries.containsAll(words, at: position)
                 })
         }
         return results
@@ -95,7 +94,7 @@ public struct SearchCorpus: Sendable {
             results.append(
                 section: group.sectionIndex, of: section,
                 words.isEmpty
-                    ? group.positions : group.positions.filter { section.entries.containsAll(words, at: $0) })
+                    ? group.positions : section.entries.positions(group.positions, holdingAll: words) { _ in true })
         }
         return results
     }

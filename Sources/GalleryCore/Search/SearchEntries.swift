@@ -253,13 +253,22 @@ public struct SearchEntries: Sendable {
             sourceHash: record.sourceHash)
     }
 
-    /// Whether the entry's folded text holds every one of the words.
-    func containsAll(_ words: [SearchEntry.Word], at position: Int) -> Bool {
-        // The record's fields are read in place: a copy of it would retain its strings.
-        let start = records[position].start
-        let end = start + Int(records[position].textCount)
-        return bytes.withUnsafeBufferPointer {
-            SearchEntry.containsAll(words, in: UnsafeBufferPointer(rebasing: $0[start..<end]))
+    /// The positions among `positions` whose entry `passes` and whose folded text holds every one of the words.
+    func positions(
+        _ positions: some Collection<Int>, holdingAll words: [SearchEntry.Word], where passes: (Int) -> Bool
+    ) -> [Int] {
+        // The buffers are opened once for all the entries; a record's fields are read in place, as a copy of it
+        // would retain its strings.
+        bytes.withUnsafeBufferPointer { bytes in
+            records.withUnsafeBufferPointer { records in
+                positions.filter { position in
+                    let start = records[position].start
+                    return passes(position)
+                        && SearchEntry.containsAll(
+                            words,
+                            in: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(records[position].textCount)]))
+                }
+            }
         }
     }
 
