@@ -1,5 +1,6 @@
 // Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`, or
-// `gallery-benchmark refine` for the search's refinement alone (to count under callgrind).
+// `gallery-benchmark refine` for the search's refinement alone, `gallery-benchmark index` for the search index's build
+// in pieces and searches of it (to count under callgrind).
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
