@@ -179,7 +179,8 @@ private func passes(_ entry: SearchEntry, _ query: SearchQuery) -> Bool {
         }
         let entries = try #require(built).corpus.sections[0].entries
         var atOnce = SearchEntries()
-        atOnce.reserveCapacity(adding: images)
+        atOnce.reserveCapacity(
+            adding: images.count, bytes: images.reduce(0) { $0 + SearchEntries.estimatedByteCount(of: $1) })
         var folding = SearchFolding()
         for image in images { atOnce.append(image, folding: &folding) }
         #expect(entries.count == images.count)

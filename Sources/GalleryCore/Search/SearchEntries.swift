@@ -37,18 +37,9 @@ public struct SearchEntries: Sendable {
 
     func sourceHash(at position: Int) -> Int { records[position].sourceHash }
 
-    /// Makes room for the entries of `images` at once, so that they are appended in place without a buffer's
-    /// doubling (which leaves up to half of it unused, and holds the old and the new at once while it copies).
-    mutating func reserveCapacity(adding images: some Sequence<GalleryImage>) {
-        var count = 0
-        var bytes = 0
-        for image in images {
-            count += 1
-            bytes += Self.estimatedByteCount(of: image)
-        }
-        reserveCapacity(adding: count, bytes: bytes)
-    }
-
+    /// Makes room for `count` more entries of `bytes` bytes in all (`estimatedByteCount`), so that they are appended
+    /// in place without a buffer's doubling (which leaves up to half of it unused, and holds the old and the new at
+    /// once while it copies).
     mutating func reserveCapacity(adding count: Int, bytes byteCount: Int) {
         records.reserveCapacity(records.count + count)
         bytes.reserveCapacity(bytes.count + byteCount)

@@ -31,9 +31,10 @@ public final class SearchIndex {
     /// Builds the index of a large library without holding the GTK thread: the galleries' cells as they are now
     /// are indexed `piece` images at a time, each piece on a worker (`offThread` runs it and calls its `then` back
     /// here, where the next piece is asked for), so a worker is never held long and each piece may be asked at the
-    /// priority of the moment. A gallery's entries stay with the workers until its last piece, each piece appending
-    /// to them in place: handed back and forth, each piece had copied them. Only the galleries that changed
-    /// meanwhile are looked at again here.
+    /// priority of the moment. The room a gallery's entries take is counted first, in larger pieces, and made at
+    /// once; its entries stay with the workers until its last piece, each piece appending to them in place (handed
+    /// back and forth, each piece had copied them). Only the galleries that changed meanwhile are looked at again
+    /// here.
     public static func build(
         _ library: GalleryLibrary, piece: Int = 1_000,
         offThread:
@@ -50,9 +51,11 @@ public final class SearchIndex {
             case .progress, .placeholdersDiscarded, .history: break
             }
         }
-        let building = GalleryEntries()
+        let building = GalleryBuild()
         var built = SearchCorpus()
-        func index(gallery: Int, from start: Int) {
+        // Counting the room an image's entry takes costs about a tenth of making it: its pieces are larger.
+        let countingPiece = piece * 8
+        func count(gallery: Int, from start: Int) {
             guard gallery < galleries.count else {
                 changes.observation = nil
                 // A gallery deleted and brought back meanwhile published no cells: every gallery is compared then.
@@ -60,36 +63,58 @@ public final class SearchIndex {
                     changes.listChanged ? [] : Set(galleries.map(\.entry.id)).subtracting(changes.galleries)
                 return then(SearchIndex(library: library, built: built, unchanged: unchanged))
             }
+            let cells = galleries[gallery].cells
+            let end = min(start + countingPiece, cells.count)
+            offThread(
+                {
+                    building.state.withLock { state in
+                        for cell in cells[start..<end] {
+                            guard let image = cell.image else { continue }
+                            state.count += 1
+                            state.bytes += SearchEntries.estimatedByteCount(of: image)
+                        }
+                    }
+                },
+                { end == cells.count ? index(gallery: gallery, from: 0) : count(gallery: gallery, from: end) })
+        }
+        func index(gallery: Int, from start: Int) {
             let (entry, cells) = galleries[gallery]
             let end = min(start + piece, cells.count)
             offThread(
                 {
-                    building.entries.withLock { entries in
-                        if start == 0 { entries.reserveCapacity(adding: cells.lazy.compactMap(\.image)) }
+                    building.state.withLock { state in
+                        if start == 0 { state.entries.reserveCapacity(adding: state.count, bytes: state.bytes) }
                         var folding = SearchFolding()
                         for cell in cells[start..<end] {
                             guard let image = cell.image else { continue }
-                            entries.append(image, folding: &folding)
+                            state.entries.append(image, folding: &folding)
                         }
                     }
                 },
                 {
                     guard end == cells.count else { return index(gallery: gallery, from: end) }
-                    let entries = building.entries.withLock { entries in
-                        var taken = SearchEntries()
-                        swap(&taken, &entries)
-                        return taken
+                    let entries = building.state.withLock { state in
+                        var taken = GalleryBuild.State()
+                        swap(&taken, &state)
+                        return taken.entries
                     }
                     built.sections.append(SearchCorpus.Section(galleryID: entry.id, name: entry.name, entries: entries))
-                    index(gallery: gallery + 1, from: 0)
+                    count(gallery: gallery + 1, from: 0)
                 })
         }
-        index(gallery: 0, from: 0)
+        count(gallery: 0, from: 0)
     }
 
-    /// The entries of the gallery the workers are indexing.
-    private final class GalleryEntries: Sendable {
-        let entries = Mutex(SearchEntries())
+    /// What the workers hold of the gallery they index: the room its images' entries take, counted first, then the
+    /// entries, appended to in place in that room.
+    private final class GalleryBuild: Sendable {
+        struct State {
+            var count = 0
+            var bytes = 0
+            var entries = SearchEntries()
+        }
+
+        let state = Mutex(State())
     }
 
     /// The galleries whose cells changed while a worker built the corpus.
