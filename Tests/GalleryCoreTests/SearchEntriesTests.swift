@@ -190,4 +190,38 @@ private func passes(_ entry: SearchEntry, _ query: SearchQuery) -> Bool {
         let used = entries.indices.reduce(0) { $0 + entries.byteCount(at: $1) }
         #expect(entries.allocatedBytes < used + images.count * 64 + used / 4)
     }
+
+    /// Text that folds longer than it was (`և` is `եւ`) outgrows the room counted for it: the buffer doubles while the
+    /// gallery is built, and gives back what is left unused at its end.
+    @MainActor @Test func entriesThatOutgrowTheirRoomGiveBackWhatIsLeftUnused() throws {
+        let images = (0..<300).map {
+            var image = GalleryImage(id: ImageID("i\($0)"), url: "https://example.org/\($0).png", aspectRatio: 1)
+            image.note = String(repeating: "և", count: 40)
+            return image
+        }
+        let library = GalleryLibrary(state: GalleryState(galleries: [Gallery(id: "g", name: "G", images: images)]))
+        var pieces: [(work: @Sendable () -> Void, then: () -> Void)] = []
+        var built: SearchIndex?
+        SearchIndex.build(library, piece: 50, offThread: { pieces.append(($0, $1)) }, then: { built = $0 })
+        while !pieces.isEmpty {
+            let piece = pieces.removeFirst()
+            piece.work()
+            piece.then()
+        }
+        let entries = try #require(built).corpus.sections[0].entries
+        let counted = images.reduce(0) { $0 + SearchEntries.estimatedByteCount(of: $1) }
+        let used = entries.indices.reduce(0) { $0 + entries.byteCount(at: $1) }
+        #expect(used > counted + counted / 2)
+        #expect(entries.allocatedBytes - images.count * MemoryLayout<SearchEntries.Record>.stride < used + used / 8)
+        for position in entries.indices {
+            #expect(entries.entry(at: position) == entryOfEachField(images[position]))
+        }
+        // A gallery indexed again after a change gives it back too.
+        library.setNote(String(repeating: "և", count: 80), of: ImageID("i0"))
+        let again = try #require(built).corpus.sections[0].entries
+        #expect(again.entry(at: 0).text.count > entries.entry(at: 0).text.count)
+        let usedAgain = again.indices.reduce(0) { $0 + again.byteCount(at: $1) }
+        #expect(
+            again.allocatedBytes - images.count * MemoryLayout<SearchEntries.Record>.stride < usedAgain + usedAgain / 8)
+    }
 }

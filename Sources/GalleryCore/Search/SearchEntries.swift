@@ -60,7 +60,7 @@ public struct SearchEntries: Sendable {
         }
         let tags = image.tags
         for tag in tags { text += tag.utf8.count + 1 }
-        let format = 1 + (image.original?.format?.utf8.count ?? 4)
+        let format = 1 + (Self.format(of: image)?.utf8.count ?? 0)
         let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
         return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
@@ -94,10 +94,7 @@ public struct SearchEntries: Sendable {
             bytes.append(0x0A)
         }
         let textCount = bytes.count - start
-        let format =
-            image.original?.format
-            ?? SearchEntry.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name
-        if let format = format?.lowercased() {
+        if let format = Self.format(of: image) {
             appendVarint(format.utf8.count + 1)
             bytes.append(contentsOf: format.utf8)
         } else {
@@ -121,6 +118,22 @@ public struct SearchEntries: Sendable {
                 textCount: UInt32(textCount),
                 orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
                 hasNote: image.note != nil))
+    }
+
+    /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
+    private static func format(of image: GalleryImage) -> String? {
+        (image.original?.format ?? SearchEntry.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
+            .lowercased()
+    }
+
+    /// Gives back the room left unused when the entries outgrew the room made for them (their text folded longer
+    /// than it was: `և` is `եւ`), and their buffer doubled: they are copied into room of their size.
+    mutating func releaseUnusedRoom() {
+        guard bytes.capacity - bytes.count > bytes.count / 8 else { return }
+        var fitting: [UInt8] = []
+        fitting.reserveCapacity(bytes.count)
+        fitting.append(contentsOf: bytes)
+        bytes = fitting
     }
 
     /// Appends the entry at `position` of `other` as it is (its image did not change).

@@ -89,6 +89,7 @@ public final class SearchIndex {
                             guard let image = cell.image else { continue }
                             state.entries.append(image, folding: &folding)
                         }
+                        if end == cells.count { state.entries.releaseUnusedRoom() }
                     }
                 },
                 {
@@ -189,6 +190,7 @@ public final class SearchIndex {
             }
             index += 1
         }
+        result.releaseUnusedRoom()
         return result
     }
 }
