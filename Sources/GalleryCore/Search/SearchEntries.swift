@@ -45,8 +45,12 @@ public struct SearchEntries: Sendable {
         bytes.reserveCapacity(bytes.count + byteCount)
     }
 
-    /// About the bytes `append` writes for `image`: its text's UTF-8 (folding keeps an ASCII text's length and
-    /// shortens most others), its format and where its tags and domains stand.
+    /// The longest name of a format read from an address's extension: counting a format as that long is cheaper
+    /// than looking its name up.
+    private static let longestFormatName = ImageFormat.all.map(\.name.utf8.count).max() ?? 0
+
+    /// About the bytes `append` writes for `image`, rarely fewer: its text's UTF-8 (folding keeps an ASCII text's
+    /// length and shortens most others), its format and where its tags and domains stand.
     static func estimatedByteCount(of image: GalleryImage) -> Int {
         func count(_ field: String?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
         let origin = image.origin
@@ -60,7 +64,7 @@ public struct SearchEntries: Sendable {
         }
         let tags = image.tags
         for tag in tags { text += tag.utf8.count + 1 }
-        let format = 1 + (Self.format(of: image)?.utf8.count ?? 0)
+        let format = 1 + (image.original?.format?.utf8.count ?? Self.longestFormatName)
         let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
         return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
