@@ -1,5 +1,6 @@
 // Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`, or
-// `gallery-benchmark refine` for the search's refinement alone (to count under callgrind).
+// `gallery-benchmark refine` for the search's refinement alone, `gallery-benchmark index` for the search index's build
+// in pieces and searches of it (to count under callgrind).
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -50,6 +51,75 @@ import GalleryCore
                 Double(median.components.attoseconds) / 1e12 + Double(median.components.seconds) * 1e6,
                 shown.textBytes / 1024))
     }
+}
+
+/// The search benchmark's library: `count` images in 20 galleries, each with a two-word note in French or Russian, two
+/// tags, an alt text and a page address.
+@MainActor func makeSearchLibrary(count: Int, ratios: [Double]) -> GalleryLibrary {
+    let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
+    let galleries = (0..<20).map { galleryNumber in
+        Gallery(
+            id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
+            images: stride(from: galleryNumber, to: count, by: 20).map { index in
+                var image = GalleryImage(
+                    id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
+                    aspectRatio: ratios[index])
+                image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
+                image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
+                image.origin = ImageOrigin(
+                    added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
+                    altText: "photo \(index)")
+                return image
+            })
+    }
+    return GalleryLibrary(state: GalleryState(galleries: galleries))
+}
+
+/// The index of `library` built a piece at a time, as the app's workers build it, here on this thread.
+@MainActor @inline(never) func buildIndexInPieces(_ library: GalleryLibrary) -> SearchIndex {
+    var piece: (work: @Sendable () -> Void, then: () -> Void)?
+    var index: SearchIndex?
+    SearchIndex.build(library, offThread: { piece = ($0, $1) }, then: { index = $0 })
+    while let next = piece {
+        piece = nil
+        next.work()
+        next.then()
+    }
+    return index!
+}
+
+/// Words typed a letter at a time, each key narrowing the last results: what typing costs, apart from building the
+/// index.
+@inline(never) func typeWords(_ corpus: SearchCorpus) -> Int {
+    var found = 0
+    for word in ["crepuscule", "ёлка", "example.com", "zzz"] {
+        var previous: SearchResults?
+        for length in 1...word.count {
+            previous = corpus.search(SearchQuery(text: String(word.prefix(length))), narrowing: previous)
+            found += previous?.ids.count ?? 0
+        }
+    }
+    return found
+}
+
+/// Searches of everything with a tag, a domain or a format filter.
+@inline(never) func searchWithFilters(_ corpus: SearchCorpus) -> Int {
+    var queries = [
+        SearchQuery(text: "nuit", tag: "colour"), SearchQuery(tag: "Colour/Red"),
+        SearchQuery(text: "o", domain: "example.com"), SearchQuery(domain: "cdn7.example.org"),
+        SearchQuery(text: "chat"),
+    ]
+    queries[4].format = "JPEG"
+    return queries.reduce(0) { $0 + (corpus.search($1)?.ids.count ?? 0) }
+}
+
+// `gallery-benchmark index`: the search library of 50,000 images indexed in pieces, then searched (to count each
+// under callgrind: `--toggle-collect` the functions above).
+if CommandLine.arguments.dropFirst().first == "index" {
+    let library = makeSearchLibrary(count: 50_000, ratios: (0..<50_000).map { 0.4 + Double($0 % 22) / 10 })
+    let index = buildIndexInPieces(library)
+    print("search: index built, \(typeWords(index.corpus)) and \(searchWithFilters(index.corpus)) results")
+    exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "refine" {
@@ -172,23 +242,7 @@ measure("drop: \(hostileCount) unterminated tags", repetitions: hostileRepetitio
 }
 
 // Search (issue 32): `count` images in 20 galleries with notes and tags, typed one key at a time.
-let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
-let searchGalleries = (0..<20).map { galleryNumber in
-    Gallery(
-        id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
-        images: stride(from: galleryNumber, to: count, by: 20).map { index in
-            var image = GalleryImage(
-                id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
-                aspectRatio: ratios[index])
-            image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
-            image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
-            image.origin = ImageOrigin(
-                added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
-                altText: "photo \(index)")
-            return image
-        })
-}
-let searchLibrary = GalleryLibrary(state: GalleryState(galleries: searchGalleries))
+let searchLibrary = makeSearchLibrary(count: count, ratios: ratios)
 measure("search: change a note, then undo, without the index", repetitions: 7) {
     searchLibrary.setNote("changed", of: ImageID("s0"))
     searchLibrary.undo()
@@ -199,7 +253,7 @@ measure("search: build the index of every gallery", repetitions: 5) {
 }
 var gtkThreadSamples: [Duration] = []
 for _ in 0..<5 {
-    var piece: (work: @Sendable () -> [SearchEntry], then: ([SearchEntry]) -> Void)?
+    var piece: (work: @Sendable () -> Void, then: () -> Void)?
     // The index before is freed first: freeing 50,000 entries is not the build's.
     searchIndex = nil
     let clock = ContinuousClock()
@@ -209,9 +263,9 @@ for _ in 0..<5 {
     while let next = piece {
         piece = nil
         let workStart = clock.now
-        let entries = next.work()
+        next.work()
         onWorkers += clock.now - workStart
-        next.then(entries)
+        next.then()
     }
     gtkThreadSamples.append(clock.now - start - onWorkers)
 }
@@ -223,16 +277,10 @@ print(
             + Double(gtkThreadSamples[2].components.seconds) * 1e6))
 let corpus = searchIndex!.corpus
 measureRefinement()
-let indexBytes = corpus.sections.reduce(0) { total, section in
-    total
-        + section.entries.reduce(0) {
-            $0 + MemoryLayout<SearchEntry>.stride + $1.text.count + $1.tags.reduce(0) { $0 + $1.utf8.count + 16 }
-                + $1.domains.reduce(0) { $0 + $1.utf8.count + 16 }
-        }
-}
+let indexBytes = corpus.sections.reduce(0) { $0 + $1.entries.allocatedBytes }
 print(
     String(
-        format: "%-58@ %12.1f MiB", "search: index size (entries, text, tags, domains)" as NSString,
+        format: "%-58@ %12.1f MiB", "search: index size (records and their buffers, allocated)" as NSString,
         Double(indexBytes) / 1_048_576))
 for word in ["crepuscule", "ёлка", "example.com", "zzz"] {
     var samples: [Duration] = []

@@ -126,7 +126,9 @@ private func randomFilters(_ random: inout SplitMix64) -> SearchQuery {
         let index = SearchIndex(library: GalleryLibrary(state: GalleryState(galleries: galleries)))
         let corpus = index.corpus
         let all = try #require(corpus.search(SearchQuery(text: "ab")))
-        let text = corpus.sections.flatMap(\.entries).reduce(0) { $0 + $1.text.count }
+        let text = corpus.sections.reduce(0) { total, section in
+            section.entries.indices.reduce(total) { $0 + section.entries.entry(at: $1).text.count }
+        }
         #expect(all.textBytes == text)
         #expect(all.textBytes > SearchCorpus.refinementBudget)
         #expect(corpus.refine(all, to: SearchQuery(text: "aba")) == nil)

@@ -6,7 +6,7 @@ public struct SearchCorpus: Sendable {
     public struct Section: Sendable {
         public var galleryID: String
         public var name: String
-        public var entries: [SearchEntry]
+        public var entries: SearchEntries
     }
 
     public var sections: [Section] = []
@@ -38,21 +38,17 @@ public struct SearchCorpus: Sendable {
         }
         var folding = SearchFolding()
         let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
-        let tag = query.tag.map { folding.string($0) }
-        let domain = query.domain.map { folding.string($0) }
-        let after = query.addedAfter.map(ImageOrigin.timestamp)
-        let before = query.addedBefore.map(ImageOrigin.timestamp)
+        let filters = FoldedFilters(query, folding: &folding)
         var results = SearchResults(query: query, generation: generation, groups: [])
         for (sectionIndex, section) in sections.enumerated()
         where query.galleryID == nil || query.galleryID == section.galleryID {
             if isCancelled() { return nil }
-            // Each entry is read in place: copying it out of the array (its id, text, tags…) took most of the time.
+            // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
+            let entries = section.entries
             results.append(
                 section: sectionIndex, of: section,
-                section.entries.indices.filter { position in
-                    section.entries[position].passes(
-                        query, tag: tag, domain: domain, after: after, before: before, failed: failed)
-                        && section.entries[position].containsAll(words)
+                entries.positions(entries.indices, holdingAll: words) { position in
+                    entries.passes(query, filters: filters, failed: failed, at: position)
                 })
         }
         return results
@@ -97,7 +93,8 @@ public struct SearchCorpus: Sendable {
             let section = sections[group.sectionIndex]
             results.append(
                 section: group.sectionIndex, of: section,
-                words.isEmpty ? group.positions : group.positions.filter { section.entries[$0].containsAll(words) })
+                words.isEmpty
+                    ? group.positions : section.entries.positions(group.positions, holdingAll: words) { _ in true })
         }
         return results
     }
@@ -109,25 +106,9 @@ extension SearchResults {
         guard !found.isEmpty else { return }
         groups.append(
             Group(
-                galleryID: section.galleryID, name: section.name, ids: found.map { section.entries[$0].id },
+                galleryID: section.galleryID, name: section.name, ids: found.map { section.entries.id(at: $0) },
                 sectionIndex: sectionIndex, positions: found))
-        for position in found { textBytes += section.entries[position].text.count }
-    }
-}
-
-extension SearchEntry {
-    fileprivate func passes(
-        _ query: SearchQuery, tag: String?, domain: String?, after: String?, before: String?, failed: Set<ImageID>
-    ) -> Bool {
-        if let tag, !tags.contains(where: { $0 == tag || $0.hasPrefix(tag + "/") }) { return false }
-        if let domain, !domains.contains(where: { $0 == domain || $0.hasSuffix("." + domain) }) { return false }
-        if let after, !(added.map { $0 >= after } ?? false) { return false }
-        if let before, !(added.map { $0 < before } ?? false) { return false }
-        if let orientation = query.orientation, self.orientation != orientation { return false }
-        if let format = query.format, self.format != format.lowercased() { return false }
-        if query.hasNote, !hasNote { return false }
-        if query.failedToLoad, !failed.contains(id) { return false }
-        return true
+        for position in found { textBytes += section.entries.textCount(at: position) }
     }
 }
 

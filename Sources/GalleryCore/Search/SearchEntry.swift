@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the search index keeps of one image: its searchable text folded once, and the facts filters ask.
+/// What the search index keeps of one image: its searchable text folded once, and the facts filters ask. The index
+/// keeps them compactly (`SearchEntries`); this is one read back, or made for one image.
 public struct SearchEntry: Hashable, Sendable {
     /// The image's shape for the orientation filter.
     public enum Orientation: String, Hashable, Sendable, CaseIterable {
@@ -24,38 +25,32 @@ public struct SearchEntry: Hashable, Sendable {
     /// Tells whether the image changed since it was indexed.
     var sourceHash: Int
 
-    public init(_ image: GalleryImage, folding: inout SearchFolding) {
-        id = image.id
-        let origin = image.origin
-        var text: [UInt8] = []
-        let fields = [
-            image.label, image.url, origin?.link, origin?.page, origin?.altText, origin?.title,
-            origin?.browserDescription, image.note,
-        ]
-        for field in fields.compactMap(\.self) + image.tags {
-            folding.append(field, to: &text)
-            text.append(0x0A)
-        }
+    init(
+        id: ImageID, text: [UInt8], tags: [String], domains: [String], added: String?, orientation: Orientation,
+        format: String?, hasNote: Bool, sourceHash: Int
+    ) {
+        self.id = id
         self.text = text
-        tags = image.tags.map { folding.string($0) }
-        domains = [image.url, origin?.link, origin?.page].compactMap { $0.flatMap(Self.domain) }.map {
-            folding.string($0)
-        }
-        added = origin?.added
-        let ratio = image.displayAspectRatio
-        orientation = ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square
-        format =
-            (image.original?.format ?? Self.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
-            .lowercased()
-        hasNote = image.note != nil
-        sourceHash = image.hashValue
+        self.tags = tags
+        self.domains = domains
+        self.added = added
+        self.orientation = orientation
+        self.format = format
+        self.hasNote = hasNote
+        self.sourceHash = sourceHash
     }
 
-    /// The host an address names, without `www.`, user or port; nil for one without a host (`data:`, a
-    /// file). Read byte by byte: URLComponents takes longer than the rest of the entry.
-    static func domain(of address: String) -> String? {
+    public init(_ image: GalleryImage, folding: inout SearchFolding) {
+        var entries = SearchEntries()
+        entries.append(image, folding: &folding)
+        self = entries.entry(at: 0)
+    }
+
+    /// Where the host an address names stands in its UTF-8, without `www.`, user or port; nil for one without a
+    /// host (`data:`, a file). Read byte by byte: URLComponents takes longer than the rest of the entry.
+    static func hostRange(of address: String) -> Range<Int>? {
         var address = address
-        return address.withUTF8 { bytes -> String? in
+        return address.withUTF8 { bytes -> Range<Int>? in
             let colon = UInt8(ascii: ":")
             let slash = UInt8(ascii: "/")
             var index = 0
@@ -90,7 +85,7 @@ public struct SearchEntry: Hashable, Sendable {
             end = portColon ?? end
             if end - start > 4, bytes[start..<start + 4].elementsEqual("www.".utf8) { start += 4 }
             guard end > start else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            return start..<end
         }
     }
 
@@ -121,7 +116,11 @@ public struct SearchEntry: Hashable, Sendable {
 
     /// Whether the folded text holds every one of the words.
     func containsAll(_ words: [Word]) -> Bool {
-        text.withUnsafeBufferPointer { text in words.allSatisfy { Self.find($0, in: text) } }
+        text.withUnsafeBufferPointer { Self.containsAll(words, in: $0) }
+    }
+
+    static func containsAll(_ words: [Word], in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        words.allSatisfy { find($0, in: text) }
     }
 
     /// Looks for the word's first byte with `memchr`, which reads many bytes at a time: a first letter found in

@@ -10,7 +10,7 @@ public struct SearchFolding {
     public init() {}
 
     /// `text` folded, appended to `bytes`.
-    public mutating func append(_ text: String, to bytes: inout [UInt8]) {
+    public mutating func append(_ text: some StringProtocol, to bytes: inout [UInt8]) {
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if value < 0x80 {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Keeps a `SearchCorpus` up to date with the library: a gallery's images are indexed again when its
 /// cells change, each image folded again only when it changed, so a search never reads the library.
@@ -20,22 +21,25 @@ public final class SearchIndex {
         let old = Dictionary(built.sections.map { ($0.galleryID, $0.entries) }, uniquingKeysWith: { first, _ in first })
         for gallery in library.galleries {
             let entries =
-                unchanged.contains(gallery.id) ? old[gallery.id] ?? [] : entries(of: gallery.id, old[gallery.id] ?? [])
+                unchanged.contains(gallery.id)
+                ? old[gallery.id] ?? SearchEntries() : entries(of: gallery.id, old[gallery.id] ?? SearchEntries())
             corpus.sections.append(SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries))
         }
         observation = library.observe { [weak self] change in self?.apply(change) }
     }
 
     /// Builds the index of a large library without holding the GTK thread: the galleries' cells as they are now
-    /// are indexed `piece` images at a time, each piece on a worker (`offThread` runs it and hands its result
-    /// back here, where the next piece is asked for), so a worker is never held long and each piece may be asked
-    /// at the priority of the moment. Only the galleries that changed meanwhile are looked at again here.
+    /// are indexed `piece` images at a time, each piece on a worker (`offThread` runs it and calls its `then` back
+    /// here, where the next piece is asked for), so a worker is never held long and each piece may be asked at the
+    /// priority of the moment. The room a gallery's entries take is counted first, in larger pieces, and made at
+    /// once; its entries stay with the workers until its last piece, each piece appending to them in place (handed
+    /// back and forth, each piece had copied them). Only the galleries that changed meanwhile are looked at again
+    /// here.
     public static func build(
         _ library: GalleryLibrary, piece: Int = 1_000,
         offThread:
-            @escaping @MainActor (
-                _ work: @escaping @Sendable () -> [SearchEntry], _ then: @escaping @MainActor ([SearchEntry]) -> Void
-            ) -> Void,
+            @escaping @MainActor (_ work: @escaping @Sendable () -> Void, _ then: @escaping @MainActor () -> Void) ->
+            Void,
         then: @escaping @MainActor (SearchIndex) -> Void
     ) {
         let galleries = library.galleries.map { (entry: $0, cells: library.cells(of: $0.id)) }
@@ -47,8 +51,11 @@ public final class SearchIndex {
             case .progress, .placeholdersDiscarded, .history: break
             }
         }
+        let building = GalleryBuild()
         var built = SearchCorpus()
-        func index(gallery: Int, from start: Int, onto entries: [SearchEntry]) {
+        // Counting the room an image's entry takes costs about a tenth of making it: its pieces are larger.
+        let countingPiece = piece * 8
+        func count(gallery: Int, from start: Int) {
             guard gallery < galleries.count else {
                 changes.observation = nil
                 // A gallery deleted and brought back meanwhile published no cells: every gallery is compared then.
@@ -56,25 +63,59 @@ public final class SearchIndex {
                     changes.listChanged ? [] : Set(galleries.map(\.entry.id)).subtracting(changes.galleries)
                 return then(SearchIndex(library: library, built: built, unchanged: unchanged))
             }
+            let cells = galleries[gallery].cells
+            let end = min(start + countingPiece, cells.count)
+            offThread(
+                {
+                    building.state.withLock { state in
+                        for cell in cells[start..<end] {
+                            guard let image = cell.image else { continue }
+                            state.count += 1
+                            state.bytes += SearchEntries.estimatedByteCount(of: image)
+                        }
+                    }
+                },
+                { end == cells.count ? index(gallery: gallery, from: 0) : count(gallery: gallery, from: end) })
+        }
+        func index(gallery: Int, from start: Int) {
             let (entry, cells) = galleries[gallery]
             let end = min(start + piece, cells.count)
             offThread(
                 {
-                    var entries = entries
-                    var folding = SearchFolding()
-                    for cell in cells[start..<end] {
-                        guard let image = cell.image else { continue }
-                        entries.append(SearchEntry(image, folding: &folding))
+                    building.state.withLock { state in
+                        if start == 0 { state.entries.reserveCapacity(adding: state.count, bytes: state.bytes) }
+                        var folding = SearchFolding()
+                        for cell in cells[start..<end] {
+                            guard let image = cell.image else { continue }
+                            state.entries.append(image, folding: &folding)
+                        }
+                        if end == cells.count { state.entries.releaseUnusedRoom() }
                     }
-                    return entries
                 },
-                { entries in
-                    guard end == cells.count else { return index(gallery: gallery, from: end, onto: entries) }
+                {
+                    guard end == cells.count else { return index(gallery: gallery, from: end) }
+                    let entries = building.state.withLock { state in
+                        var taken = GalleryBuild.State()
+                        swap(&taken, &state)
+                        return taken.entries
+                    }
                     built.sections.append(SearchCorpus.Section(galleryID: entry.id, name: entry.name, entries: entries))
-                    index(gallery: gallery + 1, from: 0, onto: [])
+                    count(gallery: gallery + 1, from: 0)
                 })
         }
-        index(gallery: 0, from: 0, onto: [])
+        count(gallery: 0, from: 0)
+    }
+
+    /// What the workers hold of the gallery they index: the room its images' entries take, counted first, then the
+    /// entries, appended to in place in that room.
+    private final class GalleryBuild: Sendable {
+        struct State {
+            var count = 0
+            var bytes = 0
+            var entries = SearchEntries()
+        }
+
+        let state = Mutex(State())
     }
 
     /// The galleries whose cells changed while a worker built the corpus.
@@ -91,14 +132,14 @@ public final class SearchIndex {
                 return apply(.galleries)
             }
             let old = corpus.sections[index].entries
-            corpus.sections[index].entries = []
+            corpus.sections[index].entries = SearchEntries()
             corpus.sections[index].entries = entries(of: galleryID, old)
         case .galleries:
             let old = Dictionary(uniqueKeysWithValues: corpus.sections.map { ($0.galleryID, $0) })
             corpus.sections = library.galleries.map { gallery in
                 SearchCorpus.Section(
                     galleryID: gallery.id, name: gallery.name,
-                    entries: entries(of: gallery.id, old[gallery.id]?.entries ?? []))
+                    entries: entries(of: gallery.id, old[gallery.id]?.entries ?? SearchEntries()))
             }
         case .progress, .placeholdersDiscarded, .history:
             return
@@ -108,29 +149,48 @@ public final class SearchIndex {
 
     /// The entries of a gallery's images in order, reusing those of `old` whose image did not change. The
     /// two lists are walked side by side; only where they differ (an image came or went) is an entry looked
-    /// up by id.
-    private func entries(of galleryID: String, _ old: [SearchEntry]) -> [SearchEntry] {
+    /// up by id. What is reused is found first, so that the entries are made room for at once.
+    private func entries(of galleryID: String, _ old: SearchEntries) -> SearchEntries {
+        let cells = library.cells(of: galleryID)
         var positionByID: [ImageID: Int]?
-        var folding = SearchFolding()
         var next = 0
-        var result: [SearchEntry] = []
-        for cell in library.cells(of: galleryID) {
+        // For each image, where its unchanged entry stands in `old`, or -1.
+        var reused: [Int] = []
+        reused.reserveCapacity(cells.count)
+        var bytes = 0
+        for cell in cells {
             guard let image = cell.image else { continue }
-            var position: Int? = next < old.count && old[next].id == image.id ? next : nil
+            var position: Int? = next < old.count && old.id(at: next) == image.id ? next : nil
             if position == nil {
                 if positionByID == nil {
                     positionByID = Dictionary(
-                        old.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+                        old.indices.map { (old.id(at: $0), $0) }, uniquingKeysWith: { first, _ in first })
                 }
                 position = positionByID?[image.id]
             }
-            if let position, old[position].sourceHash == image.hashValue {
-                result.append(old[position])
+            if let position, old.sourceHash(at: position) == image.hashValue {
+                reused.append(position)
+                bytes += old.byteCount(at: position)
                 next = position + 1
             } else {
-                result.append(SearchEntry(image, folding: &folding))
+                reused.append(-1)
+                bytes += SearchEntries.estimatedByteCount(of: image)
             }
         }
+        var result = SearchEntries()
+        result.reserveCapacity(adding: reused.count, bytes: bytes)
+        var folding = SearchFolding()
+        var index = 0
+        for cell in cells {
+            guard let image = cell.image else { continue }
+            if reused[index] >= 0 {
+                result.append(reused[index], of: old)
+            } else {
+                result.append(image, folding: &folding)
+            }
+            index += 1
+        }
+        result.releaseUnusedRoom()
         return result
     }
 }

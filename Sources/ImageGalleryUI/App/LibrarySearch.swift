@@ -90,7 +90,7 @@ final class LibrarySearch {
             library,
             offThread: { [weak self] work, then in
                 let priority: JobPriority = self?.waiting.isEmpty ?? true ? .background : .visible
-                scheduler.run(.cpu, priority, work, then: then)
+                scheduler.run(.cpu, priority, work, then: { _ in then() })
             },
             then: { [weak self] index in
                 guard let self else { return }

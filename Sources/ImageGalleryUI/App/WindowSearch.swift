@@ -316,9 +316,10 @@ final class WindowSearch {
         var domainCounts: [String: Int] = [:]
         var formats: Set<String> = []
         for section in corpus.sections {
-            for entry in section.entries {
-                for domain in Set(entry.domains) { domainCounts[domain, default: 0] += 1 }
-                if let format = entry.format { formats.insert(format) }
+            let entries = section.entries
+            for position in entries.indices {
+                for domain in Set(entries.domains(at: position)) { domainCounts[domain, default: 0] += 1 }
+                if let format = entries.format(at: position) { formats.insert(format) }
             }
         }
         let sites = MenuModel()

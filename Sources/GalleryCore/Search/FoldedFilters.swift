@@ -1,0 +1,31 @@
+import Foundation
+
+/// A query's filters as entries compare them, worked out once per search.
+struct FoldedFilters {
+    /// A folded name, with its bytes for comparing ASCII names byte by byte.
+    struct Name {
+        let string: String
+        let bytes: [UInt8]
+        let isASCII: Bool
+
+        init(_ string: String) {
+            self.string = string
+            bytes = Array(string.utf8)
+            isASCII = bytes.allSatisfy { $0 < 0x80 }
+        }
+    }
+
+    let tag: Name?
+    let domain: Name?
+    let format: String?
+    let after: String?
+    let before: String?
+
+    init(_ query: SearchQuery, folding: inout SearchFolding) {
+        tag = query.tag.map { Name(folding.string($0)) }
+        domain = query.domain.map { Name(folding.string($0)) }
+        format = query.format?.lowercased()
+        after = query.addedAfter.map(ImageOrigin.timestamp)
+        before = query.addedBefore.map(ImageOrigin.timestamp)
+    }
+}

@@ -1,0 +1,337 @@
+import Foundation
+
+/// A gallery's search entries, in gallery order, kept compactly: a record of fixed size for each image and one
+/// buffer of bytes for all their texts, formats, tags and domains, where an entry of its own held each in a heap
+/// block of its own. Searches read them in place.
+public struct SearchEntries: Sendable {
+    /// What an entry keeps beside its bytes.
+    struct Record: Sendable {
+        var id: ImageID
+        /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
+        var added: String?
+        /// Tells whether the image changed since it was indexed.
+        var sourceHash: Int
+        /// Where the entry's bytes start in `bytes`: its folded text, then its facts (see `append`), up to the next
+        /// entry's start.
+        var start: Int
+        var textCount: UInt32
+        var orientation: SearchEntry.Orientation
+        var hasNote: Bool
+    }
+
+    private var records: [Record] = []
+    private var bytes: [UInt8] = []
+
+    public init() {}
+
+    public var count: Int { records.count }
+    public var indices: Range<Int> { records.indices }
+
+    /// The memory the entries hold, in bytes: their records and their buffer, as allocated.
+    public var allocatedBytes: Int { records.capacity * MemoryLayout<Record>.stride + bytes.capacity }
+
+    public func id(at position: Int) -> ImageID { records[position].id }
+
+    /// The length of the entry's folded text: what looking for a word in it reads at most.
+    func textCount(at position: Int) -> Int { Int(records[position].textCount) }
+
+    func sourceHash(at position: Int) -> Int { records[position].sourceHash }
+
+    /// Makes room for `count` more entries of `bytes` bytes in all (`estimatedByteCount`), so that they are appended
+    /// in place without a buffer's doubling (which leaves up to half of it unused, and holds the old and the new at
+    /// once while it copies).
+    mutating func reserveCapacity(adding count: Int, bytes byteCount: Int) {
+        records.reserveCapacity(records.count + count)
+        bytes.reserveCapacity(bytes.count + byteCount)
+    }
+
+    /// The longest name of a format read from an address's extension: counting a format as that long is cheaper
+    /// than looking its name up.
+    private static let longestFormatName = ImageFormat.all.map(\.name.utf8.count).max() ?? 0
+
+    /// About the bytes `append` writes for `image`, rarely fewer: its text's UTF-8 (folding keeps an ASCII text's
+    /// length and shortens most others), its format and where its tags and domains stand.
+    static func estimatedByteCount(of image: GalleryImage) -> Int {
+        func count(_ field: String?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
+        let origin = image.origin
+        var text = count(image.label) + count(image.url) + count(image.note)
+        var addresses = 1
+        if let origin {
+            text +=
+                count(origin.link) + count(origin.page) + count(origin.altText) + count(origin.title)
+                + count(origin.browserDescription)
+            addresses += (origin.link == nil ? 0 : 1) + (origin.page == nil ? 0 : 1)
+        }
+        let tags = image.tags
+        for tag in tags { text += tag.utf8.count + 1 }
+        let format = 1 + (image.original?.format?.utf8.count ?? Self.longestFormatName)
+        let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
+        return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
+    }
+
+    /// Appends the entry of `image`: its label, addresses, alt text, title, description, note and tags folded and
+    /// each followed by a line break (which no query word holds, so a word never matches across two fields), then
+    /// its facts: its format (its length plus one, 0 for none, then its bytes), its tags (their count, then where
+    /// the first stands in the text and each one's length: they follow each other), and the domains of its
+    /// address, link and page (their count, then where each stands in the text and its length), each number in
+    /// 7-bit groups, lowest first.
+    public mutating func append(_ image: GalleryImage, folding: inout SearchFolding) {
+        let start = bytes.count
+        let origin = image.origin
+        folding.append(image.label, to: &bytes)
+        bytes.append(0x0A)
+        var domains: (Range<Int>?, Range<Int>?, Range<Int>?)
+        domains.0 = appendAddress(image.url, folding: &folding)
+        if let link = origin?.link { domains.1 = appendAddress(link, folding: &folding) }
+        if let page = origin?.page { domains.2 = appendAddress(page, folding: &folding) }
+        for field in [origin?.altText, origin?.title, origin?.browserDescription, image.note].compactMap(\.self) {
+            folding.append(field, to: &bytes)
+            bytes.append(0x0A)
+        }
+        let tagsStart = bytes.count
+        var tagCounts: [Int] = []
+        if !image.tags.isEmpty { tagCounts.reserveCapacity(image.tags.count) }
+        for tag in image.tags {
+            let tagStart = bytes.count
+            folding.append(tag, to: &bytes)
+            tagCounts.append(bytes.count - tagStart)
+            bytes.append(0x0A)
+        }
+        let textCount = bytes.count - start
+        if let format = Self.format(of: image) {
+            appendVarint(format.utf8.count + 1)
+            bytes.append(contentsOf: format.utf8)
+        } else {
+            appendVarint(0)
+        }
+        appendVarint(tagCounts.count)
+        if !tagCounts.isEmpty {
+            appendVarint(tagsStart - start)
+            for count in tagCounts { appendVarint(count) }
+        }
+        let found = [domains.0, domains.1, domains.2].compactMap(\.self)
+        appendVarint(found.count)
+        for domain in found {
+            appendVarint(domain.lowerBound - start)
+            appendVarint(domain.count)
+        }
+        let ratio = image.displayAspectRatio
+        records.append(
+            Record(
+                id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
+                textCount: UInt32(textCount),
+                orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
+                hasNote: image.note != nil))
+    }
+
+    /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
+    private static func format(of image: GalleryImage) -> String? {
+        (image.original?.format ?? SearchEntry.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
+            .lowercased()
+    }
+
+    /// Gives back the room left unused when the entries outgrew the room made for them (their text folded longer
+    /// than it was: `և` is `եւ`), and their buffer doubled: they are copied into room of their size.
+    mutating func releaseUnusedRoom() {
+        guard bytes.capacity - bytes.count > bytes.count / 8 else { return }
+        var fitting: [UInt8] = []
+        fitting.reserveCapacity(bytes.count)
+        fitting.append(contentsOf: bytes)
+        bytes = fitting
+    }
+
+    /// Appends the entry at `position` of `other` as it is (its image did not change).
+    mutating func append(_ position: Int, of other: SearchEntries) {
+        var record = other.records[position]
+        let end = position + 1 < other.records.count ? other.records[position + 1].start : other.bytes.count
+        bytes.append(contentsOf: other.bytes[record.start..<end])
+        record.start = bytes.count - (end - other.records[position].start)
+        records.append(record)
+    }
+
+    /// The bytes the entry at `position` takes in the buffer.
+    func byteCount(at position: Int) -> Int {
+        (position + 1 < records.count ? records[position + 1].start : bytes.count) - records[position].start
+    }
+
+    /// Appends `address` folded and a line break; returns where its host, folded, stands in `bytes` (without
+    /// `www.`, user or port), nil when it names none. Folding goes character by character, so the folded host is
+    /// the host folded alone, and stands where it stood when what comes before it is ASCII (folded byte for byte).
+    private mutating func appendAddress(_ address: String, folding: inout SearchFolding) -> Range<Int>? {
+        let start = bytes.count
+        folding.append(address, to: &bytes)
+        bytes.append(0x0A)
+        guard let host = SearchEntry.hostRange(of: address) else { return nil }
+        if address.utf8.prefix(host.upperBound).allSatisfy({ $0 < 0x80 }) {
+            return start + host.lowerBound..<start + host.upperBound
+        }
+        // Folding a character outside ASCII may change its length: the parts are folded again on their own to
+        // tell where the host's folded bytes are (its scalars' boundaries are ASCII bytes, so these are scalars).
+        let utf8 = address.utf8
+        let hostStart = utf8.index(utf8.startIndex, offsetBy: host.lowerBound)
+        let hostEnd = utf8.index(utf8.startIndex, offsetBy: host.upperBound)
+        var scratch: [UInt8] = []
+        folding.append(address[..<hostStart], to: &scratch)
+        let before = scratch.count
+        folding.append(address[hostStart..<hostEnd], to: &scratch)
+        return start + before..<start + scratch.count
+    }
+
+    private mutating func appendVarint(_ value: Int) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    private static func varintCount(_ value: Int) -> Int {
+        var count = 1
+        var value = value
+        while value >= 0x80 {
+            count += 1
+            value >>= 7
+        }
+        return count
+    }
+
+    private func readVarint(_ index: inout Int) -> Int {
+        var value = 0
+        var shift = 0
+        while true {
+            let byte = bytes[index]
+            index += 1
+            value |= Int(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    private enum Fact { case format, tag, domain }
+
+    /// Calls `visit` with where the entry's format, then each of its tags, then each of its domains stand in
+    /// `bytes`, until it returns false.
+    private func forEachFact(at position: Int, _ visit: (Fact, Range<Int>) -> Bool) {
+        let start = records[position].start
+        var index = start + Int(records[position].textCount)
+        let format = readVarint(&index)
+        if format > 0 {
+            guard visit(.format, index..<index + format - 1) else { return }
+            index += format - 1
+        }
+        let tagCount = readVarint(&index)
+        if tagCount > 0 {
+            var tagStart = start + readVarint(&index)
+            for _ in 0..<tagCount {
+                let count = readVarint(&index)
+                guard visit(.tag, tagStart..<tagStart + count) else { return }
+                tagStart += count + 1
+            }
+        }
+        for _ in 0..<readVarint(&index) {
+            let offset = readVarint(&index)
+            let count = readVarint(&index)
+            guard visit(.domain, start + offset..<start + offset + count) else { return }
+        }
+    }
+
+    private func facts(_ fact: Fact, at position: Int) -> [String] {
+        var found: [String] = []
+        forEachFact(at: position) { kind, range in
+            if kind == fact { found.append(String(decoding: bytes[range], as: UTF8.self)) }
+            return true
+        }
+        return found
+    }
+
+    /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
+    public func format(at position: Int) -> String? { facts(.format, at: position).first }
+
+    /// The host names of the image, its link and its page, folded, without a leading `www.`.
+    public func domains(at position: Int) -> [String] { facts(.domain, at: position) }
+
+    /// The entry at `position` as a value of its own.
+    public func entry(at position: Int) -> SearchEntry {
+        let record = records[position]
+        return SearchEntry(
+            id: record.id, text: Array(bytes[record.start..<record.start + Int(record.textCount)]),
+            tags: facts(.tag, at: position), domains: domains(at: position), added: record.added,
+            orientation: record.orientation, format: format(at: position), hasNote: record.hasNote,
+            sourceHash: record.sourceHash)
+    }
+
+    /// The positions among `positions` whose entry `passes` and whose folded text holds every one of the words.
+    func positions(
+        _ positions: some Collection<Int>, holdingAll words: [SearchEntry.Word], where passes: (Int) -> Bool
+    ) -> [Int] {
+        // The buffers are opened once for all the entries; a record's fields are read in place, as a copy of it
+        // would retain its strings.
+        bytes.withUnsafeBufferPointer { bytes in
+            records.withUnsafeBufferPointer { records in
+                positions.filter { position in
+                    let start = records[position].start
+                    return passes(position)
+                        && SearchEntry.containsAll(
+                            words,
+                            in: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(records[position].textCount)]))
+                }
+            }
+        }
+    }
+
+    /// Whether the entry passes the query's filters (`filters`: those of them that are compared folded or as text).
+    func passes(_ query: SearchQuery, filters: FoldedFilters, failed: Set<ImageID>, at position: Int) -> Bool {
+        if let after = filters.after, !(records[position].added.map { $0 >= after } ?? false) { return false }
+        if let before = filters.before, !(records[position].added.map { $0 < before } ?? false) { return false }
+        if let orientation = query.orientation, records[position].orientation != orientation { return false }
+        if query.hasNote, !records[position].hasNote { return false }
+        if query.failedToLoad, !failed.contains(records[position].id) { return false }
+        guard filters.tag != nil || filters.domain != nil || filters.format != nil else { return true }
+        var formatFound = filters.format == nil
+        var tagFound = filters.tag == nil
+        var domainFound = filters.domain == nil
+        forEachFact(at: position) { kind, range in
+            switch kind {
+            case .format:
+                if let format = filters.format { formatFound = String(decoding: bytes[range], as: UTF8.self) == format }
+            case .tag:
+                if !tagFound, let tag = filters.tag { tagFound = matches(range, tag, boundary: .after) }
+            case .domain:
+                if !domainFound, let domain = filters.domain { domainFound = matches(range, domain, boundary: .before) }
+            }
+            return true
+        }
+        return formatFound && tagFound && domainFound
+    }
+
+    /// What a filter's name may be followed or preceded by in a stored one that it takes: `colour` takes
+    /// `colour/red`, `example.org` takes `cdn.example.org`.
+    private enum Boundary {
+        case after, before
+    }
+
+    /// Whether the stored name at `range` is `name`, or holds it with `/` after (a nested tag) or `.` before (a host
+    /// under a domain). Compared as strings, as they were before their bytes were kept: byte for byte when both
+    /// are ASCII, which is the same.
+    private func matches(_ range: Range<Int>, _ name: FoldedFilters.Name, boundary: Boundary) -> Bool {
+        let stored = bytes[range]
+        if name.isASCII, stored.allSatisfy({ $0 < 0x80 }) {
+            let target = name.bytes
+            if stored.count == target.count { return stored.elementsEqual(target) }
+            guard stored.count > target.count else { return false }
+            switch boundary {
+            case .after:
+                return stored[range.lowerBound + target.count] == UInt8(ascii: "/") && stored.starts(with: target)
+            case .before:
+                return stored[range.upperBound - target.count - 1] == UInt8(ascii: ".")
+                    && stored.suffix(target.count).elementsEqual(target)
+            }
+        }
+        let storedName = String(decoding: stored, as: UTF8.self)
+        switch boundary {
+        case .after: return storedName == name.string || storedName.hasPrefix(name.string + "/")
+        case .before: return storedName == name.string || storedName.hasSuffix("." + name.string)
+        }
+    }
+}
