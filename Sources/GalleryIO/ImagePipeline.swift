@@ -118,7 +118,7 @@ public final class ImagePipeline: Sendable {
         let data: Data
         if let bytes = request.bytes {
             data = bytes
-        } else if let sha256 = request.sha256, let original, isKept {
+        } else if let sha256 = request.sha256, original != nil, isKept {
             // Checked against its name: bytes changed on disk are no longer the image's.
             switch source.originals.read(sha256) {
             case .success(let kept): data = kept
