@@ -1,4 +1,3 @@
-import CShim
 import Foundation
 import GalleryCore
 import GtkKit
@@ -86,8 +85,6 @@ public final class OriginalsStore: Sendable {
             newFolders = [directory.path, directory.deletingLastPathComponent().path]
         }
         try Self.writer.write(data, to: path, policy: .replace)
-        // The disk starts on it now, while the next images land, so the flush before the next save finds it written.
-        _ = cshim_start_writeback(path)
         unsynced.withLock { unsynced in
             unsynced.files.append(path)
             unsynced.folders.insert(folder)

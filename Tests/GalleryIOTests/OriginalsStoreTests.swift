@@ -1,4 +1,3 @@
-import CShim
 import Foundation
 import GalleryCore
 import GtkKit
@@ -51,17 +50,6 @@ import Testing
         #expect(path == store.directory.path + "/\(first.prefix(2))/\(first)")
         #expect(files() == [first, other].map { "\($0.prefix(2))/\($0)" }.sorted())
         #expect(try store.read(first).get() == bytes)
-    }
-
-    @Test func writingAnOriginalToTheDiskStartsAtOnceAndLeavesItsBytes() throws {
-        defer { folder.remove() }
-        let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-        let sha256 = try store.keep(bytes)
-        let path = try #require(store.existingPath(for: sha256))
-        #expect(cshim_start_writeback(path) == 0)
-        #expect(try store.read(sha256).get() == bytes)
-        #expect(try store.makeDurable() == 1)
-        #expect(cshim_start_writeback(store.directory.path + "/missing") == -1 && errno == ENOENT)
     }
 
     @Test func originalsAndTheirFoldersArePrivate() throws {

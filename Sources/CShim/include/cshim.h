@@ -71,10 +71,6 @@ cairo_surface_t *cshim_display_image_copy(cairo_surface_t *image);
 /// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
 int cshim_rename_noreplace(const char *source, const char *destination);
 
-/// `sync_file_range(…, SYNC_FILE_RANGE_WRITE)`, which needs _GNU_SOURCE: starts writing the file at `path` to the
-/// disk without waiting for it, so a later `fsync` finds the bytes written. 0, or -1 with errno.
-int cshim_start_writeback(const char *path);
-
 /// Casts used by the binding layer, where C code would use GTK_WIDGET() and friends.
 GtkWidget *cshim_widget(gpointer instance);
 
