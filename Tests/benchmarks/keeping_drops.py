@@ -11,7 +11,8 @@ Printed: how long the drop takes to land (from the end of the drag until state.j
 app names an image only once it is decoded, kept and its thumbnail written), median and range for each build, and
 the difference of the medians, and the processor time (user and system) the app took meanwhile, which a machine
 busy with other work disturbs less than the time; then, for the keeping build, the disk the originals folder takes (`du -sB1`)
-against the sum of the originals' bytes. Not a test.
+against the sum of the originals' bytes. Each drop starts after `sync`, on a disk with nothing left to write from
+the runs before it. Not a test.
 """
 import io
 import os
@@ -79,6 +80,9 @@ def land(binary, desktop, work, urls):
     app = harness.App(None, {}, desktop=desktop, root=os.path.join(work, "app"), binary=binary)
     app.start(timeout=START_TIMEOUT)
     app.resize(900, 700)
+    # Every run starts on a disk with nothing left to write: the build before keeping leaves its 270 MB of cached
+    # downloads for the kernel to write later, which would otherwise land in whichever run comes next.
+    os.sync()
     time.sleep(2)
     x, y, width, height = app.gallery().extents()
     cpu = cpu_seconds(app.proc.pid)
