@@ -4,6 +4,7 @@
 Options: `--runs 5` (measured runs per app), `--count 10000` (images), `--quick` (2 runs, 2,000 images, for
 development), `--json out.json` (the table as JSON too), `--only launch,keys,sharpness,scale2,50k,curve,callgrind,grain,drop`
 (a subset),
+`--window-manager none` (no window manager, as every run before session 42; default `metacity`),
 `--fresh` (forget both apps' caches: the next warm-up makes them again), `--artifacts DIR` (last frames of timeouts),
 `--trace-stalls` (the drop part traces the scheduler, `stall_trace.py`: root only).
 The app is $IMAGE_GALLERY_BIN, else `.build/release/image-gallery` if present, else `.build/debug/image-gallery`;
@@ -12,9 +13,9 @@ the drop part reads its stall log, which only a build with the StallLog trait wr
 
 Setup (`setup()`): installs what is missing with apt-get (sudo when not root): gthumb, xvfb, xdotool, x11-utils,
 imagemagick, dbus, at-spi2-core, python3-gi, gir1.2-atspi-2.0, gir1.2-gtk-3.0, python3-pil, python3-numpy,
-python3-xlib. The photos: `photo_set.py` makes `--count` photo-like JPEGs (every side 1,067-2,000 px, detail at every
-scale) once, in /tmp/image-gallery-bench-photos-<count>/ (10,000 take about 2 minutes on 2 cores); the 50,000-image
-gallery is hard links to those.
+python3-xlib, metacity. The photos: `photo_set.py` makes `--count` photo-like JPEGs (every side 1,067-2,000 px,
+detail at every scale) once, in /tmp/image-gallery-bench-photos-<count>/ (10,000 take about 2 minutes on 2 cores);
+the 50,000-image gallery is hard links to those.
 
 How long: a default run takes about 6 minutes once the photos and gThumb's thumbnails exist; the first run on a
 machine adds about 2 minutes of photos and 4 of gThumb's thumbnails (its warm-up waits until gThumb has thumbnailed
@@ -25,8 +26,10 @@ What it does
 Every run is a fresh Xvfb (1280x1024x24, a D-Bus session bus, the AT-SPI bus: the e2e harness's Desktop) with one
 app, the apps alternating, `--runs` runs each after one unmeasured warm-up run each. Each app has its own HOME and
 XDG directories, kept across its runs and across invocations (/tmp/image-gallery-bench-homes/), so its thumbnail
-cache is warm: gThumb's is $XDG_CACHE_HOME/thumbnails. The window is put at (0, 0) and sized 1280x1024 through X
-the moment it is mapped (no window manager on Xvfb).
+cache is warm: gThumb's is $XDG_CACHE_HOME/thumbnails. The desktop runs Metacity, GNOME's window manager, without
+compositing, as a desktop runs a window manager: with none at all, GTK 3 asks the X server after every frame whether
+one has appeared, and that round trip waits while the server draws, up to 13 ms on the window's thread during Page
+Up. The window is put at (0, 0) and sized 1280x1024 through X the moment it is mapped.
 - Image Gallery: a state.json with one gallery of the photos' file:// URLs, the sidebar hidden; the env var
   IMAGE_GALLERY_STALL_LOG=<file> asks it to log its main-loop stalls over 8 ms ("stall <s since start> <ms> <ran>
   <waited>", after "start <CLOCK_MONOTONIC seconds>"): of a stall, the ms its window thread ran, and the ms it was
@@ -119,12 +122,13 @@ PACKAGES = {  # what to check -> Debian package
     "cmd:import": "imagemagick", "cmd:dbus-daemon": "dbus", "file:/usr/libexec/at-spi-bus-launcher": "at-spi2-core",
     "py:gi": "python3-gi", "file:/usr/lib/x86_64-linux-gnu/girepository-1.0/Atspi-2.0.typelib": "gir1.2-atspi-2.0",
     "file:/usr/lib/x86_64-linux-gnu/girepository-1.0/Gtk-3.0.typelib": "gir1.2-gtk-3.0", "py:PIL": "python3-pil",
-    "py:numpy": "python3-numpy", "py:Xlib": "python3-xlib",
+    "py:numpy": "python3-numpy", "py:Xlib": "python3-xlib", "cmd:metacity": "metacity", "cmd:xprop": "x11-utils",
 }
 
 HOMES = "/tmp/image-gallery-bench-homes"
 LOCK = "/tmp/image-gallery-bench.lock"  # outside HOMES, which --fresh deletes
 SIZE = (1280, 1024)
+WINDOW_MANAGER = ["metacity"]  # --window-manager: "metacity" or None
 CURVE = (1000, 10000, 50000, 200000)  # the launch curve's library sizes
 CALLGRIND_SIZES = (10000, 200000)
 OUR_AREA = (0, 56, 1264, 860)       # the gallery canvas at 1280x1024 (below the header bar, above the trash zone)
@@ -572,7 +576,8 @@ class Session:
     def __enter__(self):
         import harness
         from screen_watch import Screen
-        self.desktop = harness.start_desktop(width=self.size[0], height=self.size[1])
+        self.desktop = harness.start_desktop(width=self.size[0], height=self.size[1],
+                                             window_manager=WINDOW_MANAGER[0])
         self.screen = Screen(self.desktop.display)
         return self
 
@@ -1365,6 +1370,8 @@ def main():
     parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,curve,callgrind,grain,drop")
     parser.add_argument("--drop-servers", type=int, default=1,
                         help="the drop's 100 addresses spread over this many loopback servers (ports)")
+    parser.add_argument("--window-manager", choices=("metacity", "none"), default="metacity",
+                        help="the desktop's window manager (default metacity, without compositing)")
     parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")
     parser.add_argument("--trace-stalls", action="store_true",
                         help="drops: trace the scheduler (root) and count the window thread's waits for a core")
@@ -1373,6 +1380,7 @@ def main():
     args = parser.parse_args()
     args.runs = args.runs or (2 if args.quick else 5)
     args.count = args.count or (2000 if args.quick else 10000)
+    WINDOW_MANAGER[0] = None if args.window_manager == "none" else args.window_manager
     run_alone()
     setup()
     import harness

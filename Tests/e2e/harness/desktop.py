@@ -41,11 +41,15 @@ class Desktop:
     """Xvfb (1280x1024x24 by default, display number picked by -displayfd), a D-Bus session bus, and the AT-SPI
     bus it activates (org.a11y.Bus → at-spi-bus-launcher). start() also exports DISPLAY,
     DBUS_SESSION_BUS_ADDRESS, AT_SPI_BUS_ADDRESS and XDG_RUNTIME_DIR into os.environ (so that a pyatspi imported
-    afterwards would talk to this desktop too). One per process."""
+    afterwards would talk to this desktop too). One per process.
+    window_manager="metacity" also runs GNOME's Metacity without compositing, for benchmarks that measure the
+    window's thread as a desktop runs it: with no window manager at all, GTK 3 asks the X server after every
+    frame whether one has appeared, a round trip that waits for the server to draw the frame."""
 
-    def __init__(self, width=1280, height=1024, depth=24):
+    def __init__(self, width=1280, height=1024, depth=24, window_manager=None):
         self.size = (width, height)
         self.depth = depth
+        self.window_manager = window_manager
         self.display = None
         self.bus_address = None
         self.a11y_address = None
@@ -84,7 +88,31 @@ class Desktop:
         self.a11y_address = wait_until(self._ask_a11y_address, 30, 0.2, "the AT-SPI bus (org.a11y.Bus)",
                                        lambda: open(os.path.join(self.root, "session-bus.log")).read())
         os.environ["AT_SPI_BUS_ADDRESS"] = self.a11y_address
+        if self.window_manager:
+            self._start_window_manager()
         return self
+
+    def _start_window_manager(self):
+        if self.window_manager != "metacity":
+            raise HarnessError("unknown window manager %r (metacity, or none)" % self.window_manager)
+        _require_tool("metacity", "metacity")
+        _require_tool("xprop", "x11-utils")
+        log = open(os.path.join(self.root, "window-manager.log"), "ab")
+        # Not fullscreen: Metacity makes a window without decorations fullscreen when it is as large as the screen.
+        proc = subprocess.Popen(["metacity", "--compositor=none", "--no-force-fullscreen", "--sm-disable",
+                                 "--replace"],
+                                env=self.base_env(), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                start_new_session=True)
+        self._procs.append(proc)
+
+        def managing():
+            if proc.poll() is not None:
+                raise HarnessError("metacity exited: %s" % open(log.name).read()[-2000:])
+            out = subprocess.run(["xprop", "-display", self.display, "-root", "_NET_SUPPORTING_WM_CHECK"],
+                                 capture_output=True, text=True, timeout=30).stdout
+            return "window id" in out
+
+        wait_until(managing, 30, 0.1, "metacity to manage the screen", lambda: open(log.name).read())
 
     def _start_bus(self, name):
         log = open(os.path.join(self.root, name + ".log"), "ab")
