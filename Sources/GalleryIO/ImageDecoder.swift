@@ -137,13 +137,16 @@ public enum ImageDecoder {
 
     /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and
     /// only warns. Segments are skipped by their length and scan data up to its next marker, so the end of
-    /// an EXIF thumbnail does not count, nor do bytes after the image's end.
+    /// an EXIF thumbnail does not count, nor do bytes after the image's end. Scan data is skipped with
+    /// `memchr`, which reads many bytes at a time: a byte at a time cost a photo's decode almost a millisecond.
     private static func reachesEndOfImage(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return false }
             var offset = 2
             while offset + 1 < buffer.count {
                 guard buffer[offset] == 0xFF else {
-                    offset += 1
+                    guard let marker = memchr(base + offset, 0xFF, buffer.count - offset) else { return false }
+                    offset = base.distance(to: UnsafeRawPointer(marker))
                     continue
                 }
                 switch buffer[offset + 1] {

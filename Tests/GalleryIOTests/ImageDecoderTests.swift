@@ -40,6 +40,16 @@ import Testing
         #expect(throws: DecodeError.incomplete) { try result.get() }
     }
 
+    /// Wherever its scan data is cut, up to the end marker's last byte, a JPEG is no picture.
+    @Test func jpegCutAnywhereInItsScanIsNoPicture() throws {
+        let jpeg = TestImages.jpeg
+        let scan = try #require(jpeg.indices.dropLast().first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        for cut in (scan + 2)..<(jpeg.count - 1) {
+            #expect((try? decode(Array(jpeg.prefix(cut))).get()) == nil, "cut at \(cut) of \(jpeg.count)")
+        }
+        #expect((try? decode(jpeg).get()) != nil)
+    }
+
     /// An EXIF thumbnail's end marker comes before the image's own; bytes after the image's end are not
     /// part of it (a motion photo appends its video there).
     @Test func jpegEndIsTheImagesOwn() throws {
