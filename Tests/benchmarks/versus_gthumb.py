@@ -1027,6 +1027,7 @@ class Bench:
                     self.recorder.clear()
                 released = session.screen.button(False)
                 stolen = steal_ms()
+                cpu_before = (cpu_seconds(app.proc.pid), cpu_seconds(session.desktop.xvfb.pid))
                 placeholder = None
                 deadline = released + (0 if quiet else 5)
                 # Only the row the drop lands in, every 5 ms: a grab of the whole screen took Xvfb and this
@@ -1064,6 +1065,8 @@ class Bench:
                 # Quiet: the stalls up to here, before the grabs of the painted check begin.
                 stalls = app.stalls(released, landed_state) if quiet else None
                 stolen = steal_ms() - stolen
+                cpu = (cpu_seconds(app.proc.pid) - cpu_before[0],
+                       cpu_seconds(session.desktop.xvfb.pid) - cpu_before[1])
                 painted = self.painted(session, app, 0, "the dropped images", area=area, timeout=60)
                 landed = max(landed_state, painted["t"]) - released
                 if not quiet:
@@ -1076,13 +1079,13 @@ class Bench:
                     raise RuntimeError("the app wrote no IMAGE_GALLERY_STALL_LOG: build it with `--traits StallLog`")
                 log("  %s: placeholder %s after the release, all landed %.2f s (state.json %.2f s, painted %.2f s), "
                     "%d stalls over 8 ms %s, %.0f ms of CPU time taken by the hypervisor until state.json "
-                    "listed them (steal); server answered %d requests (the first came %.2f s after the "
-                    "release, the last %.2f s)"
+                    "listed them (steal), CPU meanwhile: the app %.2f s, Xvfb %.2f s; server answered %d requests "
+                    "(the first came %.2f s after the release, the last %.2f s)"
                     % ("quiet  " if quiet else "watched", "%.3f s" % placeholder if placeholder is not None
                        else ("not looked for" if quiet else "never seen"), landed, landed_state - released,
                        painted["t"] - released, len(stalls), ["%.2f s: %s" % (stall.t - released, stall)
                                                               for stall in stalls],
-                       stolen, server.hits, min(server.requested) - released, max(server.requested) - released))
+                       stolen, cpu[0], cpu[1], server.hits, min(server.requested) - released, max(server.requested) - released))
                 if self.recorder:
                     # The trace of a drop with a stall is kept, to be read again.
                     keep = os.path.join(self.artifacts, "sched-trace-%.3f.txt.gz" % released) if stalls else None
