@@ -9,7 +9,22 @@
  * into place they are passes over its bytes that find nothing. A damaged file still fails where its
  * structure breaks; its text (Thumb::URI, Thumb::MTime) says whether it is this image's. */
 
-GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side) {
+/* Whether the text chunks read so far give each expected key its expected value (or leave it out). */
+static gboolean text_agrees(png_structp png, png_infop info, gchar **keys, gchar **values, gint expected_count) {
+    png_textp text = NULL;
+    const int text_count = png_get_text(png, info, &text, NULL);
+    for (int i = 0; i < text_count; i++) {
+        for (gint k = 0; k < expected_count; k++) {
+            if (g_strcmp0(text[i].key, keys[k]) == 0 && g_strcmp0(text[i].text, values[k]) != 0) {
+                return FALSE;
+            }
+        }
+    }
+    return TRUE;
+}
+
+GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side, gchar **keys, gchar **values,
+                                    gint expected_count) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         return NULL;
@@ -36,6 +51,10 @@ GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side) {
 #endif
     png_set_user_limits(png, (png_uint_32)max_side, (png_uint_32)max_side);
     png_read_info(png, info);
+    /* A stale thumbnail says so before its pixels (writers put the text first): it is not decoded. */
+    if (!text_agrees(png, info, keys, values, expected_count)) {
+        png_error(png, "another file's thumbnail");
+    }
 
     /* Every format becomes 8-bit RGB, or RGBA where it has transparency. */
     png_set_strip_16(png);

@@ -90,6 +90,14 @@ public enum FileReader {
         }
     }
 
+    /// When the regular file `path` was last modified, in whole seconds since the epoch; nil for anything else.
+    /// A `stat` alone: Foundation's file attributes also look up the owner's and group's names.
+    public static func modificationSeconds(ofFile path: String) -> Int? {
+        var status = stat()
+        guard !path.utf8.contains(0), stat(path, &status) == 0, isRegular(status) else { return nil }
+        return Int(status.st_mtim.tv_sec)
+    }
+
     private static func isRegular(_ status: stat) -> Bool {
         status.st_mode & S_IFMT == S_IFREG
     }

@@ -16,13 +16,11 @@ public struct ThumbnailCache: Sendable {
         public let modified: Int
 
         public init?(path: String) {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                attributes[.type] as? FileAttributeType == .typeRegular,
-                let date = attributes[.modificationDate] as? Date, let uri = FileURI.from(path: path)
+            guard let modified = FileReader.modificationSeconds(ofFile: path), let uri = FileURI.from(path: path)
             else { return nil }
             self.path = path
             self.uri = uri
-            modified = Int(date.timeIntervalSince1970)
+            self.modified = modified
         }
     }
 
@@ -41,8 +39,10 @@ public struct ThumbnailCache: Sendable {
     public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
         // Not opened unless a regular file: gdk-pixbuf's open would wait on a FIFO for good.
-        guard FileReader.kind(of: path) == .regularFile, let pixbuf = Pixbuf.loadThumbnail(contentsOf: path),
-            pixbuf.text("Thumb::URI") == original.uri, pixbuf.text("Thumb::MTime") == String(original.modified)
+        let expected = [("Thumb::URI", original.uri), ("Thumb::MTime", String(original.modified))]
+        guard FileReader.kind(of: path) == .regularFile,
+            let pixbuf = Pixbuf.loadThumbnail(contentsOf: path, expectedText: expected),
+            expected.allSatisfy({ pixbuf.text($0.0) == $0.1 })
         else { return nil }
         // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.
         let width = pixbuf.text("Thumb::Image::Width").flatMap(Int.init) ?? 0

@@ -18,9 +18,17 @@ public final class Pixbuf: Sendable {
     public var height: Int { Int(gdk_pixbuf_get_height(pixbuf)) }
 
     /// Reads a thumbnail (a PNG of at most `maximumSide` pixels a side) whole, with its text chunks, without
-    /// verifying its checksums; nil if it cannot be read.
-    public static func loadThumbnail(contentsOf path: String, maximumSide: Int = 4096) -> Pixbuf? {
-        cshim_png_read_thumbnail(path, gint(maximumSide)).map { Pixbuf(taking: $0) }
+    /// verifying its checksums; nil if it cannot be read, or if its text before the pixels gives a key of
+    /// `expectedText` another value: another file's thumbnail is not decoded to find that out.
+    public static func loadThumbnail(
+        contentsOf path: String, maximumSide: Int = 4096, expectedText: [(key: String, value: String)] = []
+    ) -> Pixbuf? {
+        let pixbuf = withCStrings(expectedText.map(\.key)) { keys in
+            withCStrings(expectedText.map(\.value)) { values in
+                cshim_png_read_thumbnail(path, gint(maximumSide), keys, values, gint(expectedText.count))
+            }
+        }
+        return pixbuf.map { Pixbuf(taking: $0) }
     }
 
     /// A text chunk of the file it was read from (`tEXt::Thumb::URI` names "Thumb::URI").

@@ -30,6 +30,17 @@ import Testing
         #expect(pixels.bytes[pixels.bytes.startIndex + 2] == 128)
     }
 
+    /// Another file's thumbnail says so in the text before its pixels: it is refused unread.
+    @Test func textThatNamesAnotherFileOrTimeIsRefused() throws {
+        let path = try folder.write(stored(width: 40, height: 30), to: "thumbnail.png")
+        let own = [("Thumb::URI", "file:///a.jpg"), ("Thumb::MTime", "42")]
+        #expect(Pixbuf.loadThumbnail(contentsOf: path, expectedText: own)?.width == 40)
+        #expect(Pixbuf.loadThumbnail(contentsOf: path, expectedText: [("Thumb::URI", "file:///b.jpg")]) == nil)
+        #expect(Pixbuf.loadThumbnail(contentsOf: path, expectedText: [("Thumb::MTime", "43")]) == nil)
+        // A key the file leaves out is the caller's to judge.
+        #expect(Pixbuf.loadThumbnail(contentsOf: path, expectedText: [("Thumb::Size", "1")]) != nil)
+    }
+
     @Test func aDamagedChecksumIsNotVerifiedButACutFileFails() throws {
         var bytes = try stored(width: 40, height: 30)
         // The last four bytes are IEND's CRC; the four before IEND's type, its length and the image data's CRC.

@@ -42,8 +42,10 @@ CShimPngResult cshim_png_decode_scaled(const guchar *data, gsize length, gint fi
 
 /// The thumbnail PNG at `path` as an 8-bit RGB or RGBA pixbuf with its text chunks as `tEXt::` options
 /// (as gdk-pixbuf's loader gives them), its checksums not verified; NULL if it cannot be read or a side
-/// is longer than `max_side` (see png_read.c).
-GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side);
+/// is longer than `max_side`, or if a text chunk before its pixels gives one of the `expected_count` keys
+/// another value than `values` does (see png_read.c).
+GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side, gchar **keys, gchar **values,
+                                    gint expected_count);
 
 /// `pixbuf` (8-bit RGB or RGBA) as a PNG file's bytes, rows unfiltered and stored, with
 /// `text_count` tEXt chunks; NULL if encoding failed.
