@@ -214,6 +214,22 @@ def cpu_seconds(pid):
     return total / tick
 
 
+def thread_cpu_seconds(pid):
+    """utime+stime of each of pid's threads, in seconds, summed by thread name without its number ("decode-1")."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = collections.Counter()
+    for task in os.listdir("/proc/%d/task" % pid) if os.path.isdir("/proc/%d/task" % pid) else []:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, task)) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")].rstrip("0123456789").rstrip("-")
+        fields = stat.rsplit(")", 1)[1].split()
+        totals[name] += (int(fields[11]) + int(fields[12])) / tick
+    return totals
+
+
 def memory_mb(pid, field="VmHWM"):
     with open("/proc/%d/status" % pid) as status:
         for line in status:
@@ -1027,7 +1043,8 @@ class Bench:
                     self.recorder.clear()
                 released = session.screen.button(False)
                 stolen = steal_ms()
-                cpu_before = (cpu_seconds(app.proc.pid), cpu_seconds(session.desktop.xvfb.pid))
+                cpu_before = (cpu_seconds(app.proc.pid), cpu_seconds(session.desktop.xvfb.pid),
+                              thread_cpu_seconds(app.proc.pid))
                 placeholder = None
                 deadline = released + (0 if quiet else 5)
                 # Only the row the drop lands in, every 5 ms: a grab of the whole screen took Xvfb and this
@@ -1065,8 +1082,11 @@ class Bench:
                 # Quiet: the stalls up to here, before the grabs of the painted check begin.
                 stalls = app.stalls(released, landed_state) if quiet else None
                 stolen = steal_ms() - stolen
+                threads = thread_cpu_seconds(app.proc.pid)
+                threads.subtract(cpu_before[2])
                 cpu = (cpu_seconds(app.proc.pid) - cpu_before[0],
-                       cpu_seconds(session.desktop.xvfb.pid) - cpu_before[1])
+                       cpu_seconds(session.desktop.xvfb.pid) - cpu_before[1],
+                       ", ".join("%s %.2f" % (name, seconds) for name, seconds in threads.most_common(4)))
                 painted = self.painted(session, app, 0, "the dropped images", area=area, timeout=60)
                 landed = max(landed_state, painted["t"]) - released
                 if not quiet:
@@ -1079,13 +1099,14 @@ class Bench:
                     raise RuntimeError("the app wrote no IMAGE_GALLERY_STALL_LOG: build it with `--traits StallLog`")
                 log("  %s: placeholder %s after the release, all landed %.2f s (state.json %.2f s, painted %.2f s), "
                     "%d stalls over 8 ms %s, %.0f ms of CPU time taken by the hypervisor until state.json "
-                    "listed them (steal), CPU meanwhile: the app %.2f s, Xvfb %.2f s; server answered %d requests "
-                    "(the first came %.2f s after the release, the last %.2f s)"
+                    "listed them (steal), CPU meanwhile: the app %.2f s (%s), Xvfb %.2f s; server answered %d "
+                    "requests (the first came %.2f s after the release, the last %.2f s)"
                     % ("quiet  " if quiet else "watched", "%.3f s" % placeholder if placeholder is not None
                        else ("not looked for" if quiet else "never seen"), landed, landed_state - released,
                        painted["t"] - released, len(stalls), ["%.2f s: %s" % (stall.t - released, stall)
                                                               for stall in stalls],
-                       stolen, cpu[0], cpu[1], server.hits, min(server.requested) - released, max(server.requested) - released))
+                       stolen, cpu[0], cpu[2], cpu[1], server.hits, min(server.requested) - released,
+                       max(server.requested) - released))
                 if self.recorder:
                     # The trace of a drop with a stall is kept, to be read again.
                     keep = os.path.join(self.artifacts, "sched-trace-%.3f.txt.gz" % released) if stalls else None
