@@ -137,8 +137,8 @@ public enum ImageDecoder {
 
     /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and
     /// only warns. Segments are skipped by their length and scan data up to its next marker, so the end of
-    /// an EXIF thumbnail does not count, nor do bytes after the image's end. Scan data is skipped with
-    /// `memchr`, which reads many bytes at a time: a byte at a time cost a photo's decode almost a millisecond.
+    /// an EXIF thumbnail does not count, nor do bytes after the image's end. Scan data, most of a photo's bytes, is
+    /// skipped with `memchr`, which reads many bytes at a time.
     private static func reachesEndOfImage(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return false }

@@ -38,11 +38,13 @@ public struct ThumbnailCache: Sendable {
     /// The thumbnail of `original` at `size`, if there is one made from the file as it is now.
     public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
         let path = file(for: original.uri, size: size).path
+        let expected: [(key: String, value: String)] = [
+            ("Thumb::URI", original.uri), ("Thumb::MTime", String(original.modified)),
+        ]
         // Not opened unless a regular file: gdk-pixbuf's open would wait on a FIFO for good.
-        let expected = [("Thumb::URI", original.uri), ("Thumb::MTime", String(original.modified))]
         guard FileReader.kind(of: path) == .regularFile,
             let pixbuf = Pixbuf.loadThumbnail(contentsOf: path, expectedText: expected),
-            expected.allSatisfy({ pixbuf.text($0.0) == $0.1 })
+            expected.allSatisfy({ pixbuf.text($0.key) == $0.value })
         else { return nil }
         // Without the original's size (other apps may leave it out), the thumbnail's shape stands in.
         let width = pixbuf.text("Thumb::Image::Width").flatMap(Int.init) ?? 0
