@@ -99,62 +99,84 @@ public struct FileWriter: Sendable {
     ) throws(FileError) -> String {
         var candidates = paths.makeIterator()
         guard let first = candidates.next() else { throw FileError(code: EEXIST, step: .create) }
+        let folder = try LibraryFolder.open(URL(fileURLWithPath: first).deletingLastPathComponent())
+        // The first path again, then the rest as they come: the paths may never end.
+        let names = sequence(state: (Optional(first), candidates)) { state -> String? in
+            defer { state.0 = nil }
+            return (state.0 ?? state.1.next()).map { URL(fileURLWithPath: $0).lastPathComponent }
+        }
+        return folder.path(of: try write(data, toFirstFreeOf: names, in: folder, policy: policy))
+    }
+
+    /// Writes `data` as `name` in `folder`, never through a link: a link by that name is replaced, not followed.
+    public func write(_ data: Data, named name: String, in folder: LibraryFolder, policy: Policy) throws(FileError) {
+        _ = try write(data, toFirstFreeOf: CollectionOfOne(name), in: folder, policy: policy)
+    }
+
+    /// Writes `data` as the first of `names` that is free in `folder` (or with `.replace` as the first); returns
+    /// the name written. Every step is taken in the folder's own descriptor, and none follows a link.
+    public func write(
+        _ data: Data, toFirstFreeOf names: some Sequence<String>, in folder: LibraryFolder, policy: Policy
+    ) throws(FileError) -> String {
+        var candidates = names.makeIterator()
+        guard let first = candidates.next() else { throw FileError(code: EEXIST, step: .create) }
         if case .createInPlace = policy {
-            var path = first
+            var name = first
             while true {
                 do throws(FileError) {
-                    try writeFile(data, at: path, existing: nil)
-                    return path
+                    try writeFile(data, named: name, in: folder, existing: nil)
+                    return name
                 } catch  where error.code == EEXIST && error.step == .create {
                     guard let next = candidates.next() else { throw error }
-                    path = next
+                    name = next
                 }
             }
         }
-        let folderURL = URL(fileURLWithPath: first).deletingLastPathComponent()
-        let fileName = URL(fileURLWithPath: first).lastPathComponent
-        let temporary = folderURL.appendingPathComponent(temporaryName.name(for: fileName)).path
-        var existing = stat()
-        let exists = policy == .replace && stat(first, &existing) == 0
-        try writeFile(data, at: temporary, existing: exists ? existing : nil)
+        let temporary = temporaryName.name(for: first)
+        // Only a file's own mode is kept: a link's is no one's.
+        let existing =
+            policy == .replace ? folder.status(of: first).flatMap { $0.st_mode & S_IFMT == S_IFREG ? $0 : nil } : nil
+        try writeFile(data, named: temporary, in: folder, existing: existing)
         var target = first
         if policy == .createNew {
             while true {
                 // Claimed first (O_EXCL fails on any file, even one made a moment ago by someone
                 // else), then the finished file is renamed over our own empty claim.
-                let claim = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-                if claim >= 0 {
-                    close(claim)
+                do throws(FileError) {
+                    close(try folder.openFile(target, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644))
                     break
+                } catch {
+                    guard error.code == EEXIST, let next = candidates.next() else {
+                        folder.remove(temporary)
+                        throw error
+                    }
+                    target = next
                 }
-                let code = errno
-                guard code == EEXIST, let next = candidates.next() else {
-                    unlink(temporary)
-                    throw FileError(code: code, step: .create, path: target)
-                }
-                target = next
             }
         }
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            if policy == .createNew { unlink(target) }
-            unlink(temporary)
-            throw FileError(code: code, step: .replace, path: target)
+        do throws(FileError) {
+            try folder.rename(temporary, to: target)
+        } catch {
+            if policy == .createNew { folder.remove(target) }
+            folder.remove(temporary)
+            throw error
         }
-        if durability == .flushed { Self.syncFolder(folderURL.path) }
+        if durability == .flushed { folder.sync() }
         return target
     }
 
-    /// Creates `path` (it must not exist) with `data`: its mode, every byte, synced when flushed.
+    /// Creates `name` in `folder` (it must not exist) with `data`: its mode, every byte, synced when flushed.
     /// `existing` is the file it will replace, whose mode it takes when the writer keeps modes.
-    private func writeFile(_ data: Data, at path: String, existing: stat?) throws(FileError) {
+    private func writeFile(_ data: Data, named name: String, in folder: LibraryFolder, existing: stat?)
+        throws(FileError)
+    {
         let (openMode, exactMode): (mode_t, mode_t?) =
             switch mode {
             case .new(let mode): (mode, nil)
             case .keepExisting(let new): (0o600, existing.map { $0.st_mode & 0o7777 } ?? new)
             }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, openMode)
-        guard descriptor >= 0 else { throw FileError(code: errno, step: .create, path: path) }
+        let path = folder.path(of: name)
+        let descriptor = try folder.openFile(name, flags: O_WRONLY | O_CREAT | O_EXCL, mode: openMode)
         var failure: FileError?
         if let exactMode, fchmod(descriptor, exactMode) != 0 {
             failure = FileError(code: errno, step: .setMode, path: path)
@@ -168,7 +190,7 @@ public struct FileWriter: Sendable {
         }
         if close(descriptor) != 0, failure == nil { failure = FileError(code: errno, step: .write, path: path) }
         if let failure {
-            unlink(path)
+            folder.remove(name)
             throw failure
         }
     }

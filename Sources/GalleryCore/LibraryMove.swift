@@ -7,10 +7,13 @@ import Foundation
 public struct LibraryMove: Sendable {
     public let from: URL
     public let to: URL
+    /// The data folder, where a state.json the user linked is followed (see `StateStore.followsLink`).
+    public let dataFolder: URL
 
-    public init(from: URL, to: URL) {
+    public init(from: URL, to: URL, dataFolder: URL = LibraryLocation().defaultFolder) {
         self.from = from.standardizedFileURL
         self.to = to.standardizedFileURL
+        self.dataFolder = dataFolder.standardizedFileURL
     }
 
     /// Why a move cannot be made, or stopped.
@@ -36,18 +39,14 @@ public struct LibraryMove: Sendable {
     /// The originals of the old folder that the new one does not hold whole yet, by their path under
     /// `originals/` ("ab/abcd…").
     public func originalsToCopy() -> [String] {
-        let source = from.appendingPathComponent("originals")
-        let target = to.appendingPathComponent("originals")
+        guard let source = Self.folder(from, ["originals"]) else { return [] }
         var paths: [String] = []
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []
-        for folder in folders.sorted() where folder.utf8.count == 2 {
-            let names =
-                (try? FileManager.default.contentsOfDirectory(atPath: source.appendingPathComponent(folder).path))
-            for name in (names ?? []).sorted() where KeptOriginal.isValidName(name) {
-                let path = folder + "/" + name
-                if Self.size(target.appendingPathComponent(path)) != Self.size(source.appendingPathComponent(path)) {
-                    paths.append(path)
-                }
+        for folder in source.names().sorted() where folder.utf8.count == 2 {
+            guard let sourceFolder = try? source.folder(folder) else { continue }
+            let targetFolder = Self.folder(to, ["originals", folder])
+            for name in sourceFolder.names().sorted() where KeptOriginal.isValidName(name) {
+                guard let size = Self.size(of: name, in: sourceFolder) else { continue }
+                if targetFolder.flatMap({ Self.size(of: name, in: $0) }) != size { paths.append(folder + "/" + name) }
             }
         }
         return paths
@@ -58,20 +57,19 @@ public struct LibraryMove: Sendable {
     public func copyOriginals(
         _ paths: [String], isCancelled: () -> Bool = { false }, progress: (Int) -> Void = { _ in }
     ) throws(Failure) {
-        let source = from.appendingPathComponent("originals")
-        let target = to.appendingPathComponent("originals")
         for (done, path) in paths.enumerated() {
             if isCancelled() { throw .cancelled }
-            let data: Data
-            do {
-                data = try Data(contentsOf: source.appendingPathComponent(path))
-            } catch {
-                continue  // gone meanwhile (pruned): nothing to carry
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.count == 2, let source = Self.folder(from, ["originals", parts[0]]),
+                let descriptor = try? source.openFile(parts[1], flags: O_RDONLY | O_NONBLOCK),
+                let data = try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd()
+            else {
+                continue  // gone meanwhile (pruned), or no file: nothing to carry
             }
-            let destination = target.appendingPathComponent(path)
             do throws(FileError) {
-                try FileWriter.makeFolders(destination.deletingLastPathComponent().path)
-                try FileWriter.kept.write(data, to: destination.path, policy: .replace)
+                let target = try LibraryFolder.open(to, creating: true).folder(
+                    at: ["originals", parts[0]], creating: true)
+                try FileWriter.kept.write(data, named: parts[1], in: target, policy: .replace)
             } catch {
                 throw .file(error)
             }
@@ -83,8 +81,8 @@ public struct LibraryMove: Sendable {
     /// folder holds a library already (another computer's, carried there by the sync tool), both merged
     /// with nothing either has counted as deleted.
     public func moveState() throws(Failure) {
-        let oldStore = StateStore(fileURL: from.appendingPathComponent("state.json"))
-        let newStore = StateStore(fileURL: to.appendingPathComponent("state.json"))
+        let oldStore = StateStore(fileURL: from.appendingPathComponent("state.json"), followsLink: from == dataFolder)
+        let newStore = StateStore(fileURL: to.appendingPathComponent("state.json"), followsLink: to == dataFolder)
         guard case .loaded(let ours) = oldStore.read() else { return }  // nothing saved yet: nothing to move
         var written = ours
         switch newStore.read() {
@@ -110,23 +108,26 @@ public struct LibraryMove: Sendable {
     /// Removes the old folder's state file and originals, once the settings name the new folder; what
     /// else the folder holds (another program's files, this computer's imports) stays.
     public func removeOld() {
-        guard from != to else { return }
-        unlink(from.appendingPathComponent("state.json").path)
-        let source = from.appendingPathComponent("originals")
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []
-        for folder in folders where folder.utf8.count == 2 {
-            let folderPath = source.appendingPathComponent(folder).path
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
-                unlink(folderPath + "/" + name)
-            }
-            rmdir(folderPath)
+        guard from != to, let library = Self.folder(from, []) else { return }
+        library.remove("state.json")
+        guard let source = try? library.folder("originals") else { return }
+        for folder in source.names() where folder.utf8.count == 2 {
+            // Emptied only when it is the library's own folder: a link leads to someone else's files.
+            guard let originals = try? source.folder(folder) else { continue }
+            for name in originals.names() { originals.remove(name) }
+            source.removeEmptyFolder(folder)
         }
-        rmdir(source.path)
+        library.removeEmptyFolder("originals")
     }
 
-    private static func size(_ url: URL) -> Int? {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else { return nil }
+    /// The folder at `names` below `library`, reached through no link.
+    private static func folder(_ library: URL, _ names: [String]) -> LibraryFolder? {
+        try? LibraryFolder.open(library).folder(at: names)
+    }
+
+    /// The size of the file `name`; nil when it is no file.
+    private static func size(of name: String, in folder: LibraryFolder) -> Int? {
+        guard let status = folder.status(of: name), status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(status.st_size)
     }
 }

@@ -22,8 +22,21 @@ public struct StateStore: Sendable {
     }
 
     public let fileURL: URL
+    /// Whether a `state.json` that is a link is followed: in the data folder the user linked it themselves (their
+    /// dotfiles); in a folder they chose, which another computer writes too, a link is set aside, never followed.
+    public let followsLink: Bool
 
-    public init(fileURL: URL) { self.fileURL = fileURL }
+    public init(fileURL: URL, followsLink: Bool = true) {
+        self.fileURL = fileURL
+        self.followsLink = followsLink
+    }
+
+    /// The library's state file on this computer, as `LibraryLocation` places it.
+    public static func library(_ directories: XDGDirectories = XDGDirectories()) -> StateStore {
+        let location = LibraryLocation(directories)
+        return StateStore(
+            fileURL: location.folder.appendingPathComponent("state.json"), followsLink: !location.isShareable)
+    }
 
     /// `state.json` in the library's folder: `$XDG_DATA_HOME/image-gallery` (or `~/.local/share/...`)
     /// unless this computer's settings name another (`LibraryLocation`).
@@ -32,6 +45,9 @@ public struct StateStore: Sendable {
     }
 
     public func load(now: Date = Date()) -> LoadResult {
+        if isRefusedLink {
+            return keepAside(reason: Self.linkRefused, now: now)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: resolvedFileURL)
@@ -70,6 +86,9 @@ public struct StateStore: Sendable {
     }
 
     public func read() -> ReadResult {
+        if isRefusedLink {
+            return .failed(reason: Self.linkRefused)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: resolvedFileURL)
@@ -89,9 +108,10 @@ public struct StateStore: Sendable {
         let directory = target.deletingLastPathComponent()
         let stem = target.deletingPathExtension().lastPathComponent
         let suffix = target.pathExtension.isEmpty ? "" : ".\(target.pathExtension)"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasPrefix("\(stem).sync-conflict-") && $0.hasSuffix(suffix) }.sorted()
-            .map { directory.appendingPathComponent($0) }
+        guard let folder = try? LibraryFolder.open(directory) else { return [] }
+        // A sync tool's copy is a file: a link by that name is someone's way to have a file elsewhere read.
+        return folder.names().filter { $0.hasPrefix("\(stem).sync-conflict-") && $0.hasSuffix(suffix) }
+            .filter { folder.kind(of: $0) == .regularFile }.sorted().map { directory.appendingPathComponent($0) }
     }
 
     private func keepAside(reason: String, now: Date) -> LoadResult {
@@ -124,14 +144,26 @@ public struct StateStore: Sendable {
     }
 
     /// The file the state lives in: a symlinked state.json (dotfile managers) is followed to its
-    /// target, so saving replaces the target and keeps the link.
+    /// target, so saving replaces the target and keeps the link; unless links are not followed.
     public var resolvedFileURL: URL {
+        guard followsLink else { return fileURL }
         var url = fileURL
         for _ in 0..<16 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
             url = URL(fileURLWithPath: destination, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
         return url
+    }
+
+    /// Why a linked state.json in a folder another computer writes is not read.
+    static var linkRefused: String {
+        tr("it is a link to another file, which the app does not follow in a shared folder")
+    }
+
+    /// Whether the file is a link this store does not follow.
+    private var isRefusedLink: Bool {
+        var info = stat()
+        return !followsLink && lstat(fileURL.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// When the file was last written, nil when there is none.
@@ -142,7 +174,7 @@ public struct StateStore: Sendable {
     /// The version on disk now, nil when there is no file.
     public func revision() -> Revision? {
         var info = stat()
-        guard stat(resolvedFileURL.path, &info) == 0 else { return nil }
+        guard (followsLink ? stat(resolvedFileURL.path, &info) : lstat(fileURL.path, &info)) == 0 else { return nil }
         return Revision(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
@@ -211,7 +243,13 @@ public struct StateStore: Sendable {
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
         let path = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Never through a link: one found there (no copy of the app makes one) is replaced by a file.
+        var descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        var info = stat()
+        if descriptor < 0, errno == ELOOP, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, unlink(path) == 0
+        {
+            descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else {
             throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": errnoText()]))
         }

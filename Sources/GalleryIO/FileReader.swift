@@ -40,6 +40,23 @@ public enum FileReader {
         try read(path, upTo: count, refusingMore: false)
     }
 
+    /// The whole file `name` in `folder`, reached through no link (a link is `unreadable`, `ELOOP`); refused when it
+    /// holds more than `limit` bytes.
+    public static func read(_ name: String, in folder: LibraryFolder, limit: Int = imageLimit) throws(Failure) -> Data {
+        // Looked at before opening too: opening a device runs its driver's code.
+        guard let status = folder.status(of: name) else { throw .missing }
+        if status.st_mode & S_IFMT == S_IFLNK { throw .unreadable(code: ELOOP) }
+        guard isRegular(status) else { throw .notRegularFile }
+        let descriptor: Int32
+        do throws(FileError) {
+            descriptor = try folder.openFile(name, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw failure(error.code)
+        }
+        defer { close(descriptor) }
+        return try read(descriptor, upTo: limit, refusingMore: true)
+    }
+
     private static func read(_ path: String, upTo limit: Int, refusingMore: Bool) throws(Failure) -> Data {
         // C would read the path only up to a NUL: another file than the one named.
         guard !path.utf8.contains(0) else { throw .missing }
@@ -51,6 +68,12 @@ public enum FileReader {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
+        return try read(descriptor, upTo: limit, refusingMore: refusingMore)
+    }
+
+    /// The bytes of the open file `descriptor`, once it proves a regular file.
+    private static func read(_ descriptor: Int32, upTo limit: Int, refusingMore: Bool) throws(Failure) -> Data {
+        var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(code: errno) }
         guard isRegular(status) else { throw .notRegularFile }
         if refusingMore && Int(status.st_size) > limit { throw .tooLarge(limit: limit) }

@@ -216,14 +216,21 @@ public final class ImageBytesSource: Sendable {
     /// A file other applications can take for `image` (a file manager copies it, a chat app uploads
     /// it): the file itself for file://, else a copy of its kept original, or a link to the cached
     /// download, under a readable name with the right extension. nil when there is no local copy yet.
-    /// Cheap (a hard link, a copy of one file), so it may run while GTK asks for drag data.
+    /// Cheap (a hard link, one file read and written), so it may run while GTK asks for drag data.
     public func shareableFile(for image: GalleryImage) -> URL? {
         let label = image.label
-        let kept = image.original.flatMap { originals.existingPath(for: $0.sha256) }.map(URL.init(fileURLWithPath:))
+        // The bytes that hash to the original's name, never the file itself: what is on disk may have been
+        // replaced (another computer's link, bytes changed in place).
+        let kept: (sha256: String, data: Data)? = image.original.flatMap { original in
+            guard case .success(let data) = originals.read(original.sha256) else { return nil }
+            return (original.sha256, data)
+        }
         guard let parsed = URL(string: image.url) else { return nil }
         if parsed.isFileURL && kept == nil { return parsed }
-        let cached = kept ?? cacheFile(for: image.url)
-        guard let head = try? FileReader.head(cached.path, count: 64) else { return nil }
+        let cached = cacheFile(for: image.url)
+        guard let head = kept.map({ $0.data.prefix(64) }) ?? (try? FileReader.head(cached.path, count: 64)) else {
+            return nil
+        }
         var name = label.replacingOccurrences(of: "/", with: "_")
         if let format = ImageFormat.sniff(head),
             !format.fileExtensions.contains(where: { name.lowercased().hasSuffix(".\($0)") })
@@ -231,13 +238,15 @@ public final class ImageBytesSource: Sendable {
             name += ".\(format.fileExtension)"
         }
         let folder = cacheDirectory.appendingPathComponent("drag-out", isDirectory: true)
-            .appendingPathComponent(String(cached.lastPathComponent.prefix(16)), isDirectory: true)
+            .appendingPathComponent(String((kept?.sha256 ?? cached.lastPathComponent).prefix(16)), isDirectory: true)
         let file = folder.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: file.path) { return file }
         do {
             try FileWriter.makeFolders(folder.path)
             // The library's own copy is never shared as a link: an editor writing the file in place would change it.
-            if kept != nil || link(cached.path, file.path) != 0 {
+            if let kept {
+                try FileWriter.cache.write(kept.data, to: file.path, policy: .replace)
+            } else if link(cached.path, file.path) != 0 {
                 try FileManager.default.copyItem(at: cached, to: file)
             }
             return file

@@ -7,7 +7,9 @@ import Synchronization
 /// deleted at any time): `<directory>/<first 2 hex digits>/<sha256>`, named by their SHA-256 so the same
 /// bytes are stored once however many images refer to them, written whole (0600, folders 0700) before any
 /// image names them and on the disk before any state file does (`makeDurable`, which the state's saver calls
-/// before each write), and checked against their name when read. Blocking: call it off the main loop.
+/// before each write), and checked against their name when read. The library's folder may be a link the user
+/// made; `originals` and all in it are reached through `LibraryFolder`, never through a link another computer
+/// put there. Blocking: call it off the main loop.
 public final class OriginalsStore: Sendable {
     /// How a kept original looks against its name.
     public enum Condition: Error, Equatable, Sendable {
@@ -21,9 +23,9 @@ public final class OriginalsStore: Sendable {
     /// The originals kept since launch: a launch's removal of unreferenced originals, which runs meanwhile,
     /// spares them (a drop of bytes whose file was about to go).
     private let keptThisRun = Mutex(Set<String>())
-    /// Written since the last `makeDurable`, and not yet on the disk: the files, and the folders whose new
-    /// entries (a file renamed in, a folder made) are not.
-    private let unsynced = Mutex((files: [String](), folders: Set<String>()))
+    /// Written since the last `makeDurable`, and not yet on the disk: the files, and the folders (their names
+    /// below the library's folder) whose new entries (a file renamed in, a folder made) are not.
+    private let unsynced = Mutex((files: [String](), folders: Set<[String]>()))
     /// Held through a `makeDurable`: a second caller returns only once the first one's files are on the disk too.
     private let syncing = Mutex(())
 
@@ -47,10 +49,25 @@ public final class OriginalsStore: Sendable {
             .appendingPathComponent(sha256).path
     }
 
-    /// The file of the original named `sha256` when it is there.
+    /// The file of the original named `sha256` when it is there: a file, reached through no link.
     public func existingPath(for sha256: String) -> String? {
-        guard let path = path(for: sha256), FileReader.kind(of: path) == .regularFile else { return nil }
+        guard let path = path(for: sha256), (try? folder(of: sha256))?.kind(of: sha256) == .regularFile else {
+            return nil
+        }
         return path
+    }
+
+    /// The names of the folders below the library's that hold `sha256`: `originals` and its prefix.
+    private func folderNames(of sha256: String) -> [String] {
+        [directory.lastPathComponent, String(sha256.prefix(2))]
+    }
+
+    /// The folder that holds (or would hold) the original `sha256`, opened without following a link below the
+    /// library's folder; made when `creating`.
+    private func folder(of sha256: String, creating: Bool = false) throws(FileError) -> LibraryFolder {
+        guard KeptOriginal.isValidName(sha256) else { throw FileError(code: EINVAL) }
+        return try LibraryFolder.open(directory.deletingLastPathComponent(), creating: creating)
+            .folder(at: folderNames(of: sha256), creating: creating)
     }
 
     /// Keeps `data` and returns its SHA-256. Bytes kept before are not written again (unless what is on
@@ -64,30 +81,32 @@ public final class OriginalsStore: Sendable {
 
     /// Keeps `data`, whose SHA-256 the caller computed already.
     public func keep(_ data: Data, named sha256: String) throws(FileError) {
-        guard let path = path(for: sha256) else { throw FileError(code: EINVAL) }
+        guard KeptOriginal.isValidName(sha256) else { throw FileError(code: EINVAL) }
         let keptBefore = !keptThisRun.withLock { $0.insert(sha256).inserted }
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count {
+        let names = folderNames(of: sha256)
+        if let existing = try? folder(of: sha256), let status = existing.status(of: sha256),
+            (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count
+        {
             // Perhaps written a moment ago by another drop of the same bytes, whose flush may not have come yet.
             if keptBefore {
                 unsynced.withLock { unsynced in
-                    unsynced.files.append(path)
-                    unsynced.folders.insert((path as NSString).deletingLastPathComponent)
+                    unsynced.files.append(sha256)
+                    unsynced.folders.insert(names)
                 }
             }
             return
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        var newFolders: [String] = []
-        if FileReader.kind(of: folder) != .folder {
-            try FileWriter.makeFolders(folder)
-            // The new folder's entry is in the originals folder, and that one's, when new too, in the library's.
-            newFolders = [directory.path, directory.deletingLastPathComponent().path]
-        }
-        try Self.writer.write(data, to: path, policy: .replace)
+        let library = try LibraryFolder.open(directory.deletingLastPathComponent(), creating: true)
+        // A new folder's entry is in the one above it, up to the library's.
+        let newFolders: [[String]] =
+            library.kind(of: names[0]) != .folder
+            ? [[], [names[0]]]
+            : (try? library.folder(names[0]))?.kind(of: names[1]) != .folder ? [[names[0]]] : []
+        let folder = try library.folder(at: names, creating: true)
+        try Self.writer.write(data, named: sha256, in: folder, policy: .replace)
         unsynced.withLock { unsynced in
-            unsynced.files.append(path)
-            unsynced.folders.insert(folder)
+            unsynced.files.append(sha256)
+            unsynced.folders.insert(names)
             unsynced.folders.formUnion(newFolders)
         }
     }
@@ -106,19 +125,22 @@ public final class OriginalsStore: Sendable {
             var failure: FileError?
             var failed: [String] = []
             var flushed = 0
-            for path in files {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let library = try? LibraryFolder.open(directory.deletingLastPathComponent())
+            var opened: [String: LibraryFolder] = [:]
+            for sha256 in files {
+                let prefix = String(sha256.prefix(2))
+                if opened[prefix] == nil { opened[prefix] = try? library?.folder(at: folderNames(of: sha256)) }
                 // Gone meanwhile (bytes that proved no picture): nothing names it.
-                guard descriptor >= 0 else { continue }
+                guard let descriptor = try? opened[prefix]?.openFile(sha256, flags: O_RDONLY) else { continue }
                 if fsync(descriptor) != 0 {
-                    failure = failure ?? FileError(code: errno, step: .sync, path: path)
-                    failed.append(path)
+                    failure = failure ?? FileError(code: errno, step: .sync, path: path(for: sha256))
+                    failed.append(sha256)
                 } else {
                     flushed += 1
                 }
                 close(descriptor)
             }
-            for folder in folders { FileWriter.syncFolder(folder) }
+            for names in folders { (names.isEmpty ? library : try? library?.folder(at: names))?.sync() }
             if failure != nil { unsynced.withLock { $0.files += failed } }
             return (flushed, failure)
         }
@@ -129,24 +151,23 @@ public final class OriginalsStore: Sendable {
     /// Writes `data` again under its name whatever is on disk there: an original found missing or damaged,
     /// whose bytes came back from its source. Bytes that are not those `sha256` names are refused.
     public func repair(_ data: Data, named sha256: String) throws(FileError) {
-        guard let path = path(for: sha256), Checksum.sha256(data) == sha256 else { throw FileError(code: EINVAL) }
+        guard KeptOriginal.isValidName(sha256), Checksum.sha256(data) == sha256 else { throw FileError(code: EINVAL) }
         keptThisRun.withLock { _ = $0.insert(sha256) }
-        try FileWriter.makeFolders((path as NSString).deletingLastPathComponent)
-        try FileWriter.kept.write(data, to: path, policy: .replace)
+        try FileWriter.kept.write(data, named: sha256, in: try folder(of: sha256, creating: true), policy: .replace)
     }
 
     /// Deletes the original named `sha256` (bytes kept for a drop that proved no picture).
     public func remove(_ sha256: String) {
-        guard let path = path(for: sha256) else { return }
-        unlink(path)
+        (try? folder(of: sha256))?.remove(sha256)
     }
 
     /// The original's bytes when they are there and match their name; else why not.
     public func read(_ sha256: String) -> Result<Data, Condition> {
-        guard let path = path(for: sha256) else { return .failure(.missing) }
         let data: Data
         do throws(FileReader.Failure) {
-            data = try FileReader.read(path)
+            // A prefix folder that is a link holds none of the library's originals.
+            guard let folder = try? folder(of: sha256) else { return .failure(.missing) }
+            data = try FileReader.read(sha256, in: folder)
         } catch {
             return .failure(error == .missing ? .missing : .damaged)
         }
@@ -170,18 +191,21 @@ public final class OriginalsStore: Sendable {
         keeping referenced: @autoclosure () -> Set<String>, unreferencedFor grace: TimeInterval = 0, record: URL? = nil,
         now: Date = Date()
     ) -> Int {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        // Listed and deleted only through folders that are no link: a link may lead to anyone's files.
+        let originals = try? LibraryFolder.open(directory.deletingLastPathComponent()).folder(
+            directory.lastPathComponent)
+        let folders = originals?.names() ?? []
         // Worked out only when there are originals: a library that keeps none builds no set of its images.
-        guard !folders.isEmpty else { return 0 }
+        guard let originals, !folders.isEmpty else { return 0 }
         let referenced = referenced()
         let firstSeen: [String: Double] =
             record.flatMap { try? Data(contentsOf: $0) }
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Double] } ?? [:]
         var stillWaiting: [String: Double] = [:]
         var removed = 0
-        for folder in folders where folder.utf8.count == 2 {
-            let folderPath = directory.appendingPathComponent(folder).path
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
+        for folderName in folders where folderName.utf8.count == 2 {
+            guard let folder = try? originals.folder(folderName) else { continue }
+            for name in folder.names() {
                 // A killed write's temporary file (".<name>.<random>.part") goes too.
                 let isOriginal = KeptOriginal.isValidName(name)
                 guard !isOriginal || !referenced.contains(name) else { continue }
@@ -195,7 +219,7 @@ public final class OriginalsStore: Sendable {
                 // Under the lock: a keep of the same bytes waits, then writes the file again.
                 keptThisRun.withLock { kept in
                     guard !kept.contains(name) else { return }
-                    if isOriginal || name.hasSuffix(".part") { removed += unlink(folderPath + "/" + name) == 0 ? 1 : 0 }
+                    if isOriginal || name.hasSuffix(".part") { removed += folder.remove(name) ? 1 : 0 }
                 }
             }
         }
@@ -212,13 +236,16 @@ public final class OriginalsStore: Sendable {
     /// Every original's name and size on disk.
     public func list() -> [(sha256: String, byteCount: Int)] {
         var result: [(String, Int)] = []
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for folder in folders where folder.utf8.count == 2 {
-            let folderPath = directory.appendingPathComponent(folder).path
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? []
-            where KeptOriginal.isValidName(name) {
-                var status = stat()
-                if stat(folderPath + "/" + name, &status) == 0 { result.append((name, Int(status.st_size))) }
+        guard
+            let originals = try? LibraryFolder.open(directory.deletingLastPathComponent()).folder(
+                directory.lastPathComponent)
+        else { return [] }
+        for folderName in originals.names() where folderName.utf8.count == 2 {
+            guard let folder = try? originals.folder(folderName) else { continue }
+            for name in folder.names() where KeptOriginal.isValidName(name) {
+                if let status = folder.status(of: name), status.st_mode & S_IFMT == S_IFREG {
+                    result.append((name, Int(status.st_size)))
+                }
             }
         }
         return result

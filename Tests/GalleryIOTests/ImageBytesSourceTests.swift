@@ -231,6 +231,26 @@ import Testing
         #expect(seen.map(\.1) == [Data([1]), nil, Data([2])])
     }
 
+    @Test func aDragOutGivesTheOriginalsBytesOnlyWhileTheyHashToItsName() throws {
+        defer { folder.remove() }
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("the kept picture".utf8)
+        let sha256 = try source.originals.keep(bytes)
+        var image = GalleryImage(url: "https://e.org/kept.png", aspectRatio: 1)
+        image.original = KeptOriginal(
+            sha256: sha256, byteCount: bytes.count, pixelWidth: 1, pixelHeight: 1, format: "png")
+        let shared = try #require(source.shareableFile(for: image))
+        #expect(try Data(contentsOf: shared) == bytes)
+        try FileManager.default.removeItem(at: shared.deletingLastPathComponent())
+        // Changed in place, then replaced by a link to another file: neither is handed out as the image.
+        let path = try #require(source.originals.path(for: sha256))
+        try Data("other bytes".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(source.shareableFile(for: image) == nil)
+        let other = try folder.write(Array("a file of someone's".utf8), to: "other")
+        unlink(path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: other)
+        #expect(source.shareableFile(for: image) == nil)
+    }
+
     @Test func cachedDownloadsAndTheirFoldersArePrivate() throws {
         defer { folder.remove() }
         source.store(Data([1, 2, 3]), for: "https://e.org/cat.png")

@@ -26,6 +26,63 @@ import Testing
         return (enumerator?.allObjects as? [String] ?? []).filter { $0.contains("/") }.sorted()
     }
 
+    /// A folder outside the library holding a bystander's `*.part` and a file named like an original, old enough to
+    /// prune; `originals/<prefix>` links to it, as another computer may have made it.
+    private func linkedPrefixFolder(_ prefix: String) throws -> (outside: TemporaryDirectory, before: [String: Data]) {
+        let outside = try TemporaryDirectory()
+        _ = try outside.write([1], to: ".cat.jpg.1A2B3C4D.part")
+        _ = try outside.write([2], to: String(repeating: "ab", count: 32))
+        try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: store.directory.appendingPathComponent(prefix).path, withDestinationPath: outside.url.path)
+        return (outside, try contents(of: outside))
+    }
+
+    private func contents(of folder: TemporaryDirectory) throws -> [String: Data] {
+        var contents: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+            contents[name] = try Data(contentsOf: folder.url.appendingPathComponent(name))
+        }
+        return contents
+    }
+
+    @Test func aLinkedPrefixFolderIsNeitherWrittenThroughNorListedNorPruned() throws {
+        defer { folder.remove() }
+        let bytes = Data("bytes whose name falls under the linked folder".utf8)
+        let sha256 = Checksum.sha256(bytes)
+        let (outside, before) = try linkedPrefixFolder(String(sha256.prefix(2)))
+        defer { outside.remove() }
+        let error = try #require(throws: FileError.self) { try store.keep(bytes) }
+        #expect(error.code == ELOOP)
+        #expect(throws: FileError.self) { try store.repair(bytes, named: sha256) }
+        #expect(store.existingPath(for: sha256) == nil)
+        #expect(store.read(sha256) == .failure(.missing))
+        #expect(store.read(String(repeating: "ab", count: 32)) == .failure(.missing))
+        #expect(store.list().isEmpty)
+        #expect(store.prune(keeping: []) == 0)
+        store.remove(String(repeating: "ab", count: 32))
+        #expect(try contents(of: outside) == before)
+    }
+
+    @Test func aLinkedOriginalIsNotReadAndARepairReplacesTheLinkNotItsTarget() throws {
+        defer { folder.remove() }
+        let bytes = Data("the original's bytes".utf8)
+        let sha256 = try store.keep(bytes)
+        let outside = try TemporaryDirectory()
+        defer { outside.remove() }
+        // The same bytes elsewhere: followed, the link would pass the check.
+        let target = try outside.write(Array(bytes), to: "elsewhere")
+        let path = try #require(store.path(for: sha256))
+        unlink(path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        #expect(store.existingPath(for: sha256) == nil)
+        #expect(store.read(sha256) == .failure(.damaged))
+        try store.repair(bytes, named: sha256)
+        #expect(store.existingPath(for: sha256) == path)
+        #expect(try store.read(sha256).get() == bytes)
+        #expect(try contents(of: outside) == ["elsewhere": bytes])
+    }
+
     @Test func originalsAreNamedByTheirStandardSHA256() {
         defer { folder.remove() }
         // FIPS 180-2's examples, and the empty file.

@@ -42,7 +42,7 @@ public final class ImageGalleryApplication {
         Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
-        stateLoading = StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
+        stateLoading = StateLoading(store: StateStore.library(), scheduler: scheduler)
         #if StallLog
             StallLog.startIfAsked()
         #endif
@@ -148,7 +148,7 @@ public final class ImageGalleryApplication {
         let scheduler = Self.scheduler
         let loading =
             Self.stateLoading
-            ?? StateLoading(store: StateStore(fileURL: StateStore.defaultFileURL()), scheduler: scheduler)
+            ?? StateLoading(store: StateStore.library(), scheduler: scheduler)
         Self.stateLoading = nil
         let store = loading.store
         let (loaded, prepared) = loading.result()
