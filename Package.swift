@@ -38,6 +38,13 @@ let package = Package(
         ),
         // gettext, from glibc (no pkg-config file, nothing to install).
         .systemLibrary(name: "CIntl"),
+        // libseccomp, for the decoder process's system-call filter: it knows every architecture's call numbers and
+        // refuses calls made through another architecture's entry (x32, i386), which a hand-written filter must not miss.
+        .systemLibrary(
+            name: "CSeccomp",
+            pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]
+        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -45,7 +52,7 @@ let package = Package(
         ),
         // Typed, fixed-arity wrappers for C macros and variadic functions, and the
         // small GObject subclass that exposes the gallery's cells to AT-SPI.
-        .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG"]),
+        .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG", "CSeccomp"]),
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.

@@ -144,6 +144,7 @@ public enum DecoderProcess {
     /// `arguments[0]` ("640x480" or "whole") and writes the answer to its standard output. Its exit status.
     public static func serve(arguments: [String]) -> Int32 {
         limitThisProcess()
+        guard sandbox() else { return 1 }
         var fit: (width: Int, height: Int)?
         if let size = arguments.first, size != "whole" {
             let sides = size.split(separator: "x").compactMap { Int($0) }
@@ -153,7 +154,10 @@ public enum DecoderProcess {
         guard let bytes = try? FileReader.read("/dev/stdin") else { return 1 }
         var fields = [Int64](repeating: 0, count: Answer.fieldCount)
         var payload = Data()
-        switch ImageDecoder.decodeInThisProcess(bytes, fit: fit) {
+        let decoded =
+            ImageHeader.read(bytes)?.formatName == "XPM"
+            ? decodeXPM(fit: fit) : ImageDecoder.decodeInThisProcess(bytes, fit: fit)
+        switch decoded {
         case .success(let picture):
             let pixels = picture.pixbuf.pixels
             fields[0] = Status.decoded.rawValue
@@ -178,6 +182,32 @@ public enum DecoderProcess {
         answer.append(payload)
         return writeAll(answer, to: 1) ? 0 : 1
     }
+
+    /// gdk-pixbuf's XPM loader copies what it is fed into a temporary file, which this process may not create:
+    /// it reads the image's own file instead, standard input, whose size the app's side checked from its header.
+    private static func decodeXPM(fit: (width: Int, height: Int)?) -> Result<DecodedPicture, DecodeError> {
+        guard let pixbuf = Pixbuf.load(contentsOf: "/dev/stdin") else { return .failure(.undecodable(nil)) }
+        let (width, height) = (pixbuf.width, pixbuf.height)
+        guard let fit, fit.width > 0, fit.height > 0, width > fit.width || height > fit.height else {
+            return .success(DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height))
+        }
+        let factor = min(Double(fit.width) / Double(width), Double(fit.height) / Double(height))
+        let fitted = pixbuf.scaled(
+            width: max(1, Int((Double(width) * factor).rounded())),
+            height: max(1, Int((Double(height) * factor).rounded())))
+        return .success(DecodedPicture(pixbuf: fitted, originalWidth: width, originalHeight: height))
+    }
+
+    /// Confines this process before it reads a byte of the image, whose decoder may be made to run any code:
+    /// it creates, changes and removes no file, opens no socket, starts no process, dumps no core (see
+    /// `cshim_decoder_sandbox`). Whether all of it holds: a process that cannot confine itself decodes nothing.
+    public static func sandbox() -> Bool {
+        cshim_decoder_sandbox(Int32(maximumOpenFiles)) == 0
+    }
+
+    /// Descriptors the decoder process may hold at once: standard input, output and error and the few a loader opens
+    /// at a time (a module, a font), with room to spare.
+    static let maximumOpenFiles = 16
 
     /// Data (heap and private mappings) up to what it holds now plus the budget, processor time up to
     /// `decodeSeconds` (then SIGXCPU ends it).

@@ -55,6 +55,27 @@ public struct ThumbnailCache: Sendable {
         return DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height)
     }
 
+    /// The file of a thumbnail of `original` as it is now that this app wrote (from its own decode, within its
+    /// limits), at the first of `sizes` that has one; nil if none. Read whole: the text must be the app's, and the
+    /// pixels no larger than `size` says.
+    public func ownFile(of original: Original, sizes: [ThumbnailSize]) -> String? {
+        let expected: [(key: String, value: String)] = [
+            ("Thumb::URI", original.uri), ("Thumb::MTime", String(original.modified)),
+            (untranslated("Software"), Self.software),
+        ]
+        return sizes.lazy.compactMap { size -> String? in
+            let path = file(for: original.uri, size: size).path
+            guard FileReader.kind(of: path) == .regularFile,
+                let pixbuf = Pixbuf.loadThumbnail(contentsOf: path, maximumSide: size.rawValue, expectedText: expected),
+                expected.allSatisfy({ pixbuf.text($0.key) == $0.value })
+            else { return nil }
+            return path
+        }.first
+    }
+
+    /// What the thumbnails this app writes name as their maker.
+    static let software = untranslated("Image Gallery")
+
     /// Keeps `picture` (decoded to fit `size`) as the thumbnail of `original`. Written to a
     /// temporary file and renamed, as the specification asks, so a reader never sees half a PNG;
     /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
@@ -70,7 +91,7 @@ public struct ThumbnailCache: Sendable {
                 ("Thumb::MTime", String(original.modified)),
                 ("Thumb::Image::Width", String(picture.originalWidth)),
                 ("Thumb::Image::Height", String(picture.originalHeight)),
-                (untranslated("Software"), untranslated("Image Gallery")),
+                (untranslated("Software"), Self.software),
             ])
         else { return }
         try? FileWriter.cache.write(png, to: target.path, policy: .replace)

@@ -31,6 +31,12 @@ public final class Pixbuf: Sendable {
         return pixbuf.map { Pixbuf(taking: $0) }
     }
 
+    /// The image in the file at `path`, read by its loader's own file reader (no incremental loading, no size
+    /// check on the way: the caller has checked the size its header states); nil if it cannot be read.
+    public static func load(contentsOf path: String) -> Pixbuf? {
+        gdk_pixbuf_new_from_file(path, nil).map { Pixbuf(taking: $0) }
+    }
+
     /// A text chunk of the file it was read from (`tEXt::Thumb::URI` names "Thumb::URI").
     public func text(_ key: String) -> String? {
         gdk_pixbuf_get_option(pixbuf, "tEXt::" + key).map { String(cString: $0) }

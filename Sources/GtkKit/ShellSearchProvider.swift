@@ -11,16 +11,26 @@ public final class ShellSearchProvider {
         public var id: String
         public var name: String
         public var description: String?
-        /// A file shown as the result's icon (its thumbnail); nil for the app's icon.
-        public var iconPath: String?
+        public var icon: Icon
 
-        public init(id: String, name: String, description: String?, iconPath: String?) {
+        public init(id: String, name: String, description: String?, icon: Icon) {
             self.id = id
             self.name = name
             self.description = description
-            self.iconPath = iconPath
+            self.icon = icon
         }
     }
+
+    /// What the shell draws as a result's icon: it decodes a file itself, so only one the app made should be named.
+    public enum Icon: Sendable {
+        case file(path: String)
+        /// An icon of the theme, by name.
+        case themed(name: String)
+    }
+
+    /// Answers what the overview shows of results: their ids, and the reply.
+    public typealias Metas =
+        @MainActor (_ ids: [String], _ reply: @escaping @Sendable @MainActor ([ResultMeta]) -> Void) -> Void
 
     /// Answers a search: the terms, the earlier results to narrow (nil for a new search), and the reply.
     public typealias Search =
@@ -30,12 +40,12 @@ public final class ShellSearchProvider {
 
     public struct Handlers: Sendable {
         public var search: Search
-        public var metas: @MainActor ([String]) -> [ResultMeta]
+        public var metas: Metas
         public var activate: @MainActor (_ id: String, _ terms: [String]) -> Void
         public var launchSearch: @MainActor (_ terms: [String]) -> Void
 
         public init(
-            search: @escaping Search, metas: @escaping @MainActor ([String]) -> [ResultMeta],
+            search: @escaping Search, metas: @escaping Metas,
             activate: @escaping @MainActor (String, [String]) -> Void,
             launchSearch: @escaping @MainActor ([String]) -> Void
         ) {
@@ -120,8 +130,10 @@ public final class ShellSearchProvider {
                 g_dbus_method_invocation_return_value(replied.value, g_variant_new_tuple(&child, 1))
             }
         case "GetResultMetas":
-            var child: OpaquePointer? = metas(handlers.metas(strings(parameters, 0)))
-            g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&child, 1))
+            handlers.metas(strings(parameters, 0)) { results in
+                var child: OpaquePointer? = metas(results)
+                g_dbus_method_invocation_return_value(replied.value, g_variant_new_tuple(&child, 1))
+            }
         case "ActivateResult":
             let id = g_variant_get_child_value(parameters, 0).map { child in
                 defer { g_variant_unref(child) }
@@ -160,7 +172,7 @@ public final class ShellSearchProvider {
         }
     }
 
-    /// `aa{sv}`: for each result its id, name, description and, as `gicon`, its icon file.
+    /// `aa{sv}`: for each result its id, name, description and, as `gicon`, its icon.
     private static func metas(_ metas: [ResultMeta]) -> OpaquePointer? {
         let arrayType = g_variant_type_new("aa{sv}")
         let dictionaryType = g_variant_type_new("a{sv}")
@@ -175,15 +187,7 @@ public final class ShellSearchProvider {
             defer { g_variant_builder_unref(dictionary) }
             var fields = [("id", meta.id), ("name", meta.name)]
             if let description = meta.description { fields.append(("description", description)) }
-            if let path = meta.iconPath, let file = g_file_new_for_path(path) {
-                let icon = g_file_icon_new(file)
-                if let text = g_icon_to_string(icon) {
-                    fields.append(("gicon", String(cString: text)))
-                    g_free(text)
-                }
-                g_object_unref(UnsafeMutableRawPointer(icon))
-                g_object_unref(UnsafeMutableRawPointer(file))
-            }
+            if let text = iconText(meta.icon) { fields.append(("gicon", text)) }
             for (key, value) in fields {
                 g_variant_builder_add_value(
                     dictionary,
@@ -193,5 +197,22 @@ public final class ShellSearchProvider {
             g_variant_builder_add_value(array, g_variant_builder_end(dictionary))
         }
         return g_variant_builder_end(array)
+    }
+
+    /// The icon as `g_icon_to_string` writes it, which the shell reads back with `g_icon_new_for_string`.
+    private static func iconText(_ icon: Icon) -> String? {
+        let made: OpaquePointer?
+        switch icon {
+        case .file(let path):
+            guard let file = g_file_new_for_path(path) else { return nil }
+            made = g_file_icon_new(file)
+            g_object_unref(UnsafeMutableRawPointer(file))
+        case .themed(let name): made = g_themed_icon_new(name)
+        }
+        guard let made else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(made)) }
+        guard let text = g_icon_to_string(made) else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
     }
 }

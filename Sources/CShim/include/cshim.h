@@ -131,6 +131,12 @@ void cshim_gallery_canvas_cells_changed(GtkWidget *canvas);
 /// standard output, and no other descriptor of this process; its process id, or -1.
 pid_t cshim_spawn_with_pipes(const char *path, const char *option, const char *argument, int input, int output);
 
+/// Confines the calling process for decoding bytes from anywhere: no file can be created, written, renamed or
+/// removed, no socket opened, no process started or signalled but this one, no core dumped; threads and reading
+/// files (loader modules) still work; at most `max_files` descriptors. For good, in every thread: 0, or -1 if
+/// any of it could not be set up.
+int cshim_decoder_sandbox(int max_files);
+
 /// An anonymous file in memory, closed on exec (memfd_create: Swift's Glibc module leaves it out).
 int cshim_memory_file(void);
 /// A pipe whose ends are closed on exec (pipe2 with O_CLOEXEC).

@@ -120,7 +120,10 @@ public final class ImageGalleryApplication {
                     guard let self else { return reply([]) }
                     self.shellSearcher().search(terms, within: previous, reply: reply)
                 },
-                metas: { [weak self] ids in self?.shellSearcher().metas(ids) ?? [] },
+                metas: { [weak self] ids, reply in
+                    guard let self else { return reply([]) }
+                    self.shellSearcher().metas(ids, reply: reply)
+                },
                 activate: { [weak self] id, _ in self?.showImage(ImageID(id)) },
                 launchSearch: { [weak self] _ in self?.activate() }))
     }

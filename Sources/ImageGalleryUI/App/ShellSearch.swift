@@ -46,28 +46,47 @@ final class ShellSearch {
             }, then: reply)
     }
 
-    /// Each image's title (else alt text, else label), its gallery and note, and its thumbnail.
-    func metas(_ ids: [String]) -> [ShellSearchProvider.ResultMeta] {
-        ids.compactMap { id in
+    /// What the overview's text may hold: one line each, cut with "…" past these many characters.
+    nonisolated static let nameCharacters = 100
+    nonisolated static let descriptionCharacters = 200
+
+    /// Each image's title (else alt text, else label), its gallery and note, each cut to one short line, and its
+    /// icon: a thumbnail this app wrote, else the app's icon. Never the image's own file, nor a file a synced
+    /// library names: the shell would decode it itself, without the app's limits. Files are looked at off the
+    /// GTK thread.
+    func metas(_ ids: [String], reply: @escaping @Sendable @MainActor ([ShellSearchProvider.ResultMeta]) -> Void) {
+        let results = ids.compactMap { id -> (meta: ShellSearchProvider.ResultMeta, url: String, sha256: String?)? in
             guard let (galleryID, index) = library.location(of: ImageID(id)),
                 let image = library.cells(of: galleryID)[index].image
             else { return nil }
             let name = [image.origin?.title, image.origin?.altText].compactMap(\.self).first { !$0.isEmpty }
-            let description = [library.gallery(galleryID)?.name, image.note].compactMap(\.self)
-            return ShellSearchProvider.ResultMeta(
-                id: id, name: name ?? image.label, description: description.joined(separator: " — "),
-                iconPath: iconPath(of: image))
+            let note = image.note.map { OneLine.of($0, maximumCharacters: Self.descriptionCharacters) }
+            let description = [library.gallery(galleryID)?.name, note].compactMap(\.self).joined(separator: " — ")
+            let meta = ShellSearchProvider.ResultMeta(
+                id: id, name: OneLine.of(name ?? image.label, maximumCharacters: Self.nameCharacters),
+                description: OneLine.of(description, maximumCharacters: Self.descriptionCharacters),
+                icon: .themed(name: ImageGalleryApplication.id))
+            return (meta, image.url, image.original?.sha256)
         }
+        let bytesSource = bytesSource
+        scheduler.run(
+            .io, .visible,
+            {
+                results.map { result in
+                    var meta = result.meta
+                    if let path = Self.thumbnail(of: result.url, sha256: result.sha256, in: bytesSource) {
+                        meta.icon = .file(path: path)
+                    }
+                    return meta
+                }
+            }, then: reply)
     }
 
-    /// The freedesktop thumbnail of the image's local file, else that file itself.
-    private func iconPath(of image: GalleryImage) -> String? {
-        guard let original = bytesSource.localOriginal(for: image.url, sha256: image.original?.sha256) else {
-            return nil
-        }
-        let files = [ThumbnailSize.large, .normal, .xLarge].map {
-            bytesSource.thumbnails.file(for: original.uri, size: $0).path
-        }
-        return (files + [original.path]).first { FileManager.default.fileExists(atPath: $0) }
+    /// A current thumbnail of the image's local file that this app wrote, the largest the overview would use.
+    private nonisolated static func thumbnail(of url: String, sha256: String?, in bytesSource: ImageBytesSource)
+        -> String?
+    {
+        guard let original = bytesSource.localOriginal(for: url, sha256: sha256) else { return nil }
+        return bytesSource.thumbnails.ownFile(of: original, sizes: [.large, .normal, .xLarge])
     }
 }
