@@ -188,11 +188,25 @@ struct JSONReader {
     /// Moves past one value, checked as `readValue` checks it, keeping nothing: nested arrays and objects are
     /// counted in a loop, not called, so a value costs no memory and no stack whatever it holds.
     mutating func skipValue() throws(Failure) {
-        // One bit a level: set for an object, clear for an array.
-        var objects = InlineArray<8, UInt64>(repeating: 0)
+        switch peek() {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // One bit a level: set for an object, clear for an array.
+            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (Self.maximumDepth + 63) / 64) {
+                (objects) throws(Failure) in
+                objects.initialize(repeating: 0)
+                try skipContainers(objects)
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectWord("true")
+        case UInt8(ascii: "f"): try expectWord("false")
+        case UInt8(ascii: "n"): try expectWord("null")
+        default: _ = try skipNumber()
+        }
+    }
+
+    /// `skipValue` for an array or an object, `objects` its bits for the levels it opens.
+    private mutating func skipContainers(_ objects: UnsafeMutableBufferPointer<UInt64>) throws(Failure) {
         let outerDepth = depth
-        defer { depth = outerDepth }
-        func isObject(_ level: Int) -> Bool { objects[level >> 6] & (1 << UInt64(level & 63)) != 0 }
         while true {
             switch peek() {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -217,7 +231,8 @@ struct JSONReader {
             }
             // After a value: the next element, or the end of as many containers as close here.
             while depth > outerDepth {
-                let object = isObject(depth - outerDepth - 1)
+                let level = depth - outerDepth - 1
+                let object = objects[level >> 6] & (1 << UInt64(level & 63)) != 0
                 switch peek() {
                 case UInt8(ascii: ","):
                     offset += 1
