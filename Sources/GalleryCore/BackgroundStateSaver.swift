@@ -347,7 +347,7 @@ public final class BackgroundStateSaver: Sendable {
                         ["format": String(version)])
                     onError(reason)
                     return reason
-                case .missing, .failed:
+                case .missing, .failed, .tooLarge:
                     _ = store.load()  // moved aside when unreadable: nothing of theirs to keep
                     fileHolds = nil
                 }
@@ -376,9 +376,7 @@ public final class BackgroundStateSaver: Sendable {
             }
             var mergedCopies: [URL] = []
             for copy in store.conflictCopies() {
-                guard let data = try? Data(contentsOf: copy), let read = try? StateStore.decode(data),
-                    read.version <= GalleryState.currentVersion
-                else { continue }  // half written or newer: left for a later look
+                guard let read = StateStore.readCopy(copy) else { continue }  // half written or newer: left for later
                 let (copied, copyLineage) = Lineage.split(read)
                 // Against the newest state the copy was made from that this copy had too (all of which
                 // the file now holds), else the oldest this copy knows.

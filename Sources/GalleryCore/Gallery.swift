@@ -6,7 +6,7 @@ public struct Gallery: Hashable, Sendable {
     public var name: String
     public var images: [GalleryImage]
     /// Fields this version does not know: written back as read.
-    public var unknownFields: [String: JSONValue] = [:]
+    public var unknownFields: [String: RawJSON] = [:]
 
     public init(id: String = RandomID.make(), name: String, images: [GalleryImage] = []) {
         self.id = id

@@ -133,7 +133,7 @@ public struct ExportManifest: Codable, Equatable, Sendable {
         }
     }
 
-    /// An image's `ImageOrigin` as the state file writes it (`ImageOrigin.json`: the fields' names have
+    /// An image's `ImageOrigin` as the state file writes it (`ImageOrigin.knownFields`: the fields' names have
     /// one home), without the fields kept there for a newer version.
     public struct Origin: Codable, Equatable, Sendable {
         /// Each known field's text, by its name in the state file.
@@ -141,9 +141,8 @@ public struct ExportManifest: Codable, Equatable, Sendable {
 
         /// nil when the origin holds none of the fields this version knows.
         public init?(_ origin: ImageOrigin) {
-            var known = origin
-            known.unknownFields = [:]
-            guard case .object(let values) = known.json, !values.isEmpty else { return nil }
+            let values = origin.knownFields
+            guard !values.isEmpty else { return nil }
             fields = values.compactMapValues { value in
                 guard case .string(let text) = value else { return nil }
                 return text

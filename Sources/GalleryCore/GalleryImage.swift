@@ -30,7 +30,7 @@ public struct GalleryImage: Hashable, Sendable {
         set { change { $0.tags = newValue } }
     }
     /// Fields this version does not know (a newer version's): written back as read.
-    public var unknownFields: [String: JSONValue] {
+    public var unknownFields: [String: RawJSON] {
         get { details?.fields.unknownFields ?? [:] }
         set { change { $0.unknownFields = newValue } }
     }
@@ -54,7 +54,7 @@ public struct GalleryImage: Hashable, Sendable {
             var origin: ImageOrigin?
             var note: String?
             var tags: [String] = []
-            var unknownFields: [String: JSONValue] = [:]
+            var unknownFields: [String: RawJSON] = [:]
         }
 
         let fields: Fields

@@ -28,7 +28,7 @@ public final class GalleryLibrary {
     private var sidebarSetting: Bool?
     /// Searches kept as sidebar rows, below the galleries.
     public private(set) var smartGalleries: [SmartGallery]
-    private var unknownFields: [String: JSONValue]
+    private var unknownFields: [String: RawJSON]
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
     /// Placeholders whose images make one undo step (a folder, a file chooser's selection), by key.
@@ -72,7 +72,7 @@ public final class GalleryLibrary {
     /// A gallery as the library holds it: its name, and its cells, from which its saved images are derived.
     fileprivate struct Shelf: Sendable {
         var entry: GalleryEntry
-        var unknownFields: [String: JSONValue]
+        var unknownFields: [String: RawJSON]
         var cells: CellList
 
         init(_ gallery: Gallery) {

@@ -14,7 +14,7 @@ public struct GalleryState: Hashable, Sendable {
     public var smartGalleries: [SmartGallery] = []
 
     /// Fields this version does not know: written back as read.
-    public var unknownFields: [String: JSONValue] = [:]
+    public var unknownFields: [String: RawJSON] = [:]
 
     public init(galleries: [Gallery], shownGalleryID: String? = nil, sidebarVisible: Bool? = nil) {
         version = Self.currentVersion

@@ -28,7 +28,7 @@ public struct ImageOrigin: Hashable, Sendable {
     /// What the browser called it (Firefox's `text/x-moz-url` title, when it is not the address again).
     public var browserDescription: String?
     /// Fields this version does not know: written back as read.
-    public var unknownFields: [String: JSONValue] = [:]
+    public var unknownFields: [String: RawJSON] = [:]
 
     public init(
         arrival: Arrival? = nil, added: String? = nil, link: String? = nil, page: String? = nil,

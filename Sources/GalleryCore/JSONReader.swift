@@ -1,6 +1,7 @@
 /// Reads JSON (RFC 8259) from bytes, one value at a time, for the state file: numbers come as the
 /// text they are written in, so none is rounded, and none (`1e400`) is refused for being too big.
-/// The caller walks the document it expects; what it does not expect it reads as a `JSONValue`.
+/// The caller walks the document it expects; what it does not expect it keeps as raw text (`readUnknown`), within
+/// a budget for the whole read, or reads as a `JSONValue`.
 struct JSONReader {
     struct Failure: Error, Equatable {
         /// Where in the bytes it went wrong.
@@ -13,29 +14,64 @@ struct JSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
     private var depth = 0
+    /// How many more bytes of text `readUnknown` may keep, and how many values it dropped for want of them.
+    private var unknownBudget: Int
+    private(set) var droppedUnknownValues = 0
 
     /// Reads `data` with `body`, which must read exactly one value; anything after it but
     /// white space is refused.
-    static func read<Result>(_ data: [UInt8], _ body: (inout JSONReader) throws(Failure) -> Result) throws(Failure)
-        -> Result
-    {
+    static func read<Result>(
+        _ data: [UInt8], unknownBudget: Int = .max, _ body: (inout JSONReader) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = data.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(bytes: buffer)
-            // A byte order mark some editors write.
-            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
-            do throws(Failure) {
-                let value = try body(&reader)
-                reader.skipWhiteSpace()
-                guard reader.offset == buffer.count else { throw reader.failure }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            Swift.Result { () throws(Failure) in try read(buffer, unknownBudget: unknownBudget, body) }
         }
         return try outcome.get()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// Reads `buffer` as `read(_:unknownBudget:_:)` reads an array, without a copy of it.
+    static func read<Result>(
+        _ buffer: UnsafeBufferPointer<UInt8>, unknownBudget: Int = .max,
+        _ body: (inout JSONReader) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var reader = JSONReader(bytes: buffer, unknownBudget: unknownBudget)
+        // A byte order mark some editors write.
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
+        let value = try body(&reader)
+        reader.skipWhiteSpace()
+        guard reader.offset == buffer.count else { throw reader.failure }
+        return value
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, unknownBudget: Int) {
+        self.bytes = bytes
+        self.unknownBudget = unknownBudget
+    }
+
+    /// Where the reader stands, to come back to (`rewind`) when a value turns out to be of another shape.
+    struct Mark {
+        fileprivate let offset: Int
+        fileprivate let depth: Int
+        fileprivate let unknownBudget: Int
+        fileprivate let droppedUnknownValues: Int
+    }
+
+    var mark: Mark {
+        Mark(offset: offset, depth: depth, unknownBudget: unknownBudget, droppedUnknownValues: droppedUnknownValues)
+    }
+
+    /// How many bytes the reader has moved past since `mark`.
+    func offset(since mark: Mark) -> Int { offset - mark.offset }
+
+    mutating func rewind(to mark: Mark) {
+        offset = mark.offset
+        depth = mark.depth
+        unknownBudget = mark.unknownBudget
+        droppedUnknownValues = mark.droppedUnknownValues
+    }
+
+    /// Whether the next value starts with `byte` (`"` a string, `{` an object, `[` an array).
+    mutating func nextIs(_ byte: UInt8) -> Bool { peek() == byte }
 
     private var failure: Failure { Failure(offset: offset) }
 
@@ -134,6 +170,108 @@ struct JSONReader {
     }
 
     // MARK: Values
+
+    /// A value's text, kept while the budget the read started with lasts; past it, the value is checked and
+    /// passed over, and nil.
+    mutating func readUnknown() throws(Failure) -> RawJSON? {
+        skipWhiteSpace()
+        let start = offset
+        try skipValue()
+        guard offset - start <= unknownBudget else {
+            droppedUnknownValues += 1
+            return nil
+        }
+        unknownBudget -= offset - start
+        return RawJSON(read: Array(bytes[start..<offset]))
+    }
+
+    /// Moves past one value, checked as `readValue` checks it, keeping nothing: nested arrays and objects are
+    /// counted in a loop, not called, so a value costs no memory and no stack whatever it holds.
+    mutating func skipValue() throws(Failure) {
+        switch peek() {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // One bit a level: set for an object, clear for an array.
+            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (Self.maximumDepth + 63) / 64) {
+                (objects) throws(Failure) in
+                objects.initialize(repeating: 0)
+                try skipContainers(objects)
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectWord("true")
+        case UInt8(ascii: "f"): try expectWord("false")
+        case UInt8(ascii: "n"): try expectWord("null")
+        default: _ = try skipNumber()
+        }
+    }
+
+    /// `skipValue` for an array or an object, `objects` its bits for the levels it opens.
+    private mutating func skipContainers(_ objects: UnsafeMutableBufferPointer<UInt64>) throws(Failure) {
+        let outerDepth = depth
+        while true {
+            switch peek() {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let object = bytes[offset] == UInt8(ascii: "{")
+                offset += 1
+                try enter()
+                let level = depth - outerDepth - 1
+                let bit: UInt64 = 1 << UInt64(level & 63)
+                objects[level >> 6] = object ? objects[level >> 6] | bit : objects[level >> 6] & ~bit
+                if peek() == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    offset += 1
+                    depth -= 1
+                } else {
+                    if object { try skipName() }
+                    continue
+                }
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "t"): try expectWord("true")
+            case UInt8(ascii: "f"): try expectWord("false")
+            case UInt8(ascii: "n"): try expectWord("null")
+            default: _ = try skipNumber()
+            }
+            // After a value: the next element, or the end of as many containers as close here.
+            while depth > outerDepth {
+                let level = depth - outerDepth - 1
+                let object = objects[level >> 6] & (1 << UInt64(level & 63)) != 0
+                switch peek() {
+                case UInt8(ascii: ","):
+                    offset += 1
+                    if object { try skipName() }
+                case object ? UInt8(ascii: "}") : UInt8(ascii: "]"):
+                    offset += 1
+                    depth -= 1
+                    continue
+                default: throw failure
+                }
+                break
+            }
+            if depth == outerDepth { return }
+        }
+    }
+
+    /// Moves past a field's name and the colon after it (`skipValue`).
+    private mutating func skipName() throws(Failure) {
+        try skipString()
+        try expect(UInt8(ascii: ":"))
+    }
+
+    /// Moves past a string, checked as `readString` checks it.
+    private mutating func skipString() throws(Failure) {
+        try expect(UInt8(ascii: "\""))
+        while try !skipPlainText() {
+            offset += 1  // the backslash
+            guard offset < bytes.count else { throw failure }
+            let byte = bytes[offset]
+            offset += 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                break
+            case UInt8(ascii: "u"): _ = try readHex4()
+            default: throw Failure(offset: offset - 1)
+            }
+        }
+    }
 
     /// Any value, as it is.
     mutating func readValue() throws(Failure) -> JSONValue {

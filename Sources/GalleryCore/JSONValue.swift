@@ -1,5 +1,5 @@
-/// Any JSON value, kept as read: what the state file holds that this version does not understand
-/// goes back into the file unchanged.
+/// Any JSON value as a tree: what this version reads of the few fields it parses whole (smart galleries, a
+/// lineage) and writes; what it does not know stays text (`RawJSON`).
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)

@@ -79,6 +79,19 @@ struct JSONWriter {
         }
     }
 
+    /// A value kept as read, as it was read.
+    mutating func value(_ raw: RawJSON) { raw.write(to: &self) }
+
+    /// An object of the `known` fields and of the `unknown` ones whose names `known` does not take, by name.
+    mutating func object(known: [String: JSONValue], unknown: [String: RawJSON]) {
+        object { writer in
+            for name in Set(known.keys).union(unknown.keys).sorted() {
+                writer.field(name)
+                if let value = known[name] { writer.value(value) } else { writer.value(unknown[name]!) }
+            }
+        }
+    }
+
     /// Text this writer wrote before at the same depth, as it was.
     mutating func raw(_ text: ArraySlice<UInt8>) { bytes.append(contentsOf: text) }
 

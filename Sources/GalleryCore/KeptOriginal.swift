@@ -10,7 +10,7 @@ public struct KeptOriginal: Hashable, Sendable {
     /// The format's name in `ImageFormat.all` (`png`, `jpeg`…); nil when the bytes are no known format.
     public var format: String?
     /// Fields this version does not know: written back as read.
-    public var unknownFields: [String: JSONValue] = [:]
+    public var unknownFields: [String: RawJSON] = [:]
 
     public init(sha256: String, byteCount: Int, pixelWidth: Int, pixelHeight: Int, format: String?) {
         self.sha256 = sha256

@@ -93,7 +93,7 @@ public struct LibraryMove: Sendable {
             written = lineage.stamped(GalleryState.merged(theirs: theirState, ours: ourState))
         case .newer(let version):
             throw .newerLibrary(version: version)
-        case .missing, .invalid, .failed:
+        case .missing, .invalid, .failed, .tooLarge:
             break  // an unusable file there is kept aside by the save below, as a launch would
         }
         do {

@@ -39,9 +39,9 @@ struct Lineage: Equatable, Sendable {
 
     /// The lineage a copy of this version wrote into the state's fields; nil in a file none wrote.
     static func written(in state: GalleryState) -> Lineage? {
-        guard case .string(let id)? = state.unknownFields[StateFileFormat.revisionField] else { return nil }
+        guard case .string(let id)? = state.unknownFields[StateFileFormat.revisionField]?.value else { return nil }
         var names: [String] = []
-        if case .array(let values)? = state.unknownFields[StateFileFormat.ancestorsField] {
+        if case .array(let values)? = state.unknownFields[StateFileFormat.ancestorsField]?.value {
             for case .string(let name) in values { names.append(name) }
         }
         return Lineage(revision: id, ancestors: names)
@@ -61,8 +61,8 @@ struct Lineage: Equatable, Sendable {
 
     func stamped(_ state: GalleryState) -> GalleryState {
         var stamped = state
-        stamped.unknownFields[StateFileFormat.revisionField] = .string(revision)
-        stamped.unknownFields[StateFileFormat.ancestorsField] = .array(ancestors.map { .string($0) })
+        stamped.unknownFields[StateFileFormat.revisionField] = RawJSON(.string(revision))
+        stamped.unknownFields[StateFileFormat.ancestorsField] = RawJSON(.array(ancestors.map { .string($0) }))
         return stamped
     }
 

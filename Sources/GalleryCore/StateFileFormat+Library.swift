@@ -1,32 +1,63 @@
-/// The library's fields of an image in the state file, `original` and `origin`, as JSON objects. A field
-/// of the wrong shape is not the library's: the caller keeps it as read, among the unknown fields.
+/// The library's fields of an image in the state file, `original` and `origin`, as JSON objects read in place.
+/// A field of the wrong shape is not the library's: the caller keeps it as read, among the unknown fields.
 extension KeptOriginal {
-    init?(json: JSONValue) {
-        guard case .object(var fields) = json,
-            case .string(let sha256)? = fields.removeValue(forKey: "sha256"), Self.isValidName(sha256),
-            case .number(let bytes)? = fields.removeValue(forKey: "bytes"), let byteCount = Int(bytes)
-        else { return nil }
-        let width = fields["width"]?.integer
-        let height = fields["height"]?.integer
+    /// Nil when the value is of another shape (the reader is then anywhere inside it: the caller rewinds).
+    static func read(_ reader: inout JSONReader) throws(JSONReader.Failure) -> KeptOriginal? {
+        guard reader.nextIs(UInt8(ascii: "{")) else { return nil }
+        var sha256: String?
+        var byteCount: Int?
+        var width: Int?
+        var height: Int?
         var format: String?
-        if case .string(let name)? = fields["format"] { format = name }
-        for (name, known) in [("width", width != nil), ("height", height != nil), ("format", format != nil)]
-        where known {
-            fields[name] = nil
+        var unknownFields: [String: RawJSON] = [:]
+        var otherShape = false
+        try reader.readFields { (reader, name) throws(JSONReader.Failure) in
+            switch name {
+            case "sha256":
+                guard reader.nextIs(UInt8(ascii: "\"")) else {
+                    otherShape = true
+                    return try reader.skipValue()
+                }
+                sha256 = try reader.readString()
+            case "bytes":
+                byteCount = try reader.readInteger()
+                if byteCount == nil { otherShape = true }
+            case "width", "height", "format":
+                let start = reader.mark
+                let known: Bool
+                switch name {
+                case "width":
+                    width = try reader.readInteger()
+                    known = width != nil
+                case "height":
+                    height = try reader.readInteger()
+                    known = height != nil
+                default:
+                    format = reader.nextIs(UInt8(ascii: "\"")) ? try reader.readString() : nil
+                    known = format != nil
+                }
+                if !known {
+                    reader.rewind(to: start)
+                    unknownFields[name.text] = try reader.readUnknown()
+                }
+            default: unknownFields[name.text] = try reader.readUnknown()
+            }
         }
-        self.init(
+        guard !otherShape, let sha256, Self.isValidName(sha256), let byteCount else { return nil }
+        var original = KeptOriginal(
             sha256: sha256, byteCount: byteCount, pixelWidth: width ?? 0, pixelHeight: height ?? 0, format: format)
-        unknownFields = fields
+        original.unknownFields = unknownFields
+        return original
     }
 
-    var json: JSONValue {
-        var fields = unknownFields
-        fields["sha256"] = .string(sha256)
-        fields["bytes"] = .number(String(byteCount))
-        fields["width"] = .number(String(pixelWidth))
-        fields["height"] = .number(String(pixelHeight))
+    /// The fields this version knows, by name.
+    var knownFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "sha256": .string(sha256), "bytes": .number(String(byteCount)), "width": .number(String(pixelWidth)),
+            "height": .number(String(pixelHeight)),
+        ]
         if let format { fields["format"] = .string(format) }
-        return .object(fields)
+        return fields
     }
 }
 
@@ -39,36 +70,48 @@ extension ImageOrigin {
         ]
     }
 
-    init?(json: JSONValue) {
-        guard case .object(var fields) = json else { return nil }
-        self.init()
-        if case .string(let name)? = fields["arrival"], let arrival = Arrival(rawValue: name) {
-            self.arrival = arrival
-            fields["arrival"] = nil
-        }
-        for (name, path) in Self.texts {
-            if case .string(let text)? = fields[name] {
-                self[keyPath: path] = text
-                fields[name] = nil
+    /// Nil when the value is not an object (the reader has not moved).
+    static func read(_ reader: inout JSONReader) throws(JSONReader.Failure) -> ImageOrigin? {
+        guard reader.nextIs(UInt8(ascii: "{")) else { return nil }
+        var origin = ImageOrigin()
+        try reader.readFields { (reader, name) throws(JSONReader.Failure) in
+            let start = reader.mark
+            let text = reader.nextIs(UInt8(ascii: "\"")) ? try reader.readString() : nil
+            switch name {
+            case "arrival" where text.flatMap(Arrival.init(rawValue:)) != nil:
+                origin.arrival = Arrival(rawValue: text!)
+            case "added" where text != nil: origin.added = text
+            case "link" where text != nil: origin.link = text
+            case "page" where text != nil: origin.page = text
+            case "alt" where text != nil: origin.altText = text
+            case "title" where text != nil: origin.title = text
+            case "description" where text != nil: origin.browserDescription = text
+            default:
+                reader.rewind(to: start)
+                origin.unknownFields[name.text] = try reader.readUnknown()
             }
         }
-        unknownFields = fields
+        return origin
     }
 
-    var json: JSONValue {
-        var fields = unknownFields
+    /// The fields this version knows, by name (`GalleryExport` writes them too).
+    var knownFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
         if let arrival { fields["arrival"] = .string(arrival.rawValue) }
         for (name, path) in Self.texts {
             if let text = self[keyPath: path] { fields[name] = .string(text) }
         }
-        return .object(fields)
+        return fields
     }
 }
 
-extension JSONValue {
-    /// A whole number that fits an `Int`.
-    fileprivate var integer: Int? {
-        guard case .number(let text) = self else { return nil }
-        return Int(text)
+extension JSONReader {
+    /// A whole number that fits an `Int`; nil for any other value, which is then passed over.
+    fileprivate mutating func readInteger() throws(JSONReader.Failure) -> Int? {
+        let start = mark
+        if let text = try? readNumber(), let number = Int(text) { return number }
+        rewind(to: start)
+        try skipValue()
+        return nil
     }
 }

@@ -1,19 +1,42 @@
 import Foundation
 
 /// The state file's JSON: the fields this version knows, read into the model, and every other
-/// field kept as it was read (`unknownFields`) and written back among them in name order.
+/// field kept as the text it was read in (`unknownFields`) and written back among them in name order.
+/// Those texts are kept, in the file's order, up to `unknownTextLimit` bytes in all: a field past it
+/// (a newer version's, or a peer's flood) is dropped, and the caller says so.
 enum StateFileFormat {
     /// The top-level fields that name one write of the file and the writes it took in (`Lineage`): read
     /// and written among the fields kept as read, so that every write carries them whole.
     static let revisionField = "revision"
     static let ancestorsField = "ancestors"
 
+    /// The most text the fields this version does not know may keep, in one file.
+    static let unknownTextLimit = 4 << 20
+
+    /// The most text a `smartGalleries` field is read into a tree from; a longer one is kept as read.
+    private static let smartGalleriesLimit = 1 << 20
+
     /// What `decode` refuses: not JSON, or not the shape of a state file.
     struct Invalid: Error {}
 
+    /// A state read, and how many fields it lost to `unknownTextLimit`.
+    struct Decoded {
+        let state: GalleryState
+        let droppedFields: Int
+    }
+
     static func decode(_ data: Data) throws(Invalid) -> GalleryState {
+        let outcome: Result<Decoded, Invalid> = data.withUnsafeBytes { bytes in
+            Result { () throws(Invalid) in try decode(bytes.assumingMemoryBound(to: UInt8.self)) }
+        }
+        return try outcome.get().state
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> Decoded {
         do throws(JSONReader.Failure) {
-            return try JSONReader.read(Array(data)) { (reader) throws(JSONReader.Failure) in try readState(&reader) }
+            return try JSONReader.read(bytes, unknownBudget: unknownTextLimit) { (reader) throws(JSONReader.Failure) in
+                Decoded(state: try readState(&reader), droppedFields: reader.droppedUnknownValues)
+            }
         } catch {
             throw Invalid()
         }
@@ -65,19 +88,29 @@ enum StateFileFormat {
             case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
             case "smartGalleries":
                 // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
-                let value = try reader.readValue()
-                let parsed: [SmartGallery]? =
-                    if case .array(let items) = value { items.map(SmartGallery.init(json:)) as? [SmartGallery] } else {
-                        nil
-                    }
-                if let parsed { state.smartGalleries = parsed } else { state.unknownFields[name.text] = value }
-            default: state.unknownFields[name.text] = try reader.readValue()
+                let start = reader.mark
+                if let parsed = readSmartGalleries(&reader) {
+                    state.smartGalleries = parsed
+                } else {
+                    reader.rewind(to: start)
+                    state.unknownFields[name.text] = try reader.readUnknown()
+                }
+            default: state.unknownFields[name.text] = try reader.readUnknown()
             }
         }
         guard let version, let galleries else { throw JSONReader.Failure(offset: 0) }
         state.version = version
         state.galleries = galleries
         return state
+    }
+
+    /// The smart galleries, nil when the value is of another shape or too long to read into a tree.
+    private static func readSmartGalleries(_ reader: inout JSONReader) -> [SmartGallery]? {
+        let start = reader.mark
+        guard (try? reader.skipValue()) != nil, reader.offset(since: start) <= smartGalleriesLimit else { return nil }
+        reader.rewind(to: start)
+        guard case .array(let items)? = try? reader.readValue() else { return nil }
+        return items.map(SmartGallery.init(json:)) as? [SmartGallery]
     }
 
     /// A whole number; one too big for an `Int` (or written `1e9`) is a version from the future.
@@ -94,7 +127,7 @@ enum StateFileFormat {
         var id: String?
         var name: String?
         var images: [GalleryImage]?
-        var unknownFields: [String: JSONValue] = [:]
+        var unknownFields: [String: RawJSON] = [:]
         try reader.readFields { (reader, field) throws(JSONReader.Failure) in
             switch field {
             case "id": id = try reader.readString()
@@ -103,7 +136,7 @@ enum StateFileFormat {
                 var list: [GalleryImage] = []
                 try reader.readArray { (reader) throws(JSONReader.Failure) in list.append(try readImage(&reader)) }
                 images = list
-            default: unknownFields[field.text] = try reader.readValue()
+            default: unknownFields[field.text] = try reader.readUnknown()
             }
         }
         guard let id, let name, let images else { throw JSONReader.Failure(offset: 0) }
@@ -132,24 +165,36 @@ enum StateFileFormat {
                 hasAspectRatio = true
             // The library's fields: one of another shape (a newer version's?) is kept as read.
             case "original":
-                let value = try reader.readValue()
-                image.original = KeptOriginal(json: value)
-                if image.original == nil { image.unknownFields[field.text] = value }
+                let start = reader.mark
+                if let original = try KeptOriginal.read(&reader) {
+                    image.original = original
+                } else {
+                    reader.rewind(to: start)
+                    image.unknownFields[field.text] = try reader.readUnknown()
+                }
             case "origin":
-                let value = try reader.readValue()
-                image.origin = ImageOrigin(json: value)
-                if image.origin == nil { image.unknownFields[field.text] = value }
+                let start = reader.mark
+                if let origin = try ImageOrigin.read(&reader) {
+                    image.origin = origin
+                } else {
+                    reader.rewind(to: start)
+                    image.unknownFields[field.text] = try reader.readUnknown()
+                }
             case "note":
-                let value = try reader.readValue()
-                if case .string(let text) = value { image.note = text } else { image.unknownFields[field.text] = value }
+                if reader.nextIs(UInt8(ascii: "\"")) {
+                    image.note = try reader.readString()
+                } else {
+                    image.unknownFields[field.text] = try reader.readUnknown()
+                }
             case "tags":
-                let value = try reader.readValue()
-                if case .array(let elements) = value, let names = Self.strings(elements) {
+                let start = reader.mark
+                if let names = try readStrings(&reader) {
                     image.tags = names
                 } else {
-                    image.unknownFields[field.text] = value
+                    reader.rewind(to: start)
+                    image.unknownFields[field.text] = try reader.readUnknown()
                 }
-            default: image.unknownFields[field.text] = try reader.readValue()
+            default: image.unknownFields[field.text] = try reader.readUnknown()
             }
         }
         guard hasID, hasURL, hasAspectRatio else { throw JSONReader.Failure(offset: 0) }
@@ -231,26 +276,33 @@ enum StateFileFormat {
                 // Without the known value, a field of that name is one kept as read (of another shape).
                 case "note" where image.note != nil: writer.string(image.note!)
                 case "tags" where !image.tags.isEmpty: writer.value(.array(image.tags.map(JSONValue.string)))
-                case "origin" where image.origin != nil: writer.value(image.origin!.json)
-                case "original" where image.original != nil: writer.value(image.original!.json)
+                case "origin" where image.origin != nil:
+                    writer.object(known: image.origin!.knownFields, unknown: image.origin!.unknownFields)
+                case "original" where image.original != nil:
+                    writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
                 default: writer.value(image.unknownFields[name]!)
                 }
             }
         }
     }
 
-    /// The texts of `elements`, or nil when one is not a string.
-    private static func strings(_ elements: [JSONValue]) -> [String]? {
+    /// An array's strings, or nil when it is not an array of strings (the reader is then inside it).
+    private static func readStrings(_ reader: inout JSONReader) throws(JSONReader.Failure) -> [String]? {
+        guard reader.nextIs(UInt8(ascii: "[")) else { return nil }
         var texts: [String] = []
-        for element in elements {
-            guard case .string(let text) = element else { return nil }
-            texts.append(text)
+        var allStrings = true
+        try reader.readArray { (reader) throws(JSONReader.Failure) in
+            guard allStrings, reader.nextIs(UInt8(ascii: "\"")) else {
+                allStrings = false
+                return try reader.skipValue()
+            }
+            texts.append(try reader.readString())
         }
-        return texts
+        return allStrings ? texts : nil
     }
 
     /// Every field's name in the order they are written: by name, as before (`known` is sorted).
-    private static func fieldNames(known: [String], unknown: [String: JSONValue]) -> [String] {
+    private static func fieldNames(known: [String], unknown: [String: RawJSON]) -> [String] {
         guard !unknown.isEmpty else { return known }
         return (known + unknown.keys.filter { !known.contains($0) }).sorted()
     }

@@ -65,10 +65,10 @@ extension GalleryState {
     }
 
     /// Field by field: a field only one side changed (or added, or removed) comes from that side.
-    private static func mergedFields(base: [String: JSONValue], theirs: [String: JSONValue], ours: [String: JSONValue])
-        -> [String: JSONValue]
+    private static func mergedFields(base: [String: RawJSON], theirs: [String: RawJSON], ours: [String: RawJSON])
+        -> [String: RawJSON]
     {
-        var result: [String: JSONValue] = [:]
+        var result: [String: RawJSON] = [:]
         for key in Set(base.keys).union(theirs.keys).union(ours.keys) {
             result[key] = pick(.some(base[key]), theirs[key], ours[key])
         }
@@ -249,7 +249,7 @@ private struct ImageSides {
             seen.insert(tag).inserted
                 && (first.tags.contains(tag) && second.tags.contains(tag) || !baseTags.contains(tag))
         }
-        var fields: [String: JSONValue] = [:]
+        var fields: [String: RawJSON] = [:]
         for key in Set(their.unknownFields.keys).union(our.unknownFields.keys).union(
             original?.unknownFields.keys ?? [:].keys)
         {

@@ -11,10 +11,21 @@ import Synchronization
 public struct StateStore: Sendable {
     public enum LoadResult: Equatable, Sendable {
         case loaded(GalleryState)
+        /// Loaded without `droppedFields` fields this version does not know, past what it keeps of them
+        /// (`StateFileFormat.unknownTextLimit`): a newer version's, lost at the next save.
+        case loadedWithoutUnknownFields(GalleryState, droppedFields: Int)
         /// No file yet: a first launch.
         case missing
         /// The file could not be used; it was moved to `keptAt` so nothing is lost.
         case unreadable(reason: String, keptAt: URL)
+
+        /// The state loaded, nil when none was.
+        public var state: GalleryState? {
+            switch self {
+            case .loaded(let state), .loadedWithoutUnknownFields(let state, _): state
+            case .missing, .unreadable: nil
+            }
+        }
     }
 
     public struct SaveError: Error, CustomStringConvertible {
@@ -48,16 +59,29 @@ public struct StateStore: Sendable {
         if isRefusedLink {
             return keepAside(reason: Self.linkRefused, now: now)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: resolvedFileURL)
+        let bytes: [UInt8]
+        do throws(StateFileBytes.Failure) {
+            bytes = try StateFileBytes.read(resolvedFileURL.path)
         } catch {
-            if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
-            return keepAside(
-                reason: tr("it could not be opened ({reason})", ["reason": error.localizedDescription]), now: now)
+            let reason: String
+            switch error {
+            case .missing:
+                if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
+                reason = FileError(code: ENOENT).description
+            case .tooLarge:
+                let size = ByteCountFormatter.string(
+                    fromByteCount: Int64(StateFileBytes.limit), countStyle: .binary)
+                return keepAside(
+                    reason: tr("it is larger than {size}, more than any gallery holds", ["size": size]), now: now)
+            case .failed(let failure): reason = failure
+            }
+            return keepAside(reason: tr("it could not be opened ({reason})", ["reason": reason]), now: now)
         }
         do {
-            let state = try Self.decode(data)
+            let decoded = try bytes.withUnsafeBufferPointer { buffer throws(StateFileFormat.Invalid) in
+                try StateFileFormat.decode(buffer)
+            }
+            let state = decoded.state
             guard state.version <= GalleryState.currentVersion else {
                 return keepAside(
                     reason: tr(
@@ -67,7 +91,11 @@ public struct StateStore: Sendable {
             // The lineage is the saver's business (`BackgroundStateSaver`): naming a file without one by its
             // content encodes the whole library again, which the first screen must not wait for.
             let clean = Lineage.withoutLineage(state)
-            return .loaded(clean.galleries.isEmpty ? .initial : clean)
+            let loaded = clean.galleries.isEmpty ? GalleryState.initial : clean
+            guard decoded.droppedFields == 0 else {
+                return .loadedWithoutUnknownFields(loaded, droppedFields: decoded.droppedFields)
+            }
+            return .loaded(loaded)
         } catch {
             return keepAside(reason: tr("it is not a valid gallery file"), now: now)
         }
@@ -82,6 +110,8 @@ public struct StateStore: Sendable {
         case invalid
         /// Written by a newer version: this one must not write over it.
         case newer(version: Int)
+        /// Larger than any state file (`StateFileBytes.limit`): refused from its size, not read.
+        case tooLarge
         case failed(reason: String)
     }
 
@@ -89,14 +119,19 @@ public struct StateStore: Sendable {
         if isRefusedLink {
             return .failed(reason: Self.linkRefused)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: resolvedFileURL)
+        let bytes: [UInt8]
+        do throws(StateFileBytes.Failure) {
+            bytes = try StateFileBytes.read(resolvedFileURL.path)
         } catch {
-            if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
-            return .failed(reason: error.localizedDescription)
+            switch error {
+            case .missing:
+                if !FileManager.default.fileExists(atPath: fileURL.path) { return .missing }
+                return .failed(reason: FileError(code: ENOENT).description)
+            case .tooLarge: return .tooLarge
+            case .failed(let reason): return .failed(reason: reason)
+            }
         }
-        guard let state = try? Self.decode(data) else { return .invalid }
+        guard let state = try? Self.decode(bytes) else { return .invalid }
         guard state.version <= GalleryState.currentVersion else { return .newer(version: state.version) }
         return .loaded(state)
     }
@@ -134,6 +169,21 @@ public struct StateStore: Sendable {
 
     /// Reads a state file's bytes; numbers in fields this version does not know keep their text.
     public static func decode(_ data: Data) throws -> GalleryState { try StateFileFormat.decode(data) }
+
+    /// Reads a state file's bytes in place, as `decode(_:)` reads them.
+    static func decode(_ bytes: [UInt8]) throws(StateFileFormat.Invalid) -> GalleryState {
+        try bytes.withUnsafeBufferPointer { buffer throws(StateFileFormat.Invalid) in
+            try StateFileFormat.decode(buffer).state
+        }
+    }
+
+    /// A conflict copy's state, nil when it cannot be used now (half written, too large, newer).
+    static func readCopy(_ url: URL) -> GalleryState? {
+        guard let bytes = try? StateFileBytes.read(url.path), let state = try? decode(bytes),
+            state.version <= GalleryState.currentVersion
+        else { return nil }
+        return state
+    }
 
     /// Identifies one version of the file on disk, to notice that someone else wrote it.
     public struct Revision: Equatable, Sendable {

@@ -49,7 +49,7 @@ private final class Merges: @unchecked Sendable {
         ).write(to: file)
         let store = StateStore(fileURL: file)
         var state = try #require(loaded(store.load()))
-        #expect(state.unknownFields["notes"] == .string("mine"))
+        #expect(state.unknownFields["notes"] == RawJSON(.string("mine")))
         // An edit, then a save: what this version does not know is still there.
         state.galleries[0].name = "Renamed"
         try store.save(state)
@@ -293,15 +293,15 @@ private final class Merges: @unchecked Sendable {
 
     @Test func fieldsAndSettingsOnlyTheyChangedComeFromThem() {
         var base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
-        base.unknownFields = ["notes": .string("old")]
+        base.unknownFields = ["notes": RawJSON(.string("old"))]
         var theirs = base
-        theirs.unknownFields["notes"] = .string("theirs")
+        theirs.unknownFields["notes"] = RawJSON(.string("theirs"))
         theirs.sidebarVisible = false
         theirs.galleries[0].images.reverse()
         var ours = base
         ours.galleries[0].images.append(image("d"))
         let merged = GalleryState.merged(base: base, theirs: theirs, ours: ours)
-        #expect(merged.unknownFields["notes"] == .string("theirs"))
+        #expect(merged.unknownFields["notes"] == RawJSON(.string("theirs")))
         #expect(merged.sidebarVisible == false)
         #expect(merged.galleries[0].images.map(\.id.rawValue) == ["c", "b", "a", "d"])
     }

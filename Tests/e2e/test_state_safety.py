@@ -10,14 +10,19 @@
 - a state.json that is a symlink, with a mode of its own and fields this version does not know, comes back the
   same after a change: written through the link, same mode, same unknown fields;
 - a state.json put back by hand in the data folder while the app was closed is taken as it is: the app's last write
-  is not merged back (that is for a library a sync tool shares), and no copy of it is kept.
+  is not merged back (that is for a library a sync tool shares), and no copy of it is kept;
+- a state.json past the size the app reads (issue 43) is set aside unread with a message, and the app starts; one
+  bloated with a hundred MB of fields this version does not know starts with the user's image, within a bounded
+  memory, says the large fields were left out, and keeps the small ones.
 """
+import glob
 import os
 import signal
 import stat
 
 from drag_helpers import gallery_state, image_id, name_of, saved_names, wait_saved
-from harness import DISTINCT_IMAGES, wait_until
+from harness import DISTINCT_IMAGES, process_memory_mib, wait_until
+from harness.hostile_states import STATE_FILE_LIMIT, bloated_state, write_oversized_state
 
 NAMES = [spec[0] for spec in DISTINCT_IMAGES[:5]]
 
@@ -196,3 +201,37 @@ def test_a_state_file_put_back_by_hand_in_the_data_folder_is_taken_as_it_is(make
     wait_saved(app, NAMES, what="the backup with the new move, the deleted image still there")
     kept = os.path.join(app.root, ".local", "state", "image-gallery")
     assert not [n for n in (os.listdir(kept) if os.path.isdir(kept) else []) if n.startswith("last-")], os.listdir(kept)
+
+
+def test_an_oversized_state_file_is_set_aside_unread_and_the_app_starts(make_app, http_server):
+    app = make_app(None)
+    os.makedirs(app.state_dir, exist_ok=True)
+    write_oversized_state(app.state_path, served_state(http_server))
+    app.start()
+    message = app.wait_for_object("larger than", contains=True, ignore_case=True, timeout=30)
+    assert message.has_state("SHOWING"), "the message is not showing: %r" % message
+    aside = glob.glob(os.path.join(app.state_dir, "state.json.corrupt-*"))
+    assert len(aside) == 1 and os.path.getsize(aside[0]) == STATE_FILE_LIMIT + 1, os.listdir(app.state_dir)
+    assert app.running and app.cells() == []
+    # Read whole, the file alone would be a GiB in memory.
+    peak = process_memory_mib(app.proc.pid, "VmHWM")
+    assert peak < 400, "the launch peaked at %d MiB" % peak
+
+
+def test_a_state_bloated_with_unknown_fields_starts_with_the_image_in_bounded_memory(make_app, http_server):
+    state = served_state(http_server)
+    state["galleries"][0]["images"] = state["galleries"][0]["images"][:1]
+    data = bloated_state(state)
+    app = make_app(state_raw=data)
+    app.start()
+    settle(app, 1)
+    app.wait_for_object("too large to keep", contains=True, ignore_case=True, timeout=30)
+    # The file is read into memory once; a tree of its unknown fields took over a GiB.
+    peak = process_memory_mib(app.proc.pid, "VmHWM")
+    assert peak < 250 + len(data) / (1 << 20), "the launch peaked at %d MiB for a %d MiB file" % (
+        peak, len(data) >> 20)
+    app.focus()
+    app.key("Home Delete")
+    wait_until(lambda: app.state()["galleries"][0]["images"] == [], 90, 0.5, "the deletion saved")
+    saved = app.state()
+    assert "future" not in saved and saved["small99999"] == 99999

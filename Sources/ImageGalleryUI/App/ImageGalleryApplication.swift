@@ -160,6 +160,12 @@ public final class ImageGalleryApplication {
         var canSave = true
         switch loaded {
         case .loaded(let saved): state = saved
+        case .loadedWithoutUnknownFields(let saved, let droppedFields):
+            state = saved
+            problem = trPlural(
+                "Your gallery holds {count} field from a newer version that is too large to keep here: it was left out, and the next save will not write it.",
+                "Your gallery holds {count} fields from a newer version that are too large to keep here: they were left out, and the next save will not write them.",
+                droppedFields)
         case .missing: state = .initial
         case .unreadable(let reason, let keptAt):
             state = .initial
@@ -188,7 +194,7 @@ public final class ImageGalleryApplication {
         // and imported bytes go. A download stays only while its image has no kept original.
         let launch = Date()
         let location = LibraryLocation(directories)
-        let isLoaded = if case .loaded = loaded { true } else { false }
+        let isLoaded = loaded.state != nil
         upkeep = { [weak self] in
             if isLoaded {
                 scheduler.submit(.io, .background) {

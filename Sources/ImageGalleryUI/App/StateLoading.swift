@@ -14,7 +14,7 @@ final class StateLoading: Sendable {
         self.store = store
         scheduler.submit(.io, .visible) { [self] in
             let result = store.load()
-            let prepared: GalleryLibrary.Prepared? = if case .loaded(let state) = result { .init(state) } else { nil }
+            let prepared = result.state.map(GalleryLibrary.Prepared.init)
             loaded.withLock { $0 = (result, prepared) }
             done.signal()
         }
