@@ -118,22 +118,25 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
         peers.wait_in_sync()
         wait_until(lambda: read_state(peers.b.folder) is not None, 60, 0.3, "the library on the second computer")
         other_desktop = second_desktop()
-        asked = None
-        for peer, screen in ((peers.a, desktop), (peers.b, other_desktop)):
+        # The other computer first: its user never added these addresses, so it waits for its user's word.
+        for peer, screen in ((peers.b, other_desktop), (peers.a, desktop)):
             root = str(tmp_path / ("computer-" + peer.name))
             place_library(root, peer.folder)
             if peer is peers.a:
                 approve(root, [image.url for image in served])
             app = harness.App(None, {"AT_SPI_BUS_ADDRESS": desktop.a11y_address}, desktop=screen, root=root,
                               binary=app_binary)
-            apps.append(app)
+            apps.insert(0, app)
             app.start()
             app.wait_settled(len(SPECS))
-            if peer is peers.a:
-                wait_until(lambda: all(i.get("original") for i in read_state(peers.a.folder)["galleries"][0]["images"]),
-                           30, 0.2, "the laptop keeping every image")
-                asked = len(http_server.requests())
+            if peer is peers.b:
+                app.wait_cells(lambda cs: all("on your local network" in c.name for c in cs), 10,
+                               what="every image waiting for the user's word")
+                assert http_server.requests() == [], http_server.requests()
         laptop, desktop_app = apps
+        wait_until(lambda: all(i.get("original") for i in read_state(peers.a.folder)["galleries"][0]["images"]),
+                   30, 0.2, "the laptop keeping every image")
+        asked = len(http_server.requests())
 
         # Both at once: the laptop pastes a new picture and moves the first image after the second; the other
         # computer deletes the last image, writes a note on the third and makes a gallery.
