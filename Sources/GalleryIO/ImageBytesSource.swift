@@ -119,7 +119,12 @@ public final class ImageBytesSource: Sendable {
             scheduler.submit(waiter.lane, priority) { waiter.then(.failure(LoadFailure(.cancelled))) }
         }
         downloads.withLock { $0[url] = shared }
-        HTTPClient.start(url, priority: priority, cancellation: shared.cancellation, progress: shared.progress) {
+        var limits = HTTPClient.Limits()
+        // A name that looks public may still lead into the user's network: checked where the request goes.
+        limits.publicAddressesOnly = localAddresses.map { !$0.isApproved(url) } ?? false
+        HTTPClient.start(
+            url, limits: limits, priority: priority, cancellation: shared.cancellation, progress: shared.progress
+        ) {
             [self] downloaded in
             downloads.withLock { if $0[url] === shared { $0[url] = nil } }
             // On the transfer thread, which serves every download: the file is written elsewhere.

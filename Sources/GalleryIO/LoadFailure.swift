@@ -38,6 +38,10 @@ extension LoadFailure {
     }
 
     public init(_ error: DownloadError) {
+        if error == .localNetwork {
+            self = .onLocalNetwork
+            return
+        }
         description =
             switch error {
             case .status(let code): tr("HTTP {code}", ["code": String(code)])
@@ -53,6 +57,7 @@ extension LoadFailure {
             case .closedEarly: tr("the connection closed early")
             case .insecure: tr("the secure connection failed")
             case .refusedAddress: tr("refused a redirect to a local address")
+            case .localNetwork: tr("on your local network")
             case .network(let code): tr("download failed ({code})", ["code": String(code)])
             }
     }
