@@ -32,16 +32,33 @@ public struct ImageFormat: Equatable, Sendable {
             .all([ascii(at: 4, "ftyp"), .any(brands.map { ascii(at: 8, $0) })])
         }
 
+        /// The root element is `<svg`: an XML file that only holds an `<svg` somewhere (a config, an HTML page) is
+        /// no image, and is never offered as one.
         private static func looksLikeSVG(_ b: [UInt8]) -> Bool {
             var text = String(decoding: b, as: UTF8.self).lowercased()[...]
             if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-            text = text.drop { $0.isWhitespace }
-            if text.hasPrefix("<svg") { return true }
-            guard text.hasPrefix("<?xml") || text.hasPrefix("<!--") || text.hasPrefix("<!doctype svg") else {
-                return false
+            while true {
+                text = text.drop { $0.isWhitespace }
+                let ends: [String]
+                if text.hasPrefix("<?") {
+                    ends = ["?>"]
+                } else if text.hasPrefix("<!--") {
+                    ends = ["-->"]
+                } else if text.hasPrefix("<!doctype") {
+                    // An internal subset (`[ <!ENTITY …> ]`) may hold `>` before the doctype's own.
+                    let opensSubset = text.prefix { $0 != ">" }.contains("[")
+                    ends = opensSubset ? ["]", ">"] : [">"]
+                } else {
+                    break
+                }
+                for end in ends {
+                    guard let range = text.range(of: end) else { return false }
+                    text = text[range.upperBound...]
+                }
             }
-            guard let svg = text.range(of: "<svg") else { return false }
-            return !text[..<svg.lowerBound].contains("<html")
+            guard text.hasPrefix("<svg") else { return false }
+            guard let next = text.dropFirst(4).first else { return true }
+            return next == ">" || next == "/" || next == ":" || next.isWhitespace
         }
     }
 

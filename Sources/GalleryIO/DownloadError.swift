@@ -17,6 +17,9 @@ public enum DownloadError: Error, Equatable {
     /// A redirect (or a later request) would have gone to an address closer to the user's machine than the
     /// first request's: from the internet into the local network, or from either to this computer.
     case refusedAddress
+    /// The first request would have gone into the user's network or machine, which this transfer may not reach
+    /// (`HTTPClient.Limits.publicAddressesOnly`).
+    case localNetwork
     /// Any other libcurl failure, by its code (the app words these for the user, in their language).
     case network(curlCode: Int)
 

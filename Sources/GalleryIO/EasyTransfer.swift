@@ -21,6 +21,7 @@ final class EasyTransfer {
         let limits = request.limits
         buffer = TransferBuffer(
             limit: limits.maximumBytes, budget: budget, addressScope: limits.addressScope, progress: request.progress)
+        buffer.publicAddressesOnly = limits.publicAddressesOnly
         // The handle points at the buffer, which lives as long as this object, and this object as long as the
         // handle.
         let bufferPointer = Unmanaged.passUnretained(buffer).toOpaque()
@@ -100,6 +101,7 @@ final class EasyTransfer {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
         case CURLE_ABORTED_BY_CALLBACK where transfer.refusedAddress: return (.failure(.refusedAddress), nil)
+        case CURLE_ABORTED_BY_CALLBACK where transfer.refusedLocalAddress: return (.failure(.localNetwork), nil)
         case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
             // Stopped by the low-speed limit, not the overall one: nothing came for the whole
             // window (the server stopped), or too little (it trickled).

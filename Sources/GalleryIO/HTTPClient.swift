@@ -24,6 +24,9 @@ public enum HTTPClient {
         /// 429 and 503 with Retry-After are tried again after at most this wait, this many times.
         public var longestRetryWait = 10
         public var retries = 2
+        /// Not even the first request may go into the user's network or machine: an address another computer wrote
+        /// that the user here did not approve, whose name may look public and still lead there.
+        public var publicAddressesOnly = false
         /// The scope of a peer's address (and port), which a redirect may not leave for a closer one.
         public var addressScope: @Sendable (_ address: String, _ port: Int) -> AddressScope = { address, _ in
             AddressScope(address)

@@ -14,14 +14,18 @@ public final class ImageBytesSource: Sendable {
     /// Whether a missing original may still arrive (a library in a folder the user chose, which a sync tool may
     /// share): its image then waits for it; in the data folder a missing original is the failure it is.
     public let originalsMayArrive: Bool
+    /// In a library in a folder the user chose, the local addresses this computer's user added or approved: any
+    /// other is not downloaded (see `download`). nil in the data folder, which no other computer writes.
+    public let localAddresses: LocalAddressApprovals?
     /// The download under way for each address, which later requests for it may share.
     private let downloads = Mutex<[String: SharedDownload]>([:])
 
     public init(
         cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore,
-        originalsMayArrive: Bool = true
+        originalsMayArrive: Bool = true, localAddresses: LocalAddressApprovals? = nil
     ) {
         self.originalsMayArrive = originalsMayArrive
+        self.localAddresses = localAddresses
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
         self.scheduler = scheduler
@@ -94,13 +98,17 @@ public final class ImageBytesSource: Sendable {
     /// Downloads `url` and calls `then` on `lane`, where the bytes are cached first (kept as the original
     /// `sha256` instead when they are those bytes); once `cancellation` is cancelled, with "cancelled" if
     /// `thenEvenIfCancelled`, else not at all. The bytes count against the transfer budget until `then`
-    /// returns.
+    /// returns. An address on the local network that the user here did not add or approve is not asked for.
     func download(
         _ url: String, sha256: String? = nil, priority: JobPriority, cancellation: CancellationToken,
         thenEvenIfCancelled: Bool, on lane: JobScheduler.Lane, caching: Bool = true,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool,
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
+        if localAddresses?.needsApproval(url) == true {
+            let skipped = thenEvenIfCancelled ? nil : cancellation
+            return scheduler.submit(lane, priority, cancellation: skipped) { then(.failure(.onLocalNetwork)) }
+        }
         let waiter = SharedDownload.Waiter(
             sha256: sha256, cancellation: cancellation, thenEvenIfCancelled: thenEvenIfCancelled, lane: lane,
             caching: caching, progress: progress, then: then)
@@ -111,7 +119,12 @@ public final class ImageBytesSource: Sendable {
             scheduler.submit(waiter.lane, priority) { waiter.then(.failure(LoadFailure(.cancelled))) }
         }
         downloads.withLock { $0[url] = shared }
-        HTTPClient.start(url, priority: priority, cancellation: shared.cancellation, progress: shared.progress) {
+        var limits = HTTPClient.Limits()
+        // A name that looks public may still lead into the user's network: checked where the request goes.
+        limits.publicAddressesOnly = localAddresses.map { !$0.isApproved(url) } ?? false
+        HTTPClient.start(
+            url, limits: limits, priority: priority, cancellation: shared.cancellation, progress: shared.progress
+        ) {
             [self] downloaded in
             downloads.withLock { if $0[url] === shared { $0[url] = nil } }
             // On the transfer thread, which serves every download: the file is written elsewhere.
@@ -215,8 +228,9 @@ public final class ImageBytesSource: Sendable {
 
     /// A file other applications can take for `image` (a file manager copies it, a chat app uploads
     /// it): the file itself for file://, else a copy of its kept original, or a link to the cached
-    /// download, under a readable name with the right extension. nil when there is no local copy yet.
-    /// Cheap (a hard link, one file read and written), so it may run while GTK asks for drag data.
+    /// download, under a readable name with the right extension. nil when there is no local copy yet, or
+    /// when its bytes are no image (`OutgoingImageFile`): a `file://` address another computer wrote may
+    /// name any file here. Cheap (a hard link, one file read and written), so it may run while GTK asks for drag data.
     public func shareableFile(for image: GalleryImage) -> URL? {
         let label = image.label
         // The bytes that hash to the original's name, never the file itself: what is on disk may have been
@@ -226,9 +240,14 @@ public final class ImageBytesSource: Sendable {
             return (original.sha256, data)
         }
         guard let parsed = URL(string: image.url) else { return nil }
-        if parsed.isFileURL && kept == nil { return parsed }
+        if parsed.isFileURL && kept == nil {
+            let head = try? FileReader.head(parsed.path, count: 4096)
+            return head.map(OutgoingImageFile.mayLeave) == true ? parsed : nil
+        }
         let cached = cacheFile(for: image.url)
-        guard let head = kept.map({ $0.data.prefix(64) }) ?? (try? FileReader.head(cached.path, count: 64)) else {
+        guard let head = kept.map({ $0.data.prefix(4096) }) ?? (try? FileReader.head(cached.path, count: 4096)),
+            OutgoingImageFile.mayLeave(head)
+        else {
             return nil
         }
         var name = label.replacingOccurrences(of: "/", with: "_")

@@ -8,6 +8,9 @@ public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The library names the image's original, which has not arrived yet (a synced folder still
     /// receiving it), and there is nowhere else to get it from: no error, it fills in when it lands.
     public private(set) var isWaitingForSync = false
+    /// Its address is on the user's own network or machine and came from another computer: no error, it loads
+    /// once the user here says so.
+    public private(set) var isOnLocalNetwork = false
 
     public init(description: String) {
         self.description = description
@@ -18,7 +21,14 @@ public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         isWaitingForSync = true
     }
 
+    private init(onLocalNetwork description: String) {
+        self.description = description
+        isOnLocalNetwork = true
+    }
+
     public static var waitingForSync: LoadFailure { LoadFailure(waitingForSync: tr("waiting for sync")) }
+
+    public static var onLocalNetwork: LoadFailure { LoadFailure(onLocalNetwork: tr("on your local network")) }
 }
 
 extension LoadFailure {
@@ -28,6 +38,10 @@ extension LoadFailure {
     }
 
     public init(_ error: DownloadError) {
+        if error == .localNetwork {
+            self = .onLocalNetwork
+            return
+        }
         description =
             switch error {
             case .status(let code): tr("HTTP {code}", ["code": String(code)])
@@ -43,6 +57,7 @@ extension LoadFailure {
             case .closedEarly: tr("the connection closed early")
             case .insecure: tr("the secure connection failed")
             case .refusedAddress: tr("refused a redirect to a local address")
+            case .localNetwork: tr("on your local network")
             case .network(let code): tr("download failed ({code})", ["code": String(code)])
             }
     }

@@ -20,6 +20,10 @@ final class TransferBuffer {
     var firstScope: AddressScope?
     /// A redirect or a later request would have gone closer to the user's machine: stopped.
     var refusedAddress = false
+    /// Set from the limits: the first request, too, must go to the internet.
+    var publicAddressesOnly = false
+    /// The first request would have gone into the user's network or machine: stopped.
+    var refusedLocalAddress = false
 
     init(
         limit: Int64, budget: TransferBudget, addressScope: @escaping @Sendable (String, Int) -> AddressScope,
@@ -36,7 +40,8 @@ final class TransferBuffer {
         let scope = addressScope(address, port)
         guard let firstScope else {
             firstScope = scope
-            return true
+            refusedLocalAddress = publicAddressesOnly && scope != .publicInternet
+            return !refusedLocalAddress
         }
         refusedAddress = !firstScope.mayLead(to: scope)
         return !refusedAddress

@@ -16,6 +16,22 @@ import Testing
         #expect(ImageFormat.sniff(Array("<!DOCTYPE html><html>".utf8)) == nil)
     }
 
+    /// An SVG is a document whose root is `<svg`: an XML file holding one further in is no image.
+    @Test(arguments: [
+        ("<svg xmlns=\"http://www.w3.org/2000/svg\"/>", true),
+        ("\u{FEFF}  <?xml version=\"1.0\"?>\n<!-- by hand -->\n<svg width=\"1\">", true),
+        ("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"svg11.dtd\">\n<svg>", true),
+        ("<?xml version=\"1.0\"?><!DOCTYPE svg [ <!ENTITY a \"<b>\"> ] >\n<svg:svg xmlns:svg=\"x\">", true),
+        ("<SVG>", true),
+        ("<?xml version=\"1.0\"?><config><svg/></config>", false),
+        ("<!-- <svg> --><html><svg/></html>", false),
+        ("<svgish/>", false),
+        ("<?xml version=\"1.0\"?><!-- never closed <svg/>", false),
+    ])
+    func svgIsItsRootElement(text: String, isSVG: Bool) {
+        #expect((ImageFormat.sniff(Array(text.utf8))?.name == "SVG") == isSVG)
+    }
+
     @Test func anSVGIsCalledSVGNotItsMediaSubtype() {
         let svg = ImageFormat.sniff(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))
         #expect(svg?.mimeType == "image/svg+xml")

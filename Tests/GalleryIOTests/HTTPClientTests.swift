@@ -101,6 +101,32 @@ import Testing
         #expect(throws: DownloadError.refusedProtocol) { try outcome.get() }
     }
 
+    /// An address another computer wrote that nobody here approved: whatever its name looks like, no request goes
+    /// into the user's network or machine, not even the first, nor one a public server redirects to.
+    @Test func aTransferForThePublicInternetOnlyNeverReachesALocalAddress() async throws {
+        let inner = try LoopbackServer()
+        defer {
+            server.stop()
+            inner.stop()
+        }
+        server.answer("/cat.png", LoopbackServer.response(200, body: [1]))
+        inner.answer("/admin", LoopbackServer.response(200, body: [2]))
+        server.answer("/moved", LoopbackServer.response(302, headers: ["Location: \(inner.url("/admin"))"]))
+        var limits = HTTPClient.Limits()
+        limits.publicAddressesOnly = true
+        let outcome = try #require(await download("/cat.png", limits: limits))
+        #expect(throws: DownloadError.localNetwork) { try outcome.get() }
+        #expect(LoadFailure(DownloadError.localNetwork) == .onLocalNetwork)
+        #expect(server.requests.isEmpty)
+        let publicPort = server.port
+        limits.addressScope = { _, port in port == publicPort ? .publicInternet : .loopback }
+        let outward = try #require(await download("/cat.png", limits: limits))
+        #expect(try outward.get().body == Data([1]))
+        let moved = try #require(await download("/moved", limits: limits))
+        #expect(throws: DownloadError.refusedAddress) { try moved.get() }
+        #expect(inner.requests.isEmpty)
+    }
+
     /// Both servers listen on 127.0.0.1, so the test's scopes tell them apart by port: `server` stands for a
     /// public one, the other for `target`.
     @Test(arguments: [AddressScope.privateNetwork, .linkLocal, .loopback, .unspecified])

@@ -3,7 +3,8 @@
 the setting Move Library writes. Both edit at once (a paste of a new picture, a move, a delete, a note, a new
 gallery); within 30 s of Syncthing reporting the folder in sync, both state files hold every edit, both windows
 show the same order, no conflict copy is left and every image shows on both. One app is killed with SIGKILL while
-the edits travel: relaunched, it has lost nothing. How long the convergence took and how many conflict copies the
+the edits travel: relaunched, it has lost nothing. The images' addresses are on this machine (the test server on
+127.0.0.1): only the computer whose user added them asks for them, and the other gets them through the sync alone. How long the convergence took and how many conflict copies the
 apps merged are printed (the figures in Tests/benchmarks/README.md come from three runs)."""
 import json
 import os
@@ -39,6 +40,14 @@ def place_library(root, folder):
         json.dump({"libraryFolder": folder}, f)
 
 
+def approve(root, urls):
+    """What this computer's user adding `urls` leaves in its own state folder: they may be asked for."""
+    record = os.path.join(root, ".local", "state", "image-gallery")
+    os.makedirs(record, exist_ok=True)
+    with open(os.path.join(record, "local-addresses.json"), "w") as f:
+        json.dump({"approved": urls}, f)
+
+
 def read_state(folder):
     try:
         with open(os.path.join(folder, "state.json")) as f:
@@ -69,7 +78,7 @@ def every_edit(state):
 def all_showing(app, count):
     cells = app.cells()
     return (len(cells) == count and all(c.settled and c.error is None and "waiting for sync" not in c.name
-                                        for c in cells))
+                                        and "on your local network" not in c.name for c in cells))
 
 
 def second_desktop():
@@ -109,15 +118,25 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
         peers.wait_in_sync()
         wait_until(lambda: read_state(peers.b.folder) is not None, 60, 0.3, "the library on the second computer")
         other_desktop = second_desktop()
-        for peer, screen in ((peers.a, desktop), (peers.b, other_desktop)):
+        # The other computer first: its user never added these addresses, so it waits for its user's word.
+        for peer, screen in ((peers.b, other_desktop), (peers.a, desktop)):
             root = str(tmp_path / ("computer-" + peer.name))
             place_library(root, peer.folder)
+            if peer is peers.a:
+                approve(root, [image.url for image in served])
             app = harness.App(None, {"AT_SPI_BUS_ADDRESS": desktop.a11y_address}, desktop=screen, root=root,
                               binary=app_binary)
-            apps.append(app)
+            apps.insert(0, app)
             app.start()
             app.wait_settled(len(SPECS))
+            if peer is peers.b:
+                app.wait_cells(lambda cs: all("on your local network" in c.name for c in cs), 10,
+                               what="every image waiting for the user's word")
+                assert http_server.requests() == [], http_server.requests()
         laptop, desktop_app = apps
+        wait_until(lambda: all(i.get("original") for i in read_state(peers.a.folder)["galleries"][0]["images"]),
+                   30, 0.2, "the laptop keeping every image")
+        asked = len(http_server.requests())
 
         # Both at once: the laptop pastes a new picture and moves the first image after the second; the other
         # computer deletes the last image, writes a note on the third and makes a gallery.
@@ -168,6 +187,8 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
                            == expected, 30, what="the window showing the merged order")
             wait_until(lambda: all_showing(app, len(expected)), 30, 0.2, "every image showing",
                        lambda: harness.format_cells(app.cells()))
+        # The other computer never asked the laptop's server: every image came to it through the sync.
+        assert len(http_server.requests()) == asked, http_server.requests()[asked:]
         print("convergence: %.1f s after the last edit (Syncthing reported the folder in sync %.1f s after it; both "
               "held every edit %.1f s after that report)" % (converged_at - edits_done, synced - converged_at,
                                                               agreed_after_sync))

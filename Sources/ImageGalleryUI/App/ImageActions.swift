@@ -18,7 +18,8 @@ final class ImageActions {
 
     private let window: ApplicationWindow
     private let session: GallerySession
-    private let bytesSource: ImageBytesSource
+    private let loader: ImageLoader
+    private var bytesSource: ImageBytesSource { loader.bytesSource }
     private var library: GalleryLibrary { session.library }
     private var actions: [Action] = []
     private var chooser: FileChooser?
@@ -35,14 +36,15 @@ final class ImageActions {
     /// Moves images to the trash as the Delete key does.
     var delete: ([ImageID]) -> Void = { _ in }
 
-    init(window: ApplicationWindow, session: GallerySession, bytesSource: ImageBytesSource) {
+    init(window: ApplicationWindow, session: GallerySession, loader: ImageLoader) {
         self.window = window
         self.session = session
-        self.bytesSource = bytesSource
+        self.loader = loader
         let selected: [(String, @MainActor (ImageActions) -> Void)] = [
             ("copy", { $0.copySelection() }),
             ("cut", { $0.cutSelection() }),
             ("copy-address", { $0.copyAddresses() }),
+            ("load-from-local-network", { $0.loader.approveLocalAddresses(of: $0.selectedImages.map(\.id)) }),
             ("open-in-browser", { $0.openInBrowser() }),
             ("show-in-files", { $0.showInFiles() }),
             ("save-images", { $0.save() }),
@@ -83,6 +85,9 @@ final class ImageActions {
         let menu = MenuModel()
         let open = MenuModel()
         open.append(label: tr("_Open"), action: "win.open-image", target: clicked.rawValue)
+        if images.contains(where: { loader.awaitsApproval($0.id) }) {
+            open.append(label: tr("_Load From Local Network"), action: "win.load-from-local-network")
+        }
         menu.appendSection(open)
 
         let clipboard = MenuModel()
@@ -127,7 +132,8 @@ final class ImageActions {
         return menu
     }
 
-    private static func isWebAddress(_ url: String) -> Bool {
+    /// An http or https address: a browser opens it, a file manager downloads it.
+    nonisolated static func isWebAddress(_ url: String) -> Bool {
         let scheme = URL(string: url)?.scheme?.lowercased()
         return scheme == "http" || scheme == "https"
     }
@@ -136,10 +142,14 @@ final class ImageActions {
 
     /// Ctrl+C: the first image itself (image/png) for editors and chat apps, the files for file
     /// managers, the addresses as text. The PNG and the files are made off the main loop, then offered.
+    /// A cell that could not be loaded offers its address alone: whatever its address names is no image here.
     func copySelection() {
         let images = selectedImages
         guard !images.isEmpty else { return }
-        clipboardContents(images) { contents in MainContext.post { Clipboard.offer(contents) } }
+        let unloadable = Set(images.map(\.id).filter { !loader.mayOfferAsFile($0) })
+        clipboardContents(images, addressesOnly: unloadable) { contents in
+            MainContext.post { Clipboard.offer(contents) }
+        }
     }
 
     /// Ctrl+X: copies, then removes the images as Delete does; Undo puts them back where they were.
@@ -153,16 +163,20 @@ final class ImageActions {
     }
 
     /// What the clipboard offers for `images`, handed to `then` on an I/O thread: the first image's PNG,
-    /// the files (a download not cached yet is fetched first), the addresses.
+    /// the files (a download not cached yet is fetched first), the addresses; for `addressesOnly`, the address alone.
     private func clipboardContents(
-        _ images: [GalleryImage], then: @escaping @Sendable ([(target: String, bytes: [UInt8])]) -> Void
+        _ images: [GalleryImage], addressesOnly: Set<ImageID>,
+        then: @escaping @Sendable ([(target: String, bytes: [UInt8])]) -> Void
     ) {
         let source = bytesSource
         source.scheduler.submit(.io, .visible) {
-            let shared = images.map { source.shareableFile(for: $0)?.absoluteString }
+            let offered = images.map { !addressesOnly.contains($0.id) }
+            let shared = images.indices.map {
+                offered[$0] ? source.shareableFile(for: images[$0])?.absoluteString : nil
+            }
             let files = Mutex(shared)
             let firstPNG = Mutex<[UInt8]?>(nil)
-            let toFetch = images.indices.filter { $0 == 0 || shared[$0] == nil }
+            let toFetch = images.indices.filter { offered[$0] && ($0 == 0 || shared[$0] == nil) }
             source.fetchEach(
                 toFetch.map { images[$0] }, priority: .visible,
                 each: { fetchedIndex, fetched in
@@ -194,6 +208,7 @@ final class ImageActions {
     /// PNG bytes as they are; any other format decoded and encoded as PNG, whole when the decode budget
     /// allows it (the decoder makes it smaller otherwise), an SVG at most `copiedSide` pixels on a side.
     private nonisolated static func pngBytes(of data: Data) -> [UInt8]? {
+        guard OutgoingImageFile.mayLeave(data.prefix(4096)) else { return nil }
         if DropPayload.sniffImageType(Array(data.prefix(64))) == "image/png" { return Array(data) }
         let picture =
             (try? ImageDecoder.decodePicture(data, fit: nil).get())
@@ -323,6 +338,9 @@ final class ImageActions {
 
     private func askWhereToSave(_ image: GalleryImage, _ data: Data) {
         guard chooser == nil else { return }
+        guard OutgoingImageFile.mayLeave(data.prefix(4096)) else {
+            return say(Self.couldNotSave(image.label, OutgoingImageFile.refusal))
+        }
         let name = SavedImageName.fileName(
             label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
         let chooser = FileChooser(
@@ -360,6 +378,8 @@ final class ImageActions {
             each: { index, fetched in
                 let image = images[index]
                 switch fetched {
+                case .success(let data) where !OutgoingImageFile.mayLeave(data.prefix(4096)):
+                    outcome.withLock { $0.failures.append(Self.couldNotSave(image.label, OutgoingImageFile.refusal)) }
                 case .success(let data):
                     let name = SavedImageName.fileName(
                         label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))

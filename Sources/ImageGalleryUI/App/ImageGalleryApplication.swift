@@ -182,11 +182,17 @@ public final class ImageGalleryApplication {
         }
 
         let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
+        let shareable = LibraryLocation(directories).isShareable
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
             originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)),
-            originalsMayArrive: LibraryLocation(directories).isShareable)
+            originalsMayArrive: shareable,
+            // This computer's own record: another computer writing the library cannot approve an address here.
+            localAddresses: shareable
+                ? LocalAddressApprovals(
+                    record: directories.stateHome.appendingPathComponent("image-gallery/local-addresses.json"),
+                    scheduler: scheduler) : nil)
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
         // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
         let importsDirectory = LibraryLocation(directories).importsFolder
@@ -272,9 +278,14 @@ public final class ImageGalleryApplication {
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
             guard let library, let (galleryID, index) = library.location(of: id),
                 let image = library.cells(of: galleryID)[index].image,
-                image.displayAspectRatio != image.aspectRatio
+                image.displayAspectRatio != image.aspectRatio,
+                MeasuredRatio.mayRecord(for: image, libraryIsShareable: shareable)
             else { return }
             library.correctAspectRatio(of: id, to: ratio)
+        }
+        // Loaded once the user said so, and kept like any other image.
+        loader.onLocalAddressesApproved = { [weak self] images in
+            self?.keep(images.filter { $0.original == nil }, source: bytesSource, importsDirectory: importsDirectory)
         }
         historyObservation = library.observe { [weak self] change in
             if change == .history { self?.updateHistoryActions() }
@@ -431,10 +442,28 @@ public final class ImageGalleryApplication {
     /// images to carry are found on a worker); what must be fetched again shows its progress in the toast.
     private func startCarryOver(of state: GalleryState, source: ImageBytesSource, importsDirectory: URL) {
         Self.scheduler.run(
-            .io, .background, { CarryOver.pending(in: state, importsDirectory: importsDirectory) },
+            .io, .background,
+            {
+                // What waits for the user's word (an address on the local network from another computer) waits here too.
+                CarryOver.pending(in: state, importsDirectory: importsDirectory).filter {
+                    source.localAddresses?.needsApproval($0.url) != true
+                }
+            },
             then: { [weak self] pending in
                 self?.beginCarryOver(pending, source: source, importsDirectory: importsDirectory)
             })
+    }
+
+    /// Keeps these images' bytes in the library (the carry-over's step), beside a carry-over under way.
+    private func keep(_ images: [GalleryImage], source: ImageBytesSource, importsDirectory: URL) {
+        guard !images.isEmpty, let library = services?.library else { return }
+        for image in images {
+            CarryOver.keep(image, source: source, importsDirectory: importsDirectory, cancellation: CancellationToken())
+            { outcome in
+                guard case .success(let (original, url)) = outcome else { return }
+                MainContext.post { library.recordOriginal(original, of: image.id, url: url) }
+            }
+        }
     }
 
     private func beginCarryOver(_ pending: [GalleryImage], source: ImageBytesSource, importsDirectory: URL) {

@@ -477,7 +477,7 @@ final class MainWindow {
     // MARK: Images' menu and clipboard
 
     private func installImageActions() {
-        let actions = ImageActions(window: window, session: session, bytesSource: services.loader.bytesSource)
+        let actions = ImageActions(window: window, session: session, loader: services.loader)
         actions.say = { [weak self] message in self?.say(message) }
         actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
         actions.delete = { [weak self] ids in self?.delete(ids) }

@@ -132,9 +132,12 @@ extension GalleryView {
         case GalleryDragTarget.cells:
             data.set(Array(ownDrag.ids.map(\.rawValue).joined(separator: "\n").utf8), as: GalleryDragTarget.cells)
         case "text/uri-list":
+            // A cell that could not be loaded, or bytes that are no image, never leave as a file; a web image
+            // not at hand yet leaves as its address, which the file manager downloads.
             data.setURIs(
-                images.map { image in
-                    loader.bytesSource.shareableFile(for: image)?.absoluteString ?? image.url
+                images.filter { loader.mayOfferAsFile($0.id) }.compactMap { image in
+                    loader.bytesSource.shareableFile(for: image)?.absoluteString
+                        ?? (ImageActions.isWebAddress(image.url) ? image.url : nil)
                 })
         case "text/x-moz-url":
             // UTF-16, a URL line and a title line per image, as browsers expect.

@@ -48,6 +48,9 @@ final class DropDownloader {
     /// first, off the main loop: their images take their place, in name order. Each image records
     /// that it came by `arrival`, now (a file dragged from Files: as a file).
     func start(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+        // The user here adds them: their addresses may be on the user's own network, now and at later launches.
+        loader.bytesSource.localAddresses?.approve(
+            images.flatMap { ([$0.url].compactMap { $0 } + $0.alternateURLs).prefix(DropTransfer.maximumAddresses) })
         let added = ImageOrigin.timestamp(Date())
         let images = images.map { image in
             var image = image

@@ -100,6 +100,11 @@ final class ExportRun: Sendable {
     private func write(_ fetched: Result<Data, LoadFailure>, of image: GalleryImage, at position: Int, into folder: URL)
     {
         guard !job.cancellation.isCancelled else { return }
+        // Bytes that are no image (a file another computer's `file://` address names) are left out, and counted.
+        let fetched = fetched.flatMap { data in
+            OutgoingImageFile.mayLeave(data.prefix(4096))
+                ? .success(data) : .failure(LoadFailure(description: OutgoingImageFile.refusal))
+        }
         switch fetched {
         case .success(let data):
             let type = DropPayload.sniffImageType(Array(data.prefix(4096)))

@@ -14,6 +14,8 @@ final class ImageLoader {
         case failed(String)
         /// Its original is named by the library but has not arrived (a synced folder): no error.
         case waitingForSync
+        /// Its address, from another computer, is on the user's own network or machine: loaded once the user says so.
+        case onLocalNetwork
     }
 
     /// Hears of each image whose surface arrived or failed.
@@ -23,6 +25,8 @@ final class ImageLoader {
     /// An image's true shape, known once decoded; told only for images whose saved ratio was missing or
     /// unusable (finding an image in a large library for each picture that arrives is not free).
     var onAspectRatio: (ImageID, Double) -> Void = { _, _ in }
+    /// The user chose to load these images, whose addresses are on the local network: they are fetched now.
+    var onLocalAddressesApproved: ([GalleryImage]) -> Void = { _ in }
 
     let pipeline: ImagePipeline
     var bytesSource: ImageBytesSource { pipeline.bytes }
@@ -48,6 +52,9 @@ final class ImageLoader {
     private var failures: [ImageID: String] = [:]
     /// Images waiting for their original (by SHA-256) to arrive, and the timer that looks for them.
     private var waitingForOriginal: [ImageID: String] = [:]
+    /// Images not fetched until the user says so, as they were asked for: their address on the local network came
+    /// from another computer.
+    private var awaitingApproval: [ImageID: GalleryImage] = [:]
     private var waitingCheck: UInt32?
     /// Work under way: how to stop it, whether it is only a prefetch, and when it started (monotonic
     /// microseconds).
@@ -67,6 +74,11 @@ final class ImageLoader {
         let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         if let failure = failures[image.id] { return .failed(failure) }
         if waitingForOriginal[image.id] != nil { return .waitingForSync }
+        if let asked = awaitingApproval[image.id] {
+            // Changed since (a merge named its kept original, or another address): asked for again.
+            if asked == image { return .onLocalNetwork }
+            awaitingApproval[image.id] = nil
+        }
         useCounter += 1
         if var entry = surfaces[image.id] {
             entry.lastUse = useCounter
@@ -99,8 +111,8 @@ final class ImageLoader {
     /// Starts loading a cell before it is painted: one about to scroll into view behind those on screen,
     /// or, with `onScreen`, one of the first screen while the window is being built.
     func prefetch(_ image: GalleryImage, cell: LayoutRect, scale: Int, onScreen: Bool = false) {
-        guard failures[image.id] == nil, waitingForOriginal[image.id] == nil, surfaces[image.id] == nil,
-            inFlight[image.id] == nil
+        guard failures[image.id] == nil, waitingForOriginal[image.id] == nil, awaitingApproval[image.id] == nil,
+            surfaces[image.id] == nil, inFlight[image.id] == nil
         else { return }
         let (pixelWidth, pixelHeight) = Self.pixels(of: cell, scale: scale)
         load(image, pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, prefetch: !onScreen)
@@ -130,8 +142,31 @@ final class ImageLoader {
     func peekState(of id: ImageID) -> State {
         if let failure = failures[id] { return .failed(failure) }
         if waitingForOriginal[id] != nil { return .waitingForSync }
+        if awaitingApproval[id] != nil { return .onLocalNetwork }
         if let entry = surfaces[id] { return .ready(entry.surface) }
         return .loading
+    }
+
+    /// Whether the image waits for the user's word before its address on the local network is fetched.
+    func awaitsApproval(_ id: ImageID) -> Bool { awaitingApproval[id] != nil }
+
+    /// Whether the cell may offer its image as a file or as pixels (a copy, a drag out): not when it could not
+    /// be loaded, or waits for the user's word; it offers its address alone then.
+    func mayOfferAsFile(_ id: ImageID) -> Bool { failures[id] == nil && awaitingApproval[id] == nil }
+
+    /// The user chose to load these images from the local network: their addresses are approved on this computer
+    /// and every cell of the same address loads.
+    func approveLocalAddresses(of ids: [ImageID]) {
+        let images = ids.compactMap { awaitingApproval[$0] }
+        guard !images.isEmpty else { return }
+        bytesSource.localAddresses?.approve(images.map(\.url))
+        let urls = Set(images.map(\.url))
+        let loading = awaitingApproval.filter { urls.contains($0.value.url) }.map(\.key)
+        for id in loading {
+            awaitingApproval[id] = nil
+            observers.send(id)
+        }
+        onLocalAddressesApproved(images)
     }
 
     /// The file's own pixel size, once a cell decoded it.
@@ -172,7 +207,6 @@ final class ImageLoader {
         let ratioIsUsable = image.displayAspectRatio == image.aspectRatio
         let cancellation = inFlight[id]?.cancellation ?? CancellationToken()
         let cell = PixelSize(width: pixelWidth, height: pixelHeight)
-        let sha256 = image.original?.sha256
         let request = PictureRequest(
             url: image.url, sha256: image.original?.sha256,
             fit: .cell(width: pixelWidth, height: pixelHeight, cornerRadius: GalleryView.cornerRadius),
@@ -185,14 +219,16 @@ final class ImageLoader {
                 // Superseded meanwhile (a prefetch turned visible, or scrolled away and back).
                 guard let self, inFlight[id]?.cancellation === cancellation else { return }
                 cancellation.cancel()
-                finish(id, decoded, decodedFor: cell, sha256: sha256, tellsRatio: !ratioIsUsable)
+                finish(image, decoded, decodedFor: cell, tellsRatio: !ratioIsUsable)
             })
     }
 
     private func finish(
-        _ id: ImageID, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize, sha256: String?,
+        _ image: GalleryImage, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize,
         tellsRatio: Bool
     ) {
+        let id = image.id
+        let sha256 = image.original?.sha256
         inFlight[id] = nil
         switch result {
         case .success(let decoded):
@@ -203,6 +239,8 @@ final class ImageLoader {
         case .failure(let failure) where failure.isWaitingForSync:
             waitingForOriginal[id] = sha256
             lookForArrivalsLater()
+        case .failure(let failure) where failure.isOnLocalNetwork:
+            awaitingApproval[id] = image
         case .failure(let failure):
             failures[id] = failure.description
         }

@@ -136,6 +136,20 @@ extension GalleryView {
                 context.drawText(
                     tr("Waiting for sync"), widget: canvas, centerX: frame.midX, top: frame.midY + 12,
                     maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.6 * alpha), lines: 1)
+            case .onLocalNetwork:
+                drawTile(frame, context: context, palette: palette, alpha: alpha)
+                context.drawIcon(
+                    named: "network-server-symbolic", widget: canvas, centerX: frame.midX,
+                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.4 * alpha))
+                let textHeight = context.drawText(
+                    tr("On your local network"), widget: canvas, centerX: frame.midX, top: frame.midY + 12,
+                    maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.6 * alpha), lines: 1)
+                if frame.height >= 120 {
+                    context.drawText(
+                        tr("Double-click to load"), widget: canvas, centerX: frame.midX,
+                        top: frame.midY + 14 + textHeight, maxWidth: frame.width - 16,
+                        color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85, lines: 1)
+                }
             case .failed(let reason):
                 drawTile(frame, context: context, palette: palette, alpha: alpha)
                 context.drawIcon(

@@ -191,15 +191,21 @@ extension GalleryView {
         if session.move(ids, toInsertionIndex: target), let index = index(of: first) { scrollToCell(at: index) }
     }
 
-    /// Double-click or Enter: a cell that could not be loaded tries again, an image opens.
+    /// Double-click or Enter: a cell that could not be loaded tries again, one on the local network loads, an
+    /// image opens.
     private func activate(_ id: ImageID) {
         if retryIfFailed(id) { return }
         guard let index = index(of: id), shownCells[index].image != nil else { return }
         onOpenRequested(id)
     }
 
-    /// Tries a cell that could not be loaded again; false when it had not failed.
+    /// Tries a cell that could not be loaded again, or loads one that waited for the user's word (its address on the
+    /// local network came from another computer); false when it had neither failed nor waited.
     func retryIfFailed(_ id: ImageID) -> Bool {
+        if loader.awaitsApproval(id) {
+            loader.approveLocalAddresses(of: [id])
+            return true
+        }
         guard loader.failure(of: id) != nil else { return false }
         loader.retry(id)
         relayout(animated: true)

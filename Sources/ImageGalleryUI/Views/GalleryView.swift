@@ -581,6 +581,8 @@ final class GalleryView {
                     name = tr("{image}, loading", ["image": label])
                 } else if case .waitingForSync = loader.peekState(of: image.id) {
                     name = tr("{image}, waiting for sync", ["image": label])
+                } else if loader.awaitsApproval(image.id) {
+                    name = tr("{image}, on your local network", ["image": label])
                 } else {
                     name = label
                 }
