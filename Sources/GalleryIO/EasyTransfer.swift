@@ -11,6 +11,12 @@ final class EasyTransfer {
     /// Its turn among the transfers started: of two holding as much, the older goes on over the budget.
     let sequence: Int
     private let started = Date()
+    /// The seconds it may trickle before libcurl stops it: what its request has not trickled away already.
+    private let lowSpeedSeconds: Int
+    /// Since when it has moved slower than a trickle, as the transfer thread's looks saw it; nil while it moves
+    /// faster, or waits paused for room in the budget, which is no fault of its server.
+    private var slowSince: ContinuousClock.Instant?
+    private var lastLook: (at: ContinuousClock.Instant, bytes: Int64) = (.now, 0)
 
     /// nil when libcurl cannot make a handle.
     init?(_ request: TransferRequest, budget: TransferBudget, sequence: Int) {
@@ -19,6 +25,7 @@ final class EasyTransfer {
         self.request = request
         self.sequence = sequence
         let limits = request.limits
+        lowSpeedSeconds = max(1, limits.slowSeconds - Int(request.stalled.components.seconds))
         buffer = TransferBuffer(
             limit: limits.maximumBytes, budget: budget, addressScope: limits.addressScope, progress: request.progress)
         buffer.publicAddressesOnly = limits.publicAddressesOnly
@@ -33,11 +40,13 @@ final class EasyTransfer {
         cshim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         cshim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds)
         cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.slowBytesPerSecond)
-        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, limits.slowSeconds)
+        cshim_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, lowSpeedSeconds)
         cshim_curl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalSeconds)
         cshim_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
         cshim_curl_setopt_ptr(handle, CURLOPT_USERAGENT, request.userAgent)
-        cshim_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, "")
+        // Images come compressed already, and a body libcurl inflated (a gzip bomb) would grow past every count of
+        // bytes held: what a server sends with a Content-Encoding reaches the decoder as it came.
+        cshim_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
         cshim_curl_setopt_write(handle) { data, size, count, user in
             let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
@@ -86,6 +95,27 @@ final class EasyTransfer {
         request.finished(outcome, retryAfter)
     }
 
+    /// Notes how far it got since the last look, which the transfer thread takes about once a second.
+    func look(at now: ContinuousClock.Instant) {
+        let bytes = buffer.bytesSoFar
+        defer { lastLook = (now, bytes) }
+        let seconds = (now - lastLook.at) / .seconds(1)
+        if buffer.paused || Double(bytes - lastLook.bytes) >= Double(request.limits.slowBytesPerSecond) * seconds {
+            slowSince = nil
+        } else if slowSince == nil {
+            slowSince = lastLook.at
+        }
+    }
+
+    /// How long it has moved slower than a trickle, up to `now`.
+    func stalled(at now: ContinuousClock.Instant) -> Duration { slowSince.map { now - $0 } ?? .zero }
+
+    /// Lets go of the bytes received, for a transfer that gives up its connection and starts again later.
+    func setAside() {
+        buffer.budget.release(Int64(buffer.body.count))
+        buffer.body = Data()
+    }
+
     /// Lets a transfer paused for want of budget go on; it pauses again if there is still no room.
     func resume() {
         guard buffer.paused else { return }
@@ -105,7 +135,7 @@ final class EasyTransfer {
         case CURLE_OPERATION_TIMEDOUT where Date().timeIntervalSince(started) < Double(limits.totalSeconds) - 1:
             // Stopped by the low-speed limit, not the overall one: nothing came for the whole
             // window (the server stopped), or too little (it trickled).
-            let silent = Date().timeIntervalSince(transfer.lastByteArrival) >= Double(limits.slowSeconds) - 1
+            let silent = Date().timeIntervalSince(transfer.lastByteArrival) >= Double(lowSpeedSeconds) - 1
             return (.failure(silent ? .timedOut : .tooSlow), nil)
         default: return (.failure(DownloadError(curlCode: code, maximumBytes: limits.maximumBytes)), nil)
         }

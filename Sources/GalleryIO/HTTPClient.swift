@@ -19,6 +19,9 @@ public enum HTTPClient {
         /// trickles must not hold a download for ever.
         public var slowSeconds = 15
         public var slowBytesPerSecond = 512
+        /// A transfer slower than `slowBytesPerSecond` for this long gives its connection to an image the user
+        /// waits for (the viewer's, a cell's on screen, a drop's) that has none, and starts again after it.
+        public var giveWaySeconds = 3
         /// No transfer, however steady, lasts longer (an endless chunked response).
         public var totalSeconds = 120
         /// 429 and 503 with Retry-After are tried again after at most this wait, this many times.

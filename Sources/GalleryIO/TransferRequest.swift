@@ -13,6 +13,9 @@ struct TransferRequest: Sendable {
     let progress: @Sendable (_ received: Int64, _ expected: Int64?) -> Bool
     /// The result, and the Retry-After seconds of a 429 or 503, on the transfer thread.
     let finished: @Sendable (HTTPClient.Outcome, _ retryAfter: Int?) -> Void
+    /// How long it trickled before it gave its connection to an image the user waits for: a transfer set
+    /// aside and started again still stops once it has trickled for `limits.slowSeconds` in all.
+    var stalled: Duration = .zero
 
     /// The server it connects to first, as the per-host limit counts them: host and port.
     var hostKey: String {

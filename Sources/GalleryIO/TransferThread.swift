@@ -9,7 +9,9 @@ import Synchronization
 /// socket, however many downloads run, and no thread waits for a server. Other threads hand it
 /// values (`TransferRequest`, waits); the libcurl handles are made, used and freed on it alone.
 /// Transfers wait in a queue for a connection (so many per server, so many in all) and for room in
-/// the budget of bytes held; a transfer only starts its clocks once it has left the queue.
+/// the budget of bytes held; a transfer only starts its clocks once it has left the queue. About once a second
+/// it looks at what runs: a cancelled transfer is dropped, and one that stalled gives its connection to an image
+/// the user waits for and queues again.
 final class TransferThread: Sendable {
     static let shared = TransferThread(
         connectionsPerHost: ImageLimits.maximumConnectionsPerHost, connections: ImageLimits.maximumConnections,
@@ -65,21 +67,11 @@ final class TransferThread: Sendable {
         var runningPerHost: [String: Int] = [:]
         var started = 0
         var waits: [Wait] = []
-        var nextSweep = ContinuousClock.now
+        var nextLook = ContinuousClock.now
         var watched = curl_waitfd(fd: wakeup, events: Int16(CURL_WAIT_POLLIN), revents: 0)
-        while true {
-            cshim_wakeup_clear(wakeup)
-            let handed = handedOver.withLock { handed in
-                defer { handed = ([], []) }
-                return handed
-            }
-            waits += handed.waits
-            for request in handed.requests { queue.insert(request) }
-            if ContinuousClock.now >= nextSweep {
-                nextSweep = .now + .seconds(1)
-                for request in queue.removeCancelled() { request.finished(.failure(.cancelled), nil) }
-            }
-            var changed = false
+        /// Starts what waits and has a connection and room in the budget; whether any did.
+        func admit() -> Bool {
+            var admitted = false
             while running.count < connections, budget.hasRoom || running.isEmpty,
                 let request = queue.popFirst(where: { runningPerHost[$0, default: 0] < connectionsPerHost })
             {
@@ -94,11 +86,52 @@ final class TransferThread: Sendable {
                 }
                 running[transfer.handle] = transfer
                 runningPerHost[request.hostKey, default: 0] += 1
-                changed = true
+                admitted = true
                 if curl_multi_add_handle(multi, transfer.handle) != CURLM_OK {
                     end(transfer, CURLE_FAILED_INIT, running: &running, perHost: &runningPerHost)
                 }
             }
+            return admitted
+        }
+        while true {
+            cshim_wakeup_clear(wakeup)
+            let handed = handedOver.withLock { handed in
+                defer { handed = ([], []) }
+                return handed
+            }
+            waits += handed.waits
+            for request in handed.requests { queue.insert(request) }
+            var changed = false
+            if ContinuousClock.now >= nextLook {
+                let now = ContinuousClock.now
+                nextLook = now + .seconds(1)
+                for request in queue.removeCancelled() { request.finished(.failure(.cancelled), nil) }
+                // A download nobody waits for any more closes its connection now, whatever state libcurl has it in.
+                for transfer in running.values where transfer.request.cancellation?.isCancelled == true {
+                    curl_multi_remove_handle(multi, transfer.handle)
+                    end(transfer, CURLE_ABORTED_BY_CALLBACK, running: &running, perHost: &runningPerHost)
+                    changed = true
+                }
+                for transfer in running.values { transfer.look(at: now) }
+                // The longest stalled first give their connections to images the user waits for.
+                let stalled = running.values.filter {
+                    $0.stalled(at: now) >= .seconds($0.request.limits.giveWaySeconds)
+                }
+                for transfer in stalled.sorted(by: { $0.stalled(at: now) > $1.stalled(at: now) }) where budget.hasRoom {
+                    let host = transfer.request.hostKey
+                    let full = running.count >= connections
+                    guard
+                        queue.hasWatched(where: {
+                            $0 == host || (full && runningPerHost[$0, default: 0] < connectionsPerHost)
+                        })
+                    else { continue }
+                    curl_multi_remove_handle(multi, transfer.handle)
+                    setAside(transfer, at: now, running: &running, perHost: &runningPerHost, queue: &queue)
+                    _ = admit()
+                    changed = true
+                }
+            }
+            changed = admit() || changed
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
             var queued: Int32 = 0
@@ -126,10 +159,32 @@ final class TransferThread: Sendable {
         _ transfer: EasyTransfer, _ code: CURLcode, running: inout [UnsafeMutableRawPointer: EasyTransfer],
         perHost: inout [String: Int]
     ) {
+        leave(transfer, running: &running, perHost: &perHost)
+        transfer.finish(code)
+    }
+
+    /// A stalled transfer, taken off its connection, waits in `queue` to start again; once it has trickled
+    /// as long as a trickle may, it ends as too slow instead.
+    private func setAside(
+        _ transfer: EasyTransfer, at now: ContinuousClock.Instant,
+        running: inout [UnsafeMutableRawPointer: EasyTransfer], perHost: inout [String: Int], queue: inout TransferQueue
+    ) {
+        leave(transfer, running: &running, perHost: &perHost)
+        transfer.setAside()
+        var request = transfer.request
+        request.stalled += transfer.stalled(at: now)
+        guard request.stalled < .seconds(request.limits.slowSeconds) else {
+            return request.finished(.failure(.tooSlow), nil)
+        }
+        queue.insert(request, setAside: true)
+    }
+
+    private func leave(
+        _ transfer: EasyTransfer, running: inout [UnsafeMutableRawPointer: EasyTransfer], perHost: inout [String: Int]
+    ) {
         running[transfer.handle] = nil
         let host = transfer.request.hostKey
         perHost[host] = perHost[host, default: 1] > 1 ? perHost[host, default: 1] - 1 : nil
-        transfer.finish(code)
     }
 
     /// The running transfer that holds the most goes on whatever the budget (one server that trickles

@@ -27,7 +27,11 @@ final class OriginalsCarryOver {
     private let importsDirectory: URL
     private let cancellation = CancellationToken()
     private var waiting: ArraySlice<GalleryImage> = []
-    private var running = 0
+    /// The images being fetched, each with its own cancellation: one deleted meanwhile stops its download.
+    private var running: [ImageID: CancellationToken] = [:]
+    private var observation: Observation?
+    /// The cells of every gallery at the last change: only when there are fewer can an image have gone.
+    private var cellCount = 0
     private(set) var progress = Progress()
     var onProgress: (Progress) -> Void = { _ in }
 
@@ -35,24 +39,51 @@ final class OriginalsCarryOver {
         self.library = library
         self.source = source
         self.importsDirectory = importsDirectory
+        observation = library.observe { [weak self] change in
+            switch change {
+            case .cells, .galleries: self?.stopRemoved()
+            case .progress, .placeholdersDiscarded, .history: break
+            }
+        }
     }
 
     func start(_ images: [GalleryImage]) {
         waiting = images[...]
         progress = Progress(total: images.count)
+        cellCount = libraryCellCount
         fillSlots()
+        if running.isEmpty { onProgress(progress) }
     }
 
-    func cancel() { cancellation.cancel() }
+    func cancel() {
+        cancellation.cancel()
+        for image in running.values { image.cancel() }
+    }
+
+    /// The images no gallery holds any more (deleted; an undo brings them back for the next launch to carry) are
+    /// not fetched: a download nobody waits for frees its connection.
+    private func stopRemoved() {
+        let count = libraryCellCount
+        defer { cellCount = count }
+        guard count < cellCount else { return }
+        for (id, image) in running where library.location(of: id) == nil { image.cancel() }
+    }
+
+    private var libraryCellCount: Int { library.galleries.reduce(0) { $0 + library.cells(of: $1.id).count } }
 
     private func fillSlots() {
-        while running < Self.parallelFetches, let image = waiting.popFirst() {
-            running += 1
-            carry(image)
+        while running.count < Self.parallelFetches, let image = waiting.popFirst() {
+            guard library.location(of: image.id) != nil else {
+                progress.done += 1
+                continue
+            }
+            let imageCancellation = CancellationToken()
+            running[image.id] = imageCancellation
+            carry(image, cancellation: imageCancellation)
         }
     }
 
-    private func carry(_ image: GalleryImage) {
+    private func carry(_ image: GalleryImage, cancellation: CancellationToken) {
         CarryOver.keep(image, source: source, importsDirectory: importsDirectory, cancellation: cancellation) {
             outcome in
             MainContext.post { [weak self] in self?.finished(image, outcome) }
@@ -60,16 +91,17 @@ final class OriginalsCarryOver {
     }
 
     private func finished(_ image: GalleryImage, _ outcome: Result<CarryOver.Kept, LoadFailure>) {
-        running -= 1
+        let removed = running.removeValue(forKey: image.id)?.isCancelled == true
         guard !cancellation.isCancelled else { return }
         switch outcome {
         case .success(let (original, url)): library.recordOriginal(original, of: image.id, url: url)
         // Its name looked public, yet it leads into the user's network: it waits for the user's word, not an error.
         case .failure(let failure) where failure.isOnLocalNetwork: break
-        case .failure: progress.failed.append(image.label)
+        case .failure where !removed: progress.failed.append(image.label)
+        case .failure: break
         }
         progress.done += 1
-        onProgress(progress)
         fillSlots()
+        onProgress(progress)
     }
 }
