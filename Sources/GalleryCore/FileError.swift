@@ -23,6 +23,9 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        // Files in the library's folder are opened without following links (`LibraryFolder`): the C library's
+        // “Too many levels of symbolic links” would not say what stopped it.
+        if code == ELOOP { return tr("a link in the library’s folder leads out of it") }
         var buffer = [CChar](repeating: 0, count: 256)
         guard strerror_r(code, &buffer, buffer.count) == 0 else { return "errno \(code)" }
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
