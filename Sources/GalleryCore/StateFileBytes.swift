@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Reads a state file's bytes with a bound: one larger than `limit` is refused from its size, and never more
-/// than `limit` + 1 bytes are read of one that grows while it is read.
+/// than `limit` + 1 bytes are read of one that grows while it is read. A link is followed only when `followingLink`:
+/// in a folder another computer writes, one swapped in after the store looked is not read either.
 enum StateFileBytes {
     /// The largest state file read: twice a million images in today's format, which no library comes near,
     /// and a file a launch can hold once in memory.
@@ -17,8 +18,8 @@ enum StateFileBytes {
         case failed(reason: String)
     }
 
-    static func read(_ path: String, limit: Int = limit) throws(Failure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    static func read(_ path: String, limit: Int = limit, followingLink: Bool = true) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             throw errno == ENOENT ? .missing : .failed(reason: FileError(code: errno).description)
         }

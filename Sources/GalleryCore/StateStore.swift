@@ -61,7 +61,7 @@ public struct StateStore: Sendable {
         }
         let bytes: [UInt8]
         do throws(StateFileBytes.Failure) {
-            bytes = try StateFileBytes.read(resolvedFileURL.path)
+            bytes = try StateFileBytes.read(resolvedFileURL.path, followingLink: followsLink)
         } catch {
             let reason: String
             switch error {
@@ -121,7 +121,7 @@ public struct StateStore: Sendable {
         }
         let bytes: [UInt8]
         do throws(StateFileBytes.Failure) {
-            bytes = try StateFileBytes.read(resolvedFileURL.path)
+            bytes = try StateFileBytes.read(resolvedFileURL.path, followingLink: followsLink)
         } catch {
             switch error {
             case .missing:
@@ -179,7 +179,7 @@ public struct StateStore: Sendable {
 
     /// A conflict copy's state, nil when it cannot be used now (half written, too large, newer).
     static func readCopy(_ url: URL) -> GalleryState? {
-        guard let bytes = try? StateFileBytes.read(url.path), let state = try? decode(bytes),
+        guard let bytes = try? StateFileBytes.read(url.path, followingLink: false), let state = try? decode(bytes),
             state.version <= GalleryState.currentVersion
         else { return nil }
         return state
