@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(
     # build (gettext: msgfmt compiles the translations)
     libgtk-3-dev libcurl4-openssl-dev libssl-dev libpng-dev libexempi-dev libseccomp-dev gettext
-    # runtime: XMP sidecars, WebP, AVIF, HEIF and SVG decoding, icons, fonts
-    libexempi8 webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
+    # runtime: XMP sidecars, the decoder's seccomp filter, WebP, AVIF, HEIF and SVG decoding, icons, fonts
+    libexempi8 libseccomp2 webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
     # the French and Russian locales the translation tests run in
     locales
     # encoders for the format tests' AVIF, HEIF and animated WebP files
