@@ -24,6 +24,8 @@ packages=(
     firefox-esr chromium
     # desktop integration
     meson ninja-build desktop-file-utils appstream gtk-update-icon-cache
+    # the user manual: Mallard pages checked by yelp-check, translated and installed with itstool
+    yelp-tools itstool
 )
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -53,6 +55,8 @@ fi
 for catalog in data/po/*.po; do msgfmt --check --output-file=/dev/null "$catalog"; done
 # Every message in the sources has its French and Russian translation.
 bash data/po/update-translations.sh --check
+# The user manual's pages are valid Mallard.
+yelp-check validate data/help/C/*.page
 
 export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
