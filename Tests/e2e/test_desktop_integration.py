@@ -57,7 +57,8 @@ INSTALLED_FILES = [
     "share/dbus-1/services/" + APP_ID + ".service",
     "share/locale/fr/LC_MESSAGES/image-gallery.mo",
     "share/locale/ru/LC_MESSAGES/image-gallery.mo",
-] + ["share/help/C/%s/%s" % (APP_ID, page.name) for page in sorted(HELP_PAGES.iterdir())]
+] + ["share/help/%s/%s/%s" % (language, APP_ID, page.name)
+      for language in ("C", "fr", "ru") for page in sorted(HELP_PAGES.iterdir())]
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -290,6 +291,16 @@ def test_installed_metainfo_speaks_french_and_russian(install):
     assert summaries == {None, "fr", "ru"}, summaries
     french_features = [li.text for li in component.findall("description/ul/li") if li.get(XML_LANG) == "fr"]
     assert len(french_features) == 5 and all(french_features), french_features
+
+
+def test_installed_help_speaks_french_and_russian(install):
+    prefix, _, _ = install
+    titles = {}
+    for language in ("C", "fr", "ru"):
+        page = ElementTree.parse(prefix / "share/help" / language / APP_ID / "index.page")
+        titles[language] = page.getroot().find("{http://projectmallard.org/1.0/}title").text
+    assert titles == {"C": "Image Gallery Help", "fr": "Aide de Galerie d’images",
+                      "ru": "Справка по Галерее изображений"}
 
 
 def test_meson_test_suite_passes(install):
