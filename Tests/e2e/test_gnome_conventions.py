@@ -96,7 +96,8 @@ def wait_search(app, button, open_, what):
 def test_the_search_button_opens_and_closes_the_search_bar_and_follows_it(make_app, desktop):
     app = start(make_app)
     button = app.wait_for_object("Search", harness.ROLE.TOGGLE_BUTTON, timeout=10)
-    assert harness._safe(lambda: button.description) in (None, "", "Search (Ctrl+F)")
+    # The tooltip names the shortcut, as GNOME's apps do; screen readers hear it as the description.
+    assert button.description == "Search (Ctrl+F)"
     assert not search_showing(app)
     click_node(desktop, button)
     wait_search(app, button, True, "the button to open the search bar")
