@@ -30,8 +30,8 @@ public enum Desktop {
             }, box.retainedPointer)
     }
 
-    /// Whether the help viewer finds `help:<documentID>`: its untranslated pages sit in one of the data folders
-    /// GLib lists, which are those Yelp searches.
+    /// Whether the help viewer finds `help:<documentID>`: its English pages sit in one of the data folders GLib
+    /// lists, which are those Yelp searches.
     public static func hasHelp(_ documentID: String) -> Bool {
         var folders = [String(cString: g_get_user_data_dir())]
         if var system = g_get_system_data_dirs() {
@@ -41,6 +41,13 @@ public enum Desktop {
             }
         }
         return folders.contains { FileManager.default.fileExists(atPath: "\($0)/help/C/\(documentID)/index.page") }
+    }
+
+    /// Whether an application on this system opens addresses of `scheme`.
+    public static func hasHandler(forScheme scheme: String) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        g_object_unref(UnsafeMutableRawPointer(handler))
+        return true
     }
 
     /// Opens `uri` in the application the desktop chose for addresses of `scheme` (the help viewer for

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import urllib.parse
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from actions_helpers import install_handler, menu_item, recorded, toast  # noqa: E402
@@ -75,8 +77,9 @@ def test_the_main_menu_help_item_opens_the_source_trees_help_pages(make_app, des
     assert os.path.exists(os.path.join(HELP_PAGES, "index.page"))
 
 
-def test_without_a_help_viewer_f1_says_so_and_the_window_goes_on(make_app, desktop):
-    app = start(make_app)
+@pytest.mark.parametrize("installed_help", [False, True], ids=["source-tree", "installed"])
+def test_without_a_help_viewer_f1_says_so_and_the_window_goes_on(make_app, desktop, installed_help):
+    app = start(make_app, installed_help=installed_help)
     app.key("F1")
     assert toast(app, "no help viewer is installed") == "Could not open the help: no help viewer is installed"
     app.key("ctrl+f")

@@ -383,19 +383,27 @@ public final class ImageGalleryApplication {
     /// pages in data/help.
     private func showHelp() {
         guard let window = lastActiveWindow ?? windows.last else { return }
-        var address = "help:\(Self.id)"
-        if !Desktop.hasHelp(Self.id),
-            let pages = Self.dataDirectory()?.appendingPathComponent("help/C", isDirectory: true),
-            FileManager.default.fileExists(atPath: pages.appendingPathComponent("index.page").path)
-        {
-            address = pages.absoluteString
-        }
-        let opened = Desktop.open(address, withHandlerOf: "help") { [weak window] failure in
+        let noViewer = tr("Could not open the help: no help viewer is installed")
+        let failed: @MainActor (Desktop.Failure?) -> Void = { [weak window] failure in
             guard let failure else { return }
+            // GLib's words for a missing handler ("Operation not supported") do not say what is missing.
+            guard Desktop.hasHandler(forScheme: "help") else {
+                window?.say(noViewer)
+                return
+            }
             window?.say(
                 tr("Could not open the help: {reason}", ["reason": failure.message ?? tr("no application answered")]))
         }
-        if !opened { window.say(tr("Could not open the help: no help viewer is installed")) }
+        guard !Desktop.hasHelp(Self.id),
+            let pages = Self.dataDirectory()?.appendingPathComponent("help/C", isDirectory: true),
+            FileManager.default.fileExists(atPath: pages.appendingPathComponent("index.page").path)
+        else {
+            // The desktop's own way to open an address, which a sandbox's portal answers too.
+            return Desktop.open("help:\(Self.id)", completion: failed)
+        }
+        if !Desktop.open(pages.absoluteString, withHandlerOf: "help", completion: failed) {
+            window.say(noViewer)
+        }
     }
 
     private func newGallery() {
