@@ -24,6 +24,8 @@ packages=(
     firefox-esr chromium
     # desktop integration
     meson ninja-build desktop-file-utils appstream gtk-update-icon-cache
+    # the user manual: Mallard pages checked by yelp-check, translated and installed with itstool
+    yelp-tools itstool
 )
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -53,6 +55,15 @@ fi
 for catalog in data/po/*.po; do msgfmt --check --output-file=/dev/null "$catalog"; done
 # Every message in the sources has its French and Russian translation.
 bash data/po/update-translations.sh --check
+# The user manual's pages are valid Mallard, and every word of them has its French and Russian translation.
+yelp-check validate data/help/C/*.page
+help_pot=$(mktemp --suffix=.pot)
+itstool -o "$help_pot" data/help/C/*.page data/help/C/legal.xml
+for language in $(grep -v '^#' data/help/LINGUAS); do
+    msgfmt --check --output-file=/dev/null "data/help/$language/$language.po"
+    msgcmp "data/help/$language/$language.po" "$help_pot"
+done
+rm -f "$help_pot"
 
 export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.

@@ -14,6 +14,12 @@ public final class Application: Object {
         setenv("GDK_GL", "disable", 0)
     }
 
+    /// Names the program after the application id: X11's WM_CLASS and Wayland's app_id come from it,
+    /// and docks match windows to the desktop file by them. Call before GTK starts.
+    public static func setProgramName(_ name: String) {
+        g_set_prgname(name)
+    }
+
     public func onActivate(_ handler: @escaping VoidHandler) { on("activate", handler) }
     /// The application has its session bus connection and does not own its name yet: D-Bus objects
     /// exported now answer the call that started it.

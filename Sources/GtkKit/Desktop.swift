@@ -30,6 +30,54 @@ public enum Desktop {
             }, box.retainedPointer)
     }
 
+    /// Whether the help viewer finds `help:<documentID>`: its English pages sit in one of the data folders GLib
+    /// lists, which are those Yelp searches.
+    public static func hasHelp(_ documentID: String) -> Bool {
+        var folders = [String(cString: g_get_user_data_dir())]
+        if var system = g_get_system_data_dirs() {
+            while let folder = system.pointee {
+                folders.append(String(cString: folder))
+                system += 1
+            }
+        }
+        return folders.contains { FileManager.default.fileExists(atPath: "\($0)/help/C/\(documentID)/index.page") }
+    }
+
+    /// Whether an application on this system opens addresses of `scheme`.
+    public static func hasHandler(forScheme scheme: String) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        g_object_unref(UnsafeMutableRawPointer(handler))
+        return true
+    }
+
+    /// Opens `uri` in the application the desktop chose for addresses of `scheme` (the help viewer for
+    /// `help`, given a folder of help pages). False when no application handles `scheme`; otherwise
+    /// `completion` gets nil, or why it could not be opened.
+    public static func open(
+        _ uri: String, withHandlerOf scheme: String, completion: @escaping @MainActor (Failure?) -> Void
+    ) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(handler)) }
+        let box = CallbackBox<Completion>(completion)
+        let context = gdk_display_get_app_launch_context(gdk_display_get_default())
+        defer { context.map { g_object_unref(UnsafeMutableRawPointer($0)) } }
+        let launchContext = context.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GAppLaunchContext.self) }
+        let copy = strdup(uri)
+        defer { free(copy) }
+        let uris = g_list_append(nil, copy)
+        defer { g_list_free(uris) }
+        g_app_info_launch_uris_async(
+            handler, uris, launchContext, nil,
+            { source, result, userData in
+                let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let launched = g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) != 0
+                let failure = launched ? nil : Desktop.take(error)
+                onMain { box.handler(failure) }
+            }, box.retainedPointer)
+        return true
+    }
+
     /// Shows files selected in their folder through the file manager's D-Bus interface
     /// (org.freedesktop.FileManager1.ShowItems, which Files, Dolphin and Nemo offer); without one,
     /// opens the first file's folder. `completion` gets nil, or why nothing could be shown.

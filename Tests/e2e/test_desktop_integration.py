@@ -43,6 +43,7 @@ METAINFO_NAME = APP_ID + ".metainfo.xml"
 APP_ICON = DATA_DIR / "icons/hicolor/scalable/apps" / (APP_ID + ".svg")
 SYMBOLIC_ICON = DATA_DIR / "icons/hicolor/symbolic/apps" / (APP_ID + "-symbolic.svg")
 STYLESHEET = DATA_DIR / "style.css"
+HELP_PAGES = DATA_DIR / "help" / "C"
 
 # Everything `meson install` must put under the prefix.
 INSTALLED_FILES = [
@@ -56,7 +57,8 @@ INSTALLED_FILES = [
     "share/dbus-1/services/" + APP_ID + ".service",
     "share/locale/fr/LC_MESSAGES/image-gallery.mo",
     "share/locale/ru/LC_MESSAGES/image-gallery.mo",
-]
+] + ["share/help/%s/%s/%s" % (language, APP_ID, page.name)
+      for language in ("C", "fr", "ru") for page in sorted(HELP_PAGES.iterdir())]
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -229,6 +231,8 @@ def test_installed_desktop_file_is_valid(install):
     assert (prefix / "bin" / entry["Exec"].split()[0]).is_file()
     assert entry.get("Icon") == APP_ID
     assert entry.get("StartupNotify") == "true"
+    # The window's WM_CLASS is the app id (g_set_prgname): docks match the window to this file by it.
+    assert entry.get("StartupWMClass") == APP_ID
     assert entry.get("Categories", "").split(";")[:3] == ["Graphics", "Viewer", "GTK"]
     assert entry.get("Keywords", "").endswith(";")
 
@@ -289,12 +293,22 @@ def test_installed_metainfo_speaks_french_and_russian(install):
     assert len(french_features) == 5 and all(french_features), french_features
 
 
+def test_installed_help_speaks_french_and_russian(install):
+    prefix, _, _ = install
+    titles = {}
+    for language in ("C", "fr", "ru"):
+        page = ElementTree.parse(prefix / "share/help" / language / APP_ID / "index.page")
+        titles[language] = page.getroot().find("{http://projectmallard.org/1.0/}title").text
+    assert titles == {"C": "Image Gallery Help", "fr": "Aide de Galerie d’images",
+                      "ru": "Справка по Галерее изображений"}
+
+
 def test_meson_test_suite_passes(install):
     _, build_dir, _ = install
     result = run(["meson", "test", "-C", build_dir, "--no-rebuild", "--print-errorlogs"], timeout=300)
     assert result.returncode == 0, result.stdout
-    assert re.search(r"^Ok:\s+2\s*$", result.stdout, re.M), \
-        "expected the desktop-file and metainfo validations to run:\n" + result.stdout
+    assert re.search(r"^Ok:\s+3\s*$", result.stdout, re.M), \
+        "expected the desktop-file, metainfo and help validations to run:\n" + result.stdout
 
 
 # --------------------------------------------------------------------------

@@ -39,6 +39,7 @@ public final class ImageGalleryApplication {
             print("image-gallery \(AppInfo.version)")
             return 0
         }
+        Application.setProgramName(id)
         Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
@@ -71,6 +72,7 @@ public final class ImageGalleryApplication {
         }
         _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
         _ = application.addAction("about") { [weak self] in self?.showAbout() }
+        _ = application.addAction("help", accelerators: ["F1"]) { [weak self] in self?.showHelp() }
         _ = application.addAction("check-library") { [weak self] in
             guard let self, let window = lastActiveWindow ?? windows.last else { return }
             libraryChecker?.start(in: window)
@@ -395,6 +397,33 @@ public final class ImageGalleryApplication {
             iconName: Self.id, authors: [tr("The Image Gallery developers")],
             translatorCredits: credits == "translator-credits" ? nil : credits
         ).present()
+    }
+
+    /// The user manual in the help viewer: installed, by its `help:` address; run from the source tree, its
+    /// pages in data/help.
+    private func showHelp() {
+        guard let window = lastActiveWindow ?? windows.last else { return }
+        let noViewer = tr("Could not open the help: no help viewer is installed")
+        let failed: @MainActor (Desktop.Failure?) -> Void = { [weak window] failure in
+            guard let failure else { return }
+            // GLib's words for a missing handler ("Operation not supported") do not say what is missing.
+            guard Desktop.hasHandler(forScheme: "help") else {
+                window?.say(noViewer)
+                return
+            }
+            window?.say(
+                tr("Could not open the help: {reason}", ["reason": failure.message ?? tr("no application answered")]))
+        }
+        guard !Desktop.hasHelp(Self.id),
+            let pages = Self.dataDirectory()?.appendingPathComponent("help/C", isDirectory: true),
+            FileManager.default.fileExists(atPath: pages.appendingPathComponent("index.page").path)
+        else {
+            // The desktop's own way to open an address, which a sandbox's portal answers too.
+            return Desktop.open("help:\(Self.id)", completion: failed)
+        }
+        if !Desktop.open(pages.absoluteString, withHandlerOf: "help", completion: failed) {
+            window.say(noViewer)
+        }
     }
 
     private func newGallery() {

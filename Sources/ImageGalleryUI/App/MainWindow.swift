@@ -231,6 +231,7 @@ final class MainWindow {
             MenuButton(
                 iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: PrimaryMenu.builder(),
                 menuID: "primary-menu"))
+        header.packEnd(search.button)
         header.packEnd(zoom)
         propertiesButton.setAction("win.properties")
         header.packEnd(propertiesButton)
@@ -320,6 +321,7 @@ final class MainWindow {
             propertiesButton.isVisible = true
             header.setCustomTitle(viewerHeading)
             search.bar.isVisible = false
+            search.button.isVisible = false
             for action in galleryOnlyActions { action.enabled = false }
         }
         viewer.show(id)
@@ -352,6 +354,7 @@ final class MainWindow {
         propertiesButton.isVisible = false
         header.setCustomTitle(nil)
         search.bar.isVisible = true
+        search.button.isVisible = true
         for action in galleryOnlyActions { action.enabled = true }
         if let shown, gallery.index(of: shown) != nil {
             session.select(shown, mode: .replace)

@@ -10,6 +10,8 @@ import GtkKit
 @MainActor
 final class WindowSearch {
     let bar = SearchBar()
+    /// The header bar's magnifier: pressed while the bar shows, and pressing it opens or closes the bar.
+    let button = ToggleButton(iconName: "system-search-symbolic", tooltip: tr("Search (Ctrl+F)"))
     let entry = Entry(searching: true)
     /// Searches the shown gallery alone instead of every gallery.
     private let scopeButton = ToggleButton(
@@ -81,8 +83,15 @@ final class WindowSearch {
             add(filter)
             entry.grabFocus()
         }
+        button.accessibleName = tr("Search")
+        button.onToggled { [weak self] in
+            guard let self, button.isActive != isOpen else { return }
+            if button.isActive { open() } else { close() }
+        }
         bar.onSearchingChanged { [weak self] in
-            guard let self, !bar.isSearching else { return }
+            guard let self else { return }
+            if button.isActive != bar.isSearching { button.isActive = bar.isSearching }
+            guard !bar.isSearching else { return }
             stop()
             onClosed()
         }

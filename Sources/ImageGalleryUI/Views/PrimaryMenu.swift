@@ -31,6 +31,7 @@ enum PrimaryMenu {
             </section>
             <section>
               \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
+              \(item(N_("_Help"), action: "app.help"))
               \(item(N_("_About Image Gallery"), action: "app.about"))
               \(item(N_("_Quit"), action: "app.quit"))
             </section>

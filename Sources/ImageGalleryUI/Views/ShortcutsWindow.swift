@@ -52,6 +52,7 @@ enum ShortcutsWindow {
                 shortcut(accelerator: "&lt;Ctrl&gt;z", N_("Undo")),
                 shortcut(accelerator: "&lt;Ctrl&gt;&lt;Shift&gt;z", N_("Redo")),
                 shortcut(accelerator: "&lt;Ctrl&gt;plus &lt;Ctrl&gt;minus", N_("Larger or smaller images")),
+                shortcut(accelerator: "F1", N_("Help")),
                 shortcut(accelerator: "&lt;Ctrl&gt;question", N_("Keyboard shortcuts")),
                 shortcut(accelerator: "&lt;Ctrl&gt;q", N_("Quit")),
             ]))
