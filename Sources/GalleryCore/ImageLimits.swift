@@ -25,7 +25,8 @@ public enum ImageLimits {
     /// Connections open at once in all, far below the file descriptors a process may open.
     public static let maximumConnections = 64
     /// Bytes downloads hold in memory at once, received and not yet decoded: past it, running transfers
-    /// pause and new ones wait, except the oldest, which may take a whole download more.
+    /// pause and new ones wait; while no answer waits to be decoded, the one holding the most may take a whole
+    /// download more.
     public static let maximumTransferBytesHeld: Int64 = 128_000_000
     /// An address longer than this is left out of a drop unread: a `data:` URI holding the largest download in
     /// base64 still fits.

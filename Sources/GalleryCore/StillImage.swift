@@ -7,7 +7,11 @@ public enum StillImage {
     /// `bytes` themselves, or for an animated WebP whose first frame covers the whole canvas, a
     /// still WebP of that frame.
     public static func firstFrame(of bytes: Data) -> Data {
-        firstWebPFrame(Array(bytes)).map { Data($0) } ?? bytes
+        // Only a WebP is copied to be read: a large answer of another kind is not held twice while it decodes.
+        guard bytes.prefix(4).elementsEqual("RIFF".utf8), bytes.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8) else {
+            return bytes
+        }
+        return firstWebPFrame(Array(bytes)).map { Data($0) } ?? bytes
     }
 
     private struct Chunk {

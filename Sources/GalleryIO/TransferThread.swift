@@ -72,7 +72,7 @@ final class TransferThread: Sendable {
         /// Starts what waits and has a connection and room in the budget; whether any did.
         func admit() -> Bool {
             var admitted = false
-            while running.count < connections, budget.hasRoom || running.isEmpty,
+            while running.count < connections, budget.hasRoom,
                 let request = queue.popFirst(where: { runningPerHost[$0, default: 0] < connectionsPerHost })
             {
                 if request.cancellation?.isCancelled == true {
@@ -187,11 +187,16 @@ final class TransferThread: Sendable {
         perHost[host] = perHost[host, default: 1] > 1 ? perHost[host, default: 1] - 1 : nil
     }
 
-    /// The running transfer that holds the most goes on whatever the budget (one server that trickles
-    /// cannot hold the others), so that the budget never stops them all; the others try again, and
-    /// pause again if there is still no room.
+    /// While no response holds bytes of the budget, none will free any: then the running transfer that holds the
+    /// most goes on whatever the budget, so that the budget never stops them all; the others try again, and pause
+    /// again if there is still no room.
     private func resumePaused(_ running: [UnsafeMutableRawPointer: EasyTransfer]) {
-        let first = running.values.max { ($0.buffer.body.count, $1.sequence) < ($1.buffer.body.count, $0.sequence) }
+        let receiving = running.values.reduce(Int64(0)) { $0 + Int64($1.buffer.body.count) }
+        // Bytes of answers waiting to be decoded come back: a transfer that went on meanwhile would add a whole
+        // download to the budget for every one, as fast as the network outruns the decoder.
+        let first =
+            budget.held > receiving
+            ? nil : running.values.max { ($0.buffer.body.count, $1.sequence) < ($1.buffer.body.count, $0.sequence) }
         for transfer in running.values {
             transfer.buffer.mayExceedBudget = transfer === first
             transfer.resume()

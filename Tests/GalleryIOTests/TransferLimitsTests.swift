@@ -81,6 +81,32 @@ import Testing
         #expect(gauge.peak >= 2, "the transfers ran side by side")
     }
 
+    @Test func aStalledTransferGivesItsConnectionToAVisibleImageAndStartsAgainAfterIt() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // The first answer sends its head and nothing more until the client hangs up; the second is whole.
+        server.answer(
+            "/stalled", [.send(LoopbackServer.head(200, headers: ["Content-Length: 1"])), .stall],
+            LoopbackServer.response(200, body: [5]))
+        server.answer("/watched", LoopbackServer.response(200, body: [6]))
+        let thread = TransferThread(connectionsPerHost: 1, connections: 64, bytesHeld: 1_000_000)
+        var stallingLimits = Self.limits(on: thread)
+        stallingLimits.giveWaySeconds = 1
+        let limits = stallingLimits
+        let download: @Sendable (String) async -> HTTPClient.Outcome? = { path in
+            await callback { done in
+                HTTPClient.start(
+                    server.url(path), limits: limits, priority: .visible, progress: { _, _ in true }, completion: done)
+            }
+        }
+        let stalled = Task { await download("/stalled") }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        // Long before the stalled one's fifteen seconds of trickling are up.
+        #expect(try #require(await download("/watched")).get().body == Data([6]))
+        #expect(try #require(await stalled.value).get().body == Data([5]))
+        #expect(server.requests == ["/stalled", "/watched", "/stalled"])
+    }
+
     @Test func cancelledQueuedTransfersNeverConnectAndFreeTheirPlace() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }

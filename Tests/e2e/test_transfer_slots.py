@@ -3,10 +3,9 @@ gives its connections to an image the user waits for, and a flood of gzip bombs 
 
 The server is the hostile one of test_hostile_servers.py (one thread a connection, counting those open), whose
 /trickle/N answers now notice at once when the app hangs up: a connection counts as open until the app closes it.
-/bomb/N answers 49 MB of zeros gzipped to 48 kB with `Content-Encoding: gzip`. Addresses are pasted with Ctrl+V from a
+/bomb/N answers 49 MB of zeros gzipped to 48 kB with `Content-Encoding: gzip`, /large/N the 49 MB themselves. Addresses are pasted with Ctrl+V from a
 clipboard owner in another process (`text/uri-list`, or plain text for one address)."""
 import gzip
-import os
 import select
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from harness import wait_until
 from test_hostile_servers import IMAGE, HostileServer, state_of
 
 BOMB = gzip.compress(bytes(49_000_000), 9)
+LARGE_BODY = bytes(49_000_000)
 
 _CLIPBOARD_OWNER = """
 import sys
@@ -49,10 +49,11 @@ class TransferServer(HostileServer):
                 self.accepted += 1
 
     def answer(self, sock, path, last_part):
-        if path.startswith("/bomb/"):
+        if path.startswith("/bomb/") or path.startswith("/large/"):
             last_part()
-            sock.sendall(("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Encoding: gzip\r\n"
-                          "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(BOMB)).encode() + BOMB)
+            body, encoding = (BOMB, "Content-Encoding: gzip\r\n") if path.startswith("/bomb/") else (LARGE_BODY, "")
+            sock.sendall(("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n%sContent-Length: %d\r\n"
+                          "Connection: close\r\n\r\n" % (encoding, len(body))).encode() + body)
             return
         if not path.startswith("/trickle/"):
             return super().answer(sock, path, last_part)
@@ -131,36 +132,63 @@ def test_trickling_transfers_give_their_connections_to_a_pasted_image(make_app, 
 
 
 BOMBS = 300
+LARGE = 30
 
 
-def test_a_pasted_flood_of_gzip_bombs_stays_within_its_memory_bound(make_app, desktop, tmp_path):
-    server = TransferServer()
-    owner = None
+def pasted_flood_peak(app, desktop, tmp_path, urls):
+    """Pastes `urls` into the app and waits until each is refused as not an image, the window answering meanwhile;
+    returns the app's peak memory above its baseline before the paste, in MiB, failing once it passes 256."""
+    baseline = harness.process_memory_mib(app.proc.pid)
+    with open("/proc/%d/clear_refs" % app.proc.pid, "w") as clear:
+        clear.write("5")  # VmHWM starts again from VmRSS
+    owner = paste(app, desktop, tmp_path, "".join(url + "\r\n" for url in urls), "text/uri-list")
     try:
-        app = make_app()
-        app.start()
-        app.resize(900, 700)
-        app.wait_cells(lambda cs: cs == [], 10, what="the empty gallery")
-        baseline = harness.process_memory_mib(app.proc.pid)
-        with open("/proc/%d/clear_refs" % app.proc.pid, "w") as clear:
-            clear.write("5")  # VmHWM starts again from VmRSS
-        urls = [server.url("/bomb/%d.png" % i) for i in range(BOMBS)]
-        owner = paste(app, desktop, tmp_path, "".join(url + "\r\n" for url in urls), "text/uri-list")
         app.wait_cells(lambda cs: len(cs) > 0, 30, what="the paste's placeholders")
         # The window answers meanwhile: Ctrl+A selects the placeholders within 2 s.
         app.key("ctrl+a")
         app.wait_cells(lambda cs: cs and all(c.selected for c in cs), 2, what="the placeholders selected")
+
+        def peak():
+            above = harness.process_memory_mib(app.proc.pid, "VmHWM") - baseline
+            assert above < 256, "peak %.0f MiB above the baseline" % above
+            return above
+
         def settled():
-            peak = harness.process_memory_mib(app.proc.pid, "VmHWM") - baseline
-            assert peak < 256, "peak %.0f MiB above the baseline" % peak
+            peak()
             return not app.cells() and app.find_by_name("not an image", contains=True)
 
-        # Each bomb is refused as what it is, and the paste says so; its placeholders go.
-        wait_until(settled, 240, 0.5, "the pasted bombs refused as not images", app.dump_tree)
+        # Each answer is refused as what it is, and the paste says so; its placeholders go.
+        wait_until(settled, 240, 0.5, "the pasted answers refused as not images", app.dump_tree)
         assert "Couldn’t add" in app.find_by_name("not an image", contains=True).name
         assert app.running
+        return peak()
     finally:
-        if owner:
-            owner.kill()
-            owner.wait(10)
+        owner.kill()
+        owner.wait(10)
+
+
+def start_empty(make_app):
+    app = make_app()
+    app.start()
+    app.resize(900, 700)
+    app.wait_cells(lambda cs: cs == [], 10, what="the empty gallery")
+    return app
+
+
+def test_a_pasted_flood_of_gzip_bombs_stays_within_its_memory_bound(make_app, desktop, tmp_path):
+    server = TransferServer()
+    try:
+        app = start_empty(make_app)
+        pasted_flood_peak(app, desktop, tmp_path, [server.url("/bomb/%d.png" % i) for i in range(BOMBS)])
+    finally:
+        server.stop()
+
+
+def test_a_pasted_flood_of_large_answers_stays_within_its_memory_bound(make_app, desktop, tmp_path):
+    server = TransferServer()
+    try:
+        # The network outruns the decoder: answers wait to be decoded within the budget of bytes held.
+        app = start_empty(make_app)
+        pasted_flood_peak(app, desktop, tmp_path, [server.url("/large/%d.png" % i) for i in range(LARGE)])
+    finally:
         server.stop()
