@@ -7,8 +7,8 @@ import Foundation
 /// Reads a state file's bytes with a bound: one larger than `limit` is refused from its size, and never more
 /// than `limit` + 1 bytes are read of one that grows while it is read.
 enum StateFileBytes {
-    /// The largest state file read: twice a million images in today's format, which no library comes near,
-    /// and a file a launch can hold once in memory.
+    /// The largest state file read: well past what any library in today's format holds (issue 48), and what a
+    /// launch can still hold once in memory.
     static let limit = 1 << 30
 
     enum Failure: Error, Equatable {
