@@ -8,8 +8,8 @@ import Foundation
 /// than `limit` + 1 bytes are read of one that grows while it is read. A link is followed only when `followingLink`:
 /// in a folder another computer writes, one swapped in after the store looked is not read either.
 enum StateFileBytes {
-    /// The largest state file read: twice a million images in today's format, which no library comes near,
-    /// and a file a launch can hold once in memory.
+    /// The largest state file read: well past what any library in today's format holds (issue 48), and what a
+    /// launch can still hold once in memory.
     static let limit = 1 << 30
 
     enum Failure: Error, Equatable {

@@ -7,7 +7,7 @@ these state files (harness.hostile_states), until its first cell settles (shown,
 - bloated: that image, with a 50 MiB unknown string, a 50 MiB unknown field nested 200 objects deep around an
   array of small objects, and 100,000 small unknown fields (about 103 MiB in all);
 - oversized: that image's state followed by zeros to one byte past the size the app reads (1 GiB, sparse on disk);
-  the app starts on an empty gallery, so it waits for the message instead of a cell;
+  the app starts on an empty gallery, so it waits for the message ("could not be read") instead of a cell;
 - 10,000 images: a normal library, every address refused at once (nothing listens on port 9).
 Printed per file, as the median and range of the runs: the peak resident memory (VmHWM) and the time from the
 start of the process until the first cell settled (or the message showed). Not a test: numbers go here.
@@ -35,7 +35,7 @@ def launch(app, oversized):
     start = time.monotonic()
     app.start()
     if oversized:
-        app.wait_for_object("larger than", contains=True, ignore_case=True, timeout=60)
+        app.wait_for_object("could not be read", contains=True, ignore_case=True, timeout=120)
     else:
         app.wait_cells(lambda cs: cs and (cs[0].settled or cs[0].error), 120)
     result = harness.process_memory_mib(app.proc.pid, "VmHWM"), time.monotonic() - start
