@@ -80,6 +80,9 @@ public final class BackgroundStateSaver: Sendable {
 
     /// - Parameters:
     ///   - loaded: the state as read at launch (what the file held then).
+    ///   - loadedRevision: the file's version noted before `loaded` was read (nil: there was none), so that a file a
+    ///     sync tool puts over it before this saver exists is merged in, not taken for the one read; when not given,
+    ///     the file's version now.
     ///   - runInBackground: runs a write elsewhere once the duration has passed (at once for zero); on a thread of
     ///     its own unless told (`onThreadOfItsOwn`).
     ///   - onMerged: the file had changed on disk; `merged` (written now) holds both sides' changes
@@ -88,7 +91,7 @@ public final class BackgroundStateSaver: Sendable {
     ///   - beforeWrite: called where the write runs, before each state is written; when it throws, the save
     ///     fails as a failed write does.
     public init(
-        store: StateStore, loaded: GalleryState,
+        store: StateStore, loaded: GalleryState, loadedRevision: StateStore.Revision?? = nil,
         runInBackground: @escaping RunInBackground = onThreadOfItsOwn,
         patience: TimeInterval = 30, localFolder: URL? = nil, clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
@@ -113,7 +116,7 @@ public final class BackgroundStateSaver: Sendable {
         let clean = Lineage.withoutLineage(loaded)
         state = Mutex(
             State(
-                base: clean, onDisk: clean, diskRevision: store.revision(), unreadHistoryOf: clean,
+                base: clean, onDisk: clean, diskRevision: loadedRevision ?? store.revision(), unreadHistoryOf: clean,
                 unreadLaunch: clean))
     }
 

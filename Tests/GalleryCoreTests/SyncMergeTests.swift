@@ -206,9 +206,12 @@ private final class SyncedFolder: Sendable {
         file = directory.appendingPathComponent("state.json")
     }
 
-    func saver(loaded: GalleryState, patience: TimeInterval = 600, localFolder: URL? = nil) -> BackgroundStateSaver {
+    func saver(
+        loaded: GalleryState, loadedRevision: StateStore.Revision?? = nil, patience: TimeInterval = 600,
+        localFolder: URL? = nil
+    ) -> BackgroundStateSaver {
         BackgroundStateSaver(
-            store: StateStore(fileURL: file), loaded: loaded,
+            store: StateStore(fileURL: file), loaded: loaded, loadedRevision: loadedRevision,
             runInBackground: { [self] wait, work in
                 guard wait > .zero else { return work() }
                 waiting.withLock { $0.append((wait, work)) }
@@ -371,6 +374,31 @@ struct SyncedFolderTests {
         try FileManager.default.copyItem(at: desktop.file, to: laptop.file)
         // The launch's first look at the folder (the app's after its first frame).
         laptop.saver(loaded: theirs, localFolder: local).takeInChanges()
+        let onDisk = try #require(laptop.onDisk)
+        #expect(ids(onDisk, "g") == ["b", "c", "d", "laptop's"])
+        #expect(laptop.merges.withLock { $0.last } == onDisk)
+    }
+
+    @Test func aFileASyncToolPutsOverTheLaunchsOwnBeforeItsSaverStartsIsMergedIn() throws {
+        let laptop = try SyncedFolder()
+        let desktop = try SyncedFolder()
+        let local = laptop.directory.appendingPathComponent("local", isDirectory: true)
+        let shared = Lineage(revision: "shared", takenIn: []).stamped(base)
+        try StateStore(fileURL: laptop.file).save(shared)
+        try StateStore(fileURL: desktop.file).save(shared)
+        let ours = edited { $0.galleries[0].images.append(image("laptop's")) }
+        laptop.saver(loaded: base, localFolder: local).save(ours)
+        let theirs = edited { $0.galleries[0].images.remove(at: 0) }
+        desktop.saver(loaded: base).save(theirs)
+        // The laptop's app is killed and launched again: it reads its own last write...
+        let store = StateStore(fileURL: laptop.file)
+        let revision = store.revision()
+        let loaded = try #require(store.load().state)
+        #expect(ids(loaded, "g") == ["a", "b", "c", "d", "laptop's"])
+        // ...and its sync tool puts the desktop's file over it, keeping no copy, before the launch's saver starts.
+        try FileManager.default.removeItem(at: laptop.file)
+        try FileManager.default.copyItem(at: desktop.file, to: laptop.file)
+        laptop.saver(loaded: loaded, loadedRevision: revision, localFolder: local).takeInChanges()
         let onDisk = try #require(laptop.onDisk)
         #expect(ids(onDisk, "g") == ["b", "c", "d", "laptop's"])
         #expect(laptop.merges.withLock { $0.last } == onDisk)

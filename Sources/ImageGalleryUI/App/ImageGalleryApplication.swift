@@ -156,7 +156,7 @@ public final class ImageGalleryApplication {
             ?? StateLoading(store: StateStore.library(), scheduler: scheduler)
         Self.stateLoading = nil
         let store = loading.store
-        let (loaded, prepared) = loading.result()
+        let (loaded, loadedRevision, prepared) = loading.result()
         let state: GalleryState
         var problem: String?
         var canSave = true
@@ -237,6 +237,8 @@ public final class ImageGalleryApplication {
             }
             let saver = BackgroundStateSaver(
                 store: store, loaded: state,
+                // An unreadable file was moved aside: the one noted before it was read is gone.
+                loadedRevision: loaded.state == nil && loaded != .missing ? nil : .some(loadedRevision),
                 runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
                 // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
                 // which none shares, a file put back by hand is taken as it is.
