@@ -213,7 +213,7 @@ final class ImageActions {
         let picture =
             (try? ImageDecoder.decodePicture(data, fit: nil).get())
             ?? (try? ImageDecoder.decodePicture(data, fit: (copiedSide, copiedSide)).get())
-        return picture?.pixbuf.pngData()
+        return picture?.bitmap.pngData()
     }
 
     /// The side of a copied image whose own size is too large to decode whole (a vector image's).
