@@ -68,7 +68,10 @@ rm -f "$help_pot"
 export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift
-swift build
-swift test
+# Warnings are errors here, not in Package.swift, where a newer compiler's new warning would stop a packager's
+# build; test takes the build's flags, so it reuses what the build compiled.
+swift_flags=(-Xswiftc -warnings-as-errors -Xcc -Werror)
+swift build "${swift_flags[@]}"
+swift test "${swift_flags[@]}"
 # Debian's python: pyatspi exists only there.
 /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e "$@"

@@ -357,9 +357,6 @@ public final class BackgroundStateSaver: Sendable {
             }
             state.withLock { $0.waitingSince = nil }
             var history = history
-            // Their file is merged against the newest state of this copy's it was made from (a sync tool
-            // may have put it over this copy's last write without a conflict copy): what they never
-            // saw is not taken for deleted.
             // What the file would hold had nobody else written it: this copy's edits on what it last
             // knew of the file (they differ after a merge, until the window takes it in).
             let ourFile = onDisk == base ? pending : GalleryState.merged(base: base, theirs: onDisk, ours: pending)

@@ -54,14 +54,6 @@ public enum DropPayload {
         }
     }
 
-    /// For a drag that `mayContainImage` refuses but that offers plain text (e.g. a URL dragged out of a
-    /// terminal): the text target an app may request during drag-motion and feed to `sources` to decide.
-    /// nil when the drag already may contain an image, or offers no text.
-    public static func textTargetToPeek(offered: [String]) -> String? {
-        guard !mayContainImage(offered: offered) else { return nil }
-        return preferredTargets(offered: offered).first { TargetKind(normalizedTarget($0)).isText }
-    }
-
     // MARK: Parsing one target
 
     /// The image sources one target's data holds, best first, one per image, duplicates removed.
@@ -151,8 +143,4 @@ public enum DropPayload {
         DataURI.inspect(uri)?.byteCount
     }
 
-    /// The image media type recognised from the first bytes (`ImageFormat.sniff`); nil when not recognised.
-    public static func sniffImageType(_ bytes: [UInt8]) -> String? {
-        ImageFormat.sniff(bytes)?.mimeType
-    }
 }

@@ -42,7 +42,7 @@ public enum GalleryExport {
         return name == fileName ? nil : name
     }
 
-    /// The extension a file of this media type (`DropPayload.sniffImageType`) carries.
+    /// The extension a file of this media type (`ImageFormat.mimeType`) carries.
     public static func fileExtension(forMIMEType type: String) -> String? {
         ImageFormat.forMIMEType(type)?.fileExtension
     }

@@ -3,7 +3,7 @@ import Foundation
 /// The name an image gets as a file of its own (Save As…, Save to Folder…): the name the gallery
 /// shows for it, with the extension its bytes really have, safe in any folder.
 public enum SavedImageName {
-    /// The usual extension of an image type (`DropPayload.sniffImageType`'s answer).
+    /// The usual extension of an image type (`ImageFormat.sniff`'s `mimeType`).
     public static func fileExtension(forMimeType mimeType: String) -> String? {
         ImageFormat.forMIMEType(mimeType)?.fileExtension
     }

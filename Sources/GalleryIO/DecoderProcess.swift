@@ -40,7 +40,7 @@ public enum DecoderProcess {
     // MARK: The app's side
 
     /// Decodes `bytes` in the decoder process, fitted inside `fit` as `ImageDecoder.decodePicture` does.
-    static func decode(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<DecodedPicture, DecodeError> {
+    static func decode(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<DecodedImage<Pixbuf>, DecodeError> {
         guard let program = programPath() else { return .failure(.undecodable(nil)) }
         let input = cshim_memory_file()
         guard input >= 0 else { return .failure(.undecodable(nil)) }
@@ -119,14 +119,14 @@ public enum DecoderProcess {
         return Answer(fields: fields, payload: payload)
     }
 
-    private static func result(of answer: Answer) -> Result<DecodedPicture, DecodeError> {
+    private static func result(of answer: Answer) -> Result<DecodedImage<Pixbuf>, DecodeError> {
         let f = answer.fields.map { Int(clamping: $0) }
         switch Status(rawValue: answer.fields[0]) {
         case .decoded:
             let pixels = Pixbuf.Pixels(
                 width: f[3], height: f[4], rowstride: f[5], hasAlpha: f[6] != 0, bytes: answer.payload)
             guard let pixbuf = Pixbuf(pixels) else { return .failure(.undecodable(nil)) }
-            return .success(DecodedPicture(pixbuf: pixbuf, originalWidth: f[1], originalHeight: f[2]))
+            return .success(DecodedImage(bitmap: pixbuf, originalWidth: f[1], originalHeight: f[2]))
         case .notAnImage: return .failure(.notAnImage)
         case .tooLarge: return .failure(.tooLarge(width: f[1], height: f[2]))
         case .incomplete: return .failure(.incomplete)
@@ -159,7 +159,7 @@ public enum DecoderProcess {
             ? decodeXPM(fit: fit) : ImageDecoder.decodeInThisProcess(bytes, fit: fit)
         switch decoded {
         case .success(let picture):
-            let pixels = picture.pixbuf.pixels
+            let pixels = picture.bitmap.pixels
             fields[0] = Status.decoded.rawValue
             fields[1...6] =
                 [
@@ -185,17 +185,17 @@ public enum DecoderProcess {
 
     /// gdk-pixbuf's XPM loader copies what it is fed into a temporary file, which this process may not create:
     /// it reads the image's own file instead, standard input, whose size the app's side checked from its header.
-    private static func decodeXPM(fit: (width: Int, height: Int)?) -> Result<DecodedPicture, DecodeError> {
+    private static func decodeXPM(fit: (width: Int, height: Int)?) -> Result<DecodedImage<Pixbuf>, DecodeError> {
         guard let pixbuf = Pixbuf.load(contentsOf: "/dev/stdin") else { return .failure(.undecodable(nil)) }
         let (width, height) = (pixbuf.width, pixbuf.height)
         guard let fit, fit.width > 0, fit.height > 0, width > fit.width || height > fit.height else {
-            return .success(DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height))
+            return .success(DecodedImage(bitmap: pixbuf, originalWidth: width, originalHeight: height))
         }
         let factor = min(Double(fit.width) / Double(width), Double(fit.height) / Double(height))
         let fitted = pixbuf.scaled(
             width: max(1, Int((Double(width) * factor).rounded())),
             height: max(1, Int((Double(height) * factor).rounded())))
-        return .success(DecodedPicture(pixbuf: fitted, originalWidth: width, originalHeight: height))
+        return .success(DecodedImage(bitmap: fitted, originalWidth: width, originalHeight: height))
     }
 
     /// Confines this process before it reads a byte of the image, whose decoder may be made to run any code:

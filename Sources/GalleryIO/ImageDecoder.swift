@@ -20,7 +20,7 @@ public enum ImageDecoder {
     /// The pixels, fitted inside `fit` (the largest pixel size wanted; nil: full size), not yet a surface.
     /// An image that the budget allows only smaller comes back smaller, with its own size.
     public static func decodePicture(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
-        DecodedPicture, DecodeError
+        DecodedImage<Pixbuf>, DecodeError
     > {
         let header = ImageHeader.read(bytes)
         var fit = fit
@@ -38,13 +38,13 @@ public enum ImageDecoder {
 
     /// Decodes here, whatever the format: in the decoder process, or for the formats whose header was read.
     static func decodeInThisProcess(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
-        DecodedPicture, DecodeError
+        DecodedImage<Pixbuf>, DecodeError
     > {
         switch ScaledPNG.decode(
             bytes, fit: fit, maximumPixels: ImageLimits.maximumPixels, maximumSide: ImageLimits.maximumSide)
         {
         case .decoded(let pixbuf, let width, let height):
-            return .success(DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height))
+            return .success(DecodedImage(bitmap: pixbuf, originalWidth: width, originalHeight: height))
         case .tooLarge(let width, let height): return .failure(.tooLarge(width: width, height: height))
         case .incomplete: return .failure(.incomplete)
         case .damaged: return .failure(.damaged)
@@ -92,7 +92,7 @@ public enum ImageDecoder {
     }
 
     private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
-        DecodedPicture, DecodeError
+        DecodedImage<Pixbuf>, DecodeError
     > {
         var check = SizeCheck()
         let loader = PixbufLoader { prepared in decision(for: prepared, fit: fit, check: &check) }
@@ -132,7 +132,7 @@ public enum ImageDecoder {
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }
         return .success(
-            DecodedPicture(pixbuf: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
+            DecodedImage(bitmap: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
     }
 
     /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and

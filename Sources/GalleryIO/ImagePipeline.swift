@@ -18,7 +18,7 @@ public final class ImagePipeline: Sendable {
     /// `cancellation` is cancelled first (then `then` is never called).
     public func picture(
         _ request: PictureRequest, priority: JobPriority, cancellation: CancellationToken,
-        then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void
+        then: @escaping @Sendable (Result<DecodedImage<CairoSurface>, LoadFailure>) -> Void
     ) {
         let source = bytes
         let scheduler = scheduler
@@ -59,7 +59,8 @@ public final class ImagePipeline: Sendable {
     /// (see `ImageBytesSource.download`) and shown; other bytes are neither kept nor shown as the image.
     private static func repairFromSource(
         _ request: PictureRequest, sha256: String, source: ImageBytesSource, priority: JobPriority,
-        cancellation: CancellationToken, _ then: @escaping @Sendable (Result<DecodedImage, LoadFailure>) -> Void
+        cancellation: CancellationToken,
+        _ then: @escaping @Sendable (Result<DecodedImage<CairoSurface>, LoadFailure>) -> Void
     ) {
         source.download(
             request.url, sha256: sha256, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false,
@@ -88,7 +89,7 @@ public final class ImagePipeline: Sendable {
     /// Like `picture(_:priority:cancellation:then:)`, with the result handed to `then` on the GTK thread.
     public func picture(
         _ request: PictureRequest, priority: JobPriority, cancellation: CancellationToken,
-        onMain then: @escaping @Sendable @MainActor (Result<DecodedImage, LoadFailure>) -> Void
+        onMain then: @escaping @Sendable @MainActor (Result<DecodedImage<CairoSurface>, LoadFailure>) -> Void
     ) {
         picture(request, priority: priority, cancellation: cancellation) { result in
             guard !cancellation.isCancelled else { return }
@@ -98,13 +99,15 @@ public final class ImagePipeline: Sendable {
 
     /// The picture `request` asks for, made on the calling thread: for a job on the CPU lane that holds
     /// the bytes already.
-    public func pictureNow(_ request: PictureRequest) -> Result<DecodedImage, LoadFailure> {
+    public func pictureNow(_ request: PictureRequest) -> Result<DecodedImage<CairoSurface>, LoadFailure> {
         Self.decode(request, source: bytes)
     }
 
     /// The picture for `request`: from the thumbnail on disk when it is current and large enough,
     /// else decoded from the bytes or the file (leaving that thumbnail behind). Runs on the CPU lane.
-    static func decode(_ request: PictureRequest, source: ImageBytesSource) -> Result<DecodedImage, LoadFailure> {
+    static func decode(_ request: PictureRequest, source: ImageBytesSource) -> Result<
+        DecodedImage<CairoSurface>, LoadFailure
+    > {
         let original = source.localOriginal(for: request.url, sha256: request.sha256)
         let isKept = request.sha256.flatMap(source.originals.path(for:)) == original?.path
         var thumbnailSize: ThumbnailSize?
@@ -166,15 +169,15 @@ public final class ImagePipeline: Sendable {
     /// leaves behind, decoded from the bytes it had in memory) and kept: the original is not read and checked again.
     private static func thumbnail(
         of original: ThumbnailCache.Original, size: ThumbnailSize, source: ImageBytesSource
-    ) -> DecodedPicture? {
+    ) -> DecodedImage<Pixbuf>? {
         if let thumbnail = source.thumbnails.read(original, size: size) { return thumbnail }
         for larger in ThumbnailSize.allCases where larger.pixels > size.pixels {
             guard let thumbnail = source.thumbnails.read(original, size: larger) else { continue }
-            let pixbuf = thumbnail.pixbuf
+            let pixbuf = thumbnail.bitmap
             let factor = Double(size.pixels) / Double(max(pixbuf.width, pixbuf.height, 1))
             guard factor < 1 else { return thumbnail }
-            let scaled = DecodedPicture(
-                pixbuf: pixbuf.scaled(
+            let scaled = DecodedImage(
+                bitmap: pixbuf.scaled(
                     width: max(1, Int((Double(pixbuf.width) * factor).rounded())),
                     height: max(1, Int((Double(pixbuf.height) * factor).rounded()))),
                 originalWidth: thumbnail.originalWidth, originalHeight: thumbnail.originalHeight)
@@ -184,7 +187,8 @@ public final class ImagePipeline: Sendable {
         return nil
     }
 
-    private static func fitted(_ picture: DecodedPicture, _ request: PictureRequest) -> DecodedImage {
+    private static func fitted(_ picture: DecodedImage<Pixbuf>, _ request: PictureRequest) -> DecodedImage<CairoSurface>
+    {
         switch request.fit {
         case .cell(let width, let height, let cornerRadius):
             let fit = PixelFit(
@@ -192,13 +196,13 @@ public final class ImagePipeline: Sendable {
                 cellWidth: width, cellHeight: height)
             // A picture that fills its cell has the cell's round corners: it is painted without a clip.
             let fillsCell = abs(fit.width - width) <= 1 && abs(fit.height - height) <= 1
-            return picture.image(
+            return picture.paintable(
                 width: fit.width, height: fit.height, scale: request.scale, cornerRadius: fillsCell ? cornerRadius : 0)
         case .within(let width, let height):
             let factor = min(
                 Double(width) / Double(max(picture.originalWidth, 1)),
                 Double(height) / Double(max(picture.originalHeight, 1)), 1)
-            return picture.image(
+            return picture.paintable(
                 width: max(1, Int((Double(picture.originalWidth) * factor).rounded())),
                 height: max(1, Int((Double(picture.originalHeight) * factor).rounded())), scale: request.scale)
         }

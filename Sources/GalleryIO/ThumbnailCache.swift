@@ -36,7 +36,7 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// The thumbnail of `original` at `size`, if there is one made from the file as it is now.
-    public func read(_ original: Original, size: ThumbnailSize) -> DecodedPicture? {
+    public func read(_ original: Original, size: ThumbnailSize) -> DecodedImage<Pixbuf>? {
         let path = file(for: original.uri, size: size).path
         let expected: [(key: String, value: String)] = [
             ("Thumb::URI", original.uri), ("Thumb::MTime", String(original.modified)),
@@ -50,9 +50,9 @@ public struct ThumbnailCache: Sendable {
         let width = pixbuf.text("Thumb::Image::Width").flatMap(Int.init) ?? 0
         let height = pixbuf.text("Thumb::Image::Height").flatMap(Int.init) ?? 0
         guard width > 0, height > 0 else {
-            return DecodedPicture(pixbuf: pixbuf, originalWidth: pixbuf.width, originalHeight: pixbuf.height)
+            return DecodedImage(bitmap: pixbuf, originalWidth: pixbuf.width, originalHeight: pixbuf.height)
         }
-        return DecodedPicture(pixbuf: pixbuf, originalWidth: width, originalHeight: height)
+        return DecodedImage(bitmap: pixbuf, originalWidth: width, originalHeight: height)
     }
 
     /// The file of a thumbnail of `original` as it is now that this app wrote (from its own decode, within its
@@ -79,14 +79,14 @@ public struct ThumbnailCache: Sendable {
     /// Keeps `picture` (decoded to fit `size`) as the thumbnail of `original`. Written to a
     /// temporary file and renamed, as the specification asks, so a reader never sees half a PNG;
     /// private to the user (0600 in a 0700 folder). A failure only costs a decode next time.
-    public func write(_ picture: DecodedPicture, of original: Original, size: ThumbnailSize) {
+    public func write(_ picture: DecodedImage<Pixbuf>, of original: Original, size: ThumbnailSize) {
         let target = file(for: original.uri, size: size)
         try? FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(),
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         guard
-            let png = picture.pixbuf.storedPNG(text: [
+            let png = picture.bitmap.storedPNG(text: [
                 ("Thumb::URI", original.uri),
                 ("Thumb::MTime", String(original.modified)),
                 ("Thumb::Image::Width", String(picture.originalWidth)),

@@ -54,23 +54,6 @@ extension Widget {
         connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler as Handler)
     }
 
-    /// The drag ended without a drop (Esc, or released where nothing accepts it). Return true to
-    /// suppress GTK's slide-back animation.
-    public func onDragFailed(_ handler: @escaping @MainActor (DragContext, _ cancelledByUser: Bool) -> Bool) {
-        typealias Handler = @MainActor (DragContext, Bool) -> Bool
-        let trampoline: @convention(c) (gpointer?, OpaquePointer?, GtkDragResult, gpointer?) -> gboolean = {
-            _, context, result, userData in
-            let box = CallbackBox<Handler>.from(userData: userData)
-            guard let context else { return 0 }
-            let drag = DragContext(context)
-            let cancelled = result == GTK_DRAG_RESULT_USER_CANCELLED
-            return onMain(with: drag) { drag in box.handler(drag, cancelled) } ? 1 : 0
-        }
-        connect(
-            pointer, "drag-failed", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
-            handler: handler as Handler)
-    }
-
     public func onDragDataGet(_ handler: @escaping @MainActor (DragContext, SelectionData) -> Void) {
         typealias Handler = @MainActor (DragContext, SelectionData) -> Void
         let trampoline: @convention(c) (gpointer?, OpaquePointer?, OpaquePointer?, guint, guint, gpointer?) -> Void = {

@@ -95,11 +95,6 @@ struct DropPayloadTargetTests {
         #expect(!DropPayload.mayContainImage(offered: []))
     }
 
-    @Test func plainTextOnlyDragsCanBePeeked() {
-        #expect(DropPayload.textTargetToPeek(offered: ["STRING", "UTF8_STRING", "TEXT"]) == "UTF8_STRING")
-        #expect(DropPayload.textTargetToPeek(offered: chromiumTargets) == nil)
-        #expect(DropPayload.textTargetToPeek(offered: ["application/pdf"]) == nil)
-    }
 }
 
 @Suite("DropPayload browser samples")
@@ -445,7 +440,7 @@ struct DropPayloadMalformedTests {
                     case .file(let url): #expect(url.isFileURL, "\(target) \(length)")
                     case .dataURI(let uri): #expect(DropPayload.decodeDataURI(uri) != nil, "\(target) \(length)")
                     case .bytes(let data, _):
-                        #expect(DropPayload.sniffImageType([UInt8](data)) != nil, "\(target) \(length)")
+                        #expect(ImageFormat.sniff(data) != nil, "\(target) \(length)")
                     }
                 }
                 var received = [
@@ -583,16 +578,16 @@ struct DropPayloadCombineTests {
 @Suite("DropPayload sniffing")
 struct DropPayloadSniffTests {
     @Test func signatures() {
-        #expect(DropPayload.sniffImageType(pngBytes) == "image/png")
-        #expect(DropPayload.sniffImageType(jpegBytes) == "image/jpeg")
-        #expect(DropPayload.sniffImageType(utf8("GIF89a") + [1, 0, 1, 0]) == "image/gif")
-        #expect(DropPayload.sniffImageType(utf8("RIFF") + [0x24, 0, 0, 0] + utf8("WEBPVP8 ")) == "image/webp")
-        #expect(DropPayload.sniffImageType([0, 0, 0, 0x1C] + utf8("ftypavif")) == "image/avif")
+        #expect(ImageFormat.sniff(pngBytes)?.mimeType == "image/png")
+        #expect(ImageFormat.sniff(jpegBytes)?.mimeType == "image/jpeg")
+        #expect(ImageFormat.sniff(utf8("GIF89a") + [1, 0, 1, 0])?.mimeType == "image/gif")
+        #expect(ImageFormat.sniff(utf8("RIFF") + [0x24, 0, 0, 0] + utf8("WEBPVP8 "))?.mimeType == "image/webp")
+        #expect(ImageFormat.sniff([0, 0, 0, 0x1C] + utf8("ftypavif"))?.mimeType == "image/avif")
         #expect(
-            DropPayload.sniffImageType(utf8("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>"))
+            ImageFormat.sniff(utf8("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>"))?.mimeType
                 == "image/svg+xml")
-        #expect(DropPayload.sniffImageType(utf8("<?xml version=\"1.0\"?><html><svg/></html>")) == nil)
-        #expect(DropPayload.sniffImageType(utf8("RIFF\u{0}\u{0}\u{0}\u{0}WAVE")) == nil)
-        #expect(DropPayload.sniffImageType([]) == nil)
+        #expect(ImageFormat.sniff(utf8("<?xml version=\"1.0\"?><html><svg/></html>"))?.mimeType == nil)
+        #expect(ImageFormat.sniff(utf8("RIFF\u{0}\u{0}\u{0}\u{0}WAVE"))?.mimeType == nil)
+        #expect(ImageFormat.sniff([])?.mimeType == nil)
     }
 }

@@ -74,6 +74,6 @@ import Testing
         let store = StateStore(fileURL: library.appendingPathComponent("state.json"))
         try store.save(state)
         #expect(try kind("state.json") == .typeSymbolicLink)
-        #expect(try StateStore(fileURL: target).read() == .loaded(state))
+        #expect(StateStore(fileURL: target).read() == .loaded(state))
     }
 }

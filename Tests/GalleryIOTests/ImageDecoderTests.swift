@@ -1,12 +1,13 @@
 import Foundation
 import GalleryCore
 import GalleryIO
+import GtkKit
 import Testing
 
 /// The decoder's limits against hostile bytes, with images built in code.
 @Suite struct ImageDecoderTests {
     private func decode(_ bytes: [UInt8], fit: (width: Int, height: Int)? = (64, 64))
-        -> Result<DecodedPicture, DecodeError>
+        -> Result<DecodedImage<Pixbuf>, DecodeError>
     {
         ImageDecoder.decodePicture(Data(bytes), fit: fit)
     }
@@ -14,7 +15,7 @@ import Testing
     @Test func pngDecodesFittedWithItsOwnSize() throws {
         let picture = try decode(TestImages.png(width: 300, height: 200), fit: (60, 60)).get()
         #expect((picture.originalWidth, picture.originalHeight) == (300, 200))
-        #expect((picture.pixbuf.width, picture.pixbuf.height) == (60, 40))
+        #expect((picture.bitmap.width, picture.bitmap.height) == (60, 40))
     }
 
     @Test func jpegDecodes() throws {
@@ -89,7 +90,7 @@ import Testing
 /// before a decoder sees it, or stopped by the decoder process's limits; ordinary files of every format decode.
 @Suite struct HostileDecoderTests {
     private func decode(_ bytes: [UInt8], fit: (width: Int, height: Int)? = (256, 256))
-        -> Result<DecodedPicture, DecodeError>
+        -> Result<DecodedImage<Pixbuf>, DecodeError>
     {
         ImageDecoder.decodePicture(Data(bytes), fit: fit)
     }
@@ -159,7 +160,7 @@ import Testing
     @Test func aWholeDecodeBeyondTheBudgetIsSmaller() throws {
         let picture = try decode(TestImages.gif(width: 3_000, height: 2_000), fit: nil).get()
         #expect((picture.originalWidth, picture.originalHeight) == (3_000, 2_000))
-        #expect((picture.pixbuf.width, picture.pixbuf.height) == (1_500, 1_000))
+        #expect((picture.bitmap.width, picture.bitmap.height) == (1_500, 1_000))
     }
 
     @Test(arguments: [
@@ -169,15 +170,15 @@ import Testing
     func ordinaryFilesDecodeInTheDecoderProcess(format: String, bytes: [UInt8], width: Int, height: Int) throws {
         let picture = try decode(bytes, fit: nil).get()
         #expect((picture.originalWidth, picture.originalHeight) == (width, height), "\(format)")
-        #expect((picture.pixbuf.width, picture.pixbuf.height) == (width, height), "\(format)")
-        let pixels = picture.pixbuf.pixels
+        #expect((picture.bitmap.width, picture.bitmap.height) == (width, height), "\(format)")
+        let pixels = picture.bitmap.pixels
         #expect(Array(pixels.bytes.prefix(3)) == [255, 0, 0], "\(format)")
     }
 
     /// Drawn at the size asked, in the decoder process.
     @Test func svgIsDrawnAtTheSizeAsked() throws {
         let picture = try decode(HostileImages.svg, fit: (80, 80)).get()
-        #expect((picture.pixbuf.width, picture.pixbuf.height) == (80, 60))
-        #expect(Array(picture.pixbuf.pixels.bytes.prefix(3)) == [255, 0, 0])
+        #expect((picture.bitmap.width, picture.bitmap.height) == (80, 60))
+        #expect(Array(picture.bitmap.pixels.bytes.prefix(3)) == [255, 0, 0])
     }
 }

@@ -22,7 +22,9 @@ import Testing
                 originals: OriginalsStore(directory: folder.url.appendingPathComponent("originals"))))
     }
 
-    private func picture(_ url: String, fit: PictureRequest.Fit) async -> Result<DecodedImage, LoadFailure>? {
+    private func picture(_ url: String, fit: PictureRequest.Fit) async -> Result<
+        DecodedImage<CairoSurface>, LoadFailure
+    >? {
         await callback { done in
             pipeline.picture(
                 PictureRequest(url: url, fit: fit, scale: 1), priority: .visible, cancellation: CancellationToken(),
@@ -108,7 +110,7 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
         let second = try #require(await picture(uri, fit: cell)).get()
         #expect((second.originalWidth, second.originalHeight) == (300, 200))
-        #expect(second.surface.pixelWidth <= 128)
+        #expect(second.bitmap.pixelWidth <= 128)
     }
 
     @Test func withinFitsInsideTheBox() async throws {
@@ -116,7 +118,7 @@ import Testing
         let path = try folder.write(TestImages.png(width: 300, height: 200), to: "wide.png")
         let uri = try #require(FileURI.from(path: path))
         let image = try #require(await picture(uri, fit: .within(width: 50, height: 50))).get()
-        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (50, 33))
+        #expect((image.bitmap.pixelWidth, image.bitmap.pixelHeight) == (50, 33))
         #expect((image.originalWidth, image.originalHeight) == (300, 200))
     }
 
@@ -125,7 +127,7 @@ import Testing
         let path = try folder.write(TestImages.png(width: 30, height: 20), to: "small.png")
         let uri = try #require(FileURI.from(path: path))
         let image = try #require(await picture(uri, fit: .within(width: 500, height: 500))).get()
-        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (30, 20))
+        #expect((image.bitmap.pixelWidth, image.bitmap.pixelHeight) == (30, 20))
     }
 
     @Test func httpPictureIsDownloadedAndDecoded() async throws {
@@ -134,7 +136,7 @@ import Testing
         defer { server.stop() }
         server.answer("/wide.png", LoopbackServer.response(200, body: TestImages.png(width: 300, height: 200)))
         let image = try #require(await picture(server.url("/wide.png"), fit: .within(width: 60, height: 60))).get()
-        #expect((image.surface.pixelWidth, image.surface.pixelHeight) == (60, 40))
+        #expect((image.bitmap.pixelWidth, image.bitmap.pixelHeight) == (60, 40))
     }
 
     @Test func damagedFileSaysWhy() async throws {
@@ -156,7 +158,7 @@ import Testing
         return (request, sha256, server)
     }
 
-    private func picture(_ request: PictureRequest) async -> Result<DecodedImage, LoadFailure>? {
+    private func picture(_ request: PictureRequest) async -> Result<DecodedImage<CairoSurface>, LoadFailure>? {
         await callback { done in
             pipeline.picture(request, priority: .visible, cancellation: CancellationToken(), then: done)
         }
@@ -212,7 +214,7 @@ import Testing
                     url: url, sha256: sha256, fit: .cell(width: 200, height: 150, cornerRadius: 0), scale: 1))
         ).get()
         #expect((cell.originalWidth, cell.originalHeight) == (800, 600))
-        #expect((cell.surface.pixelWidth, cell.surface.pixelHeight) == (200, 150))
+        #expect((cell.bitmap.pixelWidth, cell.bitmap.pixelHeight) == (200, 150))
         // And kept at the cell's own size, for the next launch.
         let uri = try #require(FileURI.from(path: path))
         let largePath = folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path

@@ -135,10 +135,10 @@ def test_background_work_runs_on_the_schedulers_few_named_threads_at_the_default
     def lane(prefix):
         return [name for _, name, _, _, _ in found if re.fullmatch(prefix + r"-\d+", name)]
 
-    # Named as top and perf show them: decoding on every core but one, disk work on a few threads, every download
-    # on one thread.
+    # Named as top and perf show them: decoding on every core but one, disk work on the io lane's one thread
+    # (JobScheduler), every download on one thread.
     assert 1 <= len(lane("decode")) <= max(os.cpu_count() - 1, 1), found
-    assert 1 <= len(lane("io")) <= 4, found
+    assert len(lane("io")) == 1, found
     assert [name for _, name, _, _, _ in found].count("transfers") <= 1, found
     # The app leaves the system's scheduling alone: every thread keeps the nice value and the time slice it started
     # with.

@@ -209,11 +209,11 @@ final class ImageActions {
     /// allows it (the decoder makes it smaller otherwise), an SVG at most `copiedSide` pixels on a side.
     private nonisolated static func pngBytes(of data: Data) -> [UInt8]? {
         guard OutgoingImageFile.mayLeave(data.prefix(4096)) else { return nil }
-        if DropPayload.sniffImageType(Array(data.prefix(64))) == "image/png" { return Array(data) }
+        if ImageFormat.sniff(data)?.mimeType == "image/png" { return Array(data) }
         let picture =
             (try? ImageDecoder.decodePicture(data, fit: nil).get())
             ?? (try? ImageDecoder.decodePicture(data, fit: (copiedSide, copiedSide)).get())
-        return picture?.pixbuf.pngData()
+        return picture?.bitmap.pngData()
     }
 
     /// The side of a copied image whose own size is too large to decode whole (a vector image's).
@@ -342,7 +342,7 @@ final class ImageActions {
             return say(Self.couldNotSave(image.label, OutgoingImageFile.refusal))
         }
         let name = SavedImageName.fileName(
-            label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+            label: image.label, mimeType: ImageFormat.sniff(data)?.mimeType)
         let chooser = FileChooser(
             title: tr("Save Image"), parent: window, purpose: .save(suggestedName: name),
             acceptLabel: tr("_Save"), folder: Self.startingFolder)
@@ -382,7 +382,7 @@ final class ImageActions {
                     outcome.withLock { $0.failures.append(Self.couldNotSave(image.label, OutgoingImageFile.refusal)) }
                 case .success(let data):
                     let name = SavedImageName.fileName(
-                        label: image.label, mimeType: DropPayload.sniffImageType(Array(data.prefix(4096))))
+                        label: image.label, mimeType: ImageFormat.sniff(data)?.mimeType)
                     do throws(FileError) {
                         let paths = SavedImageName.numberedPaths(name, in: folder)
                         _ = try FileWriter.document.write(data, toFirstFreeOf: paths, policy: .createNew)

@@ -163,7 +163,7 @@ final class DropDownloader {
     /// Adds an image the library had already where it was dropped (or at the end, when that gallery
     /// has fewer images now), as the drop would have.
     private func addAnyway(
-        _ image: GalleryImage, _ decoded: DecodedImage, label: String, in galleryID: String, at index: Int
+        _ image: GalleryImage, _ decoded: DecodedImage<CairoSurface>, label: String, in galleryID: String, at index: Int
     ) {
         let cellCount = library.cells(of: galleryID).count
         guard let placeholder = library.insertPlaceholder(in: galleryID, at: min(index, cellCount), label: label) else {

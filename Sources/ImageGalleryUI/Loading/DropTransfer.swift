@@ -9,7 +9,7 @@ import GtkKit
 /// read where it is, and not kept.
 struct DropTransfer: Sendable {
     /// The address recorded, the picture, and the original kept (nil for a file on disk).
-    typealias Arrival = (url: String, decoded: DecodedImage, original: KeptOriginal?)
+    typealias Arrival = (url: String, decoded: DecodedImage<CairoSurface>, original: KeptOriginal?)
     typealias Outcome = Result<Arrival, LoadFailure>
 
     let image: DroppedImage

@@ -107,7 +107,7 @@ final class ExportRun: Sendable {
         }
         switch fetched {
         case .success(let data):
-            let type = DropPayload.sniffImageType(Array(data.prefix(4096)))
+            let type = ImageFormat.sniff(data)?.mimeType
             let ext =
                 type.flatMap(GalleryExport.fileExtension(forMIMEType:)) ?? GalleryExport.labelExtension(image.label)
                 ?? ""

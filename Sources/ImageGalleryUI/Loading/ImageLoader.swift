@@ -197,7 +197,7 @@ final class ImageLoader {
     }
 
     /// Puts already decoded pixels in the cache (a placeholder that just finished).
-    func insert(_ decoded: DecodedImage, for id: ImageID) {
+    func insert(_ decoded: DecodedImage<CairoSurface>, for id: ImageID) {
         failures[id] = nil
         remember(decoded, for: id)
     }
@@ -224,7 +224,7 @@ final class ImageLoader {
     }
 
     private func finish(
-        _ image: GalleryImage, _ result: Result<DecodedImage, LoadFailure>, decodedFor cell: PixelSize,
+        _ image: GalleryImage, _ result: Result<DecodedImage<CairoSurface>, LoadFailure>, decodedFor cell: PixelSize,
         tellsRatio: Bool
     ) {
         let id = image.id
@@ -270,16 +270,16 @@ final class ImageLoader {
         }
     }
 
-    private func remember(_ decoded: DecodedImage, for id: ImageID, decodedFor cell: PixelSize? = nil) {
+    private func remember(_ decoded: DecodedImage<CairoSurface>, for id: ImageID, decodedFor cell: PixelSize? = nil) {
         useCounter += 1
         if let old = surfaces[id] { usedBytes -= old.surface.byteCount }
         // The display's copy, read without an upload in every frame the picture is on screen, is
         // made at its first paint: most of a drop's hundred pictures land off screen, and making
         // each copy at once held the window's thread (fresh shared memory to fault in and fill).
         surfaces[id] = Entry(
-            surface: decoded.surface, originalWidth: decoded.originalWidth,
+            surface: decoded.bitmap, originalWidth: decoded.originalWidth,
             originalHeight: decoded.originalHeight, decodedFor: cell, lastUse: useCounter)
-        usedBytes += decoded.surface.byteCount
+        usedBytes += decoded.bitmap.byteCount
         evictIfNeeded()
     }
 

@@ -100,7 +100,7 @@ enum LocalFiles {
     private static func isImage(_ file: URL, imageExtensions: Set<String>) -> Bool {
         if imageExtensions.contains(file.pathExtension.lowercased()) { return true }
         guard let head = try? FileReader.head(file.path, count: 4096) else { return false }
-        return DropPayload.sniffImageType(Array(head)) != nil
+        return ImageFormat.sniff(head) != nil
     }
 
     /// Why a folder could not be listed, as the system says it.

@@ -226,7 +226,9 @@ final class ImageViewer {
         self.pending = nil
     }
 
-    private func finish(_ id: ImageID, request: Int, wanted: Int, _ result: Result<DecodedImage, LoadFailure>) {
+    private func finish(
+        _ id: ImageID, request: Int, wanted: Int, _ result: Result<DecodedImage<CairoSurface>, LoadFailure>
+    ) {
         guard id == imageID else { return }
         if pending?.generation == request { pending = nil }
         switch result {
@@ -238,7 +240,7 @@ final class ImageViewer {
                 updateCursor()
             }
             let smaller = sharp.filter { $0.width < wanted }.min { $0.width < $1.width }
-            sharp = (smaller.map { [$0] } ?? []) + [(decoded.surface.forDisplay(), wanted)]
+            sharp = (smaller.map { [$0] } ?? []) + [(decoded.bitmap.forDisplay(), wanted)]
             area.queueDraw()
             // The true size may ask for other pixels than the guess did.
             if request == generation { requestSharp() }
