@@ -171,6 +171,19 @@ struct JSONReader {
 
     // MARK: Values
 
+    /// The value as `read` finds it; when `read` finds another shape (nil), nil, and the value kept as read under
+    /// `name` in `fields`, so that a newer version's shape of a known field survives this version's writes.
+    mutating func readKnown<Value>(
+        _ name: String, keepingOtherShapesIn fields: inout [String: RawJSON],
+        _ read: (inout JSONReader) throws(Failure) -> Value?
+    ) throws(Failure) -> Value? {
+        let start = mark
+        if let value = try read(&self) { return value }
+        rewind(to: start)
+        fields[name] = try readUnknown()
+        return nil
+    }
+
     /// A value's text, kept while the budget the read started with lasts; past it, the value is checked and
     /// passed over, and nil.
     mutating func readUnknown() throws(Failure) -> RawJSON? {

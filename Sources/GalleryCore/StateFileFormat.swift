@@ -88,12 +88,10 @@ enum StateFileFormat {
             case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
             case "smartGalleries":
                 // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
-                let start = reader.mark
-                if let parsed = readSmartGalleries(&reader) {
+                if let parsed = try reader.readKnown(
+                    name.text, keepingOtherShapesIn: &state.unknownFields, readSmartGalleries)
+                {
                     state.smartGalleries = parsed
-                } else {
-                    reader.rewind(to: start)
-                    state.unknownFields[name.text] = try reader.readUnknown()
                 }
             default: state.unknownFields[name.text] = try reader.readUnknown()
             }
@@ -165,20 +163,16 @@ enum StateFileFormat {
                 hasAspectRatio = true
             // The library's fields: one of another shape (a newer version's?) is kept as read.
             case "original":
-                let start = reader.mark
-                if let original = try KeptOriginal.read(&reader) {
+                if let original = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, KeptOriginal.read)
+                {
                     image.original = original
-                } else {
-                    reader.rewind(to: start)
-                    image.unknownFields[field.text] = try reader.readUnknown()
                 }
             case "origin":
-                let start = reader.mark
-                if let origin = try ImageOrigin.read(&reader) {
+                if let origin = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, ImageOrigin.read)
+                {
                     image.origin = origin
-                } else {
-                    reader.rewind(to: start)
-                    image.unknownFields[field.text] = try reader.readUnknown()
                 }
             case "note":
                 if reader.nextIs(UInt8(ascii: "\"")) {
@@ -187,12 +181,9 @@ enum StateFileFormat {
                     image.unknownFields[field.text] = try reader.readUnknown()
                 }
             case "tags":
-                let start = reader.mark
-                if let names = try readStrings(&reader) {
+                if let names = try reader.readKnown(field.text, keepingOtherShapesIn: &image.unknownFields, readStrings)
+                {
                     image.tags = names
-                } else {
-                    reader.rewind(to: start)
-                    image.unknownFields[field.text] = try reader.readUnknown()
                 }
             default: image.unknownFields[field.text] = try reader.readUnknown()
             }
