@@ -185,6 +185,8 @@ public final class ImageGalleryApplication {
 
         let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
         let shareable = LibraryLocation(directories).isShareable
+        // What this computer alone keeps of a library another computer may write: never in the library's folder.
+        let computerState = directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true)
         let bytesSource = ImageBytesSource(
             cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
             thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
@@ -193,7 +195,7 @@ public final class ImageGalleryApplication {
             // This computer's own record: another computer writing the library cannot approve an address here.
             localAddresses: shareable
                 ? LocalAddressApprovals(
-                    record: directories.stateHome.appendingPathComponent("image-gallery/local-addresses.json"),
+                    record: computerState.appendingPathComponent("local-addresses.json"),
                     scheduler: scheduler) : nil)
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
         // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
@@ -213,7 +215,7 @@ public final class ImageGalleryApplication {
                         keeping: Set(images.compactMap { $0.original?.sha256 }),
                         unreferencedFor: shared ? 7 * 24 * 3600 : 0,
                         record: shared
-                            ? directories.stateHome.appendingPathComponent("image-gallery/unreferenced-originals.json")
+                            ? computerState.appendingPathComponent("unreferenced-originals.json")
                             : nil)
                     bytesSource.pruneCache(
                         keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
@@ -242,8 +244,7 @@ public final class ImageGalleryApplication {
                 runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
                 // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
                 // which none shares, a file put back by hand is taken as it is.
-                localFolder: LibraryLocation(directories).isShareable
-                    ? directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true) : nil,
+                localFolder: shareable ? computerState : nil,
                 onError: { [weak self] message in
                     MainContext.post {
                         self?.say(
