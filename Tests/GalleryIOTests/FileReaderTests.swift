@@ -1,4 +1,5 @@
 import Foundation
+import GalleryCore
 import Testing
 
 @testable import GalleryIO

@@ -1,5 +1,4 @@
 import Foundation
-import GalleryCore
 
 #if canImport(Glibc)
     import Glibc
