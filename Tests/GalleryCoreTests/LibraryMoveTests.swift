@@ -47,7 +47,7 @@ import Testing
     @Test func theStateAndEveryOriginalMoveAndTheOldCopiesGoOnlyAtTheEnd() throws {
         defer { try? FileManager.default.removeItem(at: root) }
         let state = try library(["a", "b", "c"])
-        let move = LibraryMove(from: from, to: to)
+        let move = LibraryMove(from: from, to: to, dataFolder: from)
         let paths = move.originalsToCopy()
         #expect(paths.count == 3)
         var told: [Int] = []
@@ -70,7 +70,7 @@ import Testing
     @Test func aMoveStoppedHalfwayLeavesTheOldLibraryWholeAndTheNextTryCopiesOnlyTheRest() throws {
         defer { try? FileManager.default.removeItem(at: root) }
         let state = try library(["a", "b", "c", "d"])
-        let move = LibraryMove(from: from, to: to)
+        let move = LibraryMove(from: from, to: to, dataFolder: from)
         var copied = 0
         #expect(throws: LibraryMove.Failure.cancelled) {
             try move.copyOriginals(move.originalsToCopy(), isCancelled: { copied == 2 }, progress: { copied = $0 })
@@ -94,7 +94,7 @@ import Testing
             Gallery(id: "g", name: "G", images: [image("x")]), Gallery(id: "t", name: "Theirs", images: [image("y")]),
         ])
         _ = try StateStore(fileURL: to.appendingPathComponent("state.json")).save(theirs)
-        let move = LibraryMove(from: from, to: to)
+        let move = LibraryMove(from: from, to: to, dataFolder: from)
         try move.copyOriginals(move.originalsToCopy())
         try move.moveState()
         guard case .loaded(let merged) = StateStore(fileURL: to.appendingPathComponent("state.json")).load() else {
@@ -112,20 +112,22 @@ import Testing
         try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
         try Data(#"{"version": 99, "galleries": []}"#.utf8).write(to: to.appendingPathComponent("state.json"))
         #expect(throws: LibraryMove.Failure.newerLibrary(version: 99)) {
-            try LibraryMove(from: from, to: to).moveState()
+            try LibraryMove(from: from, to: to, dataFolder: from).moveState()
         }
         #expect(
-            LibraryMove(from: from, to: from.appendingPathComponent(".")).from == LibraryMove(from: from, to: from).to)
+            LibraryMove(from: from, to: from.appendingPathComponent("."), dataFolder: from).from
+                == LibraryMove(from: from, to: from, dataFolder: from).to)
     }
 
     @Test func theSettingsNameTheNewFolderAndTheOldUntilItsCopiesAreRemoved() throws {
         defer { try? FileManager.default.removeItem(at: root) }
-        let location = LibraryLocation(XDGDirectories(environment: ["HOME": root.path]))
-        try location.remember(to, movedFrom: location.defaultFolder)
-        #expect(location.folder.path == to.path)
-        #expect(location.movedFrom?.path == location.defaultFolder.path)
-        try location.remember(to)
-        #expect(location.movedFrom == nil)
-        #expect(location.folder.path == to.path)
+        var paths = LibraryPaths(XDGDirectories(environment: ["HOME": root.path]))
+        try paths.remember(to, movedFrom: paths.dataFolder)
+        #expect(paths.libraryFolder.path == to.path)
+        #expect(paths.location.movedFrom?.path == paths.dataFolder.path)
+        try paths.remember(to)
+        #expect(paths.location.movedFrom == nil)
+        #expect(paths.libraryFolder.path == to.path)
+        #expect(LibraryPaths(paths.directories).location.movedFrom == nil)
     }
 }

@@ -340,12 +340,12 @@ private func matches(_ name: String, pattern: String) -> Bool {
         #expect(mixed.cacheHome.path == "/home/u/.cache")
     }
 
-    @Test func defaultFileURLFollowsXDGDataHome() {
+    @Test func theLibrarysStateFileFollowsXDGDataHome() {
+        let moved = XDGDirectories(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x/share"])
+        #expect(StateStore.library(LibraryPaths(moved)).fileURL.path == "/x/share/image-gallery/state.json")
+        #expect(StateStore.library(LibraryPaths(moved)).followsLink)
         #expect(
-            StateStore.defaultFileURL(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x/share"]).path
-                == "/x/share/image-gallery/state.json")
-        #expect(
-            StateStore.defaultFileURL(environment: ["HOME": "/home/u"]).path
+            StateStore.library(LibraryPaths(XDGDirectories(environment: ["HOME": "/home/u"]))).fileURL.path
                 == "/home/u/.local/share/image-gallery/state.json")
     }
 }

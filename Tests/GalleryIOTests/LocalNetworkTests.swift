@@ -61,6 +61,19 @@ import Testing
         #expect(again.needsApproval("http://192.168.1.1/admin"))
     }
 
+    @Test func aRecordThePreviousVersionWroteIsRead() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        // Foundation's `JSONSerialization` wrote it: on one line, slashes escaped.
+        let record = try folder.write(
+            Array(#"{"approved":["http:\/\/192.168.1.2\/a.png","http:\/\/[::1]\/b"]}"#.utf8), to: "local-addresses.json"
+        )
+        let approvals = LocalAddressApprovals(
+            record: URL(fileURLWithPath: record), scheduler: JobScheduler(ioThreads: 1, cpuThreads: 1))
+        #expect(approvals.isApproved("http://192.168.1.2/a.png") && approvals.isApproved("http://[::1]/b"))
+        #expect(approvals.needsApproval("http://192.168.1.2/c.png"))
+    }
+
     @Test func anUnreadableRecordApprovesNothing() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

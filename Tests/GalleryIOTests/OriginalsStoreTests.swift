@@ -177,6 +177,21 @@ import Testing
         #expect(store.condition(of: arrived) == .missing)
     }
 
+    @Test func aRecordThePreviousVersionWroteIsRead() throws {
+        defer { folder.remove() }
+        let arrived = try OriginalsStore(directory: store.directory).keep(Data("from the laptop".utf8))
+        let record = folder.url.appendingPathComponent("state/unreferenced-originals.json")
+        try FileManager.default.createDirectory(
+            at: record.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // Foundation's `JSONSerialization` wrote it, on one line.
+        try Data(#"{"\#(arrived)":1800000000.25}"#.utf8).write(to: record)
+        let week: TimeInterval = 7 * 24 * 3600
+        let launch = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch + week) == 0)
+        #expect(store.prune(keeping: [], unreferencedFor: week, record: record, now: launch + week + 1) == 1)
+        #expect(store.condition(of: arrived) == .missing)
+    }
+
     @Test func aFolderThatCannotBeWrittenFailsTheKeepAndLeavesNoFile() throws {
         defer { folder.remove() }
         // A file where the store's folder should be: every write fails (as a full disk does, with ENOTDIR).

@@ -109,8 +109,8 @@ public enum GalleryExport {
 /// file (nil when it could not be exported), the address it came from, its aspect ratio, and where
 /// known its origin and the user's note. Fields without a value are left out, so a reader of the
 /// first version finds what it knew.
-public struct ExportManifest: Codable, Equatable, Sendable {
-    public struct Image: Codable, Equatable, Sendable {
+public struct ExportManifest: Equatable, Sendable {
+    public struct Image: Equatable, Sendable {
         public var file: String?
         public var url: String
         public var aspectRatio: Double
@@ -131,11 +131,19 @@ public struct ExportManifest: Codable, Equatable, Sendable {
                 file: file, url: image.url, aspectRatio: image.aspectRatio, origin: image.origin.flatMap(Origin.init),
                 note: image.note)
         }
+
+        var json: JSONValue {
+            var fields: [String: JSONValue] = ["url": .string(url), "aspectRatio": .number(aspectRatio)]
+            fields["file"] = file.map(JSONValue.string)
+            fields["origin"] = origin.map { .object($0.fields.mapValues(JSONValue.string)) }
+            fields["note"] = note.map(JSONValue.string)
+            return .object(fields)
+        }
     }
 
     /// An image's `ImageOrigin` as the state file writes it (`ImageOrigin.knownFields`: the fields' names have
     /// one home), without the fields kept there for a newer version.
-    public struct Origin: Codable, Equatable, Sendable {
+    public struct Origin: Equatable, Sendable {
         /// Each known field's text, by its name in the state file.
         public var fields: [String: String]
 
@@ -148,10 +156,6 @@ public struct ExportManifest: Codable, Equatable, Sendable {
                 return text
             }
         }
-
-        public init(from decoder: any Decoder) throws { fields = try [String: String](from: decoder) }
-
-        public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
     }
 
     public var version = 1
@@ -163,9 +167,9 @@ public struct ExportManifest: Codable, Equatable, Sendable {
         self.images = images
     }
 
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+    /// The file's text, laid out as the state file is.
+    public func encoded() -> Data {
+        JSONFile.text(
+            .object(["version": .number(version), "name": .string(name), "images": .array(images.map(\.json))]))
     }
 }

@@ -10,7 +10,7 @@ public struct LibraryMove: Sendable {
     /// The data folder, where a state.json the user linked is followed (see `StateStore.followsLink`).
     public let dataFolder: URL
 
-    public init(from: URL, to: URL, dataFolder: URL = LibraryLocation().defaultFolder) {
+    public init(from: URL, to: URL, dataFolder: URL) {
         self.from = from.standardizedFileURL
         self.to = to.standardizedFileURL
         self.dataFolder = dataFolder.standardizedFileURL

@@ -42,17 +42,9 @@ public struct StateStore: Sendable {
         self.followsLink = followsLink
     }
 
-    /// The library's state file on this computer, as `LibraryLocation` places it.
-    public static func library(_ directories: XDGDirectories = XDGDirectories()) -> StateStore {
-        let location = LibraryLocation(directories)
-        return StateStore(
-            fileURL: location.folder.appendingPathComponent("state.json"), followsLink: !location.isShareable)
-    }
-
-    /// `state.json` in the library's folder: `$XDG_DATA_HOME/image-gallery` (or `~/.local/share/...`)
-    /// unless this computer's settings name another (`LibraryLocation`).
-    public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        LibraryLocation(XDGDirectories(environment: environment)).folder.appendingPathComponent("state.json")
+    /// The library's state file on this computer, where `paths` place it.
+    public static func library(_ paths: LibraryPaths) -> StateStore {
+        StateStore(fileURL: paths.stateFile, followsLink: !paths.location.isShareable)
     }
 
     public func load(now: Date = Date()) -> LoadResult {

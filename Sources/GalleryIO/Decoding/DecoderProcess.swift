@@ -212,7 +212,8 @@ public enum DecoderProcess {
     /// Data (heap and private mappings) up to what it holds now plus the budget, processor time up to
     /// `decodeSeconds` (then SIGXCPU ends it).
     private static func limitThisProcess() {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = String(
+            decoding: (try? FileReader.read("/proc/self/status", limit: 64 * 1024)) ?? Data(), as: UTF8.self)
         let dataKiB =
             status.split(separator: "\n").first { $0.hasPrefix("VmData:") }
             .flatMap { line in line.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0

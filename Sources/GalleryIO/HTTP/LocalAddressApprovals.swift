@@ -60,7 +60,7 @@ public final class LocalAddressApprovals: Sendable {
         scheduler.submit(.io, .visible) { [self] in
             writing.withLock { _ in
                 let addresses = withApproved { $0.kept ?? [] }.sorted()
-                guard let data = try? JSONSerialization.data(withJSONObject: ["approved": addresses]) else { return }
+                let data = JSONFile.text(.object(["approved": .array(addresses.map(JSONValue.string))]))
                 try? FileWriter.makeFolders(record.deletingLastPathComponent().path)
                 try? FileWriter(durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp)
                     .write(data, to: record.path, policy: .replace)
@@ -77,10 +77,7 @@ public final class LocalAddressApprovals: Sendable {
 
     /// The record's addresses; none when it is missing or unreadable (every local address then waits again).
     private func readRecord() -> Set<String> {
-        guard let data = try? FileReader.read(record.path, limit: Self.recordLimit),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let addresses = object["approved"] as? [String]
-        else { return [] }
-        return Set(addresses)
+        guard let addresses = JSONFile.read(record.path, limit: Self.recordLimit)?["approved"]?.array else { return [] }
+        return Set(addresses.compactMap(\.string))
     }
 }

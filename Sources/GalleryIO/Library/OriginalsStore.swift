@@ -36,12 +36,6 @@ public final class OriginalsStore: Sendable {
         self.directory = directory
     }
 
-    /// `originals` in the library's folder: `$XDG_DATA_HOME/image-gallery/originals` unless this
-    /// computer's settings name another folder (`LibraryLocation`).
-    public static func defaultDirectory(_ directories: XDGDirectories = XDGDirectories()) -> URL {
-        LibraryLocation(directories).folder.appendingPathComponent("originals", isDirectory: true)
-    }
-
     /// Where the original named `sha256` is kept (whether it is there or not); nil for a name that is no SHA-256.
     public func path(for sha256: String) -> String? {
         guard KeptOriginal.isValidName(sha256) else { return nil }
@@ -199,8 +193,7 @@ public final class OriginalsStore: Sendable {
         guard let originals, !folders.isEmpty else { return 0 }
         let referenced = referenced()
         let firstSeen: [String: Double] =
-            record.flatMap { try? Data(contentsOf: $0) }
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Double] } ?? [:]
+            record.flatMap { JSONFile.read($0.path)?.object?.compactMapValues(\.double) } ?? [:]
         var stillWaiting: [String: Double] = [:]
         var removed = 0
         for folderName in folders where folderName.utf8.count == 2 {
@@ -223,12 +216,10 @@ public final class OriginalsStore: Sendable {
                 }
             }
         }
-        if let record, stillWaiting != firstSeen,
-            let data = try? JSONSerialization.data(withJSONObject: stillWaiting, options: [.sortedKeys])
-        {
+        if let record, stillWaiting != firstSeen {
             try? FileWriter.makeFolders(record.deletingLastPathComponent().path)
-            try? FileWriter(durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp)
-                .write(data, to: record.path, policy: .replace)
+            try? FileWriter(durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp).write(
+                JSONFile.text(.object(stillWaiting.mapValues { .number($0) })), to: record.path, policy: .replace)
         }
         return removed
     }

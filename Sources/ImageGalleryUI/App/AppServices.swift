@@ -13,4 +13,6 @@ struct AppServices {
     let exporter: GalleryExporter
     /// The search index every window's search bar and the overview ask.
     let search: LibrarySearch
+    /// Where the app keeps everything, resolved at start.
+    let paths: LibraryPaths
 }

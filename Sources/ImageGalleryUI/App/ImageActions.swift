@@ -19,6 +19,8 @@ final class ImageActions {
     private let window: ApplicationWindow
     private let session: GallerySession
     private let loader: ImageLoader
+    /// Where bytes imported before the library kept originals wait to be carried over.
+    private let importsDirectory: URL
     private var bytesSource: ImageBytesSource { loader.bytesSource }
     private var library: GalleryLibrary { session.library }
     private var actions: [Action] = []
@@ -36,10 +38,11 @@ final class ImageActions {
     /// Moves images to the trash as the Delete key does.
     var delete: ([ImageID]) -> Void = { _ in }
 
-    init(window: ApplicationWindow, session: GallerySession, loader: ImageLoader) {
+    init(window: ApplicationWindow, session: GallerySession, loader: ImageLoader, importsDirectory: URL) {
         self.window = window
         self.session = session
         self.loader = loader
+        self.importsDirectory = importsDirectory
         let selected: [(String, @MainActor (ImageActions) -> Void)] = [
             ("copy", { $0.copySelection() }),
             ("cut", { $0.cutSelection() }),
@@ -260,7 +263,7 @@ final class ImageActions {
         let kept = KeptCount(waiting: images.count)
         for image in images {
             CarryOver.keep(
-                image, source: bytesSource, importsDirectory: LibraryLocation().importsFolder,
+                image, source: bytesSource, importsDirectory: importsDirectory,
                 cancellation: CancellationToken()
             ) { result in
                 MainContext.post { [weak self] in

@@ -14,6 +14,8 @@ public final class ImageGalleryApplication {
     private static let scheduler = JobScheduler()
     /// The state file being read since the process started.
     private static var stateLoading: StateLoading?
+    /// Where the app keeps everything, resolved at start.
+    private let paths: LibraryPaths
     private var services: AppServices?
     private var windows: [MainWindow] = []
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
@@ -42,16 +44,19 @@ public final class ImageGalleryApplication {
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
+        // The one place the XDG folders are read: every path the app uses follows from them.
+        let paths = LibraryPaths(XDGDirectories())
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
-        stateLoading = StateLoading(store: StateStore.library(), scheduler: scheduler)
+        stateLoading = StateLoading(store: StateStore.library(paths), scheduler: scheduler)
         #if StallLog
             StallLog.startIfAsked()
         #endif
-        let app = ImageGalleryApplication()
+        let app = ImageGalleryApplication(paths: paths)
         return app.application.run(arguments: arguments)
     }
 
-    private init() {
+    private init(paths: LibraryPaths) {
+        self.paths = paths
         application.onActivate { [weak self] in self?.activate() }
         application.onDBusRegistered { [weak self] connection in self?.exportSearchProvider(on: connection) }
         application.onShutdown { [weak self] in
@@ -78,8 +83,8 @@ public final class ImageGalleryApplication {
             libraryChecker?.start(in: window)
         }
         _ = application.addAction("move-library") { [weak self] in
-            guard let self, let window = lastActiveWindow ?? windows.last else { return }
-            libraryMover?.start(in: window)
+            guard let self, let libraryMover, let window = lastActiveWindow ?? windows.last else { return }
+            window.moveLibrary(with: libraryMover)
         }
         // Window actions (`win.`): GTK routes each key to the focused window's own action.
         application.setAccelerators(["<Control>v"], for: "win.paste")
@@ -102,8 +107,8 @@ public final class ImageGalleryApplication {
             return
         }
         if let data = Self.dataDirectory() {
-            if let css = try? String(contentsOf: data.appendingPathComponent("style.css"), encoding: .utf8) {
-                Application.applyStyleSheet(css)
+            if let css = try? FileReader.read(data.appendingPathComponent("style.css").path, limit: 1 << 20) {
+                Application.applyStyleSheet(String(decoding: css, as: UTF8.self))
             }
             // Uninstalled (a development build): the app icon comes from the source tree.
             IconTheme.appendSearchPath(data.appendingPathComponent("icons").path)
@@ -149,136 +154,166 @@ public final class ImageGalleryApplication {
 
     /// Loads the document and starts what every window shares.
     private func startServices() -> AppServices {
-        let directories = XDGDirectories()
-        let scheduler = Self.scheduler
-        let loading =
-            Self.stateLoading
-            ?? StateLoading(store: StateStore.library(), scheduler: scheduler)
+        let loading = Self.stateLoading ?? StateLoading(store: StateStore.library(paths), scheduler: Self.scheduler)
         Self.stateLoading = nil
-        let store = loading.store
         let (loaded, loadedRevision, prepared) = loading.result()
-        let state: GalleryState
-        var problem: String?
-        var canSave = true
-        switch loaded {
-        case .loaded(let saved): state = saved
-        case .loadedWithoutUnknownFields(let saved, let droppedFields):
-            state = saved
-            problem = trPlural(
-                "Your gallery holds {count} field from a newer version that is too large to keep here: it was left out, and the next save will not write it.",
-                "Your gallery holds {count} fields from a newer version that are too large to keep here: they were left out, and the next save will not write them.",
-                droppedFields)
-        case .missing: state = .initial
-        case .unreadable(let reason, let keptAt):
-            state = .initial
-            if keptAt == store.fileURL {
-                canSave = false
-                problem = tr(
-                    "Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
-                    ["reason": reason, "path": keptAt.path])
-            } else {
-                problem = tr(
-                    "Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
-                    ["reason": reason, "file": keptAt.lastPathComponent])
-            }
-        }
-
+        let (state, problem, canSave) = Self.opening(loaded, of: loading.store)
         let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
-        let shareable = LibraryLocation(directories).isShareable
-        // What this computer alone keeps of a library another computer may write: never in the library's folder.
-        let computerState = directories.stateHome.appendingPathComponent("image-gallery", isDirectory: true)
-        let bytesSource = ImageBytesSource(
-            cacheDirectory: directories.cacheHome.appendingPathComponent("image-gallery", isDirectory: true),
-            thumbnails: ThumbnailCache(cacheHome: directories.cacheHome), scheduler: scheduler,
-            originals: OriginalsStore(directory: OriginalsStore.defaultDirectory(directories)),
-            originalsMayArrive: shareable,
-            // This computer's own record: another computer writing the library cannot approve an address here.
-            localAddresses: shareable
-                ? LocalAddressApprovals(
-                    record: computerState.appendingPathComponent("local-addresses.json"),
-                    scheduler: scheduler) : nil)
-        let loader = ImageLoader(pipeline: ImagePipeline(scheduler: scheduler, bytes: bytesSource))
-        // Bytes imported before the library kept originals (a paste, a data: URI): read there until carried over.
-        let importsDirectory = LibraryLocation(directories).importsFolder
-        // Images deleted in an earlier session can no longer be undone: their originals, downloads
-        // and imported bytes go. A download stays only while its image has no kept original.
-        let launch = Date()
-        let location = LibraryLocation(directories)
-        let isLoaded = loaded.state != nil
-        upkeep = { [weak self] in
-            if isLoaded {
-                scheduler.submit(.io, .background) {
-                    let images = state.galleries.lazy.flatMap(\.images)
-                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                    let shared = location.isShareable
-                    bytesSource.originals.prune(
-                        keeping: Set(images.compactMap { $0.original?.sha256 }),
-                        unreferencedFor: shared ? 7 * 24 * 3600 : 0,
-                        record: shared
-                            ? computerState.appendingPathComponent("unreferenced-originals.json")
-                            : nil)
-                    bytesSource.pruneCache(
-                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                    bytesSource.pruneImports(
-                        in: importsDirectory, keeping: Set(images.map(\.url)), writtenBefore: launch)
-                }
-            }
-            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: importsDirectory)
-            // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
-            self?.saver?.takeInChanges()
-        }
+        let bytesSource = makeBytesSource()
+        let loader = ImageLoader(pipeline: ImagePipeline(scheduler: Self.scheduler, bytes: bytesSource))
+        upkeep = makeUpkeep(of: state, isLoaded: loaded.state != nil, source: bytesSource)
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         downloader.onAlreadyKept = { [weak self] existing, galleryID, addAnyway in
             self?.window(showing: galleryID)?.sayAlreadyKept(existing, addAnyway: addAnyway)
         }
         if canSave {
-            let launch = Date()
-            scheduler.submit(.io, .background) {
-                store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
+            // An unreadable file was moved aside: the one noted before it was read is gone.
+            let revision: StateStore.Revision?? =
+                loaded.state == nil && loaded != .missing ? nil : .some(loadedRevision)
+            startSaving(library, store: loading.store, loaded: state, revision: revision, source: bytesSource)
+        }
+        listen(to: loader, for: library, source: bytesSource)
+        historyObservation = library.observe { [weak self] change in
+            if change == .history { self?.updateHistoryActions() }
+        }
+        let services = AppServices(
+            application: application, library: library, loader: loader, downloader: downloader,
+            cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: paths.windowSizeFile),
+            exporter: GalleryExporter(bytesSource: bytesSource),
+            search: LibrarySearch(library: library, scheduler: Self.scheduler), paths: paths)
+        self.services = services
+        services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
+        updateHistoryActions()
+        startLibraryWork(on: library, source: bytesSource)
+        if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
+        return services
+    }
+
+    /// The state a launch starts from, what to tell the user about the file, and whether changes may be saved
+    /// (not over a file left untouched because it could not be read).
+    private static func opening(
+        _ loaded: StateStore.LoadResult, of store: StateStore
+    ) -> (state: GalleryState, problem: String?, canSave: Bool) {
+        switch loaded {
+        case .loaded(let saved): return (saved, nil, true)
+        case .loadedWithoutUnknownFields(let saved, let droppedFields):
+            let problem = trPlural(
+                "Your gallery holds {count} field from a newer version that is too large to keep here: it was left out, and the next save will not write it.",
+                "Your gallery holds {count} fields from a newer version that are too large to keep here: they were left out, and the next save will not write them.",
+                droppedFields)
+            return (saved, problem, true)
+        case .missing: return (.initial, nil, true)
+        case .unreadable(let reason, let keptAt):
+            if keptAt == store.fileURL {
+                let problem = tr(
+                    "Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
+                    ["reason": reason, "path": keptAt.path])
+                return (.initial, problem, false)
             }
-            let saver = BackgroundStateSaver(
-                store: store, loaded: state,
-                // An unreadable file was moved aside: the one noted before it was read is gone.
-                loadedRevision: loaded.state == nil && loaded != .missing ? nil : .some(loadedRevision),
-                runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
-                // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
-                // which none shares, a file put back by hand is taken as it is.
-                localFolder: shareable ? computerState : nil,
-                onError: { [weak self] message in
-                    MainContext.post {
-                        self?.say(
-                            tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil,
-                            seconds: nil)
-                    }
-                },
-                onMerged: { [weak self] merged, ours in
-                    MainContext.post {
-                        guard let self, let library = self.services?.library else { return }
-                        let before = library.state
-                        library.adoptMerge(merged, over: ours)
-                        self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
-                    }
-                },
-                onConflictCopiesMerged: { count in
-                    // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
-                    FileHandle.standardError.write(
-                        Data(untranslated("image-gallery: merged \(count) conflict copies\n").utf8))
-                }, beforeWrite: { try bytesSource.originals.makeDurable() })
-            self.saver = saver
-            library.onSave = { saver.save($0) }
-            // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
-            let stem = store.resolvedFileURL.deletingPathExtension().lastPathComponent
-            let fileName = store.resolvedFileURL.lastPathComponent
-            try? FileManager.default.createDirectory(
-                at: store.resolvedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            folderWatcher = FolderWatcher(folder: store.resolvedFileURL.deletingLastPathComponent()) { names in
-                if names.contains(where: { $0 == fileName || $0.hasPrefix("\(stem).sync-conflict-") }) {
-                    saver.takeInChanges()
+            let problem = tr(
+                "Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
+                ["reason": reason, "file": keptAt.lastPathComponent])
+            return (.initial, problem, true)
+        }
+    }
+
+    /// Where every image's bytes come from: the library's originals, the cache, the network.
+    private func makeBytesSource() -> ImageBytesSource {
+        let shareable = paths.location.isShareable
+        return ImageBytesSource(
+            cacheDirectory: paths.cacheFolder,
+            thumbnails: ThumbnailCache(cacheHome: paths.directories.cacheHome), scheduler: Self.scheduler,
+            originals: OriginalsStore(directory: paths.originals),
+            originalsMayArrive: shareable,
+            // This computer's own record: another computer writing the library cannot approve an address here.
+            localAddresses: shareable
+                ? LocalAddressApprovals(record: paths.localAddressesFile, scheduler: Self.scheduler) : nil)
+    }
+
+    /// Images deleted in an earlier session can no longer be undone: their originals, downloads and imported
+    /// bytes go. A download stays only while its image has no kept original.
+    private func makeUpkeep(of state: GalleryState, isLoaded: Bool, source bytesSource: ImageBytesSource) -> () -> Void
+    {
+        let launch = Date()
+        let paths = paths
+        let scheduler = Self.scheduler
+        return { [weak self] in
+            if isLoaded {
+                scheduler.submit(.io, .background) {
+                    let images = state.galleries.lazy.flatMap(\.images)
+                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                    let shared = paths.location.isShareable
+                    bytesSource.originals.prune(
+                        keeping: Set(images.compactMap { $0.original?.sha256 }),
+                        unreferencedFor: shared ? 7 * 24 * 3600 : 0,
+                        record: shared ? paths.unreferencedOriginalsFile : nil)
+                    bytesSource.pruneCache(
+                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                    bytesSource.pruneImports(
+                        in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
                 }
             }
+            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
+            // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
+            self?.saver?.takeInChanges()
         }
+    }
+
+    /// Saves the library's changes in the background, and takes in another computer's edits as they land.
+    private func startSaving(
+        _ library: GalleryLibrary, store: StateStore, loaded state: GalleryState,
+        revision: StateStore.Revision??, source bytesSource: ImageBytesSource
+    ) {
+        let scheduler = Self.scheduler
+        let launch = Date()
+        scheduler.submit(.io, .background) {
+            store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
+        }
+        let saver = BackgroundStateSaver(
+            store: store, loaded: state, loadedRevision: revision,
+            runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
+            // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
+            // which none shares, a file put back by hand is taken as it is.
+            localFolder: paths.location.isShareable ? paths.computerState : nil,
+            onError: { [weak self] message in
+                MainContext.post {
+                    self?.say(
+                        tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil,
+                        seconds: nil)
+                }
+            },
+            onMerged: { [weak self] merged, ours in
+                MainContext.post {
+                    guard let self, let library = self.services?.library else { return }
+                    let before = library.state
+                    library.adoptMerge(merged, over: ours)
+                    self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
+                }
+            },
+            onConflictCopiesMerged: { count in
+                // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
+                FileHandle.standardError.write(
+                    Data(untranslated("image-gallery: merged \(count) conflict copies\n").utf8))
+            }, beforeWrite: { try bytesSource.originals.makeDurable() })
+        self.saver = saver
+        library.onSave = { saver.save($0) }
+        // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
+        let stem = store.resolvedFileURL.deletingPathExtension().lastPathComponent
+        let fileName = store.resolvedFileURL.lastPathComponent
+        try? FileManager.default.createDirectory(
+            at: store.resolvedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        folderWatcher = FolderWatcher(folder: store.resolvedFileURL.deletingLastPathComponent()) { names in
+            if names.contains(where: { $0 == fileName || $0.hasPrefix("\(stem).sync-conflict-") }) {
+                saver.takeInChanges()
+            }
+        }
+    }
+
+    /// What loading images teaches the library: an image's measured shape, and addresses the user approved.
+    private func listen(to loader: ImageLoader, for library: GalleryLibrary, source bytesSource: ImageBytesSource) {
+        let shareable = paths.location.isShareable
         loader.onAspectRatio = { [weak library] id, ratio in
             // Only a missing or unusable ratio is replaced: viewing alone never rewrites the file.
             guard let library, let (galleryID, index) = library.location(of: id),
@@ -289,23 +324,17 @@ public final class ImageGalleryApplication {
             library.correctAspectRatio(of: id, to: ratio)
         }
         // Loaded once the user said so, and kept like any other image.
+        let imports = paths.imports
         loader.onLocalAddressesApproved = { [weak self] images in
-            self?.keep(images.filter { $0.original == nil }, source: bytesSource, importsDirectory: importsDirectory)
+            self?.keep(images.filter { $0.original == nil }, source: bytesSource, importsDirectory: imports)
         }
-        historyObservation = library.observe { [weak self] change in
-            if change == .history { self?.updateHistoryActions() }
-        }
-        let services = AppServices(
-            application: application, library: library, loader: loader, downloader: downloader,
-            cellDrags: CellDrags(), windowSizes: WindowSizeStore(fileURL: WindowSizeStore.defaultFileURL()),
-            exporter: GalleryExporter(bytesSource: bytesSource),
-            search: LibrarySearch(library: library, scheduler: Self.scheduler))
-        self.services = services
-        services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
-        updateHistoryActions()
+    }
+
+    /// Check Library and Move Library, and what a move left behind at the last launch.
+    private func startLibraryWork(on library: GalleryLibrary, source bytesSource: ImageBytesSource) {
         libraryChecker = LibraryChecker(library: library, source: bytesSource)
         libraryMover = LibraryMover(
-            scheduler: scheduler,
+            paths: paths, scheduler: Self.scheduler,
             saveEverything: { [weak self] in
                 self?.lastActiveWindow?.rememberSize()
                 return self?.saver?.flush()
@@ -314,9 +343,7 @@ public final class ImageGalleryApplication {
                 self?.searchProvider?.unregister()
                 self?.application.relaunch()
             })
-        LibraryMover.removeLeftovers(LibraryLocation(directories), scheduler: scheduler)
-        if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
-        return services
+        LibraryMover.removeLeftovers(paths, scheduler: Self.scheduler)
     }
 
     // MARK: Windows
@@ -545,7 +572,9 @@ public final class ImageGalleryApplication {
     /// the source tree's `data/` for a development build.
     private static func dataDirectory() -> URL? {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var candidates = [executable.deletingLastPathComponent().appendingPathComponent("../share/image-gallery")]
+        var candidates = [
+            executable.deletingLastPathComponent().appendingPathComponent("../share/" + LibraryPaths.appFolderName)
+        ]
         var directory = executable.deletingLastPathComponent()
         for _ in 0..<6 {
             candidates.append(directory.appendingPathComponent("data"))

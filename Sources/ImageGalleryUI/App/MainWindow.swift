@@ -480,7 +480,8 @@ final class MainWindow {
     // MARK: Images' menu and clipboard
 
     private func installImageActions() {
-        let actions = ImageActions(window: window, session: session, loader: services.loader)
+        let actions = ImageActions(
+            window: window, session: session, loader: services.loader, importsDirectory: services.paths.imports)
         actions.say = { [weak self] message in self?.say(message) }
         actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
         actions.delete = { [weak self] ids in self?.delete(ids) }

@@ -173,14 +173,12 @@ final class ExportRun: Sendable {
         let manifest = ExportManifest(
             name: gallery.name,
             images: zip(gallery.images, files).map { image, file in ExportManifest.Image(image, file: file) })
-        do {
+        do throws(FileError) {
             let manifestPath = temporary.appendingPathComponent(GalleryExport.manifestFileName).path
             try FileWriter.document.write(manifest.encoded(), to: manifestPath, policy: .createInPlace)
             return try moveIntoPlace(temporary)
-        } catch let error as FileError {
-            return .failed(reason: error.description)
         } catch {
-            return .failed(reason: String(describing: error))
+            return .failed(reason: error.description)
         }
     }
 
