@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A strong reference to a GObject, released in `deinit`.
 open class Object {
@@ -18,7 +18,7 @@ open class Object {
 
     deinit { g_object_unref(pointer) }
 
-    func typed<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> {
+    package func typed<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> {
         pointer.assumingMemoryBound(to: T.self)
     }
 }

@@ -1,17 +1,16 @@
-import CGtk
-import CShim
+import CCairo
 
 /// An image surface, immutable once made, so it can be handed from a decoding thread to the GUI.
 public final class CairoSurface: Sendable {
     private let handle: ReadOnlyPointer
-    var surface: OpaquePointer { handle.pointer }
+    package var surface: OpaquePointer { handle.pointer }
     /// Size in layout points (pixels divided by the device scale).
     public let logicalWidth: Double
     public let logicalHeight: Double
     /// The radius (points) its corners were cut round with, transparent outside; 0 for square ones.
     public let cornerRadius: Double
 
-    init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double, cornerRadius: Double = 0) {
+    package init(taking surface: OpaquePointer, logicalWidth: Double, logicalHeight: Double, cornerRadius: Double = 0) {
         handle = ReadOnlyPointer(pointer: surface)
         self.logicalWidth = logicalWidth
         self.logicalHeight = logicalHeight
@@ -27,16 +26,6 @@ public final class CairoSurface: Sendable {
 
     public var pixelWidth: Int { Int(cairo_image_surface_get_width(surface)) }
     public var pixelHeight: Int { Int(cairo_image_surface_get_height(surface)) }
-
-    /// A copy the display reads without uploading it at every paint (shared memory on X11): for
-    /// pictures painted again and again. Made where it is kept, on the GUI thread, since making
-    /// one talks to the display; workers make plain surfaces.
-    @MainActor
-    public func forDisplay() -> CairoSurface {
-        CairoSurface(
-            taking: cshim_display_image_copy(surface)!, logicalWidth: logicalWidth,
-            logicalHeight: logicalHeight, cornerRadius: cornerRadius)
-    }
 }
 
 extension CairoSurface {

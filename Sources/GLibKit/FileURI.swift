@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 public enum FileURI {
     /// The file:// URI GLib gives a path (escaped the way every GIO application writes it, which

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import Foundation
 
 /// Sizes and dates in the user's words, as GLib writes them for the locale the app runs in

@@ -1,5 +1,5 @@
-import CGtk
-import CShim
+import CGLib
+import Glibc
 
 /// The signals a session sends a program it ends (logout, shutdown, Ctrl+C in a terminal),
 /// delivered on the main loop through GLib's unix signal sources, so the handler may save and quit.
@@ -13,7 +13,7 @@ public enum TerminationSignals {
                 { userData in
                     let box = CallbackBox<VoidHandler>.from(userData: userData)
                     onMain { box.handler() }
-                    return gboolean(G_SOURCE_CONTINUE)
+                    return sourceContinue
                 }, box.retainedPointer, CallbackBox<VoidHandler>.destroyNotify)
         }
     }

@@ -3,15 +3,15 @@
 ///
 /// Safe to mark Sendable because it is made and read only on the GTK thread, which both the
 /// initializer and the getter check (the pattern of swift-nio's `NIOLoopBound`).
-struct MainThreadBound<Value>: @unchecked Sendable {
+package struct MainThreadBound<Value>: @unchecked Sendable {
     private let stored: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         MainActor.preconditionIsolated("made off the GTK thread")
         stored = value
     }
 
-    var value: Value {
+    package var value: Value {
         MainActor.preconditionIsolated("read off the GTK thread")
         return stored
     }

@@ -1,4 +1,4 @@
-#include "cshim.h"
+#include "cgtkshim.h"
 
 void cshim_entry_set_completions(GtkEntry *entry, const char *const *names, gint count) {
     GtkListStore *store = gtk_list_store_new(1, G_TYPE_STRING);

@@ -1,21 +1,21 @@
-import CGtk
+import CGLib
 import CShim
 
 /// Holds a Swift closure for a C callback. It is passed retained as the callback's user data and
 /// released by the destroy notify GLib calls when the handler goes away. Its handlers are main-actor
 /// closures, which are Sendable, so the box is too.
-final class CallbackBox<Handler: Sendable>: Sendable {
-    let handler: Handler
-    init(_ handler: Handler) { self.handler = handler }
+package final class CallbackBox<Handler: Sendable>: Sendable {
+    package let handler: Handler
+    package init(_ handler: Handler) { self.handler = handler }
 
-    var retainedPointer: gpointer { Unmanaged.passRetained(self).toOpaque() }
+    package var retainedPointer: gpointer { Unmanaged.passRetained(self).toOpaque() }
 
-    static func from(userData: gpointer?) -> CallbackBox<Handler> {
+    package static func from(userData: gpointer?) -> CallbackBox<Handler> {
         Unmanaged<CallbackBox<Handler>>.fromOpaque(userData!).takeUnretainedValue()
     }
 
     /// The `GClosureNotify` that releases the box.
-    static var releaseNotify: GClosureNotify {
+    package static var releaseNotify: GClosureNotify {
         { userData, _ in
             guard let userData else { return }
             Unmanaged<AnyObject>.fromOpaque(userData).release()
@@ -23,7 +23,7 @@ final class CallbackBox<Handler: Sendable>: Sendable {
     }
 
     /// The `GDestroyNotify` that releases the box.
-    static var destroyNotify: GDestroyNotify {
+    package static var destroyNotify: GDestroyNotify {
         { userData in
             guard let userData else { return }
             Unmanaged<AnyObject>.fromOpaque(userData).release()
@@ -33,7 +33,7 @@ final class CallbackBox<Handler: Sendable>: Sendable {
 
 /// Connects a handler whose C signature is `trampoline`'s; the closure box is released by its destroy notify.
 @discardableResult
-func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler)
+package func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoline: GCallback, handler: Handler)
     -> gulong
 {
     let box = CallbackBox(handler)
@@ -42,14 +42,14 @@ func connect<Handler: Sendable>(_ instance: gpointer, _ signal: String, trampoli
 
 /// GTK calls every handler on the main thread, which is the main actor's.
 @inline(__always)
-func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
+package func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
     MainActor.assumeIsolated { body() }
 }
 
 /// Runs `body` on the main actor with what a C callback wrapped there (GTK thread objects, which
 /// are not Sendable): they reach the handler without leaving the thread.
 @inline(__always)
-func onMain<First, each More, T: Sendable>(
+package func onMain<First, each More, T: Sendable>(
     with first: First, _ more: repeat each More,
     run body: @MainActor (First, repeat each More) -> T
 ) -> T {

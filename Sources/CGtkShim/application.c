@@ -1,4 +1,4 @@
-#include "cshim.h"
+#include "cgtkshim.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 #if StallLog
-    import CGtk
+    import CGLib
     import CShim
     import Foundation
 
@@ -55,7 +55,7 @@
                 { userData in
                     let box = CallbackBox<@MainActor () -> Void>.from(userData: userData)
                     onMain { box.handler() }
-                    return gboolean(G_SOURCE_CONTINUE)
+                    return sourceContinue
                 }, box.retainedPointer, CallbackBox<@MainActor () -> Void>.destroyNotify)
         }
     }

@@ -1,4 +1,6 @@
-import CGtk
+import CCairo
+import CGLib
+import CGdkPixbuf
 import CShim
 import Foundation
 

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import CShim
 import Foundation
 import Synchronization
@@ -33,6 +33,10 @@ public enum MainContext {
     public static var monotonicMicroseconds: Int { g_get_monotonic_time() }
 }
 
+/// What a GLib source's callback returns to be called again: `G_SOURCE_CONTINUE`, which GLib writes as
+/// `(!FALSE)`, an expression Swift does not import.
+package let sourceContinue: gboolean = 1
+
 /// What workers hand to the main loop, run there in the order it was handed over, in batches that
 /// leave room for a frame. Workers push onto a lock-free stack and wake the main loop through an
 /// eventfd it polls; the main loop takes the whole stack at once.
@@ -58,7 +62,7 @@ private final class Posted: Sendable {
             G_PRIORITY_DEFAULT_IDLE, wakeup, G_IO_IN,
             { _, _, _ in
                 onMain { Posted.queue.runSome() }
-                return gboolean(G_SOURCE_CONTINUE)
+                return sourceContinue
             }, nil, nil)
     }
 

@@ -1,5 +1,3 @@
-import CGtk
-
 /// A colour with alpha, in 0...1.
 public struct RGBA: Sendable, Equatable {
     public var red, green, blue, alpha: Double
@@ -10,8 +8,6 @@ public struct RGBA: Sendable, Equatable {
         self.blue = blue
         self.alpha = alpha
     }
-
-    init(_ color: GdkRGBA) { self.init(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha) }
 
     public func withAlpha(_ alpha: Double) -> RGBA { RGBA(red: red, green: green, blue: blue, alpha: alpha) }
 

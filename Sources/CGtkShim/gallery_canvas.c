@@ -2,7 +2,7 @@
  * the cells. These small GObject types tell assistive technologies what is on screen: the canvas's
  * accessible object has one child of role image per visible cell, with a name and on-screen extents,
  * asked from the Swift owner through CShimCanvasCells. */
-#include "cshim.h"
+#include "cgtkshim.h"
 #include <gtk/gtk-a11y.h>
 
 /* ---- one visible cell ---- */

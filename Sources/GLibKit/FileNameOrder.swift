@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// File names compared the way GNOME Files sorts them: locale-aware, digits by their value
 /// ("img2" before "img10"). Safe on any thread.

@@ -1,4 +1,5 @@
-import CGtk
+import CGLib
+import CGdkPixbuf
 
 /// An image format gdk-pixbuf reads on this system (its built-in ones and the loaders installed).
 public struct PixbufFormat: Sendable {
