@@ -1,7 +1,6 @@
 import Foundation
 import GalleryCore
 import GalleryIO
-import GtkKit
 
 /// Writes a gallery as a folder a person can use without this app (see GalleryExport): into a
 /// hidden folder beside the target first, renamed into place only when every file is on the

@@ -2,7 +2,6 @@ import Foundation
 import GLibKit
 import GalleryCore
 import GalleryIO
-import GtkKit
 
 /// Brings a library of the previous layout into the library's originals, at launch and in the background:
 /// each web image without a kept original gets its bytes from the cache (or, when they are gone from it,

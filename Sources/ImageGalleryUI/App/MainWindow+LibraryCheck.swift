@@ -1,51 +1,30 @@
-import Foundation
-import GLibKit
 import GalleryCore
 import GalleryIO
 import GtkKit
 
-/// Check Library (the main menu): checks every kept original in the background (LibraryCheck), shows how far
-/// it got with Cancel in the window it was started from, and sums up what it found in that window's toast.
-@MainActor
-final class LibraryChecker {
-    private let library: GalleryLibrary
-    private let source: ImageBytesSource
-    private var check: LibraryCheck?
-    private weak var window: MainWindow?
-
-    init(library: GalleryLibrary, source: ImageBytesSource) {
-        self.library = library
-        self.source = source
-    }
-
-    /// Starts a check shown in `window`; a check already running is only shown again.
-    func start(in window: MainWindow) {
-        guard check == nil else {
-            window.say(tr("The library is being checked already"))
+/// Check Library, shown in the window it was started from: how far it got with Cancel in a banner, and what it
+/// found in the toast.
+extension MainWindow {
+    func checkLibrary(with checker: LibraryChecker) {
+        guard
+            let run = checker.start(
+                progress: { [weak self] done, total in self?.checkBanner.update(done: done, total: total) },
+                completion: { [weak self] report in self?.libraryCheckEnded(report) })
+        else {
+            say(tr("The library is being checked already"))
             return
         }
-        let items = LibraryCheck.items(of: library.state.galleries.flatMap(\.images))
-        self.window = window
-        window.checkBanner.onCancel = { [weak self] in self?.check?.cancel() }
-        window.checkBanner.begin(tr("Checking the library…"), total: items.count)
-        let check = LibraryCheck(
-            items, source: source,
-            progress: { done, total in
-                MainContext.post { [weak self] in self?.window?.checkBanner.update(done: done, total: total) }
-            },
-            completion: { report in MainContext.post { [weak self] in self?.finished(report) } })
-        self.check = check
-        check.start()
+        checkBanner.onCancel = run.cancel
+        checkBanner.begin(tr("Checking the library…"), total: run.total)
     }
 
-    private func finished(_ report: LibraryCheck.Report) {
-        check = nil
-        window?.checkBanner.end()
-        window?.say(Self.summary(of: report), seconds: nil)
+    private func libraryCheckEnded(_ report: LibraryCheck.Report) {
+        checkBanner.end()
+        say(Self.libraryCheckSummary(of: report), seconds: nil)
     }
 
     /// What the check found, in a few sentences naming the images that need the user.
-    static func summary(of report: LibraryCheck.Report) -> String {
+    private static func libraryCheckSummary(of report: LibraryCheck.Report) -> String {
         if report.isCancelled { return tr("Check Library cancelled") }
         let repaired = report.labels {
             if case .repaired = $0 { true } else { false }
@@ -67,7 +46,7 @@ final class LibraryChecker {
                 trPlural(
                     "{count} image was missing or damaged and was fetched again from its source: {names}.",
                     "{count} images were missing or damaged and were fetched again from their sources: {names}.",
-                    repaired.count, ["names": names(repaired)]))
+                    repaired.count, ["names": quoted(repaired)]))
         }
         if !lost.isEmpty {
             let reason = report.findings.lazy.compactMap { finding -> String? in
@@ -77,20 +56,20 @@ final class LibraryChecker {
                 trPlural(
                     "{count} image could not be repaired: {names} ({reason}).",
                     "{count} images could not be repaired: {names} (first: {reason}).",
-                    lost.count, ["names": names(lost), "reason": reason ?? ""]))
+                    lost.count, ["names": quoted(lost), "reason": reason ?? ""]))
         }
         if !changed.isEmpty {
             sentences.append(
                 trPlural(
                     "{count} image could not be repaired, its source now sends a different image: {names}.",
                     "{count} images could not be repaired, their sources now send different images: {names}.",
-                    changed.count, ["names": names(changed)]))
+                    changed.count, ["names": quoted(changed)]))
         }
         return sentences.joined(separator: " ")
     }
 
     /// The first few labels, quoted; the count says how many there are in all.
-    private static func names(_ labels: [String]) -> String {
+    private static func quoted(_ labels: [String]) -> String {
         let shown = labels.prefix(5).map { "“\($0)”" }.joined(separator: ", ")
         return labels.count > 5 ? shown + ", …" : shown
     }

@@ -2,7 +2,6 @@ import Foundation
 import GLibKit
 import GalleryCore
 import GalleryIO
-import GtkKit
 import Synchronization
 
 /// One export's work, as background jobs: a few images fetched at a time, each written as it arrives
