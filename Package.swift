@@ -11,6 +11,22 @@ let package = Package(
         .trait(name: "StallLog", description: "Logs main-loop stalls to $IMAGE_GALLERY_STALL_LOG, for benchmarks.")
     ],
     targets: [
+        // GLib and GObject, gdk-pixbuf and cairo: what pixels and the main loop need, without GTK's widgets.
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
         .systemLibrary(
             name: "CGtk",
             pkgConfig: "gtk+-3.0",
@@ -50,28 +66,38 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // Typed, fixed-arity wrappers for C macros and variadic functions, and the
-        // small GObject subclass that exposes the gallery's cells to AT-SPI.
-        .target(name: "CShim", dependencies: ["CGtk", "CCurl", "CPNG", "CSeccomp"]),
+        // Typed, fixed-arity wrappers for C macros and variadic functions; PNG and image-surface pixels; the
+        // decoder process's confinement: no GTK.
+        .target(name: "CShim", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CCurl", "CPNG", "CSeccomp"]),
+        // The C that needs GTK: the application and the gallery canvas (GObject subclasses; the canvas exposes
+        // the gallery's cells to AT-SPI), message dialogs, entry completion, images the display reads.
+        .target(name: "CGtkShim", dependencies: ["CGtk"]),
         // Model, controller, layout, drop parsing, persistence, undo and gettext: no GTK.
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
-        // The thin layer over GTK, GLib, cairo and gdk-pixbuf where pointers, GObject references and signal boxes live.
-        .target(name: "GtkKit", dependencies: ["CGtk", "CShim"]),
+        // The thin layer over GLib, GObject, gdk-pixbuf and cairo where pointers, GObject references and signal
+        // boxes live: the main loop, pixbufs, surfaces, drawing; no widget.
+        .target(name: "GLibKit", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CShim"]),
+        // The thin layer over GTK on top of it: widgets, GDK's windowing and events, drag and drop, the application.
+        .target(name: "GtkKit", dependencies: ["GLibKit", "CGtk", "CGtkShim", "CShim"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte
-        // source and its cache, thumbnails, decoding with limits; XMP packets; checksums.
+        // source and its cache, thumbnails, decoding with limits; XMP packets; checksums. GLibKit, not GtkKit:
+        // it cannot see a widget.
         .target(
-            name: "GalleryIO", dependencies: ["GalleryCore", "GtkKit", "CCurl", "CShim", "CExempi", "CCrypto", "CGtk"]),
+            name: "GalleryIO",
+            dependencies: ["GalleryCore", "GLibKit", "CGLib", "CCurl", "CShim", "CExempi", "CCrypto"]),
         // msgfmt over data/po at build time, so `swift run` finds the translations.
         .plugin(name: "CompileCatalogs", capability: .buildTool(), path: "Sources/CompileCatalogs"),
         .target(
-            name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
+            name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GLibKit", "GtkKit"],
+            plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
         // The app's program is built for these tests too: they decode in its decoder process.
-        // CExempi: the tests read the sidecars back with Exempi's parser.
+        // CExempi: the tests read the sidecars back with Exempi's parser; CCairo: they read surfaces' pixels.
         .testTarget(
-            name: "GalleryIOTests", dependencies: ["GalleryIO", "GalleryCore", "GtkKit", "CExempi", "image-gallery"]),
+            name: "GalleryIOTests",
+            dependencies: ["GalleryIO", "GalleryCore", "GLibKit", "CCairo", "CExempi", "image-gallery"]),
     ]
 )

@@ -1,5 +1,6 @@
 import CGtk
 import CShim
+import GLibKit
 
 /// GNOME's About window: the name, version, a short description, the license, the website and
 /// who translated the app into the user's language.

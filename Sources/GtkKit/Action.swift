@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A GSimpleAction that can be enabled and disabled (undo when there is nothing to undo).
 public final class Action: Object {

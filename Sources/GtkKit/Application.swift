@@ -1,5 +1,6 @@
 import CGtk
-import CShim
+import CGtkShim
+import GLibKit
 
 /// A GtkApplication: one instance per session; a second launch activates the first.
 public final class Application: Object {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class ApplicationWindow: Container {
     public init(application: Application, title: String) {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Box: Container {
     public init(_ orientation: Orientation, spacing: Int32 = 0) {

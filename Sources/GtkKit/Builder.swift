@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// Objects described in GtkBuilder XML (menus, the shortcuts window), for what GTK only offers that way.
 public final class Builder: Object {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Button: Widget {
     public init(label: String) {

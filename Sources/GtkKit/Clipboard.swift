@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GLibKit
 
 /// The CLIPBOARD selection: what Ctrl+V pastes.
 @MainActor

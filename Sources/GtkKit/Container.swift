@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 open class Container: Widget {
     public func add(_ child: Widget) { gtk_container_add(typed(), child.widget) }

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GLibKit
 
 /// Handing things to the rest of the desktop: the default application for an address, the file
 /// manager for a file. Nothing here waits on the main loop; each answer comes back on it.

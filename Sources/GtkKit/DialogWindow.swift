@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A window of its own over an application window (a properties dialog): it stays above its
 /// parent, goes with it, and Escape closes it, as GNOME's dialogs do.

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A drag in progress (GdkDragContext), as a source or a destination sees it. GTK thread only.
 public final class DragContext: Object, Equatable {

@@ -1,5 +1,6 @@
 import CGtk
-import CShim
+import CGtkShim
+import GLibKit
 
 /// A one-line text entry.
 public final class Entry: Widget {

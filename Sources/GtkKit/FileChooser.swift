@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GLibKit
 
 /// The desktop's own file chooser (GtkFileChooserNative): the portal's dialog in a sandbox,
 /// GTK's dialog otherwise. Keep it alive until `run`'s handler has been called.

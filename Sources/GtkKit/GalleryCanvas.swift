@@ -1,6 +1,7 @@
 import CGtk
-import CShim
+import CGtkShim
 import Foundation
+import GLibKit
 
 /// The drawing area the gallery paints its cells into, exposing each visible cell over AT-SPI.
 public final class GalleryCanvas: Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class HeaderBar: Container {
     public init(title: String) {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Image: Widget {
     public init(iconName: String, pixelSize: Int32) {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Label: Widget {
     public init(_ text: String = "") {

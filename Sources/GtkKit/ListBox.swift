@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A GtkListBox with single selection. Rows are the app's own `ListBoxRow` wrappers; the list
 /// speaks of them by index.

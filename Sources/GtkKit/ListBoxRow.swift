@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A row of a ListBox. GTK keeps the row while it is in the list; this wrapper holds a reference too.
 public final class ListBoxRow: Container {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A header-bar button that opens a menu.
 public final class MenuButton: Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A menu described as a GMenu: items name the action they activate, optionally with a string target
 /// (`win.rename-gallery` with the gallery's id).

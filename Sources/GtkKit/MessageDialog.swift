@@ -1,5 +1,6 @@
 import CGtk
-import CShim
+import CGtkShim
+import GLibKit
 
 /// A modal question over a window, with buttons the caller names; the answer comes once.
 public final class MessageDialog: Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Overlay: Container {
     public init() { super.init(owning: gtk_overlay_new()) }

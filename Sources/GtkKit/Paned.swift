@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A GtkPaned: two panes side by side with a handle between them.
 public final class Paned: Container {

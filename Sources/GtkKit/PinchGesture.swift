@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A two-finger pinch on a touchpad or touchscreen. The widget does not keep its gestures alive:
 /// the owner of this object does.

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A popover that shows a menu model, pointing at a spot of the widget it is relative to.
 public final class Popover: Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class ProgressBar: Widget {
     public init() { super.init(owning: gtk_progress_bar_new()) }

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 public final class Revealer: Container {
     /// `slidesDown`: the child slides in from the top edge (a banner) rather than the bottom (a toast).

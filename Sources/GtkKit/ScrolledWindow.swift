@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A scrolled window with the vertical adjustment exposed for autoscroll and visible-range queries.
 public final class ScrolledWindow: Container {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A bar that slides down under the header bar while searching, holding a search entry and what goes with it.
 public final class SearchBar: Container {
@@ -20,7 +21,7 @@ public final class SearchBar: Container {
             let box = CallbackBox<VoidHandler>.from(userData: userData)
             onMain { box.handler() }
         }
-        GtkKit.connect(
+        GLibKit.connect(
             pointer, "notify::search-mode-enabled", trampoline: unsafeBitCast(trampoline, to: GCallback.self),
             handler: handler)
     }

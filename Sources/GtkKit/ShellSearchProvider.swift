@@ -1,5 +1,6 @@
 import CGtk
 import CShim
+import GLibKit
 
 /// GNOME Shell's search provider (`org.gnome.Shell.SearchProvider2`), exported on the application's
 /// session bus connection: the overview sends it what the user types and shows what it answers. Method

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// Shows one of its named children at a time, without a transition.
 public final class Stack: Container {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// Several lines of text the user writes (a note), wrapped at word boundaries.
 public final class TextView: Widget {

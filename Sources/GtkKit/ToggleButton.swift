@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A button that stays pressed, bound to a stateful boolean action.
 public final class ToggleButton: Widget {

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 extension Widget {
     /// Accepts drops, the widget's handlers decide everything (no GTK defaults, no highlight).

@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// Events a widget receives; handlers return true when they consumed the event.
 extension Widget {

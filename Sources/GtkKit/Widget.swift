@@ -1,4 +1,5 @@
 import CGtk
+import GLibKit
 
 /// A GtkWidget. Subclasses add what their widget type offers; all share the common API here.
 open class Widget: Object {
@@ -169,7 +170,7 @@ open class Widget: Object {
         var color = GdkRGBA()
         let context = gtk_widget_get_style_context(widget)
         gtk_style_context_get_color(context, gtk_style_context_get_state(context), &color)
-        return RGBA(color)
+        return RGBA(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
     }
 
     /// A named colour from the theme (`theme_selected_bg_color`, …), if the theme defines it.
@@ -178,7 +179,7 @@ open class Widget: Object {
         guard gtk_style_context_lookup_color(gtk_widget_get_style_context(widget), name, &color) != 0 else {
             return nil
         }
-        return RGBA(color)
+        return RGBA(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
     }
 
     public func addEvents(_ mask: GdkEventMask) { gtk_widget_add_events(widget, gint(mask.rawValue)) }
@@ -207,7 +208,7 @@ open class Widget: Object {
             { _, clock, userData in
                 let box = CallbackBox<Handler>.from(userData: userData)
                 let time = gdk_frame_clock_get_frame_time(clock)
-                return onMain { box.handler(time) } ? gboolean(G_SOURCE_CONTINUE) : gboolean(G_SOURCE_REMOVE)
+                return onMain { box.handler(time) } ? sourceContinue : gboolean(G_SOURCE_REMOVE)
             }, box.retainedPointer, CallbackBox<Handler>.destroyNotify)
     }
 

@@ -16,7 +16,8 @@ import Testing
 @Suite struct TranslationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    /// The modules whose text reaches people (GtkKit only binds GTK; it has no words of its own).
+    /// The modules whose text reaches people (GtkKit and GLibKit only bind GTK and the libraries under it; they
+    /// have no words of their own).
     static let translatedModules = ["Sources/ImageGalleryUI", "Sources/GalleryCore"]
 
     @Test func everyWordPeopleSeeIsMarkedForTranslation() throws {

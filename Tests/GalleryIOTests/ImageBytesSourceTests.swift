@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 import Testing
 

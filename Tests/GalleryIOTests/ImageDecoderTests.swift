@@ -1,7 +1,7 @@
 import Foundation
+import GLibKit
 import GalleryCore
 import GalleryIO
-import GtkKit
 import Testing
 
 /// The decoder's limits against hostile bytes, with images built in code.

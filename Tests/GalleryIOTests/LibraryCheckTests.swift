@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Testing
 
 @testable import GalleryIO

@@ -1,8 +1,8 @@
-import CGtk
+import CCairo
 import Foundation
 import Testing
 
-@testable import GtkKit
+@testable import GLibKit
 
 /// Pixels resampled straight into a cell's surface (`Pixbuf.surface(width:height:scale:cornerRadius:)`).
 @Suite struct ScaledSurfaceTests {

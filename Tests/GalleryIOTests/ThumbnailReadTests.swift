@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GtkKit
+@testable import GLibKit
 
 /// Thumbnails read with libpng, their checksums not verified (`Pixbuf.loadThumbnail(contentsOf:)`).
 @Suite struct ThumbnailReadTests {

@@ -1,4 +1,4 @@
-import GtkKit
+import GLibKit
 
 /// A decoded image, upright, and the size the file itself has: a `Pixbuf` as the decoder leaves it (it may be
 /// scaled or saved first), or a `CairoSurface` ready to paint.

@@ -1,7 +1,7 @@
 import CShim
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 #if canImport(Glibc)
     import Glibc

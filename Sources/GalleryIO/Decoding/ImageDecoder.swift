@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 /// Decodes image bytes on the calling thread (a worker, never the GTK thread) within `ImageLimits`: the
 /// header is read first (`ImageHeader`) and an image whose decode would take more than the budget is

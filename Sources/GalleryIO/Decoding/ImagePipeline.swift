@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 /// The one path from "bytes wanted" to a paintable picture, for cells, the viewer and drops alike: fetched through the
 /// byte source (the library's kept original, cache, disk or network), decoded on the scheduler's CPU lane with the

@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 /// Why an image could not be shown, in words short enough for a cell or a toast.
 public struct LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 /// Thumbnails as the freedesktop.org specification keeps them
 /// (`$XDG_CACHE_HOME/thumbnails/<size>/<md5 of the file's URI>.png`, with `Thumb::URI` and

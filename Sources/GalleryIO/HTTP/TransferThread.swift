@@ -1,8 +1,8 @@
 import CCurl
 import CShim
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 
 /// Runs every transfer on one libcurl multi handle, on a thread of its own: one thread reads every

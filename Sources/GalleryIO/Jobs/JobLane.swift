@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import GtkKit
+import GLibKit
 import Synchronization
 
 /// One lane's threads and queue. A job that finds every thread busy starts another at once, up to the

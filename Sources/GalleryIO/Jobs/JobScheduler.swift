@@ -1,5 +1,5 @@
 import Foundation
-import GtkKit
+import GLibKit
 import Synchronization
 
 /// Runs the app's background work, as Eye of GNOME's job scheduler and gThumb's shared I/O factory

@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 /// Carrying one image of the previous layout (bytes in the cache or in `imported/`) into the library's
 /// originals: what needs it, and the step that fetches and keeps its bytes. The app runs the steps (see

@@ -1,5 +1,5 @@
 import CCrypto
-import CGtk
+import CGLib
 import Foundation
 
 /// The digests that name files: a kept original (SHA-256 of its bytes), a cached download and a thumbnail.

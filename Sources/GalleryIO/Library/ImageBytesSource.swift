@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 
 /// Gets an image's bytes: its original as the library keeps it (by SHA-256) first, else from wherever

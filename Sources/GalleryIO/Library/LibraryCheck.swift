@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 
 /// Check Library's work, as background jobs: every kept original read and checked against its SHA-256; one

@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 
 /// The bytes of every image the library keeps, in the app's data folder (not the cache, which may be

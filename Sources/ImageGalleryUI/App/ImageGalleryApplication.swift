@@ -1,4 +1,5 @@
 import Foundation
+import GLibKit
 import GalleryCore
 import GalleryIO
 import GtkKit
@@ -79,8 +80,8 @@ public final class ImageGalleryApplication {
         _ = application.addAction("about") { [weak self] in self?.showAbout() }
         _ = application.addAction("help", accelerators: ["F1"]) { [weak self] in self?.showHelp() }
         _ = application.addAction("check-library") { [weak self] in
-            guard let self, let window = lastActiveWindow ?? windows.last else { return }
-            libraryChecker?.start(in: window)
+            guard let self, let window = lastActiveWindow ?? windows.last, let libraryChecker else { return }
+            window.checkLibrary(with: libraryChecker)
         }
         _ = application.addAction("move-library") { [weak self] in
             guard let self, let libraryMover, let window = lastActiveWindow ?? windows.last else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import GLibKit
 import GalleryCore
 import GalleryIO
 import GtkKit

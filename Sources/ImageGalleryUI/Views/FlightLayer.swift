@@ -1,3 +1,4 @@
+import GLibKit
 import GalleryCore
 import GtkKit
 

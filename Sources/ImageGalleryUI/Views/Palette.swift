@@ -1,3 +1,4 @@
+import GLibKit
 import GtkKit
 
 /// Colours taken from the theme each paint, so the dark variant looks right.

@@ -1,3 +1,4 @@
+import GLibKit
 import GtkKit
 
 /// Spinners and progress rings drawn once and painted wherever they turn, for the theme's colours

@@ -1,0 +1,3 @@
+#include <glib.h>
+#include <glib-unix.h>
+#include <glib-object.h>
