@@ -23,9 +23,11 @@ public struct ActionEntry: Equatable, Sendable {
             shortcuts: shown.map { ShortcutsEntry(section: $0.0, title: $0.1, keys: drawn, action: name) })
     }
 
-    /// Keys a view handles, shown as one line of the shortcuts window.
-    static func viewKeys(_ keys: [String], _ section: ShortcutsSection, _ title: String) -> ActionEntry {
-        ActionEntry(
+    /// Keys a view handles, shown as one line of the shortcuts window; `accelerator` in GTK's syntax, its
+    /// alternatives apart by spaces, as the window's own `accelerator` property reads them.
+    static func viewKeys(accelerator: String, _ section: ShortcutsSection, _ title: String) -> ActionEntry {
+        let keys = accelerator.split(separator: " ").map(String.init)
+        return ActionEntry(
             name: nil, accelerators: [],
             shortcuts: [ShortcutsEntry(section: section, title: title, keys: keys, action: nil)])
     }

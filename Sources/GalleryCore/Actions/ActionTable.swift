@@ -8,21 +8,22 @@ public enum ActionTable {
     private static let zoomOut = ["<Control>minus", "<Control>KP_Subtract"]
 
     public static let entries: [ActionEntry] = [
-        .viewKeys(["Left", "Right", "Up", "Down"], .arranging, N_("Move the focus")),
-        .viewKeys(["<Alt>Left", "<Alt>Right", "<Alt>Up", "<Alt>Down"], .arranging, N_("Move the selected images")),
+        .viewKeys(accelerator: "Left Right Up Down", .arranging, N_("Move the focus")),
+        .viewKeys(accelerator: "<Alt>Left <Alt>Right <Alt>Up <Alt>Down", .arranging, N_("Move the selected images")),
         .viewKeys(
-            ["<Control><Shift>Left", "<Control><Shift>Right"], .arranging, N_("Move the selected images (also)")),
-        .viewKeys(["Delete"], .arranging, N_("Move the selected images to the trash")),
-        .viewKeys(["Return"], .arranging, N_("Retry an image that could not be loaded")),
+            accelerator: "<Control><Shift>Left <Control><Shift>Right", .arranging, N_("Move the selected images (also)")
+        ),
+        .viewKeys(accelerator: "Delete", .arranging, N_("Move the selected images to the trash")),
+        .viewKeys(accelerator: "Return", .arranging, N_("Retry an image that could not be loaded")),
 
-        .viewKeys(["<Control>a"], .selecting, N_("Select all")),
-        .viewKeys(["space"], .selecting, N_("Select or deselect the focused image")),
-        .viewKeys(["<Shift>Left", "<Shift>Right"], .selecting, N_("Extend the selection")),
-        .viewKeys(["Escape"], .selecting, N_("Clear the selection")),
+        .viewKeys(accelerator: "<Control>a", .selecting, N_("Select all")),
+        .viewKeys(accelerator: "space", .selecting, N_("Select or deselect the focused image")),
+        .viewKeys(accelerator: "<Shift>Left <Shift>Right", .selecting, N_("Extend the selection")),
+        .viewKeys(accelerator: "Escape", .selecting, N_("Clear the selection")),
 
-        .viewKeys(["<Control>c"], .images, N_("Copy the selected images")),
-        .viewKeys(["<Control>x"], .images, N_("Cut the selected images")),
-        .viewKeys(["Menu", "<Shift>F10"], .images, N_("Menu of the selected images")),
+        .viewKeys(accelerator: "<Control>c", .images, N_("Copy the selected images")),
+        .viewKeys(accelerator: "<Control>x", .images, N_("Cut the selected images")),
+        .viewKeys(accelerator: "Menu <Shift>F10", .images, N_("Menu of the selected images")),
         // As in Eye of GNOME and Files.
         .action(
             "win.properties", ["<Alt>Return", "<Alt>KP_Enter"],
@@ -31,7 +32,7 @@ public enum ActionTable {
 
         .action("app.new-gallery", ["<Control>n"], shown: [(.galleries, N_("New gallery"))]),
         .action("win.rename", ["F2"], shown: [(.galleries, N_("Rename the gallery"))]),
-        .viewKeys(["Delete"], .galleries, N_("Delete the gallery (in the sidebar)")),
+        .viewKeys(accelerator: "Delete", .galleries, N_("Delete the gallery (in the sidebar)")),
         .action("win.show-sidebar", ["F9"], shown: [(.galleries, N_("Show or hide the galleries"))]),
         .action("app.new-window", ["<Control><Shift>n"], shown: [(.galleries, N_("New window"))]),
         .action("win.close", ["<Control>w"], shown: [(.galleries, N_("Close the window"))]),
@@ -42,8 +43,8 @@ public enum ActionTable {
         .action("app.undo", ["<Control>z"], shown: [(.general, N_("Undo"))]),
         .action("app.redo", ["<Control><Shift>z", "<Control>y"], shown: [(.general, N_("Redo"))]),
         // The viewer's first keys come before the zoom, which both sections show in their middle.
-        .viewKeys(["Return"], .viewing, N_("Open the focused image")),
-        .viewKeys(["Left", "Right", "Page_Up", "Page_Down"], .viewing, N_("Previous or next image")),
+        .viewKeys(accelerator: "Return", .viewing, N_("Open the focused image")),
+        .viewKeys(accelerator: "Left Right Page_Up Page_Down", .viewing, N_("Previous or next image")),
         .action(
             "win.zoom-in", zoomIn,
             shown: [(.general, N_("Larger or smaller images")), (.viewing, N_("Zoom in or out"))],
@@ -53,10 +54,10 @@ public enum ActionTable {
         .action("win.shortcuts", ["<Control>question"], shown: [(.general, N_("Keyboard shortcuts"))]),
         .action("app.quit", ["<Control>q"], shown: [(.general, N_("Quit"))]),
 
-        .viewKeys(["<Control>0"], .viewing, N_("Fit the image to the window")),
-        .viewKeys(["1"], .viewing, N_("Show the image at its real size")),
-        .viewKeys(["Delete"], .viewing, N_("Move the image to the trash")),
-        .viewKeys(["Escape"], .viewing, N_("Back to the gallery")),
+        .viewKeys(accelerator: "<Control>0", .viewing, N_("Fit the image to the window")),
+        .viewKeys(accelerator: "1", .viewing, N_("Show the image at its real size")),
+        .viewKeys(accelerator: "Delete", .viewing, N_("Move the image to the trash")),
+        .viewKeys(accelerator: "Escape", .viewing, N_("Back to the gallery")),
 
         // Menus, buttons and the window's own code reach these; no key of their own.
         .action("app.about"),

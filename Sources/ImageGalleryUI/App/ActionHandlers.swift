@@ -15,12 +15,14 @@ final class ActionHandlers {
 
     /// `name` (without its prefix), once the table is known to hold it and no other handler has it.
     func named(_ name: String) -> String {
-        precondition(unclaimed.remove(name) != nil, "\(prefix)\(name) is not in ActionTable, or has a handler already")
+        precondition(
+            unclaimed.remove(name) != nil,
+            untranslated("\(prefix)\(name) is not in ActionTable, or has a handler already"))
         return name
     }
 
     /// Once every handler is added: each action of the table has one.
     func checkEveryActionHandled() {
-        precondition(unclaimed.isEmpty, "No handler for \(unclaimed.sorted().map { prefix + $0 })")
+        precondition(unclaimed.isEmpty, untranslated("No handler for \(unclaimed.sorted().map { prefix + $0 })"))
     }
 }
