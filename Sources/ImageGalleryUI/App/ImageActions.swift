@@ -39,7 +39,10 @@ final class ImageActions {
     /// Moves images to the trash as the Delete key does.
     var delete: ([ImageID]) -> Void = { _ in }
 
-    init(window: ApplicationWindow, session: GallerySession, loader: ImageLoader, importsDirectory: URL) {
+    init(
+        window: ApplicationWindow, handlers: ActionHandlers, session: GallerySession, loader: ImageLoader,
+        importsDirectory: URL
+    ) {
         self.window = window
         self.session = session
         self.loader = loader
@@ -57,13 +60,13 @@ final class ImageActions {
             ("edit-tags", { $0.editTags($0.viewedImage().map { [$0] } ?? $0.selectedImages.map(\.id)) }),
         ]
         for (name, run) in selected {
-            actions.append(window.addAction(name) { [weak self] in self.map(run) })
+            actions.append(window.addAction(handlers.named(name)) { [weak self] in self.map(run) })
         }
         actions.append(
-            window.addAction("move-images", parameter: String.self) { [weak self] galleryID in
+            window.addAction(handlers.named("move-images"), parameter: String.self) { [weak self] galleryID in
                 self?.move(to: galleryID)
             })
-        _ = window.addAction("manage-tags") { [weak self] in self?.showManageTags() }
+        _ = window.addAction(handlers.named("manage-tags")) { [weak self] in self?.showManageTags() }
         selectionChanged()
     }
 

@@ -66,40 +66,37 @@ public final class ImageGalleryApplication {
             self?.lastActiveWindow?.rememberSize()
             _ = self?.saver?.flush()
         }
-        _ = application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.requestQuit() }
         // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
         TerminationSignals.install { [weak self] in self?.application.quit() }
-        undoAction = application.addAction("undo", accelerators: ["<Control>z"]) { [weak self] in self?.undo() }
-        redoAction = application.addAction("redo", accelerators: ["<Control><Shift>z", "<Control>y"]) { [weak self] in
-            self?.redo()
-        }
-        _ = application.addAction("new-window", accelerators: ["<Control><Shift>n"]) { [weak self] in
+        addActions()
+    }
+
+    /// The app's actions (`app.`), and the keys of every action in `ActionTable`: GTK routes a window
+    /// action's key (`win.`) to the focused window's own action.
+    private func addActions() {
+        let handlers = ActionHandlers(prefix: "app.")
+        _ = application.addAction(handlers.named("quit")) { [weak self] in self?.requestQuit() }
+        undoAction = application.addAction(handlers.named("undo")) { [weak self] in self?.undo() }
+        redoAction = application.addAction(handlers.named("redo")) { [weak self] in self?.redo() }
+        _ = application.addAction(handlers.named("new-window")) { [weak self] in
             self?.openWindow(showing: self?.lastActiveWindow?.session.galleryID)
         }
-        _ = application.addAction("new-gallery", accelerators: ["<Control>n"]) { [weak self] in self?.newGallery() }
-        _ = application.addAction("about") { [weak self] in self?.showAbout() }
-        _ = application.addAction("help", accelerators: ["F1"]) { [weak self] in self?.showHelp() }
-        _ = application.addAction("check-library") { [weak self] in
+        _ = application.addAction(handlers.named("new-gallery")) { [weak self] in self?.newGallery() }
+        _ = application.addAction(handlers.named("about")) { [weak self] in self?.showAbout() }
+        _ = application.addAction(handlers.named("help")) { [weak self] in self?.showHelp() }
+        _ = application.addAction(handlers.named("check-library")) { [weak self] in
             guard let self, let window = lastActiveWindow ?? windows.last, let libraryChecker else { return }
             window.checkLibrary(with: libraryChecker)
         }
-        _ = application.addAction("move-library") { [weak self] in
+        _ = application.addAction(handlers.named("move-library")) { [weak self] in
             guard let self, let libraryMover, let window = lastActiveWindow ?? windows.last else { return }
             window.moveLibrary(with: libraryMover)
         }
-        // Window actions (`win.`): GTK routes each key to the focused window's own action.
-        application.setAccelerators(["<Control>v"], for: "win.paste")
-        application.setAccelerators(["<Control>plus", "<Control>equal", "<Control>KP_Add"], for: "win.zoom-in")
-        application.setAccelerators(["<Control>minus", "<Control>KP_Subtract"], for: "win.zoom-out")
-        application.setAccelerators(["F9"], for: "win.show-sidebar")
-        application.setAccelerators(["F2"], for: "win.rename")
-        application.setAccelerators(["<Control>f"], for: "win.find")
-        application.setAccelerators(["<Control>question"], for: "win.shortcuts")
-        application.setAccelerators(["<Control>w"], for: "win.close")
-        application.setAccelerators(["<Control>o"], for: "win.add-images")
-        application.setAccelerators(["<Control>t"], for: "win.edit-tags")
-        // As in Eye of GNOME and Files.
-        application.setAccelerators(["<Alt>Return", "<Alt>KP_Enter"], for: "win.properties")
+        handlers.checkEveryActionHandled()
+        for entry in ActionTable.entries {
+            guard let name = entry.name, !entry.accelerators.isEmpty else { continue }
+            application.setAccelerators(entry.accelerators, for: name)
+        }
     }
 
     private func activate() {

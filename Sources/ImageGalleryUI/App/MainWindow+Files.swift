@@ -6,13 +6,13 @@ import GtkKit
 /// through the desktop's file chooser.
 extension MainWindow {
     func addFileActions() {
-        _ = window.addAction("add-images") { [weak self] in self?.chooseFilesToAdd(folders: false) }
-        _ = window.addAction("add-folder") { [weak self] in self?.chooseFilesToAdd(folders: true) }
-        _ = window.addAction("export") { [weak self] in
+        _ = window.addAction(handlers.named("add-images")) { [weak self] in self?.chooseFilesToAdd(folders: false) }
+        _ = window.addAction(handlers.named("add-folder")) { [weak self] in self?.chooseFilesToAdd(folders: true) }
+        _ = window.addAction(handlers.named("export")) { [weak self] in
             guard let self else { return }
             chooseExportFolder(for: session.galleryID)
         }
-        _ = window.addAction("export-gallery", parameter: String.self) { [weak self] id in
+        _ = window.addAction(handlers.named("export-gallery"), parameter: String.self) { [weak self] id in
             self?.chooseExportFolder(for: id)
         }
         exportBanner.onCancel = { [weak self] in self?.exportJob?.cancel() }

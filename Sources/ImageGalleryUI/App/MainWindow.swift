@@ -80,15 +80,14 @@ final class MainWindow {
     var onClosed: (MainWindow) -> Void = { _ in }
     /// The window became the active one.
     var onActivated: (MainWindow) -> Void = { _ in }
+    /// This window's handlers of the table's `win.` actions, here and in ImageActions, WindowSearch and the files.
+    let handlers = ActionHandlers(prefix: "win.")
 
     init(services: AppServices, galleryID: String?) {
         self.services = services
         session = GallerySession(library: services.library, galleryID: galleryID)
         window = ApplicationWindow(application: services.application, title: tr("Image Gallery"))
         let size = services.windowSizes.load()
-        window.setDefaultSize(width: Int32(size.width), height: Int32(size.height))
-        if size.maximized { window.maximize() }
-        unmaximizedSize = (size.width, size.height)
         window.setIconName(ImageGalleryApplication.id)
         externalDrops = ExternalDrops(library: services.library, scheduler: services.loader.pipeline.scheduler)
         gallery = GalleryView(
@@ -101,27 +100,37 @@ final class MainWindow {
         viewer = ImageViewer(session: session, loader: services.loader)
         let loader = services.loader
         search = WindowSearch(
-            window: window, session: session, search: services.search, failedImages: { loader.failedIDs })
+            window: window, handlers: handlers, session: session, search: services.search,
+            failedImages: { loader.failedIDs })
+
+        restoreSize(size)
+        buildHeader()
+        addActions()
+        buildContent()
+        connectGallery()
+        connectSearch()
+        connectViewer()
+        connectDrops()
+        connectSidebar()
+        session.onChange = { [weak self] change in self?.sessionChanged(change) }
+        followWindow()
+        showContent()
+    }
+
+    /// The size the last window had, and the first screen of images laid out at its gallery's width.
+    private func restoreSize(_ size: WindowSize) {
+        window.setDefaultSize(width: Int32(size.width), height: Int32(size.height))
+        if size.maximized { window.maximize() }
+        unmaximizedSize = (size.width, size.height)
         if let width = size.galleryWidth, width > 0 {
             gallery.prefetchFirstScreen(width: Double(width), height: Double(size.height))
         }
+    }
 
-        buildHeader()
-        addActions()
-
-        let galleryArea = Overlay()
-        galleryStack.addNamed(gallery.scroller, Self.galleryPage)
-        galleryStack.addNamed(viewer.area, Self.viewerPage)
-        galleryArea.add(galleryStack)
-        galleryArea.addOverlay(emptyState.root)
-        galleryArea.setPassThrough(emptyState.root, true)
-        galleryArea.addOverlay(noMatches.root)
-        galleryArea.setPassThrough(noMatches.root, true)
-        // In the gallery area, so a toast never hides the trash zone below it.
-        galleryArea.addOverlay(toast.root)
-        galleryArea.setExpand(horizontal: true, vertical: true)
-        gallery.installDragAndDrop(dropArea: galleryArea)
-
+    /// The sidebar beside a column of the search bar, the banners, the gallery area and the trash zone; the
+    /// flights to the trash over all of it.
+    private func buildContent() {
+        let galleryArea = makeGalleryArea()
         let column = Box(.vertical)
         column.append(search.bar)
         column.append(exportBanner.root)
@@ -139,12 +148,32 @@ final class MainWindow {
         content.addOverlay(flights.area)
         content.setPassThrough(flights.area, true)
         window.add(content)
-        trashTarget = TrashDropTarget(trash: trash, cellDrags: services.cellDrags)
-        trashTarget?.onDrop = { [weak self] drag, x, y in self?.trashDropped(drag, x: x, y: y) }
+    }
 
+    /// The gallery and the viewer as pages of one stack, under the empty state, “No Images Match” and the toast.
+    private func makeGalleryArea() -> Overlay {
+        let galleryArea = Overlay()
+        galleryStack.addNamed(gallery.scroller, Self.galleryPage)
+        galleryStack.addNamed(viewer.area, Self.viewerPage)
+        galleryArea.add(galleryStack)
+        galleryArea.addOverlay(emptyState.root)
+        galleryArea.setPassThrough(emptyState.root, true)
+        galleryArea.addOverlay(noMatches.root)
+        galleryArea.setPassThrough(noMatches.root, true)
+        // In the gallery area, so a toast never hides the trash zone below it.
+        galleryArea.addOverlay(toast.root)
+        galleryArea.setExpand(horizontal: true, vertical: true)
+        gallery.installDragAndDrop(dropArea: galleryArea)
+        return galleryArea
+    }
+
+    private func connectGallery() {
         gallery.onDeleteRequested = { [weak self] ids in self?.delete(ids) }
-        installImageActions()
-        gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
+        gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
+    }
+
+    /// Typing in the gallery opens the search bar; closing it gives the gallery the keyboard back.
+    private func connectSearch() {
         gallery.onTyped = { [weak self] character in self?.search.open(typing: String(character)) }
         gallery.onEscapeFromResults = { [weak self] in self?.search.close() }
         search.onClosed = { [weak self] in
@@ -163,22 +192,36 @@ final class MainWindow {
             if isViewing { closeViewer() }
             search.show(smart)
         }
-        gallery.onOpenRequested = { [weak self] id in self?.window.activateAction("open-image", target: id.rawValue) }
+    }
+
+    private func connectViewer() {
         viewer.onClose = { [weak self] in self?.closeViewer() }
         viewer.onDelete = { [weak self] id in
             guard let self else { return }
             remove([id], from: session.galleryID(of: id))
         }
         viewer.onShownChanged = { [weak self] in self?.updateChrome() }
+    }
+
+    /// Drops on the trash, on the gallery and on the sidebar, from this app or another.
+    private func connectDrops() {
+        trashTarget = TrashDropTarget(trash: trash, cellDrags: services.cellDrags)
+        trashTarget?.onDrop = { [weak self] drag, x, y in self?.trashDropped(drag, x: x, y: y) }
+        gallery.onDropped = { [weak self] message in self?.offerUndo(message) }
         externalDrops.onImages = { [weak self] images, placeholder in
             self?.startDownloads(images, placeholder: placeholder, arrival: .drop)
         }
         externalDrops.onRefused = { [weak self] message in self?.say(message) }
         sidebarDrops.onCellsDropped = { [weak self] message in self?.offerUndo(message) }
+    }
+
+    private func connectSidebar() {
         sidebar.onDeleteRequested = { [weak self] galleryID in self?.deleteGallery(galleryID) }
         sidebar.onMenuRequested = { [weak self] galleryID, x, y in self?.showGalleryMenu(galleryID, x: x, y: y) }
-        session.onChange = { [weak self] change in self?.sessionChanged(change) }
+    }
 
+    /// The window becoming the active one, its size (kept for the next window) and its end.
+    private func followWindow() {
         window.onActiveChanged { [weak self] active in
             guard let self, active else { return }
             onActivated(self)
@@ -188,7 +231,11 @@ final class MainWindow {
             unmaximizedSize = window.size
         }
         window.onDestroy { [weak self] in self?.closed() }
+    }
 
+    /// Shows the window without what waits for its moment: the flights' layer, the viewer's buttons, and the
+    /// sidebar if the user hid it; the gallery has the keyboard.
+    private func showContent() {
         window.showAll()
         flights.area.isVisible = false
         backButton.isVisible = false
@@ -239,38 +286,44 @@ final class MainWindow {
         window.setTitlebar(header)
     }
 
-    /// Actions that concern this window alone (`win.`); their keys are the app's (see ImageGalleryApplication).
+    /// Actions that concern this window alone (`win.`); their keys are in `ActionTable`.
     private func addActions() {
-        _ = window.addAction("shortcuts") { [weak self] in
+        _ = window.addAction(handlers.named("shortcuts")) { [weak self] in
             guard let self else { return }
             // A new builder each time: the window is destroyed when closed.
             ShortcutsWindow.builder().presentShortcutsWindow("shortcuts", over: window)
         }
-        _ = window.addAction("close") { [weak self] in self?.window.close() }
-        let selectAll = window.addAction("select-all") { [weak self] in self?.session.selectAll() }
-        let paste = window.addAction("paste") { [weak self] in self?.paste() }
-        _ = window.addAction("zoom-in") { [weak self] in self?.zoom(by: 1.2) }
-        _ = window.addAction("zoom-out") { [weak self] in self?.zoom(by: 1 / 1.2) }
-        let showSidebar = window.addToggleAction("show-sidebar", state: library.sidebarVisible) { [weak self] visible in
-            self?.setSidebarVisible(visible)
+        _ = window.addAction(handlers.named("close")) { [weak self] in self?.window.close() }
+        let selectAll = window.addAction(handlers.named("select-all")) { [weak self] in self?.session.selectAll() }
+        let paste = window.addAction(handlers.named("paste")) { [weak self] in self?.paste() }
+        _ = window.addAction(handlers.named("zoom-in")) { [weak self] in self?.zoom(by: 1.2) }
+        _ = window.addAction(handlers.named("zoom-out")) { [weak self] in self?.zoom(by: 1 / 1.2) }
+        let showSidebar = window.addToggleAction(handlers.named("show-sidebar"), state: library.sidebarVisible) {
+            [weak self] visible in self?.setSidebarVisible(visible)
         }
         sidebarAction = showSidebar
-        let rename = window.addAction("rename") { [weak self] in self?.renameGallery(nil) }
-        let find = window.addAction("find") { [weak self] in self?.search.open() }
+        let rename = window.addAction(handlers.named("rename")) { [weak self] in self?.renameGallery(nil) }
+        let find = window.addAction(handlers.named("find")) { [weak self] in self?.search.open() }
         galleryOnlyActions = [selectAll, paste, showSidebar, rename, find]
-        _ = window.addAction("open-image", parameter: String.self) { [weak self] id in self?.openImage(ImageID(id)) }
-        _ = window.addAction("image-properties", parameter: String.self) { [weak self] id in
+        _ = window.addAction(handlers.named("open-image"), parameter: String.self) { [weak self] id in
+            self?.openImage(ImageID(id))
+        }
+        _ = window.addAction(handlers.named("image-properties"), parameter: String.self) { [weak self] id in
             self?.showProperties(ImageID(id))
         }
-        _ = window.addAction("properties") { [weak self] in
+        _ = window.addAction(handlers.named("properties")) { [weak self] in
             guard let self, let id = isViewing ? viewer.imageID : propertiesCandidate else { return }
             showProperties(id)
         }
-        _ = window.addAction("rename-gallery", parameter: String.self) { [weak self] id in self?.renameGallery(id) }
-        deleteGalleryAction = window.addAction("delete-gallery", parameter: String.self) { [weak self] id in
-            self?.deleteGallery(id)
+        _ = window.addAction(handlers.named("rename-gallery"), parameter: String.self) { [weak self] id in
+            self?.renameGallery(id)
+        }
+        deleteGalleryAction = window.addAction(handlers.named("delete-gallery"), parameter: String.self) {
+            [weak self] id in self?.deleteGallery(id)
         }
         addFileActions()
+        installImageActions()
+        handlers.checkEveryActionHandled()
     }
 
     func present() { window.present() }
@@ -482,7 +535,8 @@ final class MainWindow {
 
     private func installImageActions() {
         let actions = ImageActions(
-            window: window, session: session, loader: services.loader, importsDirectory: services.paths.imports)
+            window: window, handlers: handlers, session: session, loader: services.loader,
+            importsDirectory: services.paths.imports)
         actions.say = { [weak self] message in self?.say(message) }
         actions.offerUndo = { [weak self] message in self?.offerUndo(message) }
         actions.delete = { [weak self] ids in self?.delete(ids) }

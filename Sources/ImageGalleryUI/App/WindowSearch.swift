@@ -44,7 +44,7 @@ final class WindowSearch {
     var onSaved: (String) -> Void = { _ in }
 
     init(
-        window: ApplicationWindow, session: GallerySession, search: LibrarySearch,
+        window: ApplicationWindow, handlers: ActionHandlers, session: GallerySession, search: LibrarySearch,
         failedImages: @escaping () -> Set<ImageID>
     ) {
         self.session = session
@@ -79,7 +79,7 @@ final class WindowSearch {
             add(filter)
             entry.grabFocus()
         }
-        _ = window.addAction("search-filter", parameter: String.self) { [weak self] token in
+        _ = window.addAction(handlers.named("search-filter"), parameter: String.self) { [weak self] token in
             guard let self, let filter = SearchFilter(token: token) else { return }
             add(filter)
             entry.grabFocus()
