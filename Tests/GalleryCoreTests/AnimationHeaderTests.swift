@@ -34,6 +34,9 @@ import Testing
     @Test func aStillGIFOrAnotherFormatIsNoAnimation() {
         #expect(AnimationHeader.read(Self.gif(delays: [4], loops: 0)) == nil)
         #expect(AnimationHeader.read(Data("not an image at all, not at all".utf8)) == nil)
+        var huge = Self.gif(delays: [4, 4], loops: 0)
+        huge[6...9] = Data([0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(AnimationHeader.read(huge) == nil)
     }
 
     @Test func aGIFCutShortKeepsItsWholeFrames() throws {

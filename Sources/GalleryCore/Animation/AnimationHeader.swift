@@ -2,7 +2,7 @@ import Foundation
 
 /// What an animated GIF or WebP says of its frames, read from its blocks without decoding a pixel: the canvas, each
 /// frame's delay and the loop count. Only whole frames count: a file cut short ends with its last whole frame, and a
-/// frame that declares a size beyond `ImageLimits` ends the animation before it.
+/// frame that declares a size beyond `ImageLimits` ends the animation before it; a canvas beyond them is no animation.
 public struct AnimationHeader: Sendable, Equatable {
     public enum Format: Sendable, Equatable {
         case gif
@@ -20,9 +20,13 @@ public struct AnimationHeader: Sendable, Equatable {
     public static func read(_ bytes: Data) -> AnimationHeader? {
         bytes.withUnsafeBytes { buffer in
             let b = buffer.bindMemory(to: UInt8.self)
-            if b.count >= 13, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 { return readGIF(b) }
-            if b.count >= 30, b[0] == 0x52, b[1] == 0x49, b[8] == 0x57, b[9] == 0x45 { return readWebP(b) }
-            return nil
+            var header: AnimationHeader?
+            if b.count >= 13, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 { header = readGIF(b) }
+            if b.count >= 30, b[0] == 0x52, b[1] == 0x49, b[8] == 0x57, b[9] == 0x45 { header = readWebP(b) }
+            guard let header, header.width > 0, header.height > 0,
+                fitsLimits(width: header.width, height: header.height)
+            else { return nil }
+            return header
         }
     }
 
