@@ -2,7 +2,7 @@ import CGtk
 import CShim
 import Foundation
 
-/// An animation gdk-pixbuf has read (GIF, WebP), walked one frame after another on a clock of its own: a frame is
+/// An animation gdk-pixbuf has read (a GIF), walked one frame after another on a clock of its own: a frame is
 /// composed only when it is asked for. Sendable only to be handed over: its owner's lock lets one thread at a time
 /// use it.
 public final class PixbufAnimation: @unchecked Sendable {
