@@ -105,6 +105,12 @@ gint cshim_wakeup_new(void);
 void cshim_wakeup_signal(gint fd);
 void cshim_wakeup_clear(gint fd);
 
+/// An iterator at the first frame of `animation`, on a clock of its own that starts at 0 (see pixbuf_animation.c).
+GdkPixbufAnimationIter *cshim_animation_iter_new(GdkPixbufAnimation *animation);
+/// Moves `iter` to its next frame, `clock_ms` on by the current frame's delay; FALSE when the current frame is
+/// the last one that will ever show.
+gboolean cshim_animation_iter_next(GdkPixbufAnimationIter *iter, gint64 *clock_ms);
+
 G_END_DECLS
 
 #endif

@@ -12,6 +12,12 @@ public enum ImageLimits {
     /// An image decoded whole (the viewer zoomed in, a copy) holds at most this many pixels: 4 bytes each
     /// and as much again for its surface stay within `decodeBudgetBytes`. The viewer enlarges beyond.
     public static let maximumWholePixels = 8_000_000
+    /// The memory an animation holds while it plays, above what the app held before: its decoded frames and what
+    /// its decoder keeps (`FrameBudget`).
+    public static let animationBudgetBytes = 64 << 20
+    /// An animation whose next frame takes longer than this many milliseconds to decode ends with its last good frame;
+    /// one whose file takes longer than `decodeSeconds` to read plays the frames read by then.
+    public static let frameDecodeMilliseconds = 1_000
     /// The processor time one decode in the decoder process may take, in seconds.
     public static let decodeSeconds = 2
     /// A decode in the decoder process that has not answered after this many seconds is stopped: its

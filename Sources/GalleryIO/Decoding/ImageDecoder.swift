@@ -115,7 +115,7 @@ public enum ImageDecoder {
         let closed = loader.close()
         if check.refused { return .failure(.tooLarge(width: check.width, height: check.height)) }
         // Closing an animation cut short after its first frame reports the rest as missing: expected.
-        guard written, closed || firstFrameOnly, let upright = loader.upright else {
+        guard written, closed || firstFrameOnly || loader.hasWholeFirstFrame, let upright = loader.upright else {
             if loader.failure?.isUnknownFormat ?? false || check.width == 0 { return .failure(.notAnImage) }
             return .failure(.undecodable(loader.failure?.message))
         }

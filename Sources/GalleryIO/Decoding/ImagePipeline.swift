@@ -119,30 +119,9 @@ public final class ImagePipeline: Sendable {
             return .success(fitted(thumbnail, request))
         }
         let data: Data
-        if let bytes = request.bytes {
-            data = bytes
-        } else if let sha256 = request.sha256, original != nil, isKept {
-            // Checked against its name: bytes changed on disk are no longer the image's.
-            switch source.originals.read(sha256) {
-            case .success(let kept): data = kept
-            case .failure:
-                guard case .success(let contents) = source.bytesAtHand(for: request.url) else {
-                    return .failure(.damagedOriginal)
-                }
-                data = contents
-            }
-        } else if let original {
-            do throws(FileReader.Failure) {
-                data = try FileReader.read(original.path)
-            } catch {
-                return .failure(LoadFailure(error))
-            }
-        } else {
-            switch source.bytesAtHand(for: request.url) {
-            case .success(let contents): data = contents
-            case .failure(let failure): return .failure(failure)
-            case nil: return .failure(LoadFailure(description: tr("file not found")))
-            }
+        switch Self.bytes(for: request, original: original, isKept: isKept, source: source) {
+        case .success(let bytes): data = bytes
+        case .failure(let failure): return .failure(failure)
         }
         // A square box: EXIF rotation turns the picture after the decoder fitted it.
         let side: Int
@@ -162,6 +141,38 @@ public final class ImagePipeline: Sendable {
             // What the server sent was no image: it is not kept for next time.
             source.removeCached(request.url)
             return .failure(LoadFailure(error, decoding: data))
+        }
+    }
+
+    /// The bytes `request` names, read where they are: at hand, the library's kept original (checked against its
+    /// name), the file, or the download cache. Runs on a worker.
+    static func bytes(
+        for request: PictureRequest, original: ThumbnailCache.Original?, isKept: Bool, source: ImageBytesSource
+    ) -> Result<Data, LoadFailure> {
+        if let bytes = request.bytes {
+            return .success(bytes)
+        } else if let sha256 = request.sha256, original != nil, isKept {
+            // Checked against its name: bytes changed on disk are no longer the image's.
+            switch source.originals.read(sha256) {
+            case .success(let kept): return .success(kept)
+            case .failure:
+                guard case .success(let contents) = source.bytesAtHand(for: request.url) else {
+                    return .failure(.damagedOriginal)
+                }
+                return .success(contents)
+            }
+        } else if let original {
+            do throws(FileReader.Failure) {
+                return .success(try FileReader.read(original.path))
+            } catch {
+                return .failure(LoadFailure(error))
+            }
+        } else {
+            switch source.bytesAtHand(for: request.url) {
+            case .success(let contents): return .success(contents)
+            case .failure(let failure): return .failure(failure)
+            case nil: return .failure(LoadFailure(description: tr("file not found")))
+            }
         }
     }
 

@@ -470,6 +470,14 @@ final class MainWindow {
                     "index": Localization.number(position.index),
                     "count": Localization.number(position.count),
                 ])
+            if let frames = viewer.animationFrameCount {
+                // Translators: after "3 of 10" in the viewer's header bar, for an image that moves.
+                viewerSubtitle.text +=
+                    " · "
+                    + trPlural(
+                        "Animated · {count} frame", "Animated · {count} frames", frames,
+                        ["count": Localization.number(frames)])
+            }
         }
         // GTK shows the window's title in its header bar too.
         window.title = tr("{gallery} — Image Gallery", ["gallery": name])

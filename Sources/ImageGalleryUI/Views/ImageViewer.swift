@@ -33,6 +33,15 @@ final class ImageViewer {
     private var pinch: PinchGesture?
     private var scaleAtPinchStart = 1.0
     private var loaderObservation: Observation?
+    /// The image's frames once it turned out to be an animation, and where it is: a GLib timeout swaps in the
+    /// next frame when its time comes and it is ready (decoded on a worker), else as soon as it is.
+    private var animation: AnimationFrames?
+    private var playback: AnimationPlayback?
+    private var shownFrame: (index: Int, surface: CairoSurface)?
+    private var frameTimer: UInt32?
+    /// The current frame's time is over: the next one shows as soon as it is ready.
+    private var frameDue = false
+    private var animationRequest: CancellationToken?
 
     /// Esc: back to the gallery.
     var onClose: () -> Void = {}
@@ -74,6 +83,9 @@ final class ImageViewer {
 
     var image: GalleryImage? { imageID.flatMap { id in images.first { $0.id == id } } }
 
+    /// The frames the image plays when it is an animation.
+    var animationFrameCount: Int? { playback?.timing.frameCount }
+
     /// Which image shows, counted from 1, and how many the gallery has.
     var position: (index: Int, count: Int)? {
         let images = images
@@ -88,6 +100,7 @@ final class ImageViewer {
         guard let index = images.firstIndex(where: { $0.id == id }) else { return }
         let image = images[index]
         cancelDecode()
+        stopAnimation()
         imageID = id
         lastIndex = index
         sharp = []
@@ -115,6 +128,7 @@ final class ImageViewer {
     /// Leaves the image: its decode stops and its pixels are freed.
     func close() {
         cancelDecode()
+        stopAnimation()
         if let decodeTimer { MainContext.cancel(decodeTimer) }
         decodeTimer = nil
         imageID = nil
@@ -245,11 +259,128 @@ final class ImageViewer {
             area.queueDraw()
             // The true size may ask for other pixels than the guess did.
             if request == generation { requestSharp() }
+            if animationRequest == nil { requestAnimation() }
         case .failure(let failure):
             guard request == generation else { return }
             self.failure = failure.description
             area.queueDraw()
         }
+    }
+
+    // MARK: Animation
+
+    /// Asks whether the image is an animation once its picture is decoded (a download is at hand then); its
+    /// frames are fitted inside the size the view shows.
+    private func requestAnimation() {
+        guard let image else { return }
+        let cancellation = CancellationToken()
+        animationRequest = cancellation
+        let id = image.id
+        let size = zoom.sharpSize
+        loader.pipeline.animation(
+            PictureRequest(
+                url: image.url, sha256: image.original?.sha256,
+                fit: .within(width: size.width, height: size.height), scale: area.scaleFactor),
+            cancellation: cancellation,
+            onMain: { [weak self] frames in
+                guard let self, id == imageID, let frames else { return }
+                startAnimation(frames)
+            })
+    }
+
+    private func startAnimation(_ frames: AnimationFrames) {
+        animation = frames
+        playback = AnimationPlayback(timing: frames.header.timing)
+        frames.onChange { [weak self] in self?.framesChanged() }
+        frames.want(0)
+        onShownChanged()
+    }
+
+    private func stopAnimation() {
+        animationRequest?.cancel()
+        animationRequest = nil
+        animation?.stop()
+        animation = nil
+        playback = nil
+        shownFrame = nil
+        frameDue = false
+        if let frameTimer { MainContext.cancel(frameTimer) }
+        frameTimer = nil
+    }
+
+    /// A frame the animation waited for is ready, or its frames turned out fewer.
+    private func framesChanged() {
+        guard let animation, var playback else { return }
+        if animation.frameCount < playback.timing.frameCount {
+            playback.limit(toFrames: animation.frameCount)
+            self.playback = playback
+            onShownChanged()
+        }
+        if shownFrame == nil || !playback.isPlaying {
+            showCurrentFrame()
+        } else if frameDue {
+            showNextFrame()
+        }
+    }
+
+    /// The frame the playback is at, once it is decoded; then the next one is decoded and, playing, timed.
+    private func showCurrentFrame() {
+        guard let animation, let playback, shownFrame?.index != playback.frame,
+            let surface = animation.frame(playback.frame)
+        else { return }
+        shownFrame = (playback.frame, surface)
+        animation.want(playback.nextFrame ?? playback.frame)
+        area.queueDraw()
+        if playback.isPlaying { scheduleNextFrame() }
+    }
+
+    private func scheduleNextFrame() {
+        guard let playback, playback.nextFrame != nil else { return }
+        if let frameTimer { MainContext.cancel(frameTimer) }
+        frameDue = false
+        frameTimer = MainContext.after(milliseconds: UInt32(playback.currentDelay)) { [weak self] in
+            guard let self else { return }
+            frameTimer = nil
+            frameDue = true
+            showNextFrame()
+        }
+    }
+
+    /// The next frame, when its time has come and it is ready: only a decoded surface is swapped in here.
+    private func showNextFrame() {
+        guard frameDue, let animation, var playback, playback.isPlaying, let next = playback.nextFrame,
+            let surface = animation.frame(next)
+        else { return }
+        _ = playback.advance()
+        self.playback = playback
+        frameDue = false
+        shownFrame = (next, surface)
+        animation.want(playback.nextFrame ?? next)
+        area.queueDraw()
+        scheduleNextFrame()
+    }
+
+    private func togglePlaying() {
+        guard var playback else { return }
+        if playback.isPlaying {
+            playback.pause()
+            if let frameTimer { MainContext.cancel(frameTimer) }
+            frameTimer = nil
+            frameDue = false
+            self.playback = playback
+        } else {
+            playback.play()
+            self.playback = playback
+            shownFrame?.index == playback.frame ? scheduleNextFrame() : showCurrentFrame()
+        }
+    }
+
+    /// `,` and `.` while paused: the frame before or after shows once it is decoded.
+    private func stepFrame(by offset: Int) {
+        guard var playback, playback.step(by: offset) != nil else { return }
+        self.playback = playback
+        animation?.want(playback.frame)
+        showCurrentFrame()
     }
 
     // MARK: Drawing
@@ -261,7 +392,7 @@ final class ImageViewer {
         let rect = zoom.imageRect
         let preview: CairoSurface? =
             if case .ready(let surface) = loader.peekState(of: imageID) { surface } else { nil }
-        if let surface = surfaceToPaint(width: rect.width) ?? preview {
+        if let surface = shownFrame?.surface ?? surfaceToPaint(width: rect.width) ?? preview {
             context.draw(
                 surface, x: rect.x / device, y: rect.y / device, width: rect.width / device,
                 height: rect.height / device)
@@ -297,6 +428,12 @@ final class ImageViewer {
             step(images.count)
         case "Escape":
             onClose()
+        case "space":
+            guard playback != nil else { return false }
+            togglePlaying()
+        case "comma", "period":
+            guard playback?.isPlaying == false else { return false }
+            stepFrame(by: key.keyName == "comma" ? -1 : 1)
         case "Delete", "KP_Delete":
             if let imageID { onDelete(imageID) }
         case "0", "KP_0":
