@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 import Synchronization
 
 /// The frames of one playing animation, decoded on the CPU lane a few at a time ahead of the one that shows

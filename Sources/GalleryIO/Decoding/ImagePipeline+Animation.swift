@@ -1,6 +1,6 @@
 import Foundation
+import GLibKit
 import GalleryCore
-import GtkKit
 
 extension ImagePipeline {
     /// The frames of the animated GIF `request` names, fitted inside its `.within` size, or nil when it is no

@@ -1,4 +1,5 @@
-import CGtk
+import CGLib
+import CGdkPixbuf
 import CShim
 import Foundation
 
