@@ -147,6 +147,11 @@ public struct ImageFormat: Equatable, Sendable {
         return all.first { $0.mimeTypes.contains(type) }
     }
 
+    /// The extension a file of this media type is given ("image/jpeg": "jpg"); nil for one not in the table.
+    public static func fileExtension(forMIMEType mimeType: String) -> String? {
+        forMIMEType(mimeType)?.fileExtension
+    }
+
     /// The format a file extension (without the dot, any case) names; nil for one not in the table.
     public static func forFileExtension(_ fileExtension: String) -> ImageFormat? {
         let ext = fileExtension.lowercased()
