@@ -13,6 +13,14 @@ public enum DropPayload {
 
     // MARK: Targets
 
+    /// The targets a window registers for drops from other applications, in its order of preference: what
+    /// browsers and file managers hand over that may hold an image, each one this parser reads.
+    public static let acceptedTargets = [
+        "text/uri-list", "text/x-moz-url", "_NETSCAPE_URL", "text/html", "text/plain;charset=utf-8", "UTF8_STRING",
+        "text/plain", "STRING", "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp",
+        "image/svg+xml", "application/octet-stream",
+    ]
+
     /// Every offered target this parser understands, best first: URL targets (`text/uri-list`,
     /// `text/x-moz-url`, `_NETSCAPE_URL`, `text/html`, plain-text targets), then raw-bytes targets
     /// (`application/octet-stream`, `image/png`, `image/webp`, `image/avif`, `image/jpeg`, `image/gif`, other
