@@ -83,7 +83,7 @@ public enum DropPayload {
     /// Combines the data received for several targets of one drop (target name -> bytes) into the
     /// distinct images dropped, in order. The best URL target gives the images; `text/html` replaces a
     /// link's page URL by the `<img>` inside it, upgrades to the largest `srcset` candidates (at most
-    /// `ImageLimits.maximumSrcsetCandidates`), and is used alone when no URL target came; the bytes target becomes
+    /// `ImageLimits.maximumAddressesPerImage`), and is used alone when no URL target came; the bytes target becomes
     /// `fallbackBytes` when the drop is a single image (alone, it is the image).
     /// `offered` are the targets the drag or clipboard offered (the received ones when nil): when they show web
     /// content (`isWebContent`), `file:` addresses are left out, as they always are from `text/html`.
