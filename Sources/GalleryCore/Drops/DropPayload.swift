@@ -117,8 +117,9 @@ public enum DropPayload {
     public static func isWebContent(offered: [String]) -> Bool {
         offered.contains { name in
             let key = normalizedTarget(name)
-            return TargetKind(key).isHTML || key.hasPrefix("text/x-moz-") || key == "_netscape_url"
-                || key.hasPrefix("text/_moz_") || key.hasPrefix("application/x-moz-") || key.hasPrefix("chromium/")
+            let kind = TargetKind(key)
+            return kind.isHTML || kind == .netscapeURL || key.hasPrefix("text/x-moz-") || key.hasPrefix("text/_moz_")
+                || key.hasPrefix("application/x-moz-") || key.hasPrefix("chromium/")
         }
     }
 

@@ -135,9 +135,12 @@ public struct ImageFormat: Equatable, Sendable {
             loaderPackage: "librsvg2-common"),
     ]
 
-    /// The format of `bytes`, from their first bytes (only the first 4 KB are read).
+    /// How many of an image's first bytes sniffing reads.
+    public static let sniffedByteCount = 4096
+
+    /// The format of `bytes`, from their first bytes (only the first `sniffedByteCount` are read).
     public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
-        let head = Array(bytes.prefix(4096))
+        let head = Array(bytes.prefix(sniffedByteCount))
         return all.first { $0.signature?.matches(head) ?? false }
     }
 
