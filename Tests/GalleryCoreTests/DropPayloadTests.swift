@@ -95,6 +95,19 @@ struct DropPayloadTargetTests {
         #expect(!DropPayload.mayContainImage(offered: []))
     }
 
+    @Test func everyTargetTheWindowsRegisterIsOneTheParserReads() {
+        let accepted = DropPayload.acceptedTargets
+        // All offered at once, each is understood, and none is another spelling of one before it.
+        #expect(DropPayload.preferredTargets(offered: accepted).sorted() == accepted.sorted())
+        #expect(DropPayload.mayContainImage(offered: accepted))
+        // Each alone gives the image its data holds.
+        for target in accepted {
+            let data =
+                target.hasPrefix("image/") || target == "application/octet-stream"
+                ? pngBytes : target == "text/html" ? utf8(#"<img src="\#(catURL)">"#) : utf8(catURL)
+            #expect(!DropPayload.sources(target: target, data: data).isEmpty, "\(target)")
+        }
+    }
 }
 
 @Suite("DropPayload browser samples")

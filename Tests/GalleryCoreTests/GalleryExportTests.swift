@@ -75,9 +75,9 @@ import Testing
     }
 
     @Test func extensionsComeFromTheBytesElseTheLabel() {
-        #expect(GalleryExport.fileExtension(forMIMEType: "image/jpeg") == "jpg")
-        #expect(GalleryExport.fileExtension(forMIMEType: "image/svg+xml") == "svg")
-        #expect(GalleryExport.fileExtension(forMIMEType: "text/html") == nil)
+        #expect(ImageFormat.fileExtension(forMIMEType: "image/jpeg") == "jpg")
+        #expect(ImageFormat.fileExtension(forMIMEType: "image/svg+xml") == "svg")
+        #expect(ImageFormat.fileExtension(forMIMEType: "text/html") == nil)
         #expect(GalleryExport.labelExtension("picture.XPM") == "xpm")
         #expect(GalleryExport.labelExtension("README") == nil)
         #expect(GalleryExport.labelExtension(".hidden") == nil)

@@ -49,7 +49,19 @@ struct HostileDropTests {
             images.first?.alternateURLs == [
                 "https://e.org/small.jpg", "https://e.org/s/\(flood - 1).jpg", "https://e.org/s/\(flood - 2).jpg",
             ])
-        #expect(ImageLimits.maximumSrcsetCandidates == 3)
+        #expect(ImageLimits.maximumAddressesPerImage == 3)
+    }
+
+    @Test func aSrcsetOfAHundredThousandCandidatesCostsThreeRequests() {
+        let srcset = (1...flood).map { "https://e.org/s/\($0).jpg \($0)w" }.joined(separator: ", ")
+        let html = utf8(#"<img src="https://e.org/small.jpg" srcset="\#(srcset)">"#)
+        #expect(
+            DropPayload.images(received: ["text/html": html]).first?.addressesToTry == [
+                "https://e.org/s/\(flood).jpg", "https://e.org/small.jpg", "https://e.org/s/\(flood - 1).jpg",
+            ])
+        #expect(DroppedImage(url: nil).addressesToTry == [])
+        #expect(
+            DroppedImage(url: nil, alternateURLs: ["https://e.org/a.png"]).addressesToTry == ["https://e.org/a.png"])
     }
 
     @Test func deeplyNestedAndUnterminatedHTMLEndsWithTheImagesItHolds() {

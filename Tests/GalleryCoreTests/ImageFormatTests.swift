@@ -37,8 +37,7 @@ import Testing
         #expect(svg?.mimeType == "image/svg+xml")
         #expect(svg?.fileExtension == "svg")
         #expect(ImageFormat.forMIMEType("image/svg+xml")?.fileExtension == "svg")
-        #expect(SavedImageName.fileExtension(forMimeType: "image/svg+xml") == "svg")
-        #expect(GalleryExport.fileExtension(forMIMEType: "image/svg+xml") == "svg")
+        #expect(ImageFormat.fileExtension(forMIMEType: "image/svg+xml") == "svg")
     }
 
     @Test func eachSpellingOfAFormatFindsItsOneEntry() {

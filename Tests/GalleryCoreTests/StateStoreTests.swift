@@ -275,6 +275,20 @@ private func matches(_ name: String, pattern: String) -> Bool {
         #expect(loadedState(store.load()) == last)
     }
 
+    @Test func theNamesTheFoldersWatcherTakesInAreTheFileAndTheCopiesTheSaverMerges() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = StateStore(fileURL: dir.url.appendingPathComponent("state.json"))
+        let names = [
+            "state.json", "state.sync-conflict-20261126-231500-ABCDEFG.json", "state.sync-conflict-x.json.tmp",
+            ".state.json.lock", "state.json.corrupt-1", "window.json", "originals",
+        ]
+        for name in names { try Data().write(to: dir.url.appendingPathComponent(name)) }
+        let takenIn = names.filter { StateStore.isFileOrConflictCopy($0, of: store.resolvedFileURL) }
+        #expect(takenIn == ["state.json", "state.sync-conflict-20261126-231500-ABCDEFG.json"])
+        #expect(store.conflictCopies().map(\.lastPathComponent) == Array(takenIn.dropFirst()))
+    }
+
     @Test func backgroundSaverReportsErrors() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }

@@ -13,6 +13,14 @@ public enum DropPayload {
 
     // MARK: Targets
 
+    /// The targets a window registers for drops from other applications, in its order of preference: what
+    /// browsers and file managers hand over that may hold an image, each one this parser reads.
+    public static let acceptedTargets = [
+        "text/uri-list", "text/x-moz-url", "_NETSCAPE_URL", "text/html", "text/plain;charset=utf-8", "UTF8_STRING",
+        "text/plain", "STRING", "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp",
+        "image/svg+xml", "application/octet-stream",
+    ]
+
     /// Every offered target this parser understands, best first: URL targets (`text/uri-list`,
     /// `text/x-moz-url`, `_NETSCAPE_URL`, `text/html`, plain-text targets), then raw-bytes targets
     /// (`application/octet-stream`, `image/png`, `image/webp`, `image/avif`, `image/jpeg`, `image/gif`, other
@@ -75,7 +83,7 @@ public enum DropPayload {
     /// Combines the data received for several targets of one drop (target name -> bytes) into the
     /// distinct images dropped, in order. The best URL target gives the images; `text/html` replaces a
     /// link's page URL by the `<img>` inside it, upgrades to the largest `srcset` candidates (at most
-    /// `ImageLimits.maximumSrcsetCandidates`), and is used alone when no URL target came; the bytes target becomes
+    /// `ImageLimits.maximumAddressesPerImage`), and is used alone when no URL target came; the bytes target becomes
     /// `fallbackBytes` when the drop is a single image (alone, it is the image).
     /// `offered` are the targets the drag or clipboard offered (the received ones when nil): when they show web
     /// content (`isWebContent`), `file:` addresses are left out, as they always are from `text/html`.
@@ -109,8 +117,9 @@ public enum DropPayload {
     public static func isWebContent(offered: [String]) -> Bool {
         offered.contains { name in
             let key = normalizedTarget(name)
-            return TargetKind(key).isHTML || key.hasPrefix("text/x-moz-") || key == "_netscape_url"
-                || key.hasPrefix("text/_moz_") || key.hasPrefix("application/x-moz-") || key.hasPrefix("chromium/")
+            let kind = TargetKind(key)
+            return kind.isHTML || kind == .netscapeURL || key.hasPrefix("text/x-moz-") || key.hasPrefix("text/_moz_")
+                || key.hasPrefix("application/x-moz-") || key.hasPrefix("chromium/")
         }
     }
 

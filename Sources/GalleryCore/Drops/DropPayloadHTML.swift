@@ -38,7 +38,7 @@ enum HTMLImages {
         // Largest srcset candidate first, then src, then the other srcset candidates.
         let srcset =
             image.srcset.map {
-                SrcSet.largestFirst(SrcSet.parse(decodeEntities($0)), keeping: ImageLimits.maximumSrcsetCandidates)
+                SrcSet.largestFirst(SrcSet.parse(decodeEntities($0)), keeping: ImageLimits.maximumAddressesPerImage)
             } ?? []
         var strings = Array(srcset.prefix(1))
         if let src = image.src { strings.append(decodeEntities(src)) }

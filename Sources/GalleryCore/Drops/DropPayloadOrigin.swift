@@ -55,7 +55,7 @@ extension DropPayload {
 
         return images.map { image in
             var image = image
-            let keys = Set([image.url].compactMap { $0 } + image.alternateURLs)
+            let keys = Set(image.addresses)
             var origin = image.origin ?? ImageOrigin()
             if let index = keys.compactMap({ htmlImageHolding[$0] }).min() {
                 let match = html[index]

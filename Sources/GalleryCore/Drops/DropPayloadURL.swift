@@ -177,12 +177,12 @@ enum DataURI {
     }
 
     /// The media type and the decoded size of an image `data:` URI, checked whole but decoded only as far as
-    /// its first 4 kB (what `ImageFormat.sniff` reads); nil when `decode` would refuse it.
+    /// `ImageFormat.sniff` reads; nil when `decode` would refuse it.
     static func inspect(_ raw: String) -> (mimeType: String, byteCount: Int)? {
         guard let parts = parts(raw), let byteCount = decodedCount(parts), byteCount > 0 else { return nil }
-        var head = [UInt8](repeating: 0, count: min(byteCount, 4096))
+        var head = [UInt8](repeating: 0, count: min(byteCount, ImageFormat.sniffedByteCount))
         head.withUnsafeMutableBufferPointer { write(parts, into: $0) }
-        return mimeType(parts, head: head).map { ($0, byteCount) }
+        return mimeType(parts, bytes: head).map { ($0, byteCount) }
     }
 
     /// `data:[<mediatype>][;base64],<data>` with an image media type; see `DropPayload.decodeDataURI`.
@@ -191,12 +191,12 @@ enum DataURI {
         guard let parts = parts(raw), let byteCount = decodedCount(parts), byteCount > 0 else { return nil }
         var data = Data(count: byteCount)
         data.withUnsafeMutableBytes { write(parts, into: $0.bindMemory(to: UInt8.self)) }
-        return mimeType(parts, head: data.prefix(4096)).map { ($0, data) }
+        return mimeType(parts, bytes: data).map { ($0, data) }
     }
 
     /// The content's type when recognised, else the declared one: fine for an exotic type, a lie for a known one.
-    private static func mimeType(_ parts: Parts, head: some Collection<UInt8>) -> String? {
-        if let sniffed = ImageFormat.sniff(head) { return sniffed.mimeType }
+    private static func mimeType(_ parts: Parts, bytes: some Collection<UInt8>) -> String? {
+        if let sniffed = ImageFormat.sniff(bytes) { return sniffed.mimeType }
         return ImageFormat.hasKnownSignature(parts.mediaType) ? nil : parts.mediaType
     }
 

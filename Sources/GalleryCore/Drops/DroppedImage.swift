@@ -17,6 +17,12 @@ public struct DroppedImage: Hashable, Sendable {
     /// app knows, how and when it came; nil when nothing is known.
     public var origin: ImageOrigin?
 
+    /// Every address of the image, best first: `url`, then `alternateURLs`.
+    public var addresses: [String] { [url].compactMap { $0 } + alternateURLs }
+
+    /// The addresses fetched in turn until one gives a picture: the first `ImageLimits.maximumAddressesPerImage`.
+    public var addressesToTry: [String] { Array(addresses.prefix(ImageLimits.maximumAddressesPerImage)) }
+
     public init(
         url: String?, alternateURLs: [String] = [], fallbackBytes: Data? = nil, mimeType: String? = nil,
         origin: ImageOrigin? = nil

@@ -42,11 +42,6 @@ public enum GalleryExport {
         return name == fileName ? nil : name
     }
 
-    /// The extension a file of this media type (`ImageFormat.mimeType`) carries.
-    public static func fileExtension(forMIMEType type: String) -> String? {
-        ImageFormat.forMIMEType(type)?.fileExtension
-    }
-
     /// The extension a file whose bytes were not recognised keeps: the one its label has, else none.
     public static func labelExtension(_ label: String) -> String? {
         guard let dot = label.lastIndex(of: "."), dot != label.startIndex else { return nil }

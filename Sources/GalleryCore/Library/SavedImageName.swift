@@ -3,11 +3,6 @@ import Foundation
 /// The name an image gets as a file of its own (Save As…, Save to Folder…): the name the gallery
 /// shows for it, with the extension its bytes really have, safe in any folder.
 public enum SavedImageName {
-    /// The usual extension of an image type (`ImageFormat.sniff`'s `mimeType`).
-    public static func fileExtension(forMimeType mimeType: String) -> String? {
-        ImageFormat.forMIMEType(mimeType)?.fileExtension
-    }
-
     /// "cat.png" whose bytes are a JPEG becomes "cat.jpg"; "photo" (no extension) "photo.jpg"; a
     /// label with a slash or a leading dot is made a plain, visible file name. Bytes of an unknown
     /// type keep the label's own name.

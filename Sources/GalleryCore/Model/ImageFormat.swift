@@ -135,9 +135,12 @@ public struct ImageFormat: Equatable, Sendable {
             loaderPackage: "librsvg2-common"),
     ]
 
-    /// The format of `bytes`, from their first bytes (only the first 4 KB are read).
+    /// How many of an image's first bytes sniffing reads.
+    public static let sniffedByteCount = 4096
+
+    /// The format of `bytes`, from their first bytes (only the first `sniffedByteCount` are read).
     public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
-        let head = Array(bytes.prefix(4096))
+        let head = Array(bytes.prefix(sniffedByteCount))
         return all.first { $0.signature?.matches(head) ?? false }
     }
 
@@ -145,6 +148,11 @@ public struct ImageFormat: Equatable, Sendable {
     public static func forMIMEType(_ mimeType: String) -> ImageFormat? {
         let type = mimeType.lowercased()
         return all.first { $0.mimeTypes.contains(type) }
+    }
+
+    /// The extension a file of this media type is given ("image/jpeg": "jpg"); nil for one not in the table.
+    public static func fileExtension(forMIMEType mimeType: String) -> String? {
+        forMIMEType(mimeType)?.fileExtension
     }
 
     /// The format a file extension (without the dot, any case) names; nil for one not in the table.

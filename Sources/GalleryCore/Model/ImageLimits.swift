@@ -37,9 +37,9 @@ public enum ImageLimits {
     /// An address longer than this is left out of a drop unread: a `data:` URI holding the largest download in
     /// base64 still fits.
     public static var maximumAddressLength: Int { Int(maximumDownloadBytes) / 3 * 4 + 4096 }
-    /// Of an `<img srcset>`, only the largest few candidates are kept: each is fetched in turn when the
-    /// ones before it fail.
-    public static let maximumSrcsetCandidates = 3
+    /// Addresses tried for one dropped image at most, each in turn when the ones before it fail: a page's srcset of
+    /// thousands of candidates costs this many requests, and no more of its candidates are kept.
+    public static let maximumAddressesPerImage = 3
     /// A drop or paste of more images than this asks before adding them.
     public static let imagesAddedWithoutAsking = 500
 }

@@ -312,102 +312,35 @@ public final class BackgroundStateSaver: Sendable {
     /// writes at once, and a scheduled write already on its way finds nothing or what came after).
     private func writePendingAlone(encoder: inout StateEncoder, scheduled: Bool) -> String? {
         readLaunchAlone()
-        let (pending, base, onDisk, diskRevision, history) = state.withLock { state in
-            let taken = (state.pending, state.base, state.onDisk, state.diskRevision, state.history)
-            state.pending = nil
-            if scheduled { state.scheduled = false }
-            state.writingNow = true
-            state.askedWhileWriting = false
-            return taken
-        }
-        /// When the state's write began and the processor time it took: what sets the saver's next turn.
-        var stateWrite: (start: ContinuousClock.Instant, cost: Duration)?
+        let start = takePending(scheduled: scheduled)
+        var stateWrite: WriteTime?
         defer { finishWrite(stateWrite) }
-        guard let pending = pending.map(Lineage.withoutLineage) else { return nil }
+        guard let pending = start.pending.map(Lineage.withoutLineage) else { return nil }
         do {
             // Two copies saving at once take turns: the check, the merge and the rename are one step.
             let folderLock = try store.lockFolder()
             defer { folderLock.unlock() }
-            var theirs = onDisk
-            var theirLineage: Lineage?
-            var changedElsewhere = false
-            /// What the file holds now, as far as this copy can tell; nil when it is gone or was moved aside.
-            var fileHolds: GalleryState? = onDisk
-            if store.revision() != diskRevision {
-                switch store.read() {
-                case .loaded(let current):
-                    (theirs, theirLineage) = Lineage.split(current)
-                    fileHolds = theirs
-                    changedElsewhere = true
-                case .missing where diskRevision != nil, .invalid:
-                    if let reason = wait(keeping: pending) { return reason }
-                    _ = store.load()  // still unusable after the wait: moved aside, kept, and replaced
-                    fileHolds = nil
-                case .newer(let version):
-                    keepPending(pending)
-                    let reason = tr(
-                        "it was written by a newer version (format {format}); your changes are kept in this window but not saved",
-                        ["format": String(version)])
-                    onError(reason)
-                    return reason
-                case .missing, .failed, .tooLarge:
-                    _ = store.load()  // moved aside when unreadable: nothing of theirs to keep
-                    fileHolds = nil
-                }
+            let file: FileNow
+            switch checkFile(since: start, keeping: pending) {
+            case .found(let found): file = found
+            case .held(let reason): return reason
             }
             state.withLock { $0.waitingSince = nil }
-            var history = history
-            // What the file would hold had nobody else written it: this copy's edits on what it last
-            // knew of the file (they differ after a merge, until the window takes it in).
-            let ourFile = onDisk == base ? pending : GalleryState.merged(base: base, theirs: onDisk, ours: pending)
-            var written = ourFile
-            var takenIn = history.recentLineages
-            if changedElsewhere {
-                // Against the newest state both this copy and the file's writer had (a sync tool may have put
-                // their file over this copy's last write without a conflict copy): what they never saw is
-                // not taken for deleted.
-                let common = history.newest(commonTo: [theirLineage]) ?? onDisk
-                written = GalleryState.merged(base: common, theirs: theirs, ours: ourFile)
-                if let theirLineage {
-                    takenIn.append(theirLineage)
-                    rememberRead(theirLineage.stamped(theirs))
-                }
-                history.add(theirs, theirLineage)
-            }
-            var mergedCopies: [URL] = []
-            for copy in store.conflictCopies() {
-                guard let read = StateStore.readCopy(copy) else { continue }  // half written or newer: left for later
-                let (copied, copyLineage) = Lineage.split(read)
-                // Against the newest state the copy was made from that this copy had too (all of which
-                // the file now holds), else the oldest this copy knows.
-                let common = history.newest(commonTo: [copyLineage]) ?? history.oldest ?? base
-                written = GalleryState.merged(base: common, theirs: copied, ours: written)
-                if let copyLineage { takenIn.append(copyLineage) }
-                mergedCopies.append(copy)
-            }
-            let lineage = Lineage(revision: RandomID.make(), takenIn: takenIn)
-            // Unchanged from what the file holds: not written again, so two computers never echo a file back and forth.
-            var revision: StateStore.Revision?
-            if written == fileHolds {
-                revision = store.revision()
-            } else {
-                // The state never names bytes that are not on the disk.
-                try beforeWrite()
-                let (start, startTime) = (clock.now(), clock.threadTime())
-                revision = try store.save(lineage.stamped(written), encoder: &encoder)
-                history.add(written, lineage)
-                _ = try? lastWrittenStore?.save(lineage.stamped(written), encoder: &encoder)
-                stateWrite = (start, clock.threadTime() - startTime)
-            }
-            for copy in mergedCopies { unlink(copy.path) }
+            var merge = merged(pending, with: file, since: start)
+            mergeConflictCopies(into: &merge, base: start.base)
+            let written = try write(&merge, unlessFileHolds: file.holds, encoder: &encoder)
+            stateWrite = written.time
+            for copy in merge.copies { unlink(copy.path) }
             state.withLock { state in
-                state.diskRevision = revision
-                state.onDisk = written
+                state.diskRevision = written.revision
+                state.onDisk = merge.state
                 state.base = pending
-                state.history = history
+                state.history = merge.history
             }
-            if (changedElsewhere || !mergedCopies.isEmpty) && written != pending { onMerged(written, pending) }
-            if !mergedCopies.isEmpty { onConflictCopiesMerged(mergedCopies.count) }
+            if (file.changedElsewhere || !merge.copies.isEmpty) && merge.state != pending {
+                onMerged(merge.state, pending)
+            }
+            if !merge.copies.isEmpty { onConflictCopiesMerged(merge.copies.count) }
             return nil
         } catch {
             keepPending(pending)
@@ -416,8 +349,139 @@ public final class BackgroundStateSaver: Sendable {
         }
     }
 
+    /// What a write starts from: the state asked for, and what this copy knows of the file.
+    private struct WriteStart {
+        var pending: GalleryState?
+        var base: GalleryState
+        var onDisk: GalleryState
+        var diskRevision: StateStore.Revision?
+        var history: Lineage.History
+    }
+
+    /// When a state's write began and the processor time it took: what sets the saver's next turn.
+    private typealias WriteTime = (start: ContinuousClock.Instant, cost: Duration)
+
+    /// Takes what is pending as a write begins; saves asked for from now on wait for the turn it sets.
+    private func takePending(scheduled: Bool) -> WriteStart {
+        state.withLock { state in
+            let start = WriteStart(
+                pending: state.pending, base: state.base, onDisk: state.onDisk, diskRevision: state.diskRevision,
+                history: state.history)
+            state.pending = nil
+            if scheduled { state.scheduled = false }
+            state.writingNow = true
+            state.askedWhileWriting = false
+            return start
+        }
+    }
+
+    /// The file as a write finds it, as far as this copy can tell.
+    private struct FileNow {
+        /// What it holds: what this copy last wrote or read, unless another writer changed it since.
+        var state: GalleryState
+        var lineage: Lineage?
+        var changedElsewhere = false
+        /// What the file holds now, as far as this copy can tell; nil when it is gone or was moved aside.
+        var holds: GalleryState?
+    }
+
+    /// Whether a write may go on, and over what.
+    private enum FileCheck {
+        case found(FileNow)
+        /// The file is being written elsewhere, or by a newer version: the state asked for stays pending.
+        case held(reason: String)
+    }
+
+    /// Reads the file again when its revision is not the one this copy last wrote or read.
+    private func checkFile(since start: WriteStart, keeping pending: GalleryState) -> FileCheck {
+        var file = FileNow(state: start.onDisk, holds: start.onDisk)
+        guard store.revision() != start.diskRevision else { return .found(file) }
+        switch store.read() {
+        case .loaded(let current):
+            (file.state, file.lineage) = Lineage.split(current)
+            file.holds = file.state
+            file.changedElsewhere = true
+        case .missing where start.diskRevision != nil, .invalid:
+            if let reason = wait(keeping: pending) { return .held(reason: reason) }
+            _ = store.load()  // still unusable after the wait: moved aside, kept, and replaced
+            file.holds = nil
+        case .newer(let version):
+            keepPending(pending)
+            let reason = tr(
+                "it was written by a newer version (format {format}); your changes are kept in this window but not saved",
+                ["format": String(version)])
+            onError(reason)
+            return .held(reason: reason)
+        case .missing, .failed, .tooLarge:
+            _ = store.load()  // moved aside when unreadable: nothing of theirs to keep
+            file.holds = nil
+        }
+        return .found(file)
+    }
+
+    /// A state on its way to the file, and the lineages and history it is merged with.
+    private struct Merge {
+        var state: GalleryState
+        var takenIn: [Lineage]
+        var history: Lineage.History
+        /// The conflict copies merged in: removed once the state is written.
+        var copies: [URL] = []
+    }
+
+    /// This copy's edits, and what another writer put in the file since this copy last knew it.
+    private func merged(_ pending: GalleryState, with file: FileNow, since start: WriteStart) -> Merge {
+        // What the file would hold had nobody else written it: this copy's edits on what it last
+        // knew of the file (they differ after a merge, until the window takes it in).
+        let ourFile =
+            start.onDisk == start.base
+            ? pending : GalleryState.merged(base: start.base, theirs: start.onDisk, ours: pending)
+        var merge = Merge(state: ourFile, takenIn: start.history.recentLineages, history: start.history)
+        guard file.changedElsewhere else { return merge }
+        // Against the newest state both this copy and the file's writer had (a sync tool may have put
+        // their file over this copy's last write without a conflict copy): what they never saw is
+        // not taken for deleted.
+        let common = merge.history.newest(commonTo: [file.lineage]) ?? start.onDisk
+        merge.state = GalleryState.merged(base: common, theirs: file.state, ours: ourFile)
+        if let lineage = file.lineage {
+            merge.takenIn.append(lineage)
+            rememberRead(lineage.stamped(file.state))
+        }
+        merge.history.add(file.state, file.lineage)
+        return merge
+    }
+
+    /// Merges in the conflict copies a sync tool left beside the file.
+    private func mergeConflictCopies(into merge: inout Merge, base: GalleryState) {
+        for copy in store.conflictCopies() {
+            guard let read = StateStore.readCopy(copy) else { continue }  // half written or newer: left for later
+            let (copied, copyLineage) = Lineage.split(read)
+            // Against the newest state the copy was made from that this copy had too (all of which
+            // the file now holds), else the oldest this copy knows.
+            let common = merge.history.newest(commonTo: [copyLineage]) ?? merge.history.oldest ?? base
+            merge.state = GalleryState.merged(base: common, theirs: copied, ours: merge.state)
+            if let copyLineage { merge.takenIn.append(copyLineage) }
+            merge.copies.append(copy)
+        }
+    }
+
+    /// Writes the merged state under a new revision, unless the file holds it already: two computers never echo a
+    /// file back and forth. Returns the file's revision, and what the write took when there was one.
+    private func write(_ merge: inout Merge, unlessFileHolds fileHolds: GalleryState?, encoder: inout StateEncoder)
+        throws -> (revision: StateStore.Revision?, time: WriteTime?)
+    {
+        guard merge.state != fileHolds else { return (store.revision(), nil) }
+        let lineage = Lineage(revision: RandomID.make(), takenIn: merge.takenIn)
+        // The state never names bytes that are not on the disk.
+        try beforeWrite()
+        let (start, startTime) = (clock.now(), clock.threadTime())
+        let revision = try store.save(lineage.stamped(merge.state), encoder: &encoder)
+        merge.history.add(merge.state, lineage)
+        _ = try? lastWrittenStore?.save(lineage.stamped(merge.state), encoder: &encoder)
+        return (revision, (start, clock.threadTime() - startTime))
+    }
+
     /// Sets the saver's next turn by what this write took, and schedules the save asked for while it ran.
-    private func finishWrite(_ stateWrite: (start: ContinuousClock.Instant, cost: Duration)?) {
+    private func finishWrite(_ stateWrite: WriteTime?) {
         let now = clock.now()
         let wait: Duration? = state.withLock { state in
             state.writingNow = false

@@ -133,12 +133,22 @@ public struct StateStore: Sendable {
     public func conflictCopies() -> [URL] {
         let target = resolvedFileURL
         let directory = target.deletingLastPathComponent()
-        let stem = target.deletingPathExtension().lastPathComponent
-        let suffix = target.pathExtension.isEmpty ? "" : ".\(target.pathExtension)"
         guard let folder = try? LibraryFolder.open(directory) else { return [] }
         // A sync tool's copy is a file: a link by that name is someone's way to have a file elsewhere read.
-        return folder.names().filter { $0.hasPrefix("\(stem).sync-conflict-") && $0.hasSuffix(suffix) }
-            .filter { folder.kind(of: $0) == .regularFile }.sorted().map { directory.appendingPathComponent($0) }
+        return folder.names().filter { Self.isConflictCopy($0, of: target) && folder.kind(of: $0) == .regularFile }
+            .sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// Whether `name`, beside the state file `file` (`resolvedFileURL`), is that file or a sync tool's conflict copy
+    /// of it: a change to either may bring another computer's edits.
+    public static func isFileOrConflictCopy(_ name: String, of file: URL) -> Bool {
+        name == file.lastPathComponent || isConflictCopy(name, of: file)
+    }
+
+    private static func isConflictCopy(_ name: String, of file: URL) -> Bool {
+        let suffix = file.pathExtension.isEmpty ? "" : ".\(file.pathExtension)"
+        return name.hasPrefix("\(file.deletingPathExtension().lastPathComponent).sync-conflict-")
+            && name.hasSuffix(suffix)
     }
 
     private func keepAside(reason: String, now: Date) -> LoadResult {

@@ -297,13 +297,12 @@ public final class ImageGalleryApplication {
         self.saver = saver
         library.onSave = { saver.save($0) }
         // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
-        let stem = store.resolvedFileURL.deletingPathExtension().lastPathComponent
-        let fileName = store.resolvedFileURL.lastPathComponent
+        let file = store.resolvedFileURL
         try? FileManager.default.createDirectory(
             at: store.resolvedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         folderWatcher = FolderWatcher(folder: store.resolvedFileURL.deletingLastPathComponent()) { names in
-            if names.contains(where: { $0 == fileName || $0.hasPrefix("\(stem).sync-conflict-") }) {
+            if names.contains(where: { StateStore.isFileOrConflictCopy($0, of: file) }) {
                 saver.takeInChanges()
             }
         }

@@ -19,17 +19,12 @@ enum GalleryDragTarget {
     /// A gallery's row in the sidebar, dragged to reorder the galleries; only inside this application.
     static let galleryRow = "application/x-image-gallery-gallery"
 
-    /// What browsers and file managers hand over that may hold an image.
-    static let externalTargets = [
-        "text/uri-list", "text/x-moz-url", "_NETSCAPE_URL", "text/html", "text/plain;charset=utf-8", "UTF8_STRING",
-        "text/plain", "STRING", "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp",
-        "image/svg+xml", "application/octet-stream",
-    ]
+    /// What other applications' drags may offer that the drop parser reads (`DropPayload.acceptedTargets`).
+    private static let externalTargets = DropPayload.acceptedTargets.map { (name: $0, sameApp: false) }
 
     /// What the gallery accepts: the app's cells, and everything browsers and file managers hand over.
-    @MainActor static let destinationTargets = TargetList([(cells, true)] + externalTargets.map { ($0, false) })
+    @MainActor static let destinationTargets = TargetList([(cells, true)] + externalTargets)
 
     /// What a sidebar row accepts: cells, another row, and images from other applications.
-    @MainActor static let sidebarTargets = TargetList(
-        [(cells, true), (galleryRow, true)] + externalTargets.map { ($0, false) })
+    @MainActor static let sidebarTargets = TargetList([(cells, true), (galleryRow, true)] + externalTargets)
 }

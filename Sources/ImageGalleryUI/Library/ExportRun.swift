@@ -109,7 +109,7 @@ final class ExportRun: Sendable {
         case .success(let data):
             let type = ImageFormat.sniff(data)?.mimeType
             let ext =
-                type.flatMap(GalleryExport.fileExtension(forMIMEType:)) ?? GalleryExport.labelExtension(image.label)
+                type.flatMap(ImageFormat.fileExtension(forMIMEType:)) ?? GalleryExport.labelExtension(image.label)
                 ?? ""
             let name = GalleryExport.fileName(
                 position: position, count: gallery.images.count, label: image.label, fileExtension: ext)

@@ -50,8 +50,7 @@ final class DropDownloader {
     /// that it came by `arrival`, now (a file dragged from Files: as a file).
     func start(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
         // The user here adds them: their addresses may be on the user's own network, now and at later launches.
-        loader.bytesSource.localAddresses?.approve(
-            images.flatMap { ([$0.url].compactMap { $0 } + $0.alternateURLs).prefix(DropTransfer.maximumAddresses) })
+        loader.bytesSource.localAddresses?.approve(images.flatMap(\.addressesToTry))
         let added = ImageOrigin.timestamp(Date())
         let images = images.map { image in
             var image = image

@@ -23,14 +23,11 @@ struct DropTransfer: Sendable {
     let progress: @Sendable (Double) -> Void
     let done: @Sendable (Outcome) -> Void
 
-    /// Addresses tried for one image at most: a page's srcset of thousands of candidates costs three requests.
-    static let maximumAddresses = 3
-
     /// Tries the address at `index`: the dragged address first, then other addresses of the same
     /// image (a srcset's original, the thumbnail behind a search result), one at a time and at most
-    /// `maximumAddresses`; the first failure is the one told.
+    /// `ImageLimits.maximumAddressesPerImage` (`DroppedImage.addressesToTry`); the first failure is the one told.
     func attempt(_ index: Int, firstFailure: LoadFailure?) {
-        let addresses = ([image.url].compactMap { $0 } + image.alternateURLs).prefix(Self.maximumAddresses)
+        let addresses = image.addressesToTry
         guard addresses.indices.contains(index) else {
             return fallBack(firstFailure ?? LoadFailure(description: tr("no address")))
         }

@@ -117,95 +117,111 @@ extension GalleryView {
         case .image(let image):
             // Decoded for where the cell is going, not for each size it passes through while sliding.
             let state = loader.state(for: image, cell: targetFrame(ofCellAt: index), scale: scale)
-            switch state {
-            case .ready(let surface):
-                drawImage(surface, in: frame, context: context, palette: palette, alpha: alpha)
-            case .loading:
-                drawTile(frame, context: context, palette: palette, alpha: alpha)
-                // Pictures on disk arrive within a frame or two: a spinner would only flicker.
-                if let spinner = spinnerBox(of: cell, in: frame) {
-                    drawSpinner(
-                        centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
-                        progress: nil, context: context, palette: palette)
-                }
-                ensureSpinnerTicking()
-            case .waitingForSync:
-                drawTile(frame, context: context, palette: palette, alpha: alpha)
-                context.drawIcon(
-                    named: "emblem-synchronizing-symbolic", widget: canvas, centerX: frame.midX,
-                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.4 * alpha))
-                context.drawText(
-                    tr("Waiting for sync"), widget: canvas, centerX: frame.midX, top: frame.midY + 12,
-                    maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.6 * alpha), lines: 1)
-            case .onLocalNetwork:
-                drawTile(frame, context: context, palette: palette, alpha: alpha)
-                context.drawIcon(
-                    named: "network-server-symbolic", widget: canvas, centerX: frame.midX,
-                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.4 * alpha))
-                let textHeight = context.drawText(
-                    tr("On your local network"), widget: canvas, centerX: frame.midX, top: frame.midY + 12,
-                    maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.6 * alpha), lines: 1)
-                if frame.height >= 120 {
-                    context.drawText(
-                        tr("Double-click to load"), widget: canvas, centerX: frame.midX,
-                        top: frame.midY + 14 + textHeight, maxWidth: frame.width - 16,
-                        color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85, lines: 1)
-                }
-            case .failed(let reason):
-                drawTile(frame, context: context, palette: palette, alpha: alpha)
-                context.drawIcon(
-                    named: "image-missing-symbolic", widget: canvas, centerX: frame.midX,
-                    centerY: frame.midY - 12, size: 32, color: palette.foreground.withAlpha(0.55 * alpha))
-                // Two lines for the reason where there is room: "image too large (30000×30000)" and its
-                // translations are longer than a small cell is wide.
-                let roomy = frame.height >= 120
-                let reasonHeight = context.drawText(
-                    reason, widget: canvas, centerX: frame.midX, top: frame.midY + 12,
-                    maxWidth: frame.width - 16,
-                    color: palette.foreground.withAlpha(0.7 * alpha), lines: roomy ? 2 : 1)
-                if roomy {
-                    context.drawText(
-                        tr("Double-click to retry"), widget: canvas, centerX: frame.midX,
-                        top: frame.midY + 14 + reasonHeight, maxWidth: frame.width - 16,
-                        color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85,
-                        lines: frame.height >= 180 ? 2 : 1)
-                }
-            }
+            drawImageCell(cell, state: state, in: frame, context: context, palette: palette, alpha: alpha)
         case .placeholder(_, let progress):
+            drawPlaceholder(
+                cell, progress: progress, in: frame, context: context, palette: palette, alpha: alpha, damage: damage)
+        }
+        if session.selection.contains(cell.id) { drawSelectionRing(frame, context: context, palette: palette) }
+        if focusedID == cell.id && canvas.hasFocus { drawFocusRing(frame, context: context, palette: palette) }
+    }
+
+    /// An image's cell as its loading stands: its picture, a spinner, or what keeps it from showing.
+    private func drawImageCell(
+        _ cell: GalleryCell, state: ImageLoader.State, in frame: LayoutRect, context: CairoContext, palette: Palette,
+        alpha: Double
+    ) {
+        switch state {
+        case .ready(let surface):
+            drawImage(surface, in: frame, context: context, palette: palette, alpha: alpha)
+        case .loading:
             drawTile(frame, context: context, palette: palette, alpha: alpha)
+            // Pictures on disk arrive within a frame or two: a spinner would only flicker.
             if let spinner = spinnerBox(of: cell, in: frame) {
                 drawSpinner(
                     centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
-                    progress: progress, context: context, palette: palette)
-                let captionY = spinner.box.maxY + 8
-                if Self.needsPainting(
-                    LayoutRect(x: frame.x, y: captionY - 4, width: frame.width, height: 32), damage: damage)
-                {
-                    let caption = progress.map(Localization.percent) ?? tr("Downloading…")
-                    context.drawText(
-                        caption, widget: canvas, centerX: frame.midX, centerY: captionY + 10,
-                        maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
-                }
+                    progress: nil, context: context, palette: palette)
             }
-            if progress == nil { ensureSpinnerTicking() }
+            ensureSpinnerTicking()
+        case .waitingForSync:
+            drawNotice(
+                icon: "emblem-synchronizing-symbolic", iconOpacity: 0.4, text: tr("Waiting for sync"), textOpacity: 0.6,
+                in: frame, context: context, palette: palette, alpha: alpha)
+        case .onLocalNetwork:
+            drawNotice(
+                icon: "network-server-symbolic", iconOpacity: 0.4, text: tr("On your local network"), textOpacity: 0.6,
+                hint: frame.height >= 120 ? tr("Double-click to load") : nil,
+                in: frame, context: context, palette: palette, alpha: alpha)
+        case .failed(let reason):
+            // Two lines for the reason where there is room: "image too large (30000×30000)" and its
+            // translations are longer than a small cell is wide.
+            let roomy = frame.height >= 120
+            drawNotice(
+                icon: "image-missing-symbolic", iconOpacity: 0.55, text: reason, textOpacity: 0.7,
+                textLines: roomy ? 2 : 1, hint: roomy ? tr("Double-click to retry") : nil,
+                hintLines: frame.height >= 180 ? 2 : 1, in: frame, context: context, palette: palette, alpha: alpha)
         }
-        if session.selection.contains(cell.id) {
-            context.roundedRectangle(
-                x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3,
-                radius: Self.cornerRadius + 1.5)
-            context.setColor(palette.accent)
-            context.setLineWidth(3)
-            context.stroke()
-            drawCheckBadge(x: frame.maxX - 14, y: frame.y + 14, context: context, palette: palette)
+    }
+
+    /// A cell with no picture to show: its tile, an icon, what keeps the picture away, and below it what a
+    /// double-click does, where there is room.
+    private func drawNotice(
+        icon: String, iconOpacity: Double, text: String, textOpacity: Double, textLines: Int = 1, hint: String? = nil,
+        hintLines: Int = 1, in frame: LayoutRect, context: CairoContext, palette: Palette, alpha: Double
+    ) {
+        drawTile(frame, context: context, palette: palette, alpha: alpha)
+        context.drawIcon(
+            named: icon, widget: canvas, centerX: frame.midX, centerY: frame.midY - 12, size: 32,
+            color: palette.foreground.withAlpha(iconOpacity * alpha))
+        let textHeight = context.drawText(
+            text, widget: canvas, centerX: frame.midX, top: frame.midY + 12, maxWidth: frame.width - 16,
+            color: palette.foreground.withAlpha(textOpacity * alpha), lines: textLines)
+        guard let hint else { return }
+        context.drawText(
+            hint, widget: canvas, centerX: frame.midX, top: frame.midY + 14 + textHeight, maxWidth: frame.width - 16,
+            color: palette.foreground.withAlpha(0.45 * alpha), scale: 0.85, lines: hintLines)
+    }
+
+    /// An image on its way: its tile, and a spinner with what it has come of it.
+    private func drawPlaceholder(
+        _ cell: GalleryCell, progress: Double?, in frame: LayoutRect, context: CairoContext, palette: Palette,
+        alpha: Double, damage: [LayoutRect]?
+    ) {
+        drawTile(frame, context: context, palette: palette, alpha: alpha)
+        if let spinner = spinnerBox(of: cell, in: frame) {
+            drawSpinner(
+                centerX: spinner.centerX, centerY: spinner.centerY, radius: spinner.radius,
+                progress: progress, context: context, palette: palette)
+            let captionY = spinner.box.maxY + 8
+            if Self.needsPainting(
+                LayoutRect(x: frame.x, y: captionY - 4, width: frame.width, height: 32), damage: damage)
+            {
+                let caption = progress.map(Localization.percent) ?? tr("Downloading…")
+                context.drawText(
+                    caption, widget: canvas, centerX: frame.midX, centerY: captionY + 10,
+                    maxWidth: frame.width - 16, color: palette.foreground.withAlpha(0.7))
+            }
         }
-        if focusedID == cell.id && canvas.hasFocus {
-            context.roundedRectangle(
-                x: frame.x - 4.5, y: frame.y - 4.5, width: frame.width + 9, height: frame.height + 9,
-                radius: Self.cornerRadius + 4)
-            context.setColor(palette.accent.withAlpha(0.6))
-            context.setLineWidth(1.5)
-            context.stroke()
-        }
+        if progress == nil { ensureSpinnerTicking() }
+    }
+
+    private func drawSelectionRing(_ frame: LayoutRect, context: CairoContext, palette: Palette) {
+        context.roundedRectangle(
+            x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3,
+            radius: Self.cornerRadius + 1.5)
+        context.setColor(palette.accent)
+        context.setLineWidth(3)
+        context.stroke()
+        drawCheckBadge(x: frame.maxX - 14, y: frame.y + 14, context: context, palette: palette)
+    }
+
+    private func drawFocusRing(_ frame: LayoutRect, context: CairoContext, palette: Palette) {
+        context.roundedRectangle(
+            x: frame.x - 4.5, y: frame.y - 4.5, width: frame.width + 9, height: frame.height + 9,
+            radius: Self.cornerRadius + 4)
+        context.setColor(palette.accent.withAlpha(0.6))
+        context.setLineWidth(1.5)
+        context.stroke()
     }
 
     private func drawImage(
