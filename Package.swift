@@ -67,7 +67,7 @@ let package = Package(
             name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GtkKit"], plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
-        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore"]),
+        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
         // The app's program is built for these tests too: they decode in its decoder process.
         // CExempi: the tests read the sidecars back with Exempi's parser.
