@@ -16,6 +16,8 @@ packages=(
     # end-to-end: X server, real pointer, screenshots, accessibility, D-Bus
     xvfb xauth xdotool x11-utils imagemagick at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-3.0
     dbus dbus-x11 python3-pytest python3-pil
+    # photographs for the near-duplicate benchmark (scikit-image's sample images)
+    python3-skimage
     # exiv2 reads an export's XMP sidecars back
     exiv2
     # the sync engine two libraries share a folder through

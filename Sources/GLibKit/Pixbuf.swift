@@ -142,6 +142,20 @@ extension Pixbuf {
             bytes: Data(bytes: gdk_pixbuf_read_pixels(pixbuf), count: length))
     }
 
+    /// Runs `body` over the pixels where they lie, without a copy: rows `rowstride` bytes apart, RGBA when
+    /// `hasAlpha`, else RGB.
+    public func withPixelBytes<Result>(
+        _ body: (_ bytes: Span<UInt8>, _ rowstride: Int, _ hasAlpha: Bool) -> Result
+    ) -> Result {
+        withExtendedLifetime(self) {
+            let bytes = UnsafeBufferPointer(
+                start: gdk_pixbuf_read_pixels(pixbuf), count: Int(gdk_pixbuf_get_byte_length(pixbuf)))
+            return body(
+                Span(_unsafeElements: bytes), Int(gdk_pixbuf_get_rowstride(pixbuf)),
+                gdk_pixbuf_get_has_alpha(pixbuf) != 0)
+        }
+    }
+
     /// A pixbuf of these pixels (copied); nil when they are not consistent.
     public convenience init?(_ pixels: Pixels) {
         guard pixels.isConsistent else { return nil }

@@ -1,6 +1,7 @@
 // Measures the core at gallery scale: `swift run -c release gallery-benchmark [image count] [flood size]`, or
 // `gallery-benchmark refine` for the search's refinement alone, `gallery-benchmark index` for the search index's build
-// in pieces and searches of it (to count under callgrind).
+// in pieces and searches of it (to count under callgrind); `gallery-benchmark likeness-index [image count]` for the
+// near-duplicate look-up, `gallery-benchmark likeness FILE…` for files' fingerprints and palettes.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -119,6 +120,16 @@ if CommandLine.arguments.dropFirst().first == "index" {
     let library = makeSearchLibrary(count: 50_000, ratios: (0..<50_000).map { 0.4 + Double($0 % 22) / 10 })
     let index = buildIndexInPieces(library)
     print("search: index built, \(typeWords(index.corpus)) and \(searchWithFilters(index.corpus)) results")
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "likeness" {
+    printLikenesses(of: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "likeness-index" {
+    measureLikenessIndex(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 250_000)
     exit(0)
 }
 

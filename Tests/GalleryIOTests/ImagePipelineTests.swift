@@ -188,6 +188,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: pipeline.bytes.cacheFile(for: request.url).path))
     }
 
+    @Test func anArrivingPictureHasTheLikenessOfItsBytesAndOthersNone() throws {
+        defer { folder.remove() }
+        let bytes = Data(TestImages.png(width: 800, height: 600))
+        let fit = PictureRequest.Fit.cell(width: 512, height: 512, cornerRadius: 0)
+        let arriving = try pipeline.pictureNow(
+            PictureRequest(url: "", bytes: bytes, fit: fit, scale: 1, measuresLikeness: true)
+        ).get()
+        #expect(arriving.likeness != nil)
+        #expect(arriving.likeness == Likeness(imageBytes: bytes))
+        let shown = try pipeline.pictureNow(PictureRequest(url: "", bytes: bytes, fit: fit, scale: 1)).get()
+        #expect(shown.likeness == nil)
+    }
+
     @Test func aCellSmallerThanADropsThumbnailIsMadeFromItWithoutReadingTheOriginalAgain() async throws {
         defer { folder.remove() }
         let server = try LoopbackServer()

@@ -29,6 +29,11 @@ public struct GalleryImage: Hashable, Sendable {
         get { details?.fields.tags ?? [] }
         set { change { $0.tags = newValue } }
     }
+    /// What it looks like (fingerprint and palette), measured from its pixels; nil until measured.
+    public var likeness: Likeness? {
+        get { details?.fields.likeness }
+        set { change { $0.likeness = newValue } }
+    }
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: RawJSON] {
         get { details?.fields.unknownFields ?? [:] }
@@ -54,6 +59,7 @@ public struct GalleryImage: Hashable, Sendable {
             var origin: ImageOrigin?
             var note: String?
             var tags: [String] = []
+            var likeness: Likeness?
             var unknownFields: [String: RawJSON] = [:]
         }
 

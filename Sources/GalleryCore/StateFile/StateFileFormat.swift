@@ -185,6 +185,13 @@ enum StateFileFormat {
                 {
                     image.tags = names
                 }
+            // A fixed shape, so a peer's file can make it no larger; any other value is kept as read.
+            case "likeness":
+                if let likeness = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, readLikeness)
+                {
+                    image.likeness = likeness
+                }
             default: image.unknownFields[field.text] = try reader.readUnknown()
             }
         }
@@ -258,6 +265,7 @@ enum StateFileFormat {
             if !image.tags.isEmpty { known.append("tags") }
             if image.origin != nil { known.append("origin") }
             if image.original != nil { known.append("original") }
+            if image.likeness != nil { known.append("likeness") }
             for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
                 writer.field(name)
                 switch name {
@@ -271,10 +279,17 @@ enum StateFileFormat {
                     writer.object(known: image.origin!.knownFields, unknown: image.origin!.unknownFields)
                 case "original" where image.original != nil:
                     writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
+                case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
                 default: writer.value(image.unknownFields[name]!)
                 }
             }
         }
+    }
+
+    /// A likeness as `Likeness.savedText` writes it, or nil for any other value (the reader is then past it).
+    private static func readLikeness(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Likeness? {
+        guard reader.nextIs(UInt8(ascii: "\"")) else { return nil }
+        return Likeness(savedText: try reader.readString())
     }
 
     /// An array's strings, or nil when it is not an array of strings (the reader is then inside it).

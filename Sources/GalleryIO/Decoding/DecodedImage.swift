@@ -1,4 +1,5 @@
 import GLibKit
+import GalleryCore
 
 /// A decoded image, upright, and the size the file itself has: a `Pixbuf` as the decoder leaves it (it may be
 /// scaled or saved first), or a `CairoSurface` ready to paint.
@@ -6,6 +7,8 @@ public struct DecodedImage<Bitmap: Sendable>: Sendable {
     public let bitmap: Bitmap
     public let originalWidth: Int
     public let originalHeight: Int
+    /// What it looks like, when the request asked (`PictureRequest.measuresLikeness`).
+    public var likeness: Likeness?
 
     public init(bitmap: Bitmap, originalWidth: Int, originalHeight: Int) {
         self.bitmap = bitmap

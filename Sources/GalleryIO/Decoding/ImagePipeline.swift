@@ -200,6 +200,14 @@ public final class ImagePipeline: Sendable {
 
     private static func fitted(_ picture: DecodedImage<Pixbuf>, _ request: PictureRequest) -> DecodedImage<CairoSurface>
     {
+        var result = paintable(picture, request)
+        if request.measuresLikeness { result.likeness = Likeness(picture.bitmap) }
+        return result
+    }
+
+    private static func paintable(_ picture: DecodedImage<Pixbuf>, _ request: PictureRequest) -> DecodedImage<
+        CairoSurface
+    > {
         switch request.fit {
         case .cell(let width, let height, let cornerRadius):
             let fit = PixelFit(

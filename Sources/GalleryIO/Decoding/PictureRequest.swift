@@ -21,12 +21,17 @@ public struct PictureRequest: Sendable {
     public var fit: Fit
     /// The device scale factor the surface is painted at.
     public var scale: Int
+    /// Whether the picture's likeness is measured too, from the pixels decoded (an arriving image's).
+    public var measuresLikeness: Bool
 
-    public init(url: String, sha256: String? = nil, bytes: Data? = nil, fit: Fit, scale: Int) {
+    public init(
+        url: String, sha256: String? = nil, bytes: Data? = nil, fit: Fit, scale: Int, measuresLikeness: Bool = false
+    ) {
         self.url = url
         self.sha256 = sha256
         self.bytes = bytes
         self.fit = fit
         self.scale = scale
+        self.measuresLikeness = measuresLikeness
     }
 }

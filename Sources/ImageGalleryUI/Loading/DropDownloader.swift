@@ -136,6 +136,7 @@ final class DropDownloader {
             var image = GalleryImage(id: placeholder, url: url, aspectRatio: ratio)
             image.original = original
             image.origin = origin
+            image.likeness = decoded.likeness
             if asks, let sha256 = original?.sha256,
                 let existing = library.image(keeping: sha256, excluding: placeholder),
                 let (galleryID, index) = library.location(of: placeholder)

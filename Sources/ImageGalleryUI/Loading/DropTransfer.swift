@@ -53,11 +53,13 @@ struct DropTransfer: Sendable {
     }
 
     /// The request for a dropped image: fitted into the x-large thumbnail size, whose thumbnail it leaves
-    /// behind (beside its kept original), so the cell that shows it decodes its exact size from that small file.
+    /// behind (beside its kept original), so the cell that shows it decodes its exact size from that small file;
+    /// its likeness is measured from those pixels.
     private func request(_ url: String, _ sha256: String?, _ bytes: Data) -> PictureRequest {
         let box = ThumbnailSize.xLarge.pixels
         return PictureRequest(
-            url: url, sha256: sha256, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale)
+            url: url, sha256: sha256, bytes: bytes, fit: .cell(width: box, height: box, cornerRadius: 0), scale: scale,
+            measuresLikeness: true)
     }
 
     /// Keeps `bytes` (unless they are a file on disk), decodes them, and hands the arrival to `done`; when
