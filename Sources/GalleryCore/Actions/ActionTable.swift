@@ -56,6 +56,8 @@ public enum ActionTable {
 
         .viewKeys(accelerator: "<Control>0", .viewing, N_("Fit the image to the window")),
         .viewKeys(accelerator: "1", .viewing, N_("Show the image at its real size")),
+        .viewKeys(accelerator: "space", .viewing, N_("Play or pause an animation")),
+        .viewKeys(accelerator: "comma period", .viewing, N_("Previous or next frame of a paused animation")),
         .viewKeys(accelerator: "Delete", .viewing, N_("Move the image to the trash")),
         .viewKeys(accelerator: "Escape", .viewing, N_("Back to the gallery")),
 
