@@ -323,12 +323,14 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
     app, cells = launch(make_app, [red, green, blue, yellow, magenta])
     first = http_server.add_image("first-teal", 500, 200, (0, 120, 110))      # dropped first, arrives last
     second = http_server.add_image("second-pink", 240, 300, (255, 120, 180))  # dropped second, arrives first
-    first_url, second_url = first.slow_url(10), second.slow_url(4)
+    # Each answer waits for the test to release it, so the order holds however slow the machine is.
+    for image in (first, second):
+        http_server.add_file("/%s.png" % image.name, image.data, image.content_type)
+    first_url, second_url = (http_server.url("/held/%s.png" % image.name) for image in (first, second))
 
     # first drop: between green and blue
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(first_url)))
     drop(app, src, before(cells[2]))
-    dropped_first = time.monotonic()
     cells = app.wait_cells(lambda cs: len(cs) == 6 and cs[2].placeholder and cs[5].settled, timeout=5,
                            what="the first placeholder at index 2")
     src.stop()
@@ -354,6 +356,7 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
                what="the move saved (without placeholders)")
 
     # the second lands first, at its placeholder's place (index 5), the first still loading at index 3
+    http_server.release_held("/%s.png" % second.name)
     after_second = [red.url, yellow.url, green.url, blue.url, second_url, magenta.url]
     wait_saved(app, after_second, timeout=15, what="the second image saved where its placeholder was")
     cells = app.cells()
@@ -362,6 +365,7 @@ def test_two_slow_drops_land_at_their_placeholders_after_a_reorder(make_app, htt
     assert cells[5].url == second_url, harness.format_cells(cells)
 
     # then the first, at its placeholder's place (index 3)
+    http_server.release_held("/%s.png" % first.name)
     final = [red.url, yellow.url, green.url, first_url, blue.url, second_url, magenta.url]
     settle_order(app, final, timeout=20, what="the first image to land at index 3")
     wait_saved(app, final)

@@ -49,7 +49,8 @@ class ImageServer:
       /img/<name>.<ext>          a registered image (add_image)
       /slow/<name>.<ext>?delay=S the same bytes in ~10 chunks a second over S seconds, with Content-Length
       /held/<path>               the file added at /<path>, answered once release_held() is called: every
-                                 held request gets its whole answer at the same moment
+                                 held request gets its whole answer at the same moment (or release_held(path)
+                                 answers that path's alone)
       /missing.png               404 (so is every unknown path)
       /page.html                 text/html page with an <img> per registered image
       /lie.png                   HTML bytes served as image/png
@@ -69,6 +70,7 @@ class ImageServer:
         self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._held = threading.Event()
+        self._released = set()
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -124,9 +126,14 @@ class ImageServer:
         self.files[path] = (status, content_type, data, dict(headers or {}))
         return self.url(path)
 
-    def release_held(self):
-        """Answers every /held/ request, those waiting and those to come."""
-        self._held.set()
+    def release_held(self, path=None):
+        """Answers every /held/ request, those waiting and those to come; with a path (as given to add_file),
+        only that path's."""
+        if path is None:
+            self._held.set()
+        else:
+            with self._lock:
+                self._released.add(path)
 
     # --- log ---
     def requests(self, route=None):
@@ -157,6 +164,10 @@ class ImageServer:
     def _image_for(self, path):
         return self.images.get(path)
 
+    def _is_released(self, path):
+        with self._lock:
+            return path in self._released
+
     def _route(self, h, split, head):
         path, query = split.path, urllib.parse.parse_qs(split.query)
         if path in self.files:
@@ -166,7 +177,7 @@ class ImageServer:
             image = self.images[path]
             return self._send(h, 200, image.content_type, image.data, head)
         if path.startswith("/held/") and path[len("/held"):] in self.files:
-            while not self._held.wait(0.1):
+            while not self._held.wait(0.1) and not self._is_released(path[len("/held"):]):
                 if self._stopped.is_set():
                     return
             status, ctype, data, headers = self.files[path[len("/held"):]]
