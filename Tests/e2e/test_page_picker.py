@@ -195,3 +195,36 @@ def test_the_picker_in_the_dark_theme_and_in_russian(make_app, http_server, desk
         assert app.find_by_name(words["add"], harness.ROLE.PUSH_BUTTON, root=dialog)
     app.key("Escape")
     app.wait_cells(lambda cs: cs == [], 5, what="nothing added")
+
+
+def test_a_page_of_a_hundred_thousand_images_lists_the_first_500_and_the_window_answers(
+        make_app, http_server, desktop):
+    http_server.add_image("tile", 300, 300, (60, 120, 200))
+    html = "<title>Flood</title>" + "".join('<img src="/img/tile.png?n=%d">' % n for n in range(100_000))
+    http_server.add_file("/flood.html", html.encode(), "text/html; charset=utf-8")
+    app = make_app(gallery_state([]))
+    app.start()
+    env = desktop.base_env()
+    env["NO_AT_BRIDGE"] = "1"
+    owner = subprocess.Popen([sys.executable, "-c", _CLIPBOARD_OWNER, http_server.url("/flood.html")], env=env,
+                             stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout.readline().strip() == b"owned"
+        app.focus()
+        app.key("ctrl+v")
+
+        # The dialog is read from the app's top-level windows: walking its 500 tiles over AT-SPI would take long.
+        def dialog():
+            return next((w for w in app.accessible_app().children() if harness._safe(lambda: w.name) == PICKER),
+                        None)
+
+        window = wait_until(dialog, 20, 0.2, "the picker")
+        wait_until(lambda: "of 500 images chosen" in (harness._safe(lambda: window.description) or ""), 10, 0.2,
+                   "the picker listing 500 images", lambda: window.description)
+        app.key("Escape")
+        wait_until(lambda: dialog() is None, 10, 0.1, "the picker closed")
+        app.wait_cells(lambda cs: cs == [], 5, what="nothing added")
+        assert app.running
+    finally:
+        owner.kill()
+        owner.wait(10)
