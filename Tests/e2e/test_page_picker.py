@@ -127,13 +127,17 @@ def test_a_pasted_page_address_opens_the_picker_and_add_brings_the_chosen_images
     assert app.find_by_name(PICKER) is None
 
 
-def test_escape_adds_nothing(make_app, http_server, desktop):
+def test_small_images_show_with_the_switch_and_escape_adds_nothing(make_app, http_server, desktop):
     page, _ = serve_page(http_server)
     app = make_app(gallery_state([]))
     app.start()
     before = app.state_bytes()
     dialog = paste(app, desktop, page)
-    wait_until(lambda: tiles(app, dialog), 10, 0.1, "the picker's tiles")
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
+    # The switch shows the small icon, chosen as every other.
+    click_node(desktop, app.find_by_name("Show small images", harness.ROLE.TOGGLE_BUTTON, root=dialog))
+    wait_until(lambda: tiles(app, dialog).get("Icon") is True, 5, 0.1, "the icon shown")
+    assert button(app, dialog, "Add 5 Images")
     app.key("Escape")
     wait_until(lambda: app.find_by_name(PICKER) is None, 5, 0.1, "the picker closed")
     app.wait_cells(lambda cs: cs == [], 5, what="the page's placeholder gone")
@@ -164,6 +168,20 @@ def test_a_dropped_link_to_a_page_opens_the_picker_and_its_images_land_where_it_
     images = app.state()["galleries"][0]["images"]
     assert all(i["origin"]["page"] == page and i["origin"]["arrival"] == "drop" for i in images[1:5])
     assert name_of(images[3]["url"]) == "srcset-large"
+
+
+
+def test_an_image_the_library_has_is_marked_and_left_out(make_app, http_server, desktop):
+    page, served = serve_page(http_server)
+    app = make_app(gallery_state([served["lazy"]]))
+    app.start()
+    app.wait_every_image_kept(timeout=20)
+    dialog = paste(app, desktop, page)
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": False, "Srcset cat": True, "Picture cat": True})
+    lazy = app.find_by_name("Lazy cat", harness.ROLE.TOGGLE_BUTTON, root=dialog)
+    assert "already in the library" in lazy.description
+    app.key("Escape")
+    wait_until(lambda: app.find_by_name(PICKER) is None, 5, 0.1, "the picker closed")
 
 
 LOOKS = {
