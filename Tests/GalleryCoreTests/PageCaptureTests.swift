@@ -31,4 +31,12 @@ struct PageCaptureTests {
                     .utf8))
         #expect(older.galleries.first?.images.first?.origin?.pageTitle == nil)
     }
+
+    @Test func thePropertiesShowThePageTitleAfterThePage() {
+        var image = GalleryImage(id: ImageID("i"), url: "https://e.org/a.jpg", aspectRatio: 1)
+        image.origin = ImageOrigin(page: "https://e.org/", pageTitle: "Cats")
+        let rows = ImageProperties(image, pixelSize: nil, date: { _ in nil }, byteSize: { "\($0)" }).rows
+        #expect(rows.map(\.field) == [.address, .page, .pageTitle])
+        #expect(rows.last?.value == "Cats")
+    }
 }
