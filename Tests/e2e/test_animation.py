@@ -13,7 +13,7 @@ from PIL import Image
 import harness
 from harness import colour_close, dominant_colour, process_memory_mib, wait_until
 from actions_helpers import menu_item
-from test_add_and_export import export_through_menu, open_main_menu_item, toast_text
+from test_add_and_export import export_through_menu, toast_text
 from test_galleries import shot, wait_state
 from test_properties import fields, pane
 from test_search import showing_button
@@ -177,6 +177,18 @@ def cell_frames_seen(app, cell, seconds):
     return seen - {None}
 
 
+def wait_cell_plays(app, cell, what):
+    """Waits until the cell has shown two of the frames' colours: how soon is the benchmarks' business (on a loaded
+    machine the first decode may wait its turn)."""
+    seen = set()
+
+    def two_frames():
+        seen.add(cell_frame(app, cell))
+        return len(seen - {None}) >= 2
+
+    wait_until(two_frames, 10, 0.02, what, lambda: "only the frames %r showed" % (seen - {None}))
+
+
 def has_badge(image, cell):
     """Whether the cell's lower left corner shows the badge: its white play sign on its dark pill."""
     x, y, _, h = cell.box
@@ -191,8 +203,7 @@ def test_a_cell_plays_under_the_pointer_and_shows_its_first_frame_again_when_it_
     app.move(*still.center, steps=5)
     assert cell_frames_seen(app, moving, 0.5) == {0}, "the cell played with the pointer elsewhere"
     app.move(*moving.center, steps=5)
-    seen = cell_frames_seen(app, moving, 1.5)
-    assert len(seen) >= 3, "under the pointer, only the frames %r showed in a second and a half" % seen
+    wait_cell_plays(app, moving, "the cell to play under the pointer")
     app.move(*still.center, steps=5)
     wait_until(lambda: cell_frame(app, moving) == 0, 5, 0.05, "the first frame again once the pointer left",
                lambda: "frame %r shows" % cell_frame(app, moving))
@@ -237,8 +248,9 @@ def test_properties_give_the_frame_count_and_play_animations_plays_every_cell(ma
 
     # Play Animations: both cells play with the pointer away and the focus elsewhere, and the choice is saved.
     app.move(0, 0, steps=2)
-    open_main_menu_item(app, "Play Animations")
+    app.wait_for_object("Main Menu", "toggle button", timeout=10).do_action(0)
+    app.wait_for_object("Play Animations", "check box", timeout=10).do_action(0)
     wait_state(app, lambda s: s.get("playAnimations") is True, "Play Animations saved")
-    for name in ("moving.gif", "moving2.gif"):
-        seen = cell_frames_seen(app, cells[name], 1.0)
-        assert len(seen) >= 2, "%s showed only the frames %r in a second" % (name, seen)
+    app.key("Escape")
+    for name in ("moving2.gif", "moving.gif"):
+        wait_cell_plays(app, cells[name], "%s to play" % name)
