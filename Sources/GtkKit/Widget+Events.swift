@@ -108,6 +108,20 @@ extension Widget {
             pointer, "leave-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
     }
 
+    /// The widget was mapped or unmapped: it is shown on screen or no longer (a stack shows another page).
+    public func onMapChange(_ handler: @escaping VoidHandler) {
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        for signal in ["map", "unmap"] {
+            connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+        }
+    }
+
+    /// Whether the widget is on screen: mapped, with its parents.
+    public var isMapped: Bool { gtk_widget_get_mapped(widget) != 0 }
+
     /// The widget took the keyboard focus or lost it (another widget, another window).
     public func onFocusChange(_ handler: @escaping VoidHandler) {
         let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, userData in

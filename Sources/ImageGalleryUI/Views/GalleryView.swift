@@ -140,6 +140,8 @@ final class GalleryView {
             self?.updateAnimations()
             self?.canvas.queueDraw()
         }
+        // The viewer's page hides the gallery: its animations stop meanwhile.
+        canvas.onMapChange { [weak self] in self?.updateAnimations() }
         let pinch = PinchGesture(on: canvas)
         pinch.onBegin { [weak self] in self.map { $0.rowHeightAtPinchStart = $0.rowHeight } }
         pinch.onScaleChanged { [weak self] scale in
@@ -495,7 +497,7 @@ final class GalleryView {
         let scale = canvas.scaleFactor
         let focused = canvas.hasFocus ? focusedID : nil
         var wanted: [ImageID: CellAnimations.Wanted] = [:]
-        if playsEveryAnimation || hoveredID != nil || focused != nil {
+        if canvas.isMapped && (playsEveryAnimation || hoveredID != nil || focused != nil) {
             for index in cellIndices(intersecting: visibleRect) {
                 guard let image = cells[index].image, image.animation?.isAnimated == true,
                     playsEveryAnimation || image.id == hoveredID || image.id == focused
