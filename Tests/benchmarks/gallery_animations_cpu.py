@@ -4,7 +4,7 @@
 
 Starts the built app (release build if present, else debug) under Xvfb on a gallery of twelve 240×240 GIFs of 50
 frames each (gradients and moving blocks, made with PIL), each at a pace of its own (frames of 40 to 95 ms: 25 to
-10.5 fps), with Play Animations on in the state file, and checks that all twelve cells are on screen. Each run lets
+10.5 fps), with Play Animations on in the state file, and checks that all twelve cells are on screen and playing. Each run lets
 them play 3 s, then reads the app's processor time (utime + stime of /proc/<pid>/stat, every thread) over 10 s: the
 share of one core; between runs the animations stop (Play Animations off through the main menu, frames let go) and
 start again. Reported: each run's share, their median and range, and the app's resident memory after the last.
@@ -19,6 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+from PIL import ImageChops  # noqa: E402
 from animation_cpu import cpu_seconds, gif_bytes  # noqa: E402
 
 COUNT = 12
@@ -28,6 +29,17 @@ def toggle_play_animations(app):
     app.wait_for_object("Main Menu", "toggle button", timeout=10).do_action(0)
     time.sleep(0.4)
     app.wait_for_object("Play Animations", "check box", timeout=10).do_action(0)
+
+
+def playing(app, cell):
+    """Whether the cell's pixels change within half a second."""
+    first = app.screenshot().crop((cell.x, cell.y, cell.x + cell.width, cell.y + cell.height))
+    for _ in range(10):
+        time.sleep(0.05)
+        now = app.screenshot().crop((cell.x, cell.y, cell.x + cell.width, cell.y + cell.height))
+        if ImageChops.difference(first.convert("RGB"), now.convert("RGB")).getbbox():
+            return True
+    return False
 
 
 def main():
@@ -60,6 +72,9 @@ def main():
         if visible < COUNT:
             sys.exit("only %d cells on screen" % visible)
         desktop.move(2, 2)
+        time.sleep(3)
+        if not all(playing(app, cell) for cell in app.cells()):
+            sys.exit("not every cell plays")
         shares = []
         for run in range(runs):
             time.sleep(3)

@@ -32,7 +32,8 @@ final class CellAnimation {
             PictureRequest(
                 url: image.url, sha256: image.original?.sha256, fit: .within(width: width, height: height),
                 scale: scale),
-            cancellation: cancellation,
+            // After the pictures of the cells on screen: a gallery playing its animations still fills in.
+            priority: .prefetch, cancellation: cancellation,
             onMain: { [weak self] frames in
                 guard let self, let frames, !cancellation.isCancelled else { return }
                 start(frames)

@@ -454,6 +454,7 @@ final class GalleryView {
 
     private func imageUpdated(_ id: ImageID) {
         checkFirstScreenLoaded()
+        updateAnimations()
         guard let index = index(of: id) else { return }
         // A failure turns the cell square; everything else only repaints.
         let frame = targetFrame(ofCellAt: index)
@@ -499,8 +500,10 @@ final class GalleryView {
         var wanted: [ImageID: CellAnimations.Wanted] = [:]
         if canvas.isMapped && (playsEveryAnimation || hoveredID != nil || focused != nil) {
             for index in cellIndices(intersecting: visibleRect) {
+                // Once its still picture shows: it comes first, and shows until the first frame is ready.
                 guard let image = cells[index].image, image.animation?.isAnimated == true,
-                    playsEveryAnimation || image.id == hoveredID || image.id == focused
+                    playsEveryAnimation || image.id == hoveredID || image.id == focused,
+                    case .ready = loader.peekState(of: image.id)
                 else { continue }
                 let frame = targetFrame(ofCellAt: index)
                 wanted[image.id] = CellAnimations.Wanted(
