@@ -436,8 +436,9 @@ public final class GalleryLibrary {
         commit(galleries: [galleryID])
     }
 
-    /// Records what the headers of these images said of their frames: no undo step, as nothing the user did changed.
-    /// Images gone meanwhile are passed over; the library is published and saved once.
+    /// Records what the headers of these images said of their frames: no undo step, as nothing the user did changed,
+    /// and no save of its own, as viewing never rewrites the file: the next save writes them. Images gone meanwhile
+    /// are passed over; the change is published once.
     public func recordAnimations(_ found: [ImageID: AnimationSummary]) {
         var changed: [String] = []
         for (galleryID, index, summary) in found.compactMap({ id, summary in
@@ -448,7 +449,7 @@ public final class GalleryLibrary {
             editCells(of: galleryID) { $0.cells[index].content = .image(image) }
             if !changed.contains(galleryID) { changed.append(galleryID) }
         }
-        if !changed.isEmpty { commit(galleries: changed) }
+        for galleryID in changed { publish(.cells(galleryID: galleryID)) }
     }
 
     /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.

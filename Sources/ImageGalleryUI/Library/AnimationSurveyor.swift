@@ -5,8 +5,9 @@ import GalleryIO
 
 /// Records whether each image of the library moves: at launch for the images a file written before it knew
 /// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an
-/// I/O thread a batch at a time, each batch recorded and saved as it is done; an image whose bytes are not here yet
-/// is asked about again at the next launch.
+/// I/O thread a batch at a time, each batch recorded as it is done and saved with the library's next change (a
+/// launch alone never rewrites the file); an image whose bytes are not here yet, or whose record was not saved, is
+/// read again at the next launch.
 @MainActor
 final class AnimationSurveyor {
     /// Images read in one job: enough to save the library rarely, few enough that each batch shows soon.
