@@ -61,6 +61,14 @@ public final class Application: Object {
         return action
     }
 
+    /// An application action with a boolean state (a check item in menus); activating it flips the state and
+    /// calls `handler` with the new one.
+    public func addToggleAction(_ name: String, state: Bool, _ handler: @escaping @MainActor (Bool) -> Void) -> Action {
+        let action = Action(name: name, toggleState: state, handler)
+        g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
+        return action
+    }
+
     public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
         var cStrings: [UnsafePointer<gchar>?] = accelerators.map { UnsafePointer(strdup($0)) }
         cStrings.append(nil)

@@ -95,6 +95,46 @@ extension Widget {
     }
 }
 
+/// The pointer leaving a widget, and its keyboard focus coming and going.
+extension Widget {
+    /// The pointer left the widget (into another widget or window, or off it); needs `enablePointerAndKeyEvents`.
+    public func onPointerLeave(_ handler: @escaping VoidHandler) {
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+            return 0
+        }
+        connect(
+            pointer, "leave-notify-event", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+    }
+
+    /// The widget was mapped or unmapped: it is shown on screen or no longer (a stack shows another page).
+    public func onMapChange(_ handler: @escaping VoidHandler) {
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        for signal in ["map", "unmap"] {
+            connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+        }
+    }
+
+    /// Whether the widget is on screen: mapped, with its parents.
+    public var isMapped: Bool { gtk_widget_get_mapped(widget) != 0 }
+
+    /// The widget took the keyboard focus or lost it (another widget, another window).
+    public func onFocusChange(_ handler: @escaping VoidHandler) {
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+            return 0
+        }
+        for signal in ["focus-in-event", "focus-out-event"] {
+            connect(pointer, signal, trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+        }
+    }
+}
+
 /// Which events a drawing widget wants; GTK delivers only those asked for.
 extension Widget {
     public func enablePointerAndKeyEvents() {
@@ -102,7 +142,7 @@ extension Widget {
             GdkEventMask(
                 GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue
                     | GDK_POINTER_MOTION_MASK.rawValue | GDK_KEY_PRESS_MASK.rawValue
-                    | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
+                    | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         canFocus = true
     }
 }

@@ -64,7 +64,8 @@ private func entryOfEachField(_ image: GalleryImage) -> SearchEntry {
     return SearchEntry(
         id: image.id, text: text, tags: image.tags.map { folding.string($0) }, domains: domains,
         added: origin?.added, orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-        format: format?.lowercased(), hasNote: image.note != nil, sourceHash: image.hashValue)
+        format: format?.lowercased(), hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false,
+        sourceHash: image.hashValue)
 }
 
 /// The filters as they were compared on an entry of its own, as strings.
@@ -86,6 +87,7 @@ private func passes(_ entry: SearchEntry, _ query: SearchQuery) -> Bool {
     if let orientation = query.orientation, entry.orientation != orientation { return false }
     if let format = query.format, entry.format != format.lowercased() { return false }
     if query.hasNote, !entry.hasNote { return false }
+    if query.isAnimated, !entry.isAnimated { return false }
     return true
 }
 

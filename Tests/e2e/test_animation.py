@@ -1,7 +1,9 @@
-"""Issue 47, end to end: an animated GIF plays in the viewer.
+"""Issue 47, end to end: an animated GIF plays in the viewer, and in its gallery cell under the pointer.
 
 The GIFs are made with Pillow in each test: frames of distinct solid colours, so a screenshot says which frame
-shows. The viewer's picture is sampled in its centre; the header bar's subtitle says the image is animated."""
+shows. The viewer's picture is sampled in its centre; the header bar's subtitle says the image is animated. In the
+gallery, a cell's centre says which frame it shows, and its lower left corner whether it carries the badge of an
+animation (a dark pill with a white play sign)."""
 import io
 import os
 import time
@@ -10,7 +12,11 @@ from PIL import Image
 
 import harness
 from harness import colour_close, dominant_colour, process_memory_mib, wait_until
+from actions_helpers import menu_item
 from test_add_and_export import export_through_menu, toast_text
+from test_galleries import shot, wait_state
+from test_properties import fields, pane
+from test_search import showing_button
 from test_viewer import viewer, wait_header, wait_viewer
 
 COLOURS = [(230, 20, 20), (20, 180, 40), (20, 40, 230), (250, 220, 0), (0, 200, 200), (200, 0, 200),
@@ -124,3 +130,130 @@ def test_an_exported_gif_keeps_its_own_bytes_every_frame_included(make_app, tmp_
     exported = [name for name in os.listdir(folder) if name.endswith(".gif")]
     assert len(exported) == 1, os.listdir(folder)
     assert (folder / exported[0]).read_bytes() == data
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The gallery
+
+STILL = (120, 120, 200)
+
+
+def gallery_of(make_app, tmp_path, names, env=None):
+    """A gallery of these files, written by a version that did not record animations: each moving*.gif is an
+    animated GIF of 8 frames, any other name a still PNG. Returns the app once the survey has recorded which move,
+    and the cells by file name."""
+    images = []
+    for i, name in enumerate(names):
+        path = tmp_path / name
+        if name.endswith(".gif"):
+            path.write_bytes(gif_bytes(8, size=200))
+        else:
+            Image.new("RGB", (200, 200), STILL).save(path, "PNG")
+        images.append({"id": "9b2f3c4e-0000-4000-8000-%012d" % (i + 1), "url": harness.file_url(str(path)),
+                       "aspectRatio": 1})
+    app = make_app({"version": 1, "sidebarVisible": False, "galleries": [{
+        "id": "9b2f3c4e-0000-4000-8000-00000000f11e", "name": "Gallery", "images": images}]}, env)
+    app.start()
+    cells = app.wait_cells(lambda cs: len(cs) == len(names) and all(c.settled for c in cs), 30, what="the cells")
+    cells = {c.url.rsplit("/", 1)[-1]: c for c in cells}
+    # The survey reads each image's header in the background: an animated cell carries its badge once it is read.
+    moving = [cell for name, cell in cells.items() if name.endswith(".gif")]
+    wait_until(lambda: (lambda i: all(has_badge(i, c) for c in moving))(app.screenshot()), 20, 0.1,
+               "the badges of the animated cells")
+    return app, cells
+
+
+def cell_frame(app, cell, image=None):
+    """The index of the frame colour that fills the cell's centre, None for another colour."""
+    colour, share = dominant_colour(image or app.screenshot(), cell.box, 0.3)
+    if share < 0.8:
+        return None
+    return next((i for i, c in enumerate(COLOURS) if colour_close(colour, c, 40)), None)
+
+
+def cell_frames_seen(app, cell, seconds):
+    seen = set()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        seen.add(cell_frame(app, cell))
+    return seen - {None}
+
+
+def wait_cell_plays(app, cell, what):
+    """Waits until the cell has shown two of the frames' colours: how soon is the benchmarks' business (on a loaded
+    machine the first decode may wait its turn)."""
+    seen = set()
+
+    def two_frames():
+        seen.add(cell_frame(app, cell))
+        return len(seen - {None}) >= 2
+
+    wait_until(two_frames, 10, 0.02, what, lambda: "only the frames %r showed" % (seen - {None}))
+
+
+def has_badge(image, cell):
+    """Whether the cell's lower left corner shows the badge: its white play sign on its dark pill."""
+    x, y, _, h = cell.box
+    sign = image.getpixel((x + 8 + 13, y + h - 8 - 9))[:3]
+    pill = image.getpixel((x + 8 + 5, y + h - 8 - 9))[:3]
+    return min(sign) > 200 and max(pill) < 110
+
+
+def test_a_cell_plays_under_the_pointer_and_shows_its_first_frame_again_when_it_leaves(make_app, tmp_path):
+    app, cells = gallery_of(make_app, tmp_path, ["moving.gif", "still.png"])
+    moving, still = cells["moving.gif"], cells["still.png"]
+    app.move(*still.center, steps=5)
+    assert cell_frames_seen(app, moving, 0.5) == {0}, "the cell played with the pointer elsewhere"
+    app.move(*moving.center, steps=5)
+    wait_cell_plays(app, moving, "the cell to play under the pointer")
+    app.move(*still.center, steps=5)
+    wait_until(lambda: cell_frame(app, moving) == 0, 5, 0.05, "the first frame again once the pointer left",
+               lambda: "frame %r shows" % cell_frame(app, moving))
+    assert cell_frames_seen(app, moving, 0.5) == {0}, "the cell played on after the pointer left"
+
+
+def test_the_badge_is_drawn_on_animated_cells_only_in_light_and_dark_themes(make_app, tmp_path):
+    for theme, env in (("light", None), ("dark", {"GTK_THEME": "Adwaita:dark"})):
+        app, cells = gallery_of(make_app, tmp_path, ["moving.gif", "still.png", "moving2.gif"], env)
+        app.move(0, 0, steps=2)
+        image = app.screenshot()
+        shot(app, "gallery-animation-badges-%s.png" % theme)
+        assert has_badge(image, cells["moving2.gif"])
+        assert not has_badge(image, cells["still.png"])
+        x, y, _, h = cells["still.png"].box
+        assert colour_close(image.getpixel((x + 8 + 13, y + h - 8 - 9)), STILL, 12)
+        app.stop()
+
+
+def test_the_animated_filter_finds_only_the_animated_images(make_app, tmp_path, desktop):
+    app, _ = gallery_of(make_app, tmp_path, ["moving.gif", "still.png", "moving2.gif", "still2.png"])
+    app.key("ctrl+f")
+    app.wait_for_object("Search", harness.ROLE.TEXT, timeout=10)
+    showing_button(app, "Add a Filter").do_action(0)
+    menu_item(app, "Animated").do_action(0)
+    found = app.wait_cells(lambda cs: len(cs) == 2 and all(c.settled for c in cs), 15, what="the animated images")
+    assert sorted(c.url.rsplit("/", 1)[-1] for c in found) == ["moving.gif", "moving2.gif"]
+    showing_button(app, "Remove “Animated”")
+
+
+def test_properties_give_the_frame_count_and_play_animations_plays_every_cell(make_app, tmp_path):
+    app, cells = gallery_of(make_app, tmp_path, ["moving.gif", "moving2.gif"])
+    app.focus()
+    app.key("Home")
+    app.key("alt+Return")
+    dialog = pane(app)
+    shown = wait_until(lambda: (lambda f: f if "Animation" in f else None)(fields(app, dialog)), 10, 0.2,
+                       "the animation's field", lambda: repr(fields(app, dialog)))
+    assert shown["Animation"].replace("\u202f", " ") in ("8 frames, 0.8 s",), shown["Animation"]
+    app.key("Escape")
+
+    # Play Animations: both cells play with the pointer away and the focus elsewhere, and the choice is saved.
+    app.move(0, 0, steps=2)
+    app.wait_for_object("Main Menu", "toggle button", timeout=10).do_action(0)
+    app.wait_for_object("Play Animations", "check box", timeout=10).do_action(0)
+    # Saved, and with it what the survey read of each image.
+    saved = wait_state(app, lambda s: s.get("playAnimations") is True, "Play Animations saved")
+    assert [i.get("animation") for i in saved["galleries"][0]["images"]] == [{"duration": 800, "frames": 8}] * 2
+    app.key("Escape")
+    for name in ("moving2.gif", "moving.gif"):
+        wait_cell_plays(app, cells[name], "%s to play" % name)

@@ -64,6 +64,7 @@ public enum ActionTable {
         // Menus, buttons and the window's own code reach these; no key of their own.
         .action("app.about"),
         .action("app.check-library"),
+        .action("app.play-animations"),
         .action("app.move-library"),
         .action("win.add-folder"),
         .action("win.export"),

@@ -26,6 +26,7 @@ public final class GalleryLibrary {
     private var version: Int
     private var shownGalleryID: String?
     private var sidebarSetting: Bool?
+    private var playAnimationsSetting: Bool?
     /// Searches kept as sidebar rows, below the galleries.
     public private(set) var smartGalleries: [SmartGallery]
     private var unknownFields: [String: RawJSON]
@@ -49,6 +50,7 @@ public final class GalleryLibrary {
         version = prepared.state.version
         shownGalleryID = prepared.state.shownGalleryID
         sidebarSetting = prepared.state.sidebarVisible
+        playAnimationsSetting = prepared.state.playAnimations
         smartGalleries = prepared.state.smartGalleries
         unknownFields = prepared.state.unknownFields
     }
@@ -106,6 +108,7 @@ public final class GalleryLibrary {
             sidebarVisible: sidebarSetting)
         state.version = version
         state.smartGalleries = smartGalleries
+        state.playAnimations = playAnimationsSetting
         state.unknownFields = unknownFields
         return state
     }
@@ -433,6 +436,22 @@ public final class GalleryLibrary {
         commit(galleries: [galleryID])
     }
 
+    /// Records what the headers of these images said of their frames: no undo step, as nothing the user did changed,
+    /// and no save of its own, as viewing never rewrites the file: the next save writes them. Images gone meanwhile
+    /// are passed over; the change is published once.
+    public func recordAnimations(_ found: [ImageID: AnimationSummary]) {
+        var changed: [String] = []
+        for (galleryID, index, summary) in found.compactMap({ id, summary in
+            location(of: id).map { ($0.galleryID, $0.index, summary) }
+        }) {
+            guard var image = cellList(galleryID)?.cells[index].image, image.animation != summary else { continue }
+            image.animation = summary
+            editCells(of: galleryID) { $0.cells[index].content = .image(image) }
+            if !changed.contains(galleryID) { changed.append(galleryID) }
+        }
+        for galleryID in changed { publish(.cells(galleryID: galleryID)) }
+    }
+
     /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.
     public func image(keeping sha256: String, excluding excluded: ImageID? = nil) -> (galleryID: String, id: ImageID)? {
         for shelf in shelves {
@@ -698,6 +717,16 @@ public final class GalleryLibrary {
         }
     }
 
+    /// Whether every animation on screen plays (Play Animations), remembered for the next launch.
+    public var playAnimations: Bool {
+        get { playAnimationsSetting ?? false }
+        set {
+            guard newValue != playAnimations else { return }
+            playAnimationsSetting = newValue
+            onSave(state)
+        }
+    }
+
     private func uniqueName(_ base: String) -> String {
         let names = Set(shelves.map(\.entry.name))
         guard names.contains(base) else { return base }
@@ -754,6 +783,7 @@ public final class GalleryLibrary {
         version = adopted.version
         shownGalleryID = adopted.shownGalleryID
         sidebarSetting = adopted.sidebarVisible
+        playAnimationsSetting = adopted.playAnimations
         unknownFields = adopted.unknownFields
         // Before the history starts afresh: a batch these complete records nothing that lasts.
         for id in discarded { leaveBatch(id) }

@@ -34,6 +34,11 @@ public struct GalleryImage: Hashable, Sendable {
         get { details?.fields.likeness }
         set { change { $0.likeness = newValue } }
     }
+    /// Whether it moves (its frame count and duration), read from its header; nil until read.
+    public var animation: AnimationSummary? {
+        get { details?.fields.animation }
+        set { change { $0.animation = newValue } }
+    }
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: RawJSON] {
         get { details?.fields.unknownFields ?? [:] }
@@ -60,6 +65,7 @@ public struct GalleryImage: Hashable, Sendable {
             var note: String?
             var tags: [String] = []
             var likeness: Likeness?
+            var animation: AnimationSummary?
             var unknownFields: [String: RawJSON] = [:]
         }
 

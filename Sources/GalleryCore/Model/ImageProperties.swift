@@ -6,7 +6,7 @@ import Foundation
 public struct ImageProperties: Equatable, Sendable {
     public enum Field: CaseIterable, Sendable {
         case address, link, page, pageTitle, altText, title, browserDescription, arrival, added, pixelSize, byteSize,
-            format
+            format, animation
 
         /// The field's name, as the pane heads it and assistive technologies read it.
         public var heading: String {
@@ -24,6 +24,7 @@ public struct ImageProperties: Equatable, Sendable {
             case .pixelSize: tr("Dimensions")
             case .byteSize: tr("File size")
             case .format: tr("Format")
+            case .animation: tr("Animation")
             }
         }
     }
@@ -68,6 +69,7 @@ public struct ImageProperties: Equatable, Sendable {
         }
         if let bytes = image.original?.byteCount, bytes > 0 { add(.byteSize, byteSize(bytes)) }
         add(.format, image.original?.format.map(Self.formatName))
+        if let animation = image.animation, animation.isAnimated { add(.animation, Self.describe(animation)) }
         self.rows = rows
     }
 
@@ -78,6 +80,15 @@ public struct ImageProperties: Equatable, Sendable {
         case .file: tr("Added as a file")
         case .folder: tr("Added with its folder")
         }
+    }
+
+    /// "8 frames, 1.6 s": how many frames, and how long one play of them lasts.
+    static func describe(_ animation: AnimationSummary) -> String {
+        let seconds = (Double(animation.duration) / 1000).formatted(
+            .number.precision(.fractionLength(0...1)).locale(Locale.current))
+        return trPlural(
+            "{count} frame, {seconds} s", "{count} frames, {seconds} s", Int(animation.frameCount),
+            ["count": Localization.number(Int(animation.frameCount)), "seconds": seconds])
     }
 
     /// Web and file addresses open in the desktop's application for them; nothing else does.

@@ -17,6 +17,7 @@ public struct SearchEntries: Sendable {
         var textCount: UInt32
         var orientation: SearchEntry.Orientation
         var hasNote: Bool
+        var isAnimated: Bool
     }
 
     private var records: [Record] = []
@@ -121,7 +122,7 @@ public struct SearchEntries: Sendable {
                 id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
                 textCount: UInt32(textCount),
                 orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-                hasNote: image.note != nil))
+                hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false))
     }
 
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
@@ -258,6 +259,7 @@ public struct SearchEntries: Sendable {
             id: record.id, text: Array(bytes[record.start..<record.start + Int(record.textCount)]),
             tags: facts(.tag, at: position), domains: domains(at: position), added: record.added,
             orientation: record.orientation, format: format(at: position), hasNote: record.hasNote,
+            isAnimated: record.isAnimated,
             sourceHash: record.sourceHash)
     }
 
@@ -286,6 +288,7 @@ public struct SearchEntries: Sendable {
         if let before = filters.before, !(records[position].added.map { $0 < before } ?? false) { return false }
         if let orientation = query.orientation, records[position].orientation != orientation { return false }
         if query.hasNote, !records[position].hasNote { return false }
+        if query.isAnimated, !records[position].isAnimated { return false }
         if query.failedToLoad, !failed.contains(records[position].id) { return false }
         guard filters.tag != nil || filters.domain != nil || filters.format != nil else { return true }
         var formatFound = filters.format == nil

@@ -22,12 +22,13 @@ public struct SearchEntry: Hashable, Sendable {
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
     public var format: String?
     public var hasNote: Bool
+    public var isAnimated: Bool
     /// Tells whether the image changed since it was indexed.
     var sourceHash: Int
 
     init(
         id: ImageID, text: [UInt8], tags: [String], domains: [String], added: String?, orientation: Orientation,
-        format: String?, hasNote: Bool, sourceHash: Int
+        format: String?, hasNote: Bool, isAnimated: Bool, sourceHash: Int
     ) {
         self.id = id
         self.text = text
@@ -37,6 +38,7 @@ public struct SearchEntry: Hashable, Sendable {
         self.orientation = orientation
         self.format = format
         self.hasNote = hasNote
+        self.isAnimated = isAnimated
         self.sourceHash = sourceHash
     }
 

@@ -17,6 +17,8 @@ public struct SearchQuery: Hashable, Sendable {
     /// Only images that failed to load (which the app, not the library, knows: see `SearchCorpus.search`).
     public var failedToLoad = false
     public var hasNote = false
+    /// Only images that move (their header says so: `GalleryImage.animation`).
+    public var isAnimated = false
 
     public init(text: String = "", galleryID: String? = nil, tag: String? = nil, domain: String? = nil) {
         self.text = text

@@ -32,6 +32,7 @@ extension SmartGallery {
         if let orientation = self.query.orientation { query["orientation"] = .string(orientation.rawValue) }
         if let format = self.query.format { query["format"] = .string(format) }
         if self.query.hasNote { query["hasNote"] = .bool(true) }
+        if self.query.isAnimated { query["animated"] = .bool(true) }
         if self.query.failedToLoad { query["failedToLoad"] = .bool(true) }
         return .object(["id": .string(id), "name": .string(name), "query": .object(query)])
     }
@@ -58,6 +59,7 @@ extension SmartGallery {
         parsed.orientation = text("orientation").flatMap(SearchEntry.Orientation.init(rawValue:))
         parsed.format = text("format")
         parsed.hasNote = flag("hasNote")
+        parsed.isAnimated = flag("animated")
         parsed.failedToLoad = flag("failedToLoad")
         self.init(id: id, name: name, query: parsed)
     }

@@ -10,6 +10,8 @@ public struct GalleryState: Hashable, Sendable {
     public var shownGalleryID: String?
     /// Whether windows show the galleries sidebar (F9); absent means shown.
     public var sidebarVisible: Bool?
+    /// Whether every animation on screen plays, not only the one under the pointer or the focus; absent means not.
+    public var playAnimations: Bool?
     /// Searches kept as sidebar rows, in sidebar order; absent (none) in older files.
     public var smartGalleries: [SmartGallery] = []
 

@@ -86,6 +86,8 @@ enum StateFileFormat {
                 galleries = list
             case "shownGalleryID": state.shownGalleryID = try reader.takeNull() ? nil : try reader.readString()
             case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
+            case "playAnimations" where reader.nextIs(UInt8(ascii: "t")) || reader.nextIs(UInt8(ascii: "f")):
+                state.playAnimations = try reader.readBool()
             case "smartGalleries":
                 // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
                 if let parsed = try reader.readKnown(
@@ -192,6 +194,12 @@ enum StateFileFormat {
                 {
                     image.likeness = likeness
                 }
+            case "animation":
+                if let animation = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, readAnimation)
+                {
+                    image.animation = animation
+                }
             default: image.unknownFields[field.text] = try reader.readUnknown()
             }
         }
@@ -205,7 +213,9 @@ enum StateFileFormat {
         _ state: GalleryState, to writer: inout JSONWriter, image: (inout JSONWriter, GalleryImage) -> Void
     ) {
         writer.object { writer in
-            let known = ["galleries", "shownGalleryID", "sidebarVisible", "smartGalleries", "version"]
+            let known = [
+                "galleries", "playAnimations", "shownGalleryID", "sidebarVisible", "smartGalleries", "version",
+            ]
             for name in fieldNames(known: known, unknown: state.unknownFields) {
                 switch name {
                 case "galleries":
@@ -220,6 +230,10 @@ enum StateFileFormat {
                     guard let shown = state.shownGalleryID else { continue }
                     writer.field(name)
                     writer.string(shown)
+                case "playAnimations" where state.unknownFields[name] == nil:
+                    guard let plays = state.playAnimations else { continue }
+                    writer.field(name)
+                    writer.bool(plays)
                 case "sidebarVisible":
                     guard let visible = state.sidebarVisible else { continue }
                     writer.field(name)
@@ -266,6 +280,7 @@ enum StateFileFormat {
             if image.origin != nil { known.append("origin") }
             if image.original != nil { known.append("original") }
             if image.likeness != nil { known.append("likeness") }
+            if image.animation != nil { known.append("animation") }
             for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
                 writer.field(name)
                 switch name {
@@ -280,10 +295,44 @@ enum StateFileFormat {
                 case "original" where image.original != nil:
                     writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
                 case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
+                case "animation" where image.animation != nil: write(image.animation!, to: &writer)
                 default: writer.value(image.unknownFields[name]!)
                 }
             }
         }
+    }
+
+    /// `false` for a still, `{"duration", "frames"}` for an animation.
+    private static func write(_ animation: AnimationSummary, to writer: inout JSONWriter) {
+        guard animation.isAnimated else { return writer.bool(false) }
+        writer.object { writer in
+            writer.field("duration")
+            writer.integer(Int(animation.duration))
+            writer.field("frames")
+            writer.integer(Int(animation.frameCount))
+        }
+    }
+
+    /// An animation as `write` writes it, or nil for any other value (the reader is then inside it or past it).
+    private static func readAnimation(_ reader: inout JSONReader) throws(JSONReader.Failure) -> AnimationSummary? {
+        if reader.nextIs(UInt8(ascii: "f")) { return try reader.readBool() ? nil : .still }
+        guard reader.nextIs(UInt8(ascii: "{")) else { return nil }
+        var frames: Int?
+        var duration: Int?
+        var otherShape = false
+        try reader.readFields { (reader, name) throws(JSONReader.Failure) in
+            // A whole number of `Int32`, not negative: anything else is of another shape.
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains { reader.nextIs($0) }
+            let number = isDigit ? Int32(try reader.readNumber()) : nil
+            if !isDigit { try reader.skipValue() }
+            switch name {
+            case "frames" where number.map({ $0 >= 2 }) == true: frames = number.map(Int.init)
+            case "duration" where number != nil: duration = number.map(Int.init)
+            default: otherShape = true
+            }
+        }
+        guard !otherShape, let frames, let duration else { return nil }
+        return AnimationSummary(frameCount: frames, duration: duration)
     }
 
     /// A likeness as `Likeness.savedText` writes it, or nil for any other value (the reader is then past it).

@@ -43,6 +43,7 @@ extension GalleryState {
             galleries.isEmpty ? (theirs.galleries.isEmpty ? ours.galleries : theirs.galleries) : galleries
         result.shownGalleryID = pick(base.shownGalleryID, theirs.shownGalleryID, ours.shownGalleryID)
         result.sidebarVisible = pick(base.sidebarVisible, theirs.sidebarVisible, ours.sidebarVisible)
+        result.playAnimations = pick(base.playAnimations, theirs.playAnimations, ours.playAnimations)
         result.smartGalleries = pick(base.smartGalleries, theirs.smartGalleries, ours.smartGalleries)
         result.unknownFields = mergedFields(
             base: base.unknownFields, theirs: theirs.unknownFields, ours: ours.unknownFields)
@@ -238,6 +239,7 @@ private struct ImageSides {
         result.aspectRatio = pick(\.aspectRatio)
         result.original = pick(\.original)
         result.origin = pick(\.origin)
+        result.animation = pick(\.animation)
         result.note = pick(\.note)
         let notes = [our.note, their.note].compactMap { $0 }.filter { !$0.isEmpty && $0 != original?.note }.sorted()
         if notes.count == 2 && notes[0] != notes[1] { result.note = notes.joined(separator: "\n\n") }

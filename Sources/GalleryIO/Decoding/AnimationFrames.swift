@@ -11,6 +11,8 @@ public final class AnimationFrames: Sendable {
     public let header: AnimationHeader
     public let budget: FrameBudget
     private let scheduler: JobScheduler
+    /// The viewer's frames come before a cell's picture; a gallery's cells' frames do not.
+    private let priority: JobPriority
     private let cancellation = CancellationToken()
     private let state: Mutex<State>
 
@@ -31,9 +33,10 @@ public final class AnimationFrames: Sendable {
 
     init(
         header: AnimationHeader, decoder: PixbufAnimation, budget: FrameBudget, size: (width: Int, height: Int),
-        scale: Int, scheduler: JobScheduler
+        scale: Int, scheduler: JobScheduler, priority: JobPriority
     ) {
         self.header = header
+        self.priority = priority
         self.budget = budget
         self.scheduler = scheduler
         state = Mutex(
@@ -90,7 +93,7 @@ public final class AnimationFrames: Sendable {
     }
 
     private func submitDecode() {
-        scheduler.submit(.cpu, .viewer, cancellation: cancellation) { [self] in decodeNext() }
+        scheduler.submit(.cpu, priority, cancellation: cancellation) { [self] in decodeNext() }
     }
 
     /// Decodes the first wanted frame not yet ready, then queues itself again (other jobs go between).

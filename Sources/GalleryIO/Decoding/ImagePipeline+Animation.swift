@@ -8,20 +8,20 @@ extension ImagePipeline {
     /// unless `cancellation` is cancelled first. The bytes are read where they are (the viewer asks once its picture
     /// is decoded, so a download is at hand).
     public func animation(
-        _ request: PictureRequest, cancellation: CancellationToken,
+        _ request: PictureRequest, priority: JobPriority = .viewer, cancellation: CancellationToken,
         onMain then: @escaping @Sendable @MainActor (AnimationFrames?) -> Void
     ) {
         let source = bytes
         let scheduler = scheduler
-        scheduler.submit(.cpu, .viewer, cancellation: cancellation) {
-            let frames = Self.animationFrames(request, source: source, scheduler: scheduler)
+        scheduler.submit(.cpu, priority, cancellation: cancellation) {
+            let frames = Self.animationFrames(request, source: source, scheduler: scheduler, priority: priority)
             guard !cancellation.isCancelled else { return }
             MainContext.post { then(frames) }
         }
     }
 
     private static func animationFrames(
-        _ request: PictureRequest, source: ImageBytesSource, scheduler: JobScheduler
+        _ request: PictureRequest, source: ImageBytesSource, scheduler: JobScheduler, priority: JobPriority
     ) -> AnimationFrames? {
         let original = source.localOriginal(for: request.url, sha256: request.sha256)
         let isKept = request.sha256.flatMap(source.originals.path(for:)) == original?.path
@@ -51,6 +51,7 @@ extension ImagePipeline {
             let decoder = PixbufAnimation.read(data, until: .now + .seconds(ImageLimits.decodeSeconds))
         else { return nil }
         return AnimationFrames(
-            header: header, decoder: decoder, budget: budget, size: size, scale: request.scale, scheduler: scheduler)
+            header: header, decoder: decoder, budget: budget, size: size, scale: request.scale, scheduler: scheduler,
+            priority: priority)
     }
 }

@@ -27,6 +27,9 @@ public final class ImageGalleryApplication {
     private var redoAction: Action?
     private var historyObservation: Observation?
     private var carryOver: OriginalsCarryOver?
+    private var animationSurveyor: AnimationSurveyor?
+    /// Play Animations, in the main menu: every animation on screen plays, in every window.
+    private var playAnimationsAction: Action?
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -84,6 +87,12 @@ public final class ImageGalleryApplication {
         _ = application.addAction(handlers.named("new-gallery")) { [weak self] in self?.newGallery() }
         _ = application.addAction(handlers.named("about")) { [weak self] in self?.showAbout() }
         _ = application.addAction(handlers.named("help")) { [weak self] in self?.showHelp() }
+        playAnimationsAction = application.addToggleAction(handlers.named("play-animations"), state: false) {
+            [weak self] plays in
+            guard let self, let library = services?.library else { return }
+            library.playAnimations = plays
+            for window in windows { window.gallery.playsEveryAnimation = plays }
+        }
         _ = application.addAction(handlers.named("check-library")) { [weak self] in
             guard let self, let window = lastActiveWindow ?? windows.last, let libraryChecker else { return }
             window.checkLibrary(with: libraryChecker)
@@ -187,6 +196,10 @@ public final class ImageGalleryApplication {
         services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
         updateHistoryActions()
         startLibraryWork(on: library, source: bytesSource)
+        playAnimationsAction?.state = library.playAnimations
+        animationSurveyor = AnimationSurveyor(
+            library: library, source: bytesSource, scheduler: Self.scheduler,
+            libraryIsShareable: paths.location.isShareable)
         if let problem { MainContext.post { [weak self] in self?.say(problem, about: nil, seconds: nil) } }
         return services
     }
@@ -352,6 +365,7 @@ public final class ImageGalleryApplication {
     private func openWindow(showing galleryID: String?) -> MainWindow? {
         guard let services else { return nil }
         let window = MainWindow(services: services, galleryID: galleryID)
+        window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
         if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }

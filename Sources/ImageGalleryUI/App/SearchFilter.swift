@@ -12,6 +12,7 @@ enum SearchFilter: Hashable {
     case format(String)
     case hasNote
     case failedToLoad
+    case animated
 
     /// Filters of the same kind replace each other.
     var kind: Int {
@@ -25,6 +26,7 @@ enum SearchFilter: Hashable {
         case .format: 6
         case .hasNote: 7
         case .failedToLoad: 8
+        case .animated: 9
         }
     }
 
@@ -39,6 +41,7 @@ enum SearchFilter: Hashable {
         case .format(let format): query.format = format
         case .hasNote: query.hasNote = true
         case .failedToLoad: query.failedToLoad = true
+        case .animated: query.isAnimated = true
         }
     }
 
@@ -56,6 +59,8 @@ enum SearchFilter: Hashable {
         case .format(let format): tr("Format: {format}", ["format": format.uppercased()])
         case .hasNote: tr("Has a Note")
         case .failedToLoad: tr("Failed to Load")
+        // Translators: a search filter: only images that move (animated GIF, WebP, PNG).
+        case .animated: tr("Animated")
         }
     }
 
@@ -75,6 +80,7 @@ enum SearchFilter: Hashable {
         case .format(let format): "format:" + format
         case .hasNote: "note:"
         case .failedToLoad: "failed:"
+        case .animated: "animated:"
         }
     }
 
@@ -97,6 +103,7 @@ enum SearchFilter: Hashable {
         case "format": self = .format(value)
         case "note": self = .hasNote
         case "failed": self = .failedToLoad
+        case "animated": self = .animated
         default: return nil
         }
     }

@@ -137,6 +137,7 @@ final class WindowSearch {
         if let format = query.format { shownFilters.append(.format(format)) }
         if query.hasNote { shownFilters.append(.hasNote) }
         if query.failedToLoad { shownFilters.append(.failedToLoad) }
+        if query.isAnimated { shownFilters.append(.animated) }
         filters = shownFilters
         chips.show(filters, library: library)
         if scopeButton.isActive { scopeButton.isActive = false }
@@ -363,6 +364,8 @@ final class WindowSearch {
         let flags = MenuModel()
         flags.append(label: tr("Has a Note"), action: action, target: SearchFilter.hasNote.token)
         flags.append(label: tr("Failed to Load"), action: action, target: SearchFilter.failedToLoad.token)
+        flags.append(
+            label: SearchFilter.animated.label(in: library), action: action, target: SearchFilter.animated.token)
         menu.appendSection(flags)
         let popover = Popover(menu: menu, relativeTo: filterButton)
         popover.popup()

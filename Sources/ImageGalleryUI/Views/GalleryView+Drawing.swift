@@ -117,7 +117,14 @@ extension GalleryView {
         case .image(let image):
             // Decoded for where the cell is going, not for each size it passes through while sliding.
             let state = loader.state(for: image, cell: targetFrame(ofCellAt: index), scale: scale)
-            drawImageCell(cell, state: state, in: frame, context: context, palette: palette, alpha: alpha)
+            if let moving = cellAnimations.surface(of: image.id), case .ready = state {
+                drawImage(moving, in: frame, context: context, palette: palette, alpha: alpha)
+            } else {
+                drawImageCell(cell, state: state, in: frame, context: context, palette: palette, alpha: alpha)
+            }
+            if image.animation?.isAnimated == true, case .ready = state {
+                drawAnimationBadge(in: frame, context: context, alpha: alpha)
+            }
         case .placeholder(_, let progress):
             drawPlaceholder(
                 cell, progress: progress, in: frame, context: context, palette: palette, alpha: alpha, damage: damage)
@@ -303,6 +310,27 @@ extension GalleryView {
             }
         }
         context.paint(sprite, x: centerX - reach, y: centerY - reach)
+    }
+
+    /// A dark pill with a white play sign in the cell's lower left corner: it says the image moves, and reads on
+    /// light and dark pictures alike (its thin light rim parts it from a dark one), in either theme.
+    private func drawAnimationBadge(in frame: LayoutRect, context: CairoContext, alpha: Double) {
+        let width = 26.0
+        let height = 18.0
+        guard frame.width >= width + 16, frame.height >= height + 16 else { return }
+        let x = frame.x + 8
+        let y = frame.maxY - 8 - height
+        context.roundedRectangle(x: x, y: y, width: width, height: height, radius: height / 2)
+        context.setColor(RGBA(red: 0, green: 0, blue: 0, alpha: 0.62 * alpha))
+        context.fillPreserve()
+        context.setColor(RGBA(red: 1, green: 1, blue: 1, alpha: 0.35 * alpha))
+        context.setLineWidth(1)
+        context.stroke()
+        context.moveTo(x: x + 10, y: y + 4.5)
+        context.lineTo(x: x + 18, y: y + height / 2)
+        context.lineTo(x: x + 10, y: y + height - 4.5)
+        context.setColor(RGBA(red: 1, green: 1, blue: 1, alpha: alpha))
+        context.fill()
     }
 
     private func drawCheckBadge(x: Double, y: Double, context: CairoContext, palette: Palette) {

@@ -8,6 +8,7 @@ extension GalleryView {
         canvas.onButtonPress { [weak self] event in self?.buttonPressed(event) ?? false }
         canvas.onButtonRelease { [weak self] event in self?.buttonReleased(event) ?? false }
         canvas.onMotion { [weak self] event in self?.pointerMoved(event) ?? false }
+        canvas.onPointerLeave { [weak self] in self?.hover(nil) }
         canvas.onScroll { [weak self] event in
             guard let self, event.modifiers.contains(.control) else { return false }
             switch event.direction {
@@ -65,7 +66,15 @@ extension GalleryView {
         return true
     }
 
+    /// The cell under the pointer plays, when it is an animation.
+    private func hover(_ id: ImageID?) {
+        guard id != hoveredID else { return }
+        hoveredID = id
+        updateAnimations()
+    }
+
     private func pointerMoved(_ event: MotionEvent) -> Bool {
+        hover(cellIndex(atX: event.x, y: contentY(fromWidgetY: event.y)).map { shownCells[$0].id })
         guard let press = drag.pendingPress, event.buttonHeld else { return false }
         guard canvas.dragThresholdPassed(from: (press.x, press.y), to: (event.x, contentY(fromWidgetY: event.y))) else {
             return true

@@ -92,6 +92,13 @@ final class GalleryView {
     var hasDrawn = false
 
     private let animator = FrameAnimator()
+    /// The animations playing in cells, and the cell under the pointer, which plays.
+    let cellAnimations: CellAnimations
+    var hoveredID: ImageID?
+    /// Play Animations: every animated cell on screen plays, not only the hovered or focused one.
+    var playsEveryAnimation = false {
+        didSet { if playsEveryAnimation != oldValue { updateAnimations() } }
+    }
     private var pinch: PinchGesture?
     private var rowHeightAtPinchStart = 220.0
     private var spinnerTick: UInt32?
@@ -111,6 +118,7 @@ final class GalleryView {
         self.loader = loader
         self.cellDrags = cellDrags
         self.externalDrops = externalDrops
+        cellAnimations = CellAnimations(pipeline: loader.pipeline)
         canvas.addStyleClass("gallery-canvas")
         canvas.accessibleName = tr("Gallery")
         canvas.enablePointerAndKeyEvents()
@@ -127,6 +135,13 @@ final class GalleryView {
         loaderObservation = loader.observe { [weak self] id in self?.imageUpdated(id) }
         installPointerHandlers()
         installKeyHandlers()
+        cellAnimations.onFrame = { [weak self] id in self?.repaintCell(id) }
+        canvas.onFocusChange { [weak self] in
+            self?.updateAnimations()
+            self?.canvas.queueDraw()
+        }
+        // The viewer's page hides the gallery: its animations stop meanwhile.
+        canvas.onMapChange { [weak self] in self?.updateAnimations() }
         let pinch = PinchGesture(on: canvas)
         pinch.onBegin { [weak self] in self.map { $0.rowHeightAtPinchStart = $0.rowHeight } }
         pinch.onScaleChanged { [weak self] scale in
@@ -151,6 +166,7 @@ final class GalleryView {
         spinnerTick = nil
         animator.stop(on: canvas)
         stopAutoscroll()
+        cellAnimations.stopAll()
     }
 
     // MARK: Layout
@@ -339,6 +355,7 @@ final class GalleryView {
         }
         let cells = shownCells
         loader.setVisible(Set(cellIndices(intersecting: view).map { cells[$0].id }), for: ObjectIdentifier(self))
+        updateAnimations()
         MainContext.cancel(prefetchTimer)
         prefetchTimer = MainContext.after(milliseconds: 150) { [weak self] in
             self?.prefetchTimer = 0
@@ -437,6 +454,7 @@ final class GalleryView {
 
     private func imageUpdated(_ id: ImageID) {
         checkFirstScreenLoaded()
+        updateAnimations()
         guard let index = index(of: id) else { return }
         // A failure turns the cell square; everything else only repaints.
         let frame = targetFrame(ofCellAt: index)
@@ -467,6 +485,40 @@ final class GalleryView {
         session.focusedID = id
         if scrollTo, let id, let index = index(of: id) { scrollToCell(at: index) }
         canvas.queueDraw()
+        updateAnimations()
+    }
+
+    // MARK: Animations
+
+    /// Plays the animated cells on screen that should: under the pointer, with the keyboard focus, or all of them
+    /// (Play Animations); the others stop and let their frames go.
+    func updateAnimations() {
+        guard !isDetached else { return }
+        let cells = shownCells
+        let scale = canvas.scaleFactor
+        let focused = canvas.hasFocus ? focusedID : nil
+        var wanted: [ImageID: CellAnimations.Wanted] = [:]
+        if canvas.isMapped && (playsEveryAnimation || hoveredID != nil || focused != nil) {
+            for index in cellIndices(intersecting: visibleRect) {
+                // Once its still picture shows: it comes first, and shows until the first frame is ready.
+                guard let image = cells[index].image, image.animation?.isAnimated == true,
+                    playsEveryAnimation || image.id == hoveredID || image.id == focused,
+                    case .ready = loader.peekState(of: image.id)
+                else { continue }
+                let frame = targetFrame(ofCellAt: index)
+                wanted[image.id] = CellAnimations.Wanted(
+                    image: image, width: Int((frame.width * Double(scale)).rounded()),
+                    height: Int((frame.height * Double(scale)).rounded()))
+            }
+        }
+        cellAnimations.play(wanted, scale: scale)
+    }
+
+    /// Repaints one cell where it is drawn now: a frame of its animation came.
+    private func repaintCell(_ id: ImageID) {
+        guard !isDetached, let index = index(of: id) else { return }
+        let frame = displayedFrame(ofCellAt: index)
+        canvas.queueDraw(x: frame.x, y: frame.y - scroller.scrollOffset, width: frame.width, height: frame.height)
     }
 
     func scrollToCell(at index: Int) {

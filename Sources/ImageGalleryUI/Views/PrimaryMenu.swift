@@ -16,6 +16,7 @@ enum PrimaryMenu {
               \(item(N_("New _Gallery"), action: "app.new-gallery"))
               \(item(N_("_Rename Gallery…"), action: "win.rename"))
               \(item(N_("Show _Galleries"), action: "win.show-sidebar"))
+              \(item(N_("_Play Animations"), action: "app.play-animations"))
             </section>
             <section>
               \(item(N_("_Add Images…"), action: "win.add-images"))
