@@ -1,9 +1,10 @@
-"""Issue 47, end to end: an animated GIF plays in the viewer.
+"""Issue 47, end to end: an animated GIF, WebP and APNG play in the viewer.
 
-The GIFs are made with Pillow in each test: frames of distinct solid colours, so a screenshot says which frame
+The animations are made in each test (GIF and APNG with Pillow, WebP with img2webp): frames of distinct solid colours, so a screenshot says which frame
 shows. The viewer's picture is sampled in its centre; the header bar's subtitle says the image is animated."""
 import io
 import os
+import subprocess
 import time
 
 from PIL import Image
@@ -124,3 +125,42 @@ def test_an_exported_gif_keeps_its_own_bytes_every_frame_included(make_app, tmp_
     exported = [name for name in os.listdir(folder) if name.endswith(".gif")]
     assert len(exported) == 1, os.listdir(folder)
     assert (folder / exported[0]).read_bytes() == data
+
+
+def webp_bytes(tmp_path, frames, size=240, delay=100):
+    """An animated WebP made by libwebp's own img2webp from solid PNG frames, lossless."""
+    paths = []
+    for i in range(frames):
+        path = tmp_path / ("frame%d.png" % i)
+        Image.new("RGB", (size, size), COLOURS[i % len(COLOURS)]).save(path)
+        paths.append(str(path))
+    out = tmp_path / "made.webp"
+    subprocess.run(["img2webp", "-loop", "0", "-lossless", "-d", str(delay)] + paths + ["-o", str(out)], check=True,
+                   capture_output=True)
+    return out.read_bytes()
+
+
+def apng_bytes(frames, size=240, delay=100):
+    """An APNG written by Pillow: the first frame is the default image, the others fdAT chunks."""
+    images = [Image.new("RGB", (size, size), COLOURS[i % len(COLOURS)]) for i in range(frames)]
+    out = io.BytesIO()
+    images[0].save(out, "PNG", save_all=True, append_images=images[1:], duration=delay, loop=0)
+    data = out.getvalue()
+    assert b"acTL" in data and b"fdAT" in data
+    return data
+
+
+def test_an_animated_webp_plays_in_the_viewer(make_app, tmp_path):
+    app, area, _ = open_in_viewer(make_app, tmp_path, webp_bytes(tmp_path, 4), "moving.webp")
+    wait_header(app, "1 of 1 · Animated · 4 frames")
+    wait_until(lambda: frame_shown(app, area) is not None, 10, 0.1, "a frame drawn in the viewer")
+    seen = frames_seen(app, area, 1.0)
+    assert len(seen) >= 2, "only the frames %r showed in a second" % seen
+
+
+def test_an_apng_plays_in_the_viewer(make_app, tmp_path):
+    app, area, _ = open_in_viewer(make_app, tmp_path, apng_bytes(4), "moving.png")
+    wait_header(app, "1 of 1 · Animated · 4 frames")
+    wait_until(lambda: frame_shown(app, area) is not None, 10, 0.1, "a frame drawn in the viewer")
+    seen = frames_seen(app, area, 1.0)
+    assert len(seen) >= 2, "only the frames %r showed in a second" % seen

@@ -16,7 +16,7 @@ public final class AnimationFrames: Sendable {
 
     private struct State {
         /// Nil while a job decodes with it.
-        var decoder: PixbufAnimation?
+        var decoder: (any FrameSource)?
         /// The frames that play, fewer than the header's once the decoder ended early.
         var frameCount: Int
         /// The first frame wanted: the one that shows next.
@@ -30,7 +30,7 @@ public final class AnimationFrames: Sendable {
     }
 
     init(
-        header: AnimationHeader, decoder: PixbufAnimation, budget: FrameBudget, size: (width: Int, height: Int),
+        header: AnimationHeader, decoder: any FrameSource, budget: FrameBudget, size: (width: Int, height: Int),
         scale: Int, scheduler: JobScheduler
     ) {
         self.header = header
@@ -95,7 +95,7 @@ public final class AnimationFrames: Sendable {
 
     /// Decodes the first wanted frame not yet ready, then queues itself again (other jobs go between).
     private func decodeNext() {
-        let job = state.withLock { state -> (PixbufAnimation, Int, (width: Int, height: Int), Int)? in
+        let job = state.withLock { state -> (any FrameSource, Int, (width: Int, height: Int), Int)? in
             let missing = Self.window(from: state.wanted, count: budget.framesAhead, of: state.frameCount)
                 .first { state.ready[$0] == nil }
             guard let missing, let decoder = state.decoder, !cancellation.isCancelled else {
