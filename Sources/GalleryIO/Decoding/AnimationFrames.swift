@@ -4,7 +4,7 @@ import GalleryCore
 import Synchronization
 
 /// The frames of one playing animation, decoded on the CPU lane a few at a time ahead of the one that shows
-/// (`FrameBudget`), never all: the GTK thread only takes a frame that is ready. A frame that takes longer than
+/// (`FrameBudget`), all of them only when they fit its budget: the GTK thread only takes a frame that is ready. A frame that takes longer than
 /// `ImageLimits.frameDecodeMilliseconds`, or that the decoder does not have (a file cut short), ends the animation
 /// with the frame before it.
 public final class AnimationFrames: Sendable {
@@ -57,9 +57,11 @@ public final class AnimationFrames: Sendable {
     public func want(_ index: Int) {
         let start = state.withLock { state -> Bool in
             state.wanted = index
-            let window = Set(Self.window(from: index, count: budget.framesAhead, of: state.frameCount))
-            state.ready = state.ready.filter { window.contains($0.key) }
-            guard !state.isDecoding else { return false }
+            let window = Self.window(from: index, count: budget.framesAhead, of: state.frameCount)
+            let kept = Set(window)
+            state.ready = state.ready.filter { kept.contains($0.key) }
+            // Every frame of the window held (an animation held whole, after its first play): nothing to decode.
+            guard !state.isDecoding, window.contains(where: { state.ready[$0] == nil }) else { return false }
             state.isDecoding = true
             return true
         }

@@ -50,7 +50,9 @@ extension ImagePipeline {
             width: max(1, Int(Double(header.width) * factor)), height: max(1, Int(Double(header.height) * factor))
         )
         let shownBytes = FrameBudget.frameBytes(width: size.width, height: size.height)
-        let budget = FrameBudget(frameBytes: shownBytes, decoderBytes: decoderBytes + shownCopies * shownBytes)
+        let budget = FrameBudget(
+            frameBytes: shownBytes, decoderBytes: decoderBytes + shownCopies * shownBytes,
+            frameCount: header.frameCount)
         guard budget.canPlay, let decoder = frameSource(header, data, size: size) else { return nil }
         return AnimationFrames(
             header: header, decoder: decoder, budget: budget, size: size, scale: request.scale, scheduler: scheduler)
