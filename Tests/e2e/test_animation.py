@@ -4,8 +4,10 @@ The animations are made in each test (GIF and APNG with Pillow, WebP with img2we
 shows. The viewer's picture is sampled in its centre; the header bar's subtitle says the image is animated."""
 import io
 import os
+import struct
 import subprocess
 import time
+import zlib
 
 from PIL import Image
 
@@ -164,3 +166,41 @@ def test_an_apng_plays_in_the_viewer(make_app, tmp_path):
     wait_until(lambda: frame_shown(app, area) is not None, 10, 0.1, "a frame drawn in the viewer")
     seen = frames_seen(app, area, 1.0)
     assert len(seen) >= 2, "only the frames %r showed in a second" % seen
+
+
+def large_apng_bytes(frames, size, inner, delay_cs):
+    """An APNG of `size`×`size` whose first frame fills the canvas and whose others fill an `inner`×`inner` square
+    in its centre, in solid colours, written directly (zlib at its fastest level): Pillow takes seconds at this size."""
+    def chunk(kind, payload):
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+    out += chunk(b"acTL", struct.pack(">II", frames, 0))
+    sequence = 0
+    for i in range(frames):
+        side, offset = (size, 0) if i == 0 else (inner, (size - inner) // 2)
+        out += chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, side, side, offset, offset, delay_cs, 100, 0, 0))
+        sequence += 1
+        data = zlib.compress((b"\0" + bytes(COLOURS[i % len(COLOURS)]) * side) * side, 1)
+        if i == 0:
+            out += chunk(b"IDAT", data)
+        else:
+            out += chunk(b"fdAT", struct.pack(">I", sequence) + data)
+            sequence += 1
+    return out + chunk(b"IEND", b"")
+
+
+def test_a_4000_pixel_apng_plays_within_its_memory_budget(make_app, tmp_path):
+    """Its frames are decoded already scaled to the view and composed at that size: the app's memory stays under what
+    it held before the viewer opened plus the animation's budget (64 MiB) and a margin for the viewer's own picture."""
+    margin = 40
+    app, area, baseline = open_in_viewer(make_app, tmp_path, large_apng_bytes(3, 4000, 1600, 30), "large.png")
+    wait_header(app, "1 of 1 · Animated · 3 frames")
+    highest = baseline
+    seen = set()
+    end = time.monotonic() + 15
+    while len(seen - {None}) < 3 and time.monotonic() < end:
+        seen.add(frame_shown(app, area))
+        highest = max(highest, process_memory_mib(app.proc.pid))
+    assert len(seen - {None}) >= 2, "it did not play: %r" % seen
+    assert highest < baseline + 64 + margin, "%.0f MiB at most while playing, %.0f MiB before" % (highest, baseline)
