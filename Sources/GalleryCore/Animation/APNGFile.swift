@@ -114,6 +114,8 @@ public struct APNGFile: Sendable {
                 seenFrameControl = true
                 pending = frame
             case "IDAT":
+                // acTL comes before the image data: without it this is a still PNG, whose rest is not read.
+                guard declaredFrames != nil else { return false }
                 seenImageData = true
                 // Image data after no fcTL is the default image, which is not part of the animation.
                 pending?.data.append(payload)
