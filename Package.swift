@@ -39,6 +39,13 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // libwebp's animation decoder (libwebpdemux), for animated WebP a frame at a time: gdk-pixbuf's WebP loader
+        // decodes and keeps every frame.
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         // Exempi (Adobe's XMP Toolkit with a C API), for the XMP sidecars an export writes beside each image.
         .systemLibrary(
             name: "CExempi",
@@ -76,7 +83,7 @@ let package = Package(
         .target(name: "GalleryCore", dependencies: ["CIntl"]),
         // The thin layer over GLib, GObject, gdk-pixbuf and cairo where pointers, GObject references and signal
         // boxes live: the main loop, pixbufs, surfaces, drawing; no widget.
-        .target(name: "GLibKit", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CShim"]),
+        .target(name: "GLibKit", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CShim", "CWebP"]),
         // The thin layer over GTK on top of it: widgets, GDK's windowing and events, drag and drop, the application.
         .target(name: "GtkKit", dependencies: ["GLibKit", "CGtk", "CGtkShim", "CShim"]),
         // Bytes to pixels off the GTK thread: the job scheduler, HTTP over libcurl's multi interface, the byte

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
     # build (gettext: msgfmt compiles the translations)
-    libgtk-3-dev libcurl4-openssl-dev libssl-dev libpng-dev libexempi-dev libseccomp-dev gettext
+    libgtk-3-dev libcurl4-openssl-dev libssl-dev libpng-dev libwebp-dev libexempi-dev libseccomp-dev gettext
     # runtime: XMP sidecars, the decoder's seccomp filter, WebP, AVIF, HEIF and SVG decoding, icons, fonts
     libexempi8 libseccomp2 webp-pixbuf-loader libavif-gdk-pixbuf heif-gdk-pixbuf librsvg2-common adwaita-icon-theme fonts-dejavu-core
     # the French and Russian locales the translation tests run in

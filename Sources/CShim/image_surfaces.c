@@ -28,7 +28,10 @@ cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf) {
         const guchar *in = source + (gsize)y * source_stride;
         guint32 *out = (guint32 *)(target + (gsize)y * target_stride);
         for (int x = 0; x < width; x++, in += channels) {
-            if (has_alpha) {
+            if (has_alpha && in[3] == 0xff) {
+                /* Most pixels of an animation's frame or a photo are opaque: nothing to multiply. */
+                out[x] = 0xff000000u | ((guint32)in[0] << 16) | ((guint32)in[1] << 8) | in[2];
+            } else if (has_alpha) {
                 /* Cairo stores premultiplied alpha; (v * a + 127) / 255, rounded, as GDK does. */
                 const guint alpha = in[3];
                 guint r = in[0] * alpha + 0x80, g = in[1] * alpha + 0x80, b = in[2] * alpha + 0x80;

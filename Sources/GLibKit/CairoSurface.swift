@@ -43,3 +43,32 @@ extension CairoSurface {
         return CairoSurface(taking: surface, logicalWidth: width, logicalHeight: height)
     }
 }
+
+extension CairoSurface {
+    /// A new ARGB32 image surface of `width`×`height` pixels for a device `scale` holding `source` scaled to fill it,
+    /// each pixel the average of those it covers when smaller. Any thread may make one: it touches no display.
+    package static func copy(of source: OpaquePointer, width: Int, height: Int, scale: Int) -> CairoSurface? {
+        let width = max(width, 1)
+        let height = max(height, 1)
+        let scale = max(scale, 1)
+        let sourceWidth = Int(cairo_image_surface_get_width(source))
+        let sourceHeight = Int(cairo_image_surface_get_height(source))
+        guard sourceWidth > 0, sourceHeight > 0,
+            let made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+            cairo_surface_status(made) == CAIRO_STATUS_SUCCESS
+        else { return nil }
+        let cr = cairo_create(made)!
+        cairo_scale(cr, Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
+        cairo_set_source_surface(cr, source, 0, 0)
+        let sameSize = (width, height) == (sourceWidth, sourceHeight)
+        cairo_pattern_set_filter(cairo_get_source(cr), sameSize ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(made)
+        cairo_surface_set_device_scale(made, Double(scale), Double(scale))
+        return CairoSurface(
+            taking: made, logicalWidth: Double(width) / Double(scale), logicalHeight: Double(height) / Double(scale))
+    }
+}

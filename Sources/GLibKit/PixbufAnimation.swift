@@ -6,7 +6,7 @@ import Foundation
 /// An animation gdk-pixbuf has read (a GIF), walked one frame after another on a clock of its own: a frame is
 /// composed only when it is asked for. Sendable only to be handed over: its owner's lock lets one thread at a time
 /// use it.
-public final class PixbufAnimation: @unchecked Sendable {
+public final class PixbufAnimation: FrameSource, @unchecked Sendable {
     private let animation: OpaquePointer
     private var iterator: OpaquePointer
     private var clock: gint64 = 0

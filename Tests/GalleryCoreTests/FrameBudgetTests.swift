@@ -24,4 +24,16 @@ import Testing
         #expect(!FrameBudget(frameBytes: 0, decoderBytes: 0).canPlay)
         #expect(FrameBudget(frameBytes: 1_000, decoderBytes: 1_000, budgetBytes: 3_000).framesHeld == 2)
     }
+
+    @Test func anAnimationWhoseEveryFrameFitsHoldsThemAll() {
+        let frameBytes = FrameBudget.frameBytes(width: 500, height: 500)
+        let budget = FrameBudget(frameBytes: frameBytes, decoderBytes: 2_000_000, frameCount: 50)
+        #expect(budget.holdsEveryFrame && budget.framesHeld == 50 && budget.framesAhead == 50)
+        #expect(50 * frameBytes + 2_000_000 <= ImageLimits.animationBudgetBytes)
+        // One frame more than fits: a few ahead, as any other.
+        let fitting = (ImageLimits.animationBudgetBytes - 2_000_000) / frameBytes
+        let tooMany = FrameBudget(frameBytes: frameBytes, decoderBytes: 2_000_000, frameCount: fitting + 1)
+        #expect(!tooMany.holdsEveryFrame && tooMany.framesHeld == FrameBudget.mostFramesAhead + 1)
+        #expect(!FrameBudget(frameBytes: frameBytes, decoderBytes: 2_000_000).holdsEveryFrame)
+    }
 }

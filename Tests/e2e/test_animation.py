@@ -1,12 +1,16 @@
-"""Issue 47, end to end: an animated GIF plays in the viewer, and in its gallery cell under the pointer.
+"""Issue 47, end to end: an animated GIF, WebP and APNG play in the viewer, and a GIF in its gallery cell under the
+pointer.
 
-The GIFs are made with Pillow in each test: frames of distinct solid colours, so a screenshot says which frame
-shows. The viewer's picture is sampled in its centre; the header bar's subtitle says the image is animated. In the
-gallery, a cell's centre says which frame it shows, and its lower left corner whether it carries the badge of an
-animation (a dark pill with a white play sign)."""
+The animations are made in each test (GIF and APNG with Pillow, WebP with img2webp): frames of distinct solid colours,
+so a screenshot says which frame shows. The viewer's picture is sampled in its centre; the header bar's subtitle says
+the image is animated. In the gallery, a cell's centre says which frame it shows, and its lower left corner whether it
+carries the badge of an animation (a dark pill with a white play sign)."""
 import io
 import os
+import struct
+import subprocess
 import time
+import zlib
 
 from PIL import Image
 
@@ -130,6 +134,83 @@ def test_an_exported_gif_keeps_its_own_bytes_every_frame_included(make_app, tmp_
     exported = [name for name in os.listdir(folder) if name.endswith(".gif")]
     assert len(exported) == 1, os.listdir(folder)
     assert (folder / exported[0]).read_bytes() == data
+
+
+def webp_bytes(tmp_path, frames, size=240, delay=100):
+    """An animated WebP made by libwebp's own img2webp from solid PNG frames, lossless."""
+    paths = []
+    for i in range(frames):
+        path = tmp_path / ("frame%d.png" % i)
+        Image.new("RGB", (size, size), COLOURS[i % len(COLOURS)]).save(path)
+        paths.append(str(path))
+    out = tmp_path / "made.webp"
+    subprocess.run(["img2webp", "-loop", "0", "-lossless", "-d", str(delay)] + paths + ["-o", str(out)], check=True,
+                   capture_output=True)
+    return out.read_bytes()
+
+
+def apng_bytes(frames, size=240, delay=100):
+    """An APNG written by Pillow: the first frame is the default image, the others fdAT chunks."""
+    images = [Image.new("RGB", (size, size), COLOURS[i % len(COLOURS)]) for i in range(frames)]
+    out = io.BytesIO()
+    images[0].save(out, "PNG", save_all=True, append_images=images[1:], duration=delay, loop=0)
+    data = out.getvalue()
+    assert b"acTL" in data and b"fdAT" in data
+    return data
+
+
+def test_an_animated_webp_plays_in_the_viewer(make_app, tmp_path):
+    app, area, _ = open_in_viewer(make_app, tmp_path, webp_bytes(tmp_path, 4), "moving.webp")
+    wait_header(app, "1 of 1 · Animated · 4 frames")
+    wait_until(lambda: frame_shown(app, area) is not None, 10, 0.1, "a frame drawn in the viewer")
+    seen = frames_seen(app, area, 1.0)
+    assert len(seen) >= 2, "only the frames %r showed in a second" % seen
+
+
+def test_an_apng_plays_in_the_viewer(make_app, tmp_path):
+    app, area, _ = open_in_viewer(make_app, tmp_path, apng_bytes(4), "moving.png")
+    wait_header(app, "1 of 1 · Animated · 4 frames")
+    wait_until(lambda: frame_shown(app, area) is not None, 10, 0.1, "a frame drawn in the viewer")
+    seen = frames_seen(app, area, 1.0)
+    assert len(seen) >= 2, "only the frames %r showed in a second" % seen
+
+
+def large_apng_bytes(frames, size, inner, delay_cs):
+    """An APNG of `size`×`size` whose first frame fills the canvas and whose others fill an `inner`×`inner` square
+    in its centre, in solid colours, written directly (zlib at its fastest level): Pillow takes seconds at this size."""
+    def chunk(kind, payload):
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+    out += chunk(b"acTL", struct.pack(">II", frames, 0))
+    sequence = 0
+    for i in range(frames):
+        side, offset = (size, 0) if i == 0 else (inner, (size - inner) // 2)
+        out += chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, side, side, offset, offset, delay_cs, 100, 0, 0))
+        sequence += 1
+        data = zlib.compress((b"\0" + bytes(COLOURS[i % len(COLOURS)]) * side) * side, 1)
+        if i == 0:
+            out += chunk(b"IDAT", data)
+        else:
+            out += chunk(b"fdAT", struct.pack(">I", sequence) + data)
+            sequence += 1
+    return out + chunk(b"IEND", b"")
+
+
+def test_a_4000_pixel_apng_plays_within_its_memory_budget(make_app, tmp_path):
+    """Its frames are decoded already scaled to the view and composed at that size: the app's memory stays under what
+    it held before the viewer opened plus the animation's budget (64 MiB) and a margin for the viewer's own picture."""
+    margin = 40
+    app, area, baseline = open_in_viewer(make_app, tmp_path, large_apng_bytes(3, 4000, 1600, 30), "large.png")
+    wait_header(app, "1 of 1 · Animated · 3 frames")
+    highest = baseline
+    seen = set()
+    end = time.monotonic() + 15
+    while len(seen - {None}) < 3 and time.monotonic() < end:
+        seen.add(frame_shown(app, area))
+        highest = max(highest, process_memory_mib(app.proc.pid))
+    assert len(seen - {None}) >= 2, "it did not play: %r" % seen
+    assert highest < baseline + 64 + margin, "%.0f MiB at most while playing, %.0f MiB before" % (highest, baseline)
 
 
 # ------------------------------------------------------------------------------------------------------------

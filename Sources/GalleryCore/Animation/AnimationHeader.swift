@@ -1,12 +1,13 @@
 import Foundation
 
-/// What an animated GIF or WebP says of its frames, read from its blocks without decoding a pixel: the canvas, each
-/// frame's delay and the loop count. Only whole frames count: a file cut short ends with its last whole frame, and a
+/// What an animated GIF, WebP or PNG (APNG) says of its frames, read from its blocks or chunks without decoding a
+/// pixel: the canvas, each frame's delay and the loop count. Only whole frames count: a file cut short ends with its last whole frame, and a
 /// frame that declares a size beyond `ImageLimits` ends the animation before it; a canvas beyond them is no animation.
 public struct AnimationHeader: Sendable, Equatable {
     public enum Format: Sendable, Equatable {
         case gif
         case webp
+        case png
     }
 
     public let format: Format
@@ -16,13 +17,22 @@ public struct AnimationHeader: Sendable, Equatable {
     /// Whether frames were left out: the file is cut short or damaged there, or a frame is too large.
     public let isCutShort: Bool
 
-    /// The animation `bytes` hold, or nil when they are not an animated GIF or WebP of at least two whole frames.
+    /// How many frames play (the whole ones).
+    public var frameCount: Int { timing.frameCount }
+    /// One play of every frame, in milliseconds, delays as shown.
+    public var duration: Int { timing.duration }
+
+    /// The animation `bytes` hold, or nil when they are not an animated GIF, WebP or PNG of at least two whole frames.
     public static func read(_ bytes: Data) -> AnimationHeader? {
         bytes.withUnsafeBytes { buffer in
             let b = buffer.bindMemory(to: UInt8.self)
             var header: AnimationHeader?
             if b.count >= 13, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 { header = readGIF(b) }
             if b.count >= 30, b[0] == 0x52, b[1] == 0x49, b[8] == 0x57, b[9] == 0x45 { header = readWebP(b) }
+            if b.count >= 8, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47, let png = APNGFile.read(bytes) {
+                header = AnimationHeader(
+                    format: .png, width: png.width, height: png.height, timing: png.timing, isCutShort: png.isCutShort)
+            }
             guard let header, header.width > 0, header.height > 0,
                 fitsLimits(width: header.width, height: header.height)
             else { return nil }

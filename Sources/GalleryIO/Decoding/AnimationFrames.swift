@@ -4,7 +4,7 @@ import GalleryCore
 import Synchronization
 
 /// The frames of one playing animation, decoded on the CPU lane a few at a time ahead of the one that shows
-/// (`FrameBudget`), never all: the GTK thread only takes a frame that is ready. A frame that takes longer than
+/// (`FrameBudget`), all of them only when they fit its budget: the GTK thread only takes a frame that is ready. A frame that takes longer than
 /// `ImageLimits.frameDecodeMilliseconds`, or that the decoder does not have (a file cut short), ends the animation
 /// with the frame before it.
 public final class AnimationFrames: Sendable {
@@ -18,7 +18,7 @@ public final class AnimationFrames: Sendable {
 
     private struct State {
         /// Nil while a job decodes with it.
-        var decoder: PixbufAnimation?
+        var decoder: (any FrameSource)?
         /// The frames that play, fewer than the header's once the decoder ended early.
         var frameCount: Int
         /// The first frame wanted: the one that shows next.
@@ -32,7 +32,7 @@ public final class AnimationFrames: Sendable {
     }
 
     init(
-        header: AnimationHeader, decoder: PixbufAnimation, budget: FrameBudget, size: (width: Int, height: Int),
+        header: AnimationHeader, decoder: any FrameSource, budget: FrameBudget, size: (width: Int, height: Int),
         scale: Int, scheduler: JobScheduler, priority: JobPriority
     ) {
         self.header = header
@@ -60,9 +60,11 @@ public final class AnimationFrames: Sendable {
     public func want(_ index: Int) {
         let start = state.withLock { state -> Bool in
             state.wanted = index
-            let window = Set(Self.window(from: index, count: budget.framesAhead, of: state.frameCount))
-            state.ready = state.ready.filter { window.contains($0.key) }
-            guard !state.isDecoding else { return false }
+            let window = Self.window(from: index, count: budget.framesAhead, of: state.frameCount)
+            let kept = Set(window)
+            state.ready = state.ready.filter { kept.contains($0.key) }
+            // Every frame of the window held (an animation held whole, after its first play): nothing to decode.
+            guard !state.isDecoding, window.contains(where: { state.ready[$0] == nil }) else { return false }
             state.isDecoding = true
             return true
         }
@@ -98,7 +100,7 @@ public final class AnimationFrames: Sendable {
 
     /// Decodes the first wanted frame not yet ready, then queues itself again (other jobs go between).
     private func decodeNext() {
-        let job = state.withLock { state -> (PixbufAnimation, Int, (width: Int, height: Int), Int)? in
+        let job = state.withLock { state -> (any FrameSource, Int, (width: Int, height: Int), Int)? in
             let missing = Self.window(from: state.wanted, count: budget.framesAhead, of: state.frameCount)
                 .first { state.ready[$0] == nil }
             guard let missing, let decoder = state.decoder, !cancellation.isCancelled else {
