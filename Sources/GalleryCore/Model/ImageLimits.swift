@@ -15,7 +15,7 @@ public enum ImageLimits {
     /// The memory an animation holds while it plays, above what the app held before: its decoded frames and what
     /// its decoder keeps (`FrameBudget`).
     public static let animationBudgetBytes = 64 << 20
-    /// An animation whose next frame takes longer than this many milliseconds to decode ends with its last good frame;
+    /// An animation whose next frame takes more than this many milliseconds of processor time to decode ends with its last good frame;
     /// one whose file takes longer than `decodeSeconds` to read plays the frames read by then.
     public static let frameDecodeMilliseconds = 1_000
     /// The processor time one decode in the decoder process may take, in seconds.

@@ -30,11 +30,7 @@ public struct SavePacing: Sendable {
 
         public static let system = Clock(
             now: { .now },
-            threadTime: {
-                var time = timespec()
-                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-                return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-            })
+            threadTime: ThreadTime.now)
     }
 
     private var earliestNextWrite: ContinuousClock.Instant?

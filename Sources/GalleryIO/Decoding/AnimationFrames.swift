@@ -4,9 +4,9 @@ import GalleryCore
 import Synchronization
 
 /// The frames of one playing animation, decoded on the CPU lane a few at a time ahead of the one that shows
-/// (`FrameBudget`), all of them only when they fit its budget: the GTK thread only takes a frame that is ready. A frame that takes longer than
-/// `ImageLimits.frameDecodeMilliseconds`, or that the decoder does not have (a file cut short), ends the animation
-/// with the frame before it.
+/// (`FrameBudget`), all of them only when they fit its budget: the GTK thread only takes a frame that is ready. A
+/// frame that takes more processor time than `ImageLimits.frameDecodeMilliseconds`, or that the decoder does not have
+/// (a file cut short), ends the animation with the frame before it.
 public final class AnimationFrames: Sendable {
     public let header: AnimationHeader
     public let budget: FrameBudget
@@ -111,7 +111,8 @@ public final class AnimationFrames: Sendable {
             return (decoder, missing, state.size, state.scale)
         }
         guard let (decoder, index, size, scale) = job else { return }
-        let started = ContinuousClock.now
+        // Processor time, not wall time: a loaded machine makes a frame late, not a hostile one.
+        let started = ThreadTime.now()
         // In order, as the frames compose: back to the first one for a frame behind the decoder.
         let sequential = decoder.position == index || decoder.position + 1 == index
         if decoder.position > index { decoder.restart() }
@@ -119,7 +120,7 @@ public final class AnimationFrames: Sendable {
         while reached && decoder.position < index { reached = decoder.advance() }
         let surface = reached ? decoder.frame(width: size.width, height: size.height, scale: scale) : nil
         let tooSlow =
-            sequential && ContinuousClock.now - started > .milliseconds(ImageLimits.frameDecodeMilliseconds)
+            sequential && ThreadTime.now() - started > .milliseconds(ImageLimits.frameDecodeMilliseconds)
         let notify = state.withLock { state -> (@Sendable @MainActor () -> Void)? in
             state.decoder = decoder
             guard let surface, !tooSlow else {
