@@ -65,6 +65,8 @@ public enum ActionTable {
         .action("app.about"),
         .action("app.check-library"),
         .action("app.move-library"),
+        // The native host hands the browser extension's messages to the running app through it (`BrowserHost`).
+        .action("app.browser-message"),
         .action("win.add-folder"),
         .action("win.export"),
         .action("win.export-gallery"),

@@ -1,0 +1,4 @@
+import GalleryCore
+extension MainWindow {
+    func pickImages(from capture: PageCapture) {}
+}
