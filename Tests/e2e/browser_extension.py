@@ -41,8 +41,8 @@ class _WithExtension:
             if binary is None:
                 f.write("#!/bin/sh\nexit 1\n")
             else:
-                f.write("#!/bin/sh\nDBUS_SESSION_BUS_ADDRESS='%s' exec '%s' --browser-host \"$@\"\n"
-                        % (bus_address, binary))
+                f.write("#!/bin/sh\necho \"host $*\" >> '%s.log'\nDBUS_SESSION_BUS_ADDRESS='%s' exec '%s' --browser-host \"$@\" 2>> '%s.log'\n"
+                        % (self.host_script(), bus_address, binary, self.host_script()))
         os.chmod(self.host_script(), stat.S_IRWXU)
 
 
@@ -71,6 +71,14 @@ class ExtensionChromium(_WithExtension, Chromium):
         command.insert(1, "--load-extension=" + EXTENSION)
         command.insert(1, "--disable-features=DisableLoadExtensionCommandLineSwitch")
         return command
+
+
+def host_log(browser):
+    try:
+        with open(browser.host_script() + ".log") as f:
+            return f.read()
+    except OSError:
+        return "(the host never started)"
 
 
 def point_host_at(browser, app):

@@ -127,8 +127,8 @@ async function describeImage(address) {
     const sources = image.parentElement && image.parentElement.tagName === "PICTURE"
       ? Array.from(image.parentElement.querySelectorAll("source")).map((s) => s.srcset).filter(Boolean) : [];
     const srcset = [image.srcset, ...sources].filter(Boolean).join(", ");
-    const absolute = srcset.split(",").map((part) => {
-      const [url, ...descriptors] = part.trim().split(/\s+/);
+    const absolute = srcset.split(",").map((part) => part.trim()).filter(Boolean).map((part) => {
+      const [url, ...descriptors] = part.split(/\s+/);
       try { return [new URL(url, document.baseURI).href, ...descriptors].join(" "); } catch (e) { return ""; }
     }).filter(Boolean).join(", ");
     found.srcset = absolute || null;
@@ -137,19 +137,20 @@ async function describeImage(address) {
     const link = image.closest("a[href]");
     found.link = link ? link.href : null;
   }
-  const encode = (buffer) => {
-    const bytes = new Uint8Array(buffer);
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(text);
-  };
+  // Base64 through FileReader: typed arrays of the page's objects are out of a Firefox content script's reach.
+  const encode = (blob) => new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^[^,]*,/, ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
   try {
     const response = await fetch(address, { cache: "force-cache", credentials: "include" });
     const type = (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
     if (response.ok && type.startsWith("image/")) {
-      const buffer = await response.arrayBuffer();
-      if (buffer.byteLength > 0 && buffer.byteLength <= MAXIMUM_BYTES) {
-        found.bytes = { mimeType: type, data: encode(buffer), length: buffer.byteLength };
+      const blob = await response.blob();
+      if (blob.size > 0 && blob.size <= MAXIMUM_BYTES) {
+        found.bytes = { mimeType: type, data: await encode(blob), length: blob.size };
       }
     }
   } catch (e) {
@@ -163,7 +164,7 @@ async function describeImage(address) {
       canvas.getContext("2d").drawImage(image, 0, 0);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
       if (blob && blob.size <= MAXIMUM_BYTES) {
-        found.bytes = { mimeType: "image/png", data: encode(await blob.arrayBuffer()), length: blob.size };
+        found.bytes = { mimeType: "image/png", data: await encode(blob), length: blob.size };
       }
     } catch (e) {
       // A tainted canvas: the page itself may not read these pixels.

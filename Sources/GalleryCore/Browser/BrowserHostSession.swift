@@ -8,6 +8,8 @@ public final class BrowserHostSession {
     public struct Outcome: Equatable, Sendable {
         public var reply: [UInt8]
         public var forward: [UInt8]?
+        /// Why the message was refused, for the host's log.
+        public var error: String?
     }
 
     /// Transfers under way at once; a message starting another is refused.
@@ -45,7 +47,7 @@ public final class BrowserHostSession {
                 return Outcome(reply: Self.answer(error: nil), forward: BrowserMessage.page(capture).encoded)
             }
         } catch {
-            return Outcome(reply: Self.answer(error: error.reason), forward: nil)
+            return Outcome(reply: Self.answer(error: error.reason), forward: nil, error: error.reason)
         }
     }
 

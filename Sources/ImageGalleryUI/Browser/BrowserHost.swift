@@ -39,7 +39,9 @@ public enum BrowserHost {
                 var reply = outcome.reply
                 if let forward = outcome.forward, let failure = deliver(String(decoding: forward, as: UTF8.self)) {
                     reply = BrowserHostSession.answer(deliveryFailure: failure)
+                    log(failure)
                 }
+                if let error = outcome.error { log("refused a message: \(error)") }
                 answer(reply)
             }
         }
@@ -75,6 +77,11 @@ public enum BrowserHost {
         return template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap(mkdtemp).map { URL(fileURLWithPath: String(cString: $0), isDirectory: true) }
         }
+    }
+
+    /// The browser keeps what a host writes to its error output in its own log.
+    private static func log(_ line: String) {
+        FileHandle.standardError.write(Data("image-gallery --browser-host: \(line)\n".utf8))
     }
 
     private static func answer(_ reply: [UInt8]) {
