@@ -46,7 +46,9 @@ public enum RemoteApplication {
             defer { g_free(name) }
             return String(cString: name)
         }
-        if remote == "org.freedesktop.DBus.Error.ServiceUnknown" || remote == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+        if remote == "org.freedesktop.DBus.Error.ServiceUnknown"
+            || remote == "org.freedesktop.DBus.Error.NameHasNoOwner"
+        {
             return .notRunning
         }
         return .failed(error.map { String(cString: $0.pointee.message) } ?? "no answer")

@@ -14,7 +14,9 @@ struct BrowserHostSessionTests {
         return folder
     }
 
-    private func answer(_ outcome: BrowserHostSession.Outcome) -> String { String(decoding: outcome.reply, as: UTF8.self) }
+    private func answer(_ outcome: BrowserHostSession.Outcome) -> String {
+        String(decoding: outcome.reply, as: UTF8.self)
+    }
 
     private func handle(_ session: BrowserHostSession, _ json: String) -> BrowserHostSession.Outcome {
         session.handle(Array(json.utf8))
@@ -34,7 +36,8 @@ struct BrowserHostSessionTests {
         #expect(outcome.forward == nil)
         #expect(answer(outcome).contains("\"ok\" : false"))
         #expect(answer(outcome).contains("“page” must be an object"))
-        let good = handle(session, "{\"kind\": \"image\", \(Self.page), \"image\": {\"address\": \"http://127.0.0.1/a.png\"}}")
+        let good = handle(
+            session, "{\"kind\": \"image\", \(Self.page), \"image\": {\"address\": \"http://127.0.0.1/a.png\"}}")
         #expect(answer(good).contains("\"ok\" : true"))
         #expect(good.forward != nil)
     }

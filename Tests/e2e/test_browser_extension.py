@@ -30,8 +30,9 @@ from harness import HarnessError, colour_close, wait_until  # noqa: E402
 GALLERY_GEOMETRY = (0, 0, 620, 720)
 BROWSER_GEOMETRY = (640, 0, 640, 720)
 PAGE_TITLE = "Cats of the week"
-# Keys that choose the extension's item once the context menu shows.
+# Keys that choose the extension's item once an image's context menu shows, and once the page's does.
 MENU_KEYS = {"firefox": ["Up", "Return"], "chromium": ["Up", "Up", "Return"]}
+PAGE_MENU_KEYS = {"firefox": ["Up", "Return"], "chromium": ["Up", "Up", "Up", "Return"]}
 
 
 class Page:
@@ -172,3 +173,21 @@ def test_a_blob_image_lands_from_the_bytes_the_page_holds(browser, page, make_ap
     assert record.get("origin", {}).get("alt") == "violet from a blob", record
     assert record.get("original", {}).get("width") == page.blob_source.width, record
     assert not page.server.app_requests(page.blob_source.path), "the app fetched what the page sent it"
+
+
+def test_send_all_images_on_this_page_opens_the_picker_with_them(browser, page, make_app):
+    app = start_app(make_app, page, browser)
+    started = time.monotonic()
+    x, y, w, h = browser.window_geometry()
+    open_context_menu(browser, (x + w - 150, y + h - 150))
+    for key in PAGE_MENU_KEYS[browser.kind]:
+        browser.desktop.xdotool("key", key)
+    dialog = app.wait_for_object("Add Images from Page", timeout=30)
+    print("%s: picker open in %.1f s" % (browser.kind, time.monotonic() - started))
+    tiles = [harness._safe(lambda: t.name) for t in
+             app.find_all(lambda a: a.role == harness.ROLE.TOGGLE_BUTTON and a.has_state("SHOWING"), root=dialog)]
+    assert "orange" in tiles and "teal" in tiles, tiles
+    app.focus()
+    app.key("Escape")
+    wait_until(lambda: app.find_by_name("Add Images from Page") is None, 10, 0.1, "the picker closed")
+    assert len(app.state()["galleries"][0]["images"]) == 1

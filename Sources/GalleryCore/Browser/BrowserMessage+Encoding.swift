@@ -42,7 +42,8 @@ extension BrowserMessage {
                         writer.object { writer in
                             writer.field("address")
                             writer.string(image.address)
-                            Self.write(["altText": image.altText, "title": image.title, "link": image.link], into: &writer)
+                            Self.write(
+                                ["altText": image.altText, "title": image.title, "link": image.link], into: &writer)
                             for (name, size) in [("width", image.width), ("height", image.height)] {
                                 guard let size else { continue }
                                 writer.field(name)

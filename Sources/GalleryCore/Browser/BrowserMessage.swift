@@ -55,17 +55,21 @@ public enum BrowserMessage: Equatable, Sendable {
         var addresses: [String] = []
         if let listed = image["addresses"] {
             guard let elements = listed.array, elements.count <= ImageLimits.maximumAddressesPerImage else {
-                throw Failure("“image.addresses” must be an array of up to \(ImageLimits.maximumAddressesPerImage) addresses")
+                throw Failure(
+                    "“image.addresses” must be an array of up to \(ImageLimits.maximumAddressesPerImage) addresses")
             }
             for element in elements {
                 let address = try string(element, "image.addresses[]")
-                if let url = try httpAddress(address, "image.addresses[]"), !addresses.contains(url) { addresses.append(url) }
+                if let url = try httpAddress(address, "image.addresses[]"), !addresses.contains(url) {
+                    addresses.append(url)
+                }
             }
         }
         if let srcset = try optionalString(image["srcset"], "image.srcset") {
             let base = URL(string: page)
             let candidates = SrcSet.parse(srcset).compactMap { candidate -> SrcSet.Candidate? in
-                guard let url = URLClassifier.httpURL(URL(string: candidate.url, relativeTo: base)?.absoluteString ?? "")
+                guard
+                    let url = URLClassifier.httpURL(URL(string: candidate.url, relativeTo: base)?.absoluteString ?? "")
                 else { return nil }
                 var resolved = candidate
                 resolved.url = url.absoluteString
@@ -88,7 +92,8 @@ public enum BrowserMessage: Equatable, Sendable {
             throw Failure("an image needs an http or https address or its bytes")
         }
         return BrowserImage(
-            page: page, pageTitle: pageTitle, addresses: addresses, altText: try text(image["altText"], "image.altText"),
+            page: page, pageTitle: pageTitle, addresses: addresses,
+            altText: try text(image["altText"], "image.altText"),
             title: try text(image["title"], "image.title"),
             link: try link(image["link"], "image.link"),
             bytes: bytes)
@@ -110,7 +115,8 @@ public enum BrowserMessage: Equatable, Sendable {
                     address: url, altText: try text(element["altText"], name + ".altText"),
                     title: try text(element["title"], name + ".title"),
                     link: try link(element["link"], name + ".link"),
-                    width: try size(element["width"], name + ".width"), height: try size(element["height"], name + ".height")))
+                    width: try size(element["width"], name + ".width"),
+                    height: try size(element["height"], name + ".height")))
         }
         return PageCapture(pageAddress: page, pageTitle: pageTitle, images: images)
     }
@@ -140,14 +146,16 @@ public enum BrowserMessage: Equatable, Sendable {
         }
         let data = try base64(value["data"], "bytes.data")
         guard !data.isEmpty else { throw Failure("“bytes.data” is empty") }
-        return .inline(data, mimeType: ImageFormat.sniff(data.prefix(ImageFormat.sniffedByteCount))?.mimeType ?? mimeType)
+        return .inline(
+            data, mimeType: ImageFormat.sniff(data.prefix(ImageFormat.sniffedByteCount))?.mimeType ?? mimeType)
     }
+
+    private static let transferIDBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
 
     private static func transferID(_ value: JSONValue?, _ name: String) throws(Failure) -> String {
         let id = try string(value, name)
         // A name of letters, digits, "-" and "_" only: it never becomes part of a path, but it is echoed back.
-        guard (1...64).contains(id.utf8.count),
-            id.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")) })
+        guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(transferIDBytes.contains)
         else { throw Failure("“\(name)” must be 1 to 64 letters, digits, “-” or “_”") }
         return id
     }

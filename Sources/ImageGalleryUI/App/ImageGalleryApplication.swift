@@ -154,7 +154,8 @@ public final class ImageGalleryApplication {
         do {
             parsed = try BrowserMessage.parse(Array(message.utf8), limit: BrowserMessage.maximumForwardedBytes)
         } catch {
-            FileHandle.standardError.write(Data(untranslated("image-gallery: browser message refused: \(error.reason)\n").utf8))
+            FileHandle.standardError.write(
+                Data(untranslated("image-gallery: browser message refused: \(error.reason)\n").utf8))
             return
         }
         activate()
@@ -163,7 +164,8 @@ public final class ImageGalleryApplication {
         case .image(let image) where !image.isWaitingForTransfer: window.addFromBrowser([image.dropped])
         case .page(let capture): window.pickImages(from: capture)
         case .image, .chunk:
-            FileHandle.standardError.write(Data(untranslated("image-gallery: browser message refused: it needs the native host\n").utf8))
+            FileHandle.standardError.write(
+                Data(untranslated("image-gallery: browser message refused: it needs the native host\n").utf8))
         }
     }
 

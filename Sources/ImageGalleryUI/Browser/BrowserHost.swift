@@ -54,7 +54,9 @@ public enum BrowserHost {
             applicationID: id, action: "browser-message", parameter: message, timeoutMilliseconds: 20_000)
         if failure == .notRunning {
             let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-            guard RemoteApplication.launchDetached(program, arguments: []) else { return "Image Gallery could not be started" }
+            guard RemoteApplication.launchDetached(program, arguments: []) else {
+                return "Image Gallery could not be started"
+            }
             let deadline = Date().addingTimeInterval(launchSeconds)
             while failure == .notRunning, Date() < deadline {
                 usleep(200_000)
@@ -71,9 +73,11 @@ public enum BrowserHost {
 
     /// A folder of this process's own, readable by its user alone, in the user's runtime folder when there is one.
     private static func makeSpool() -> URL? {
-        let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSTemporaryDirectory()
-        var template = Array((URL(fileURLWithPath: base).appendingPathComponent("image-gallery-browser-XXXXXX").path).utf8CString)
+        var template = Array(
+            (URL(fileURLWithPath: base).appendingPathComponent("image-gallery-browser-XXXXXX").path).utf8CString)
         return template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap(mkdtemp).map { URL(fileURLWithPath: String(cString: $0), isDirectory: true) }
         }

@@ -1,4 +1,5 @@
 import GalleryCore
+
 extension MainWindow {
     func pickImages(from capture: PageCapture) {}
 }
