@@ -1,5 +1,0 @@
-import GalleryCore
-
-extension MainWindow {
-    func pickImages(from capture: PageCapture) {}
-}
