@@ -18,6 +18,11 @@ public final class DialogWindow: Container {
         }
     }
 
+    /// A header bar in place of the title bar, holding the dialog's buttons.
+    public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(typed(), titlebar.widget) }
+    /// Input to the parent window waits until the dialog is gone.
+    public func setModal(_ modal: Bool) { gtk_window_set_modal(typed(), modal ? 1 : 0) }
+
     public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(typed(), width, height) }
     public func present() { gtk_window_present(typed()) }
     /// Closes it as its close button would: GTK destroys it, then `onDestroy` runs.

@@ -15,6 +15,12 @@ public final class ToggleButton: Widget {
         self.tooltip = tooltip
     }
 
+    /// A toggle button showing `content` (a picture with its caption).
+    public init(content: Widget) {
+        super.init(owning: gtk_toggle_button_new())
+        gtk_container_add(typed(), content.widget)
+    }
+
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(typed()) != 0 }
         set { gtk_toggle_button_set_active(typed(), newValue ? 1 : 0) }

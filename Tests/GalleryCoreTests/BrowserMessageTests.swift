@@ -36,6 +36,7 @@ struct BrowserMessageTests {
         let dropped = expected.dropped
         #expect(dropped.url == "http://127.0.0.1:8000/cat-1600.png")
         #expect(dropped.origin?.page == "http://127.0.0.1:8000/cats/")
+        #expect(dropped.origin?.pageTitle == "Cats of the week")
         #expect(dropped.origin?.altText == "A cat")
         #expect(dropped.origin?.link == "http://127.0.0.1:8000/tom.html")
     }

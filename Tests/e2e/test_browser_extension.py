@@ -147,7 +147,7 @@ def test_an_image_sent_from_the_context_menu_lands_with_its_page(browser, page, 
     record = wait_sent(browser, app, page.plain.url)
     origin = record.get("origin", {})
     assert origin.get("page") == page.url, record
-    # assert origin.get("pageTitle") == PAGE_TITLE, record
+    assert origin.get("pageTitle") == PAGE_TITLE, record
     assert origin.get("link") == page.article, record
     assert origin.get("alt") == "orange", record
     toast_says(app, "1 image added to “Cats”")

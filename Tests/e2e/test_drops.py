@@ -7,7 +7,7 @@ it). The app's cells are read over AT-SPI, the screen with screenshots, the save
 
 What is checked: a placeholder at the drop point at once, with progress; the image replacing its placeholder
 wherever that placeholder is by then (also after a reorder, and with several images in one drop); failures (404,
-HTML, too large, stalled, a redirect to file:) removing the placeholder with a message and changing nothing else;
+a page without images, too large, stalled, a redirect to file:) removing the placeholder with a message and changing nothing else;
 the bytes a drag carried, used when the URL fails or when they are all it carries; file:// URIs, WebP and
 search-engine wrapper links; a drag of plain text refused while hovering, HTML without an image refused on drop;
 the drag's data asked for once, while it hovers, and asked again on the drop only when that first answer was empty;
@@ -398,9 +398,8 @@ def test_failed_downloads_remove_their_placeholder_with_a_message_and_change_not
     wait_until(lambda: http_server.hits("/stall.png") >= 1, 5, 0.1, "the app to request /stall.png")
 
     failures = [("/missing.png", ["missing.png", "HTTP 404"]),
-                ("/page.html", ["page.html", "not an image"]),
                 ("/huge.png", ["huge.png", "larger than 50 MB"]),
-                ("/lie.png", ["lie.png", "not an image"]),  # HTML sent as image/png
+                ("/lie.png", ["lie.png", "web page without images"]),  # HTML sent as image/png
                 ("/redirect?to=file:///etc/hostname", ["redirect", "only http and https"])]
     def fails(route, words, stalled_placeholder):
         src = sources(desktop, tmp_path, target("text/uri-list", uri_list(http_server.url(route))))

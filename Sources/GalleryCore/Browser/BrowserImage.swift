@@ -38,7 +38,8 @@ public struct BrowserImage: Equatable, Sendable {
     public var dropped: DroppedImage {
         var bytes: Data?
         if case .inline(let data, _) = self.bytes { bytes = data }
-        let origin = ImageOrigin(arrival: .drop, link: link, page: page, altText: altText, title: title)
+        let origin = ImageOrigin(
+            arrival: .drop, link: link, page: page, altText: altText, title: title, pageTitle: pageTitle)
         return DroppedImage(
             url: addresses.first, alternateURLs: Array(addresses.dropFirst()), fallbackBytes: bytes,
             mimeType: bytes == nil ? nil : self.bytes?.mimeType, origin: origin)

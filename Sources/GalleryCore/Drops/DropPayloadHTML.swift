@@ -143,31 +143,31 @@ enum HTMLImages {
     }
 
     /// Lowercase ASCII patterns, spelled out once.
-    private enum Pattern {
+    enum Pattern {
         static let commentStart = Array("<!--".utf8)
         static let commentEnd = Array("-->".utf8)
         static let tagEnd = Array(">".utf8)
     }
 
-    private static func isAlpha(_ c: UInt8) -> Bool {
+    static func isAlpha(_ c: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c | 0x20)
     }
 
-    private static func isSpace(_ c: UInt8) -> Bool {
+    static func isSpace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D
     }
 
-    private static func lower(_ c: UInt8) -> UInt8 {
+    static func lower(_ c: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) ? c | 0x20 : c
     }
 
-    private static func hasPrefix(_ b: Bytes, at i: Int, _ s: [UInt8]) -> Bool {
+    static func hasPrefix(_ b: Bytes, at i: Int, _ s: [UInt8]) -> Bool {
         guard i + s.count <= b.count else { return false }
         for k in 0..<s.count where lower(b[i + k]) != s[k] { return false }
         return true
     }
 
-    private static func find(_ b: Bytes, _ s: [UInt8], from start: Int) -> Int? {
+    static func find(_ b: Bytes, _ s: [UInt8], from start: Int) -> Int? {
         guard let first = s.first, start < b.count else { return nil }
         var i = start
         while i < b.count {
@@ -178,7 +178,7 @@ enum HTMLImages {
     }
 
     /// The position just past `</name ...>`.
-    private static func findClosingTag(_ b: Bytes, _ name: String, from start: Int) -> Int? {
+    static func findClosingTag(_ b: Bytes, _ name: String, from start: Int) -> Int? {
         let closing = Array(("</" + name).utf8)
         var from = start
         while let i = find(b, closing, from: from) {
@@ -191,7 +191,7 @@ enum HTMLImages {
         return nil
     }
 
-    private static func tagName(_ b: Bytes, from start: Int) -> (String, Int) {
+    static func tagName(_ b: Bytes, from start: Int) -> (String, Int) {
         var i = start
         while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">") { i += 1 }
         return (String(decoding: b[start..<i].lazy.map(lower), as: UTF8.self), i)

@@ -21,6 +21,8 @@ public struct ImageOrigin: Hashable, Sendable {
     public var link: String?
     /// The address of the page the image was on, when the drag said.
     public var page: String?
+    /// The `<title>` of that page, when the app read the page or the browser sent it.
+    public var pageTitle: String?
     /// The image's alternative text (`alt`).
     public var altText: String?
     /// The image's or its link's `title`.
@@ -32,7 +34,7 @@ public struct ImageOrigin: Hashable, Sendable {
 
     public init(
         arrival: Arrival? = nil, added: String? = nil, link: String? = nil, page: String? = nil,
-        altText: String? = nil, title: String? = nil, browserDescription: String? = nil
+        altText: String? = nil, title: String? = nil, browserDescription: String? = nil, pageTitle: String? = nil
     ) {
         self.arrival = arrival
         self.added = added
@@ -41,6 +43,7 @@ public struct ImageOrigin: Hashable, Sendable {
         self.altText = altText
         self.title = title
         self.browserDescription = browserDescription
+        self.pageTitle = pageTitle
     }
 }
 

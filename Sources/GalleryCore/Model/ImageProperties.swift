@@ -5,7 +5,8 @@ import Foundation
 /// formatters, which know the user's locale.
 public struct ImageProperties: Equatable, Sendable {
     public enum Field: CaseIterable, Sendable {
-        case address, link, page, altText, title, browserDescription, arrival, added, pixelSize, byteSize, format
+        case address, link, page, pageTitle, altText, title, browserDescription, arrival, added, pixelSize, byteSize,
+            format
 
         /// The field's name, as the pane heads it and assistive technologies read it.
         public var heading: String {
@@ -13,6 +14,7 @@ public struct ImageProperties: Equatable, Sendable {
             case .address: tr("Address")
             case .link: tr("Link")
             case .page: tr("Page")
+            case .pageTitle: tr("Page title")
             case .altText: tr("Alternative text")
             case .title: tr("Title")
             // Translators: what the web browser called the image when it was dragged.
@@ -53,6 +55,7 @@ public struct ImageProperties: Equatable, Sendable {
         }
         add(.link, origin?.link, openable: origin?.link.flatMap(Self.openable))
         add(.page, origin?.page, openable: origin?.page.flatMap(Self.openable))
+        add(.pageTitle, origin?.pageTitle)
         add(.altText, origin?.altText)
         add(.title, origin?.title)
         // Said already when it repeats the alt text or the title (both browsers send the alt text).

@@ -14,3 +14,14 @@ public struct PageCapture: Hashable, Sendable {
         self.images = images
     }
 }
+
+extension PageCapture {
+    /// `image` as a drop of it would bring it in: its origin names this page, its title, and what the
+    /// page said of the image.
+    public func dropped(_ image: PageImage) -> DroppedImage {
+        DroppedImage(
+            url: image.address,
+            origin: ImageOrigin(
+                link: image.link, page: pageAddress, altText: image.altText, title: image.title, pageTitle: pageTitle))
+    }
+}

@@ -25,3 +25,13 @@ public struct PageImage: Hashable, Sendable {
         self.height = height
     }
 }
+
+extension PageImage {
+    /// The same image named again on the page: what its first mention left out, this one may say.
+    mutating func fillGaps(from other: PageImage) {
+        altText = altText ?? other.altText
+        title = title ?? other.title
+        link = link ?? other.link
+        if width == nil && height == nil { (width, height) = (other.width, other.height) }
+    }
+}

@@ -66,7 +66,7 @@ extension ImageOrigin {
     private static var texts: [(String, WritableKeyPath<ImageOrigin, String?>)] {
         [
             ("added", \.added), ("link", \.link), ("page", \.page), ("alt", \.altText), ("title", \.title),
-            ("description", \.browserDescription),
+            ("description", \.browserDescription), ("pageTitle", \.pageTitle),
         ]
     }
 
@@ -86,6 +86,7 @@ extension ImageOrigin {
             case "alt" where text != nil: origin.altText = text
             case "title" where text != nil: origin.title = text
             case "description" where text != nil: origin.browserDescription = text
+            case "pageTitle" where text != nil: origin.pageTitle = text
             default:
                 reader.rewind(to: start)
                 origin.unknownFields[name.text] = try reader.readUnknown()

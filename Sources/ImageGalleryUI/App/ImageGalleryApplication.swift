@@ -187,6 +187,9 @@ public final class ImageGalleryApplication {
         upkeep = makeUpkeep(of: state, isLoaded: loaded.state != nil, source: bytesSource)
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
+        downloader.onPage = { [weak self] capture, placeholder, galleryID, arrival in
+            self?.window(showing: galleryID)?.pickImages(from: capture, into: placeholder, arrival: arrival)
+        }
         downloader.onAlreadyKept = { [weak self] existing, galleryID, addAnyway in
             self?.window(showing: galleryID)?.sayAlreadyKept(existing, addAnyway: addAnyway)
         }

@@ -39,6 +39,8 @@ final class MainWindow {
     private var cellMenu: Popover?
     /// The properties of one image (Alt+Return), while open.
     private var properties: PropertiesWindow?
+    /// The page picker open over this window, if any.
+    var pagePicker: PagePicker?
     private let propertiesButton = Button(iconName: "document-properties-symbolic", tooltip: tr("Properties"))
     // The image viewer: a page beside the gallery in the gallery area.
     private let viewer: ImageViewer

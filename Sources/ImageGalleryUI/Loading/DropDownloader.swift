@@ -32,6 +32,11 @@ final class DropDownloader {
             _ addAnyway: @escaping @MainActor () -> Void
         )
             -> Void = { _, _, _ in }
+    /// A single address dropped or pasted into `galleryID` answered with a page, read for its images: someone
+    /// showing the gallery offers them, in place of `placeholder`.
+    var onPage:
+        (_ capture: PageCapture, _ placeholder: ImageID, _ galleryID: String, _ arrival: ImageOrigin.Arrival) -> Void =
+            { _, _, _, _ in }
     /// The display's scale factor: dropped images are decoded for it.
     var scaleFactor = 1
 
@@ -100,7 +105,7 @@ final class DropDownloader {
             guard let self else { return }
             for (offset, (image, placeholder)) in zip(images, placeholders).enumerated()
             where library.location(of: placeholder) != nil {
-                fetch(image, into: placeholder, position: firstPosition + offset)
+                fetch(image, into: placeholder, position: firstPosition + offset, readsPages: images.count == 1)
             }
         }
     }
@@ -109,13 +114,14 @@ final class DropDownloader {
         image.url.map { GalleryImage(url: $0, aspectRatio: 1).label } ?? tr("image")
     }
 
-    /// Starts bringing `image` into `placeholder`.
-    private func fetch(_ image: DroppedImage, into placeholder: ImageID, position: Int) {
+    /// Starts bringing `image` into `placeholder`; when `readsPages`, an address that answers with a page
+    /// offers the page's images instead.
+    private func fetch(_ image: DroppedImage, into placeholder: ImageID, position: Int, readsPages: Bool) {
         let cancellation = CancellationToken()
         cancellations[placeholder] = cancellation
         let label = Self.label(for: image)
         let origin = image.origin
-        let transfer = DropTransfer(
+        var transfer = DropTransfer(
             image: image, scale: scaleFactor, priority: .drop(position), pipeline: loader.pipeline,
             cancellation: cancellation,
             progress: { fraction in
@@ -124,7 +130,22 @@ final class DropDownloader {
             done: { result in
                 MainContext.post { [weak self] in self?.finish(placeholder, label: label, origin: origin, result) }
             })
+        if readsPages, image.fallbackBytes == nil {
+            let arrival = origin?.arrival ?? .drop
+            transfer.page = { capture in
+                MainContext.post { [weak self] in self?.offerPage(capture, in: placeholder, arrival: arrival) }
+            }
+        }
         transfer.attempt(0, firstFailure: nil)
+    }
+
+    private func offerPage(_ capture: PageCapture, in placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+        cancellations[placeholder] = nil
+        asksIfKept.remove(placeholder)
+        // Gone already (deleted, or its gallery was): nobody waits for the page.
+        guard let (galleryID, _) = library.location(of: placeholder) else { return }
+        library.relabelPlaceholder(placeholder, label: capture.pageTitle ?? tr("page"))
+        onPage(capture, placeholder, galleryID, arrival)
     }
 
     private func finish(_ placeholder: ImageID, label: String, origin: ImageOrigin?, _ result: DropTransfer.Outcome) {

@@ -22,6 +22,9 @@ struct DropTransfer: Sendable {
     let throttle = ProgressThrottle()
     let progress: @Sendable (Double) -> Void
     let done: @Sendable (Outcome) -> Void
+    /// Hears the page an address answered with HTML instead of an image, read for its images (`PageHTML`);
+    /// nil: such an answer fails as any other that is no image.
+    var page: (@Sendable (PageCapture) -> Void)? = nil
 
     /// Tries the address at `index`: the dragged address first, then other addresses of the same
     /// image (a srcset's original, the thumbnail behind a search result), one at a time and at most
@@ -47,6 +50,11 @@ struct DropTransfer: Sendable {
             case .failure(let failure):
                 attempt(index + 1, firstFailure: firstFailure ?? failure)
             case .success(let bytes):
+                if let page, ImageFormat.sniff(bytes) == nil, PageHTML.looksLikeHTML(bytes) {
+                    let capture = PagePicker.reachable(PageHTML.capture(bytes, pageAddress: url))
+                    guard capture.images.isEmpty else { return page(capture) }
+                    return done(.failure(LoadFailure(description: tr("it is a web page without images"))))
+                }
                 bringIn(bytes, from: url) { failure in attempt(index + 1, firstFailure: firstFailure ?? failure) }
             }
         }

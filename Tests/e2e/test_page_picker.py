@@ -1,0 +1,163 @@
+"""Issue 46, end to end: a page's address pasted or dropped opens a picker of the page's images (lazy, srcset and
+<picture> ones at their largest, og:image, small ones hidden); Add puts the chosen ones in the gallery where the page
+landed, each with the page's address and title in its origin; Escape adds nothing.
+
+The page and its images are served from 127.0.0.1. Screenshots of the picker are kept as page-picker-*.png in
+$E2E_SAVE_SCREENSHOTS."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import harness
+from drag_helpers import click_node, gallery_state, name_of, wait_saved
+from drag_source import DragSource, target, uri_list
+from harness import wait_until
+
+TITLE = "Cats & Kittens"
+PICKER = "Add Images from Page"
+
+PAGE = """<!DOCTYPE html><html><head><meta charset=utf-8><title>Cats &amp; Kittens</title>
+<meta property="og:image" content="/img/og.png"></head><body>
+<a href="/cats/tabby.html"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/img/lazy.png"
+   alt="Lazy cat"></a>
+<img src="/img/srcset-small.png" srcset="/img/srcset-small.png 200w, /img/srcset-large.png 800w" alt="Srcset cat">
+<picture><source srcset="/img/picture-large.png 1000w, /img/picture-small.png 250w">
+  <img src="/img/picture-small.png" alt="Picture cat"></picture>
+<img src="/img/icon.png" alt="Icon">
+</body></html>"""
+
+# name, width, height, colour: the ones the page lists first, then the smaller candidates it must not list.
+IMAGES = [("og", 600, 315, (230, 60, 60)), ("lazy", 400, 300, (60, 160, 60)), ("srcset-large", 800, 600, (60, 60, 220)),
+          ("picture-large", 1000, 750, (220, 160, 40)), ("icon", 32, 32, (140, 60, 180)),
+          ("srcset-small", 200, 150, (20, 20, 20)), ("picture-small", 250, 180, (20, 20, 20))]
+
+_CLIPBOARD_OWNER = textwrap.dedent("""
+    import sys
+    import gi
+    gi.require_version("Gdk", "3.0")
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, Gtk
+    Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).set_text(sys.argv[1], -1)
+    print("owned", flush=True)
+    Gtk.main()
+""")
+
+
+def serve_page(http_server):
+    served = {name: http_server.add_image(name, w, h, rgb) for name, w, h, rgb in IMAGES}
+    http_server.add_file("/cats/index.html", PAGE.encode(), "text/html; charset=utf-8")
+    return http_server.url("/cats/index.html"), served
+
+
+def paste(app, desktop, text):
+    env = desktop.base_env()
+    env["NO_AT_BRIDGE"] = "1"
+    owner = subprocess.Popen([sys.executable, "-c", _CLIPBOARD_OWNER, text], env=env, stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout.readline().strip() == b"owned"
+        app.focus()
+        app.key("ctrl+v")
+        return picker(app)
+    finally:
+        owner.kill()
+        owner.wait(10)
+
+
+def picker(app):
+    return app.wait_for_object(PICKER, timeout=15)
+
+
+def tiles(app, dialog):
+    """The picker's showing tiles by name, with whether each is chosen."""
+    found = app.find_all(lambda a: a.role == harness.ROLE.TOGGLE_BUTTON and a.has_state("SHOWING"), root=dialog)
+    return {t.name: t.has_state("CHECKED") for t in found}
+
+
+def wait_loaded(app, dialog, expected):
+    """Waits for the showing tiles to be `expected` ({name: chosen}) and every thumbnail loaded."""
+    last = {}
+
+    def ready():
+        last["tiles"] = tiles(app, dialog)
+        summary = app.find_by_name("hidden", harness.ROLE.LABEL, contains=True, root=dialog)
+        return last["tiles"] == expected and summary is not None
+
+    wait_until(ready, 15, 0.1, "the picker's tiles %r" % expected, lambda: "tiles: %r" % last.get("tiles"))
+
+
+def button(app, dialog, name):
+    return app.wait_for_object(name, harness.ROLE.PUSH_BUTTON, timeout=5, root=dialog)
+
+
+def screenshot(app, name):
+    folder = os.environ.get("E2E_SAVE_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        app.screenshot(os.path.join(folder, "page-picker-%s.png" % name))
+
+
+def test_a_pasted_page_address_opens_the_picker_and_add_brings_the_chosen_images(make_app, http_server, desktop):
+    page, served = serve_page(http_server)
+    app = make_app(gallery_state([]))
+    app.start()
+    dialog = paste(app, desktop, page)
+    # Every image at its largest; the icon, smaller than 200 pixels, hidden; all chosen.
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
+    assert app.find_by_name("4 of 4 images chosen · 1 small image hidden", harness.ROLE.LABEL, root=dialog)
+    screenshot(app, "light")
+    assert not any(r.path.endswith("-small.png") for r in http_server.requests()), "a smaller candidate was fetched"
+
+    srcset = app.find_by_name("Srcset cat", harness.ROLE.TOGGLE_BUTTON, root=dialog)
+    click_node(desktop, srcset)
+    wait_until(lambda: not srcset.has_state("CHECKED"), 5, 0.05, "Srcset cat left out")
+    click_node(desktop, button(app, dialog, "Add 3 Images"))
+
+    wait_saved(app, ["og", "lazy", "picture-large"], timeout=15)
+    images = app.state()["galleries"][0]["images"]
+    for image in images:
+        origin = image["origin"]
+        assert origin["page"] == page and origin["pageTitle"] == TITLE and origin["arrival"] == "paste", origin
+    assert images[1]["origin"]["alt"] == "Lazy cat"
+    assert images[1]["origin"]["link"] == http_server.url("/cats/tabby.html")
+    assert [i["url"] for i in images] == [served[n].url for n in ("og", "lazy", "picture-large")]
+    assert app.find_by_name(PICKER) is None
+
+
+def test_escape_adds_nothing(make_app, http_server, desktop):
+    page, _ = serve_page(http_server)
+    app = make_app(gallery_state([]))
+    app.start()
+    before = app.state_bytes()
+    dialog = paste(app, desktop, page)
+    wait_until(lambda: tiles(app, dialog), 10, 0.1, "the picker's tiles")
+    app.key("Escape")
+    wait_until(lambda: app.find_by_name(PICKER) is None, 5, 0.1, "the picker closed")
+    app.wait_cells(lambda cs: cs == [], 5, what="the page's placeholder gone")
+    assert app.state_bytes() == before
+    assert app.running
+
+
+def test_a_dropped_link_to_a_page_opens_the_picker_and_its_images_land_where_it_was_dropped(
+        make_app, http_server, desktop, tmp_path):
+    page, served = serve_page(http_server)
+    first = http_server.add_image("first", 300, 200, (200, 200, 200))
+    last = http_server.add_image("last", 300, 200, (100, 100, 100))
+    app = make_app(gallery_state([first, last]))
+    app.start()
+    app.resize(900, 1000)
+    cells = app.wait_cells(lambda cs: len(cs) == 2 and all(c.settled for c in cs), 20, what="the two images")
+    src = DragSource(desktop, [target("text/uri-list", uri_list(page))], workdir=str(tmp_path / "drag-source"))
+    src.start()
+    try:
+        src.drag_into((cells[1].x + 8, cells[1].y + cells[1].height // 2))
+        src.wait_for("drag-end", timeout=15)
+    finally:
+        src.stop()
+    dialog = picker(app)
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
+    app.key("ctrl+Return")
+    wait_saved(app, ["first", "og", "lazy", "srcset-large", "picture-large", "last"], timeout=15)
+    images = app.state()["galleries"][0]["images"]
+    assert all(i["origin"]["page"] == page and i["origin"]["arrival"] == "drop" for i in images[1:5])
+    assert name_of(images[3]["url"]) == "srcset-large"
