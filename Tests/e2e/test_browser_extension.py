@@ -3,11 +3,13 @@
 
 Each browser starts once per module with the extension loaded from the source tree (browser_extension.py), showing
 a page served on 127.0.0.1 titled PAGE_TITLE: a plain image inside a link, an image the app is refused (403 for
-its User-Agent, as behind a login) and an image drawn from a `blob:` address. Each test starts a fresh app whose
+its User-Agent, as behind a login), a large image and an image drawn from a `blob:` address. Each test starts a fresh app whose
 shown gallery is "Cats", points the host at it, right-clicks an image and chooses "Send Image to Image Gallery"
 with the keyboard (the extension's item is the menu's last in Firefox, the last but one, above Inspect, in
 Chromium), then reads state.json: the image is in "Cats" with the page's address and title in its origin; the
-toast says "1 image added to “Cats”".
+toast says "1 image added to “Cats”". "Send All Images on This Page" (the page's context menu) opens the app's
+page picker with the page's images (the large one shown, the two small ones hidden; the blob: one has no address to
+list), and Escape closes it with nothing added.
 
 Run from the repository root with Debian's python:
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e/test_browser_extension.py -x -v
@@ -24,7 +26,7 @@ from PIL import ImageChops
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from browser_extension import ExtensionChromium, ExtensionFirefox, host_log, point_host_at  # noqa: E402
-from browsers import DragSourceServer, image_page  # noqa: E402
+from browsers import DragSourceServer, find_colour_box, image_page  # noqa: E402
 from harness import HarnessError, colour_close, wait_until  # noqa: E402
 
 GALLERY_GEOMETRY = (0, 0, 620, 720)
@@ -43,12 +45,14 @@ class Page:
         self.article = server.add_page("/tom.html", "<!DOCTYPE html><title>Tom</title><p>Tom.</p>")
         self.hotlinked = server.add_hotlink_image("teal", 200, 80, (20, 160, 160))
         self.blob_source = server.add_image("violet", 120, 160, (130, 60, 210))
+        # Large enough for the picker to show it by default (it hides images under 200 pixels).
+        self.large = server.add_image("navy", 320, 240, (30, 40, 120))
         # The violet image is shown from a blob: address the page makes of its bytes.
         blob = ('<div class="item"><img id="blob" width="120" height="160" alt="violet from a blob"></div>'
                 '<script>fetch("%s").then(r => r.blob()).then(b => '
                 'document.getElementById("blob").src = URL.createObjectURL(b));</script>' % self.blob_source.url)
         self.url = server.add_page("/cats.html", image_page(
-            PAGE_TITLE, [(self.plain, self.article), self.hotlinked], extra_html=blob))
+            PAGE_TITLE, [(self.plain, self.article), self.hotlinked, self.large], extra_html=blob))
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +72,7 @@ def browser(request, desktop, page):
         b.start(page.url, timeout=90)
         for image in (page.plain, page.hotlinked, page.blob_source):
             b.find_image(image.rgb, timeout=60)
+        wait_extension_menu(b)
         b.startup_seconds = time.monotonic() - started
         yield b
     finally:
@@ -106,6 +111,30 @@ def open_context_menu(browser, at):
         return changed.histogram()[255] > 1500
 
     wait_until(shown, 10, 0.1, "the %s context menu" % browser.kind, browser.describe)
+
+
+def empty_point(browser):
+    """A point of the page with nothing on it, low and to the right."""
+    x, y, w, h = browser.window_geometry()
+    return (x + w - 150, y + h - 150)
+
+
+def wait_extension_menu(browser, timeout=30):
+    """Waits until the page's context menu holds the extension's item: its icon is the only colour in a menu of
+    black and grey on white (the browser registers the extension's items a moment after the page shows)."""
+    desktop = browser.desktop
+    x, y = empty_point(browser)
+
+    def has_icon():
+        open_context_menu(browser, (x, y))
+        shot = desktop.screenshot().convert("HSV").crop((browser.geometry[0], y - 20) + desktop.size)
+        desktop.xdotool("key", "Escape")
+        saturated = shot.split()[1].point(lambda v: 255 if v > 120 else 0).histogram()[255]
+        wait_until(lambda: find_colour_box(desktop.screenshot(), (255, 255, 255), (x - 5, y + 20, 10, 60)), 10,
+                   0.1, "the menu to close")
+        return saturated > 30
+
+    wait_until(has_icon, timeout, 0.5, "the extension's item in the %s context menu" % browser.kind, browser.describe)
 
 
 def send_image(browser, rgb):
@@ -178,15 +207,15 @@ def test_a_blob_image_lands_from_the_bytes_the_page_holds(browser, page, make_ap
 def test_send_all_images_on_this_page_opens_the_picker_with_them(browser, page, make_app):
     app = start_app(make_app, page, browser)
     started = time.monotonic()
-    x, y, w, h = browser.window_geometry()
-    open_context_menu(browser, (x + w - 150, y + h - 150))
+    open_context_menu(browser, empty_point(browser))
     for key in PAGE_MENU_KEYS[browser.kind]:
         browser.desktop.xdotool("key", key)
     dialog = app.wait_for_object("Add Images from Page", timeout=30)
     print("%s: picker open in %.1f s" % (browser.kind, time.monotonic() - started))
     tiles = [harness._safe(lambda: t.name) for t in
              app.find_all(lambda a: a.role == harness.ROLE.TOGGLE_BUTTON and a.has_state("SHOWING"), root=dialog)]
-    assert "orange" in tiles and "teal" in tiles, tiles
+    assert sorted(tiles) == ["Show small images", "navy"], tiles
+    assert app.find_by_name("2 small images hidden", harness.ROLE.LABEL, contains=True, root=dialog)
     app.focus()
     app.key("Escape")
     wait_until(lambda: app.find_by_name("Add Images from Page") is None, 10, 0.1, "the picker closed")
