@@ -39,7 +39,11 @@ async function inPage(tab, func, args, frameId) {
 }
 
 async function sendImage(info, tab) {
-  const found = (await inPage(tab, describeImage, [info.srcUrl], info.frameId).catch(() => null)) || {};
+  // What the page says of the image; without it (a page that cannot be scripted) the address still goes.
+  const found = (await inPage(tab, describeImage, [info.srcUrl], info.frameId).catch((error) => {
+    console.error("Image Gallery: could not read the image in the page:", error.message);
+    return null;
+  })) || {};
   const image = {
     address: info.srcUrl,
     srcset: found.srcset || null,
