@@ -69,7 +69,6 @@ class ExtensionChromium(_WithExtension, Chromium):
     def command(self, url):
         command = [a for a in super().command(url) if a != "--disable-extensions"]
         command.insert(1, "--load-extension=" + EXTENSION)
-        command.insert(1, "--disable-features=DisableLoadExtensionCommandLineSwitch")
         return command
 
 
