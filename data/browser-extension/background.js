@@ -40,10 +40,14 @@ async function inPage(tab, func, args, frameId) {
 
 async function sendImage(info, tab) {
   // What the page says of the image; without it (a page that cannot be scripted) the address still goes.
-  const found = (await inPage(tab, describeImage, [info.srcUrl], info.frameId).catch((error) => {
-    console.error("Image Gallery: could not read the image in the page:", error.message);
-    return null;
-  })) || {};
+  // Chromium may refuse the first script just after the click, before the tab's grant reaches it: once more.
+  const describe = () => inPage(tab, describeImage, [info.srcUrl], info.frameId);
+  const found = (await describe()
+    .catch(() => new Promise((resolve) => setTimeout(resolve, 300)).then(describe))
+    .catch((error) => {
+      console.error("Image Gallery: could not read the image in the page:", error.message);
+      return null;
+    })) || {};
   const image = {
     address: info.srcUrl,
     srcset: found.srcset || null,
