@@ -11,5 +11,13 @@ public final class Switch: Widget {
     }
 
     /// Turned on or off, by the user or by `isActive`.
-    public func onToggled(_ handler: @escaping VoidHandler) { on("notify::active", handler) }
+    public func onToggled(_ handler: @escaping VoidHandler) {
+        // "notify" passes the property's spec before the user data.
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, userData in
+            let box = CallbackBox<VoidHandler>.from(userData: userData)
+            onMain { box.handler() }
+        }
+        GLibKit.connect(
+            pointer, "notify::active", trampoline: unsafeBitCast(trampoline, to: GCallback.self), handler: handler)
+    }
 }

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import harness
 from drag_helpers import click_node, gallery_state, name_of, wait_saved
 from drag_source import DragSource, target, uri_list
@@ -50,7 +52,7 @@ def serve_page(http_server):
     return http_server.url("/cats/index.html"), served
 
 
-def paste(app, desktop, text):
+def paste(app, desktop, text, title=PICKER):
     env = desktop.base_env()
     env["NO_AT_BRIDGE"] = "1"
     owner = subprocess.Popen([sys.executable, "-c", _CLIPBOARD_OWNER, text], env=env, stdout=subprocess.PIPE)
@@ -58,29 +60,30 @@ def paste(app, desktop, text):
         assert owner.stdout.readline().strip() == b"owned"
         app.focus()
         app.key("ctrl+v")
-        return picker(app)
+        return picker(app, title)
     finally:
         owner.kill()
         owner.wait(10)
 
 
-def picker(app):
-    return app.wait_for_object(PICKER, timeout=15)
+def picker(app, title=PICKER):
+    return app.wait_for_object(title, timeout=15)
 
 
-def tiles(app, dialog):
-    """The picker's showing tiles by name, with whether each is chosen."""
-    found = app.find_all(lambda a: a.role == harness.ROLE.TOGGLE_BUTTON and a.has_state("SHOWING"), root=dialog)
+def tiles(app, dialog, switch="Show small images"):
+    """The picker's showing tiles by name, with whether each is chosen (the switch is a toggle button too)."""
+    found = app.find_all(lambda a: a.role == harness.ROLE.TOGGLE_BUTTON and a.has_state("SHOWING")
+                         and a.name != switch, root=dialog)
     return {t.name: t.has_state("CHECKED") for t in found}
 
 
-def wait_loaded(app, dialog, expected):
+def wait_loaded(app, dialog, expected, switch="Show small images", hidden="hidden"):
     """Waits for the showing tiles to be `expected` ({name: chosen}) and every thumbnail loaded."""
     last = {}
 
     def ready():
-        last["tiles"] = tiles(app, dialog)
-        summary = app.find_by_name("hidden", harness.ROLE.LABEL, contains=True, root=dialog)
+        last["tiles"] = tiles(app, dialog, switch)
+        summary = app.find_by_name(hidden, harness.ROLE.LABEL, contains=True, root=dialog)
         return last["tiles"] == expected and summary is not None
 
     wait_until(ready, 15, 0.1, "the picker's tiles %r" % expected, lambda: "tiles: %r" % last.get("tiles"))
@@ -104,7 +107,7 @@ def test_a_pasted_page_address_opens_the_picker_and_add_brings_the_chosen_images
     dialog = paste(app, desktop, page)
     # Every image at its largest; the icon, smaller than 200 pixels, hidden; all chosen.
     wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
-    assert app.find_by_name("4 of 4 images chosen · 1 small image hidden", harness.ROLE.LABEL, root=dialog)
+    assert app.find_by_name("4 of 5 images chosen · 1 small image hidden", harness.ROLE.LABEL, root=dialog)
     screenshot(app, "light")
     assert not any(r.path.endswith("-small.png") for r in http_server.requests()), "a smaller candidate was fetched"
 
@@ -124,13 +127,17 @@ def test_a_pasted_page_address_opens_the_picker_and_add_brings_the_chosen_images
     assert app.find_by_name(PICKER) is None
 
 
-def test_escape_adds_nothing(make_app, http_server, desktop):
+def test_small_images_show_with_the_switch_and_escape_adds_nothing(make_app, http_server, desktop):
     page, _ = serve_page(http_server)
     app = make_app(gallery_state([]))
     app.start()
     before = app.state_bytes()
     dialog = paste(app, desktop, page)
-    wait_until(lambda: tiles(app, dialog), 10, 0.1, "the picker's tiles")
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
+    # The switch shows the small icon, chosen as every other.
+    click_node(desktop, app.find_by_name("Show small images", harness.ROLE.TOGGLE_BUTTON, root=dialog))
+    wait_until(lambda: tiles(app, dialog).get("Icon") is True, 5, 0.1, "the icon shown")
+    assert button(app, dialog, "Add 5 Images")
     app.key("Escape")
     wait_until(lambda: app.find_by_name(PICKER) is None, 5, 0.1, "the picker closed")
     app.wait_cells(lambda cs: cs == [], 5, what="the page's placeholder gone")
@@ -161,3 +168,81 @@ def test_a_dropped_link_to_a_page_opens_the_picker_and_its_images_land_where_it_
     images = app.state()["galleries"][0]["images"]
     assert all(i["origin"]["page"] == page and i["origin"]["arrival"] == "drop" for i in images[1:5])
     assert name_of(images[3]["url"]) == "srcset-large"
+
+
+
+def test_an_image_the_library_has_is_marked_and_left_out(make_app, http_server, desktop):
+    page, served = serve_page(http_server)
+    app = make_app(gallery_state([served["lazy"]]))
+    app.start()
+    app.wait_every_image_kept(timeout=20)
+    dialog = paste(app, desktop, page)
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": False, "Srcset cat": True, "Picture cat": True})
+    lazy = app.find_by_name("Lazy cat", harness.ROLE.TOGGLE_BUTTON, root=dialog)
+    assert "already in the library" in lazy.description
+    app.key("Escape")
+    wait_until(lambda: app.find_by_name(PICKER) is None, 5, 0.1, "the picker closed")
+
+
+LOOKS = {
+    "dark": dict(env={"GTK_THEME": "Adwaita:dark"}),
+    "russian": dict(env={"LANG": "ru_RU.UTF-8", "LC_ALL": "ru_RU.UTF-8", "LANGUAGE": "ru"},
+                    app_name="Галерея изображений", gallery_name="Коллекция",
+                    title="Добавить изображения со страницы", switch="Показывать маленькие изображения",
+                    summary="Выбрано 4 из 5 изображений · 1 маленькое изображение скрыто",
+                    add="Добавить 4 изображения"),
+}
+
+
+@pytest.mark.parametrize("look", sorted(LOOKS))
+def test_the_picker_in_the_dark_theme_and_in_russian(make_app, http_server, desktop, look):
+    words = LOOKS[look]
+    page, _ = serve_page(http_server)
+    names = {k: words[k] for k in ("app_name", "gallery_name") if k in words}
+    app = make_app(gallery_state([]), env_overrides=words["env"], **names)
+    app.start()
+    dialog = paste(app, desktop, page, words.get("title", PICKER))
+    switch = words.get("switch", "Show small images")
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True}, switch,
+                words.get("summary", "hidden"))
+    screenshot(app, look)
+    if look == "dark":
+        x, y, w, h = dialog.extents()
+        assert sum(app.pixel(x + w // 2, y + h - 120)) < 3 * 90, "the picker is not dark"
+    else:
+        assert app.find_by_name(words["add"], harness.ROLE.PUSH_BUTTON, root=dialog)
+    app.key("Escape")
+    app.wait_cells(lambda cs: cs == [], 5, what="nothing added")
+
+
+def test_a_page_of_a_hundred_thousand_images_lists_the_first_500_and_the_window_answers(
+        make_app, http_server, desktop):
+    http_server.add_image("tile", 300, 300, (60, 120, 200))
+    html = "<title>Flood</title>" + "".join('<img src="/img/tile.png?n=%d">' % n for n in range(100_000))
+    http_server.add_file("/flood.html", html.encode(), "text/html; charset=utf-8")
+    app = make_app(gallery_state([]))
+    app.start()
+    env = desktop.base_env()
+    env["NO_AT_BRIDGE"] = "1"
+    owner = subprocess.Popen([sys.executable, "-c", _CLIPBOARD_OWNER, http_server.url("/flood.html")], env=env,
+                             stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout.readline().strip() == b"owned"
+        app.focus()
+        app.key("ctrl+v")
+
+        # The dialog is read from the app's top-level windows: walking its 500 tiles over AT-SPI would take long.
+        def dialog():
+            return next((w for w in app.accessible_app().children() if harness._safe(lambda: w.name) == PICKER),
+                        None)
+
+        window = wait_until(dialog, 20, 0.2, "the picker")
+        wait_until(lambda: "of 500 images chosen" in (harness._safe(lambda: window.description) or ""), 10, 0.2,
+                   "the picker listing 500 images", lambda: window.description)
+        app.key("Escape")
+        wait_until(lambda: dialog() is None, 10, 0.1, "the picker closed")
+        app.wait_cells(lambda cs: cs == [], 5, what="nothing added")
+        assert app.running
+    finally:
+        owner.kill()
+        owner.wait(10)

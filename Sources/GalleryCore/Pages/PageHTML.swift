@@ -75,11 +75,11 @@ public enum PageHTML {
             width: raw.width, height: raw.height)
     }
 
-    /// Text as a page's attribute holds it: entities decoded, blanks collapsed, nil when empty or too long.
+    /// Text as a page's attribute holds it, as an origin records it (`OriginText`): entities decoded, one line,
+    /// nil when empty or longer than `PageLimits.maximumTextLength` as written.
     static func text(_ raw: String?) -> String? {
         guard let raw, raw.utf8.count <= PageLimits.maximumTextLength else { return nil }
-        let words = HTMLImages.decodeEntities(raw).split(whereSeparator: \.isWhitespace)
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        return OriginText.cleaned(HTMLImages.decodeEntities(raw))
     }
 
     private static func title(_ raw: String) -> String? {
