@@ -69,6 +69,15 @@ public final class Application: Object {
         return action
     }
 
+    /// An application action with a string parameter (`app.NAME`), which other processes activate over D-Bus too.
+    public func addAction(_ name: String, parameter: String.Type, _ handler: @escaping @MainActor (String) -> Void)
+        -> Action
+    {
+        let action = Action(name: name, stringHandler: handler)
+        g_action_map_add_action(OpaquePointer(pointer), OpaquePointer(action.pointer))
+        return action
+    }
+
     public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
         var cStrings: [UnsafePointer<gchar>?] = accelerators.map { UnsafePointer(strdup($0)) }
         cStrings.append(nil)

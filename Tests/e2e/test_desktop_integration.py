@@ -17,12 +17,16 @@ gtk-update-icon-cache, python3-gi, gir1.2-gtk-3.0,
 librsvg2-common (the SVG loader of gdk-pixbuf), xvfb, xauth, python3-pytest.
 """
 
+import base64
 import configparser
 import filecmp
+import hashlib
+import json
 import os
 import re
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 import textwrap
@@ -57,6 +61,11 @@ INSTALLED_FILES = [
     "share/dbus-1/services/" + APP_ID + ".service",
     "share/locale/fr/LC_MESSAGES/image-gallery.mo",
     "share/locale/ru/LC_MESSAGES/image-gallery.mo",
+    "share/image-gallery/browser-extension/manifest.json",
+    "share/image-gallery/browser-extension/background.js",
+    "libexec/image-gallery/browser-host",
+    "lib/mozilla/native-messaging-hosts/io.github.imagegallery.image_gallery.json",
+    "etc/chromium/native-messaging-hosts/io.github.imagegallery.image_gallery.json",
 ] + ["share/help/%s/%s/%s" % (language, APP_ID, page.name)
       for language in ("C", "fr", "ru") for page in sorted(HELP_PAGES.iterdir())]
 
@@ -435,3 +444,24 @@ def test_symbolic_icon_is_a_16px_single_colour_fill_only_svg():
         assert element.tag not in (SVG_NS + "image", SVG_NS + "text"), element.tag
         assert element.get("stroke") in (None, "none"), "stroke on %s" % element.tag
         assert "stroke" not in (element.get("style") or ""), "stroke on %s" % element.tag
+
+
+def test_installed_browser_host_manifests_start_the_installed_host_for_the_extension_alone(install):
+    """Both browsers' manifests name the installed host script and allow only the extension's fixed ids (the gecko
+    id, and the id Chromium derives from the manifest's key); the script answers a native message."""
+    prefix, _, _ = install
+    extension = json.loads((prefix / "share/image-gallery/browser-extension/manifest.json").read_text())
+    gecko_id = extension["browser_specific_settings"]["gecko"]["id"]
+    digest = hashlib.sha256(base64.b64decode(extension["key"])).hexdigest()[:32]
+    chromium_id = "".join(chr(ord("a") + int(c, 16)) for c in digest)
+    host = prefix / "libexec/image-gallery/browser-host"
+    name = "io.github.imagegallery.image_gallery"
+    firefox = json.loads((prefix / "lib/mozilla/native-messaging-hosts" / (name + ".json")).read_text())
+    chromium = json.loads((prefix / "etc/chromium/native-messaging-hosts" / (name + ".json")).read_text())
+    assert (firefox["name"], firefox["path"], firefox["allowed_extensions"]) == (name, str(host), [gecko_id])
+    assert (chromium["name"], chromium["path"], chromium["allowed_origins"]) == (
+        name, str(host), ["chrome-extension://%s/" % chromium_id])
+    message = b'{"kind": "page"}'
+    answer = subprocess.run([str(host)], input=struct.pack("=I", len(message)) + message, capture_output=True,
+                            timeout=30)
+    assert json.loads(answer.stdout[4:]) == {"ok": False, "error": "“page” must be an object"}

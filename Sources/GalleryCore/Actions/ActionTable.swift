@@ -66,6 +66,8 @@ public enum ActionTable {
         .action("app.check-library"),
         .action("app.play-animations"),
         .action("app.move-library"),
+        // The native host hands the browser extension's messages to the running app through it (`BrowserHost`).
+        .action("app.browser-message"),
         .action("win.add-folder"),
         .action("win.export"),
         .action("win.export-gallery"),

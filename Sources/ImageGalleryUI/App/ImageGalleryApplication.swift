@@ -8,7 +8,7 @@ import GtkKit
 /// windows on it: each window holds its own session. App-wide actions (`app.`) live here.
 @MainActor
 public final class ImageGalleryApplication {
-    static let id = "io.github.imagegallery.ImageGallery"
+    nonisolated static let id = "io.github.imagegallery.ImageGallery"
 
     private let application = Application(id: ImageGalleryApplication.id)
     /// The app's background work, from the process's start.
@@ -101,6 +101,9 @@ public final class ImageGalleryApplication {
             guard let self, let libraryMover, let window = lastActiveWindow ?? windows.last else { return }
             window.moveLibrary(with: libraryMover)
         }
+        _ = application.addAction(handlers.named("browser-message"), parameter: String.self) { [weak self] message in
+            self?.receiveFromBrowser(message)
+        }
         handlers.checkEveryActionHandled()
         for entry in ActionTable.entries {
             guard let name = entry.name, !entry.accelerators.isEmpty else { continue }
@@ -151,6 +154,28 @@ public final class ImageGalleryApplication {
             bytesSource: services.loader.bytesSource)
         shellSearch = searcher
         return searcher
+    }
+
+    /// A message of the browser extension, from the native host (or any program on the session bus, so it is
+    /// checked again here): its images go to the gallery of the window used last.
+    private func receiveFromBrowser(_ message: String) {
+        let parsed: BrowserMessage
+        do {
+            parsed = try BrowserMessage.parse(Array(message.utf8), limit: BrowserMessage.maximumForwardedBytes)
+        } catch {
+            FileHandle.standardError.write(
+                Data(untranslated("image-gallery: browser message refused: \(error.reason)\n").utf8))
+            return
+        }
+        activate()
+        guard let window = lastActiveWindow ?? windows.last else { return }
+        switch parsed {
+        case .image(let image) where !image.isWaitingForTransfer: window.addFromBrowser([image.dropped])
+        case .page(let capture): window.pickImages(from: capture)
+        case .image, .chunk:
+            FileHandle.standardError.write(
+                Data(untranslated("image-gallery: browser message refused: it needs the native host\n").utf8))
+        }
     }
 
     /// A result chosen in the overview: a window shows it in its viewer, in whichever gallery holds it.
