@@ -34,6 +34,13 @@ public struct GalleryImage: Hashable, Sendable {
         get { details?.fields.likeness }
         set { change { $0.likeness = newValue } }
     }
+    /// The copies of it that were merged into it, with the addresses they came from.
+    public var mergedCopies: [MergedCopy] {
+        get { details?.fields.mergedCopies ?? [] }
+        set { change { $0.mergedCopies = newValue } }
+    }
+    /// Every address it is known by: its own, then its merged copies'.
+    public var addresses: [String] { [url] + mergedCopies.map(\.url) }
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: RawJSON] {
         get { details?.fields.unknownFields ?? [:] }
@@ -60,6 +67,7 @@ public struct GalleryImage: Hashable, Sendable {
             var note: String?
             var tags: [String] = []
             var likeness: Likeness?
+            var mergedCopies: [MergedCopy] = []
             var unknownFields: [String: RawJSON] = [:]
         }
 

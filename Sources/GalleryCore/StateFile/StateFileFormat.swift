@@ -192,6 +192,12 @@ enum StateFileFormat {
                 {
                     image.likeness = likeness
                 }
+            case "mergedCopies":
+                if let copies = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, MergedCopy.readList)
+                {
+                    image.mergedCopies = copies
+                }
             default: image.unknownFields[field.text] = try reader.readUnknown()
             }
         }
@@ -266,6 +272,7 @@ enum StateFileFormat {
             if image.origin != nil { known.append("origin") }
             if image.original != nil { known.append("original") }
             if image.likeness != nil { known.append("likeness") }
+            if !image.mergedCopies.isEmpty { known.append("mergedCopies") }
             for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
                 writer.field(name)
                 switch name {
@@ -280,6 +287,8 @@ enum StateFileFormat {
                 case "original" where image.original != nil:
                     writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
                 case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
+                case "mergedCopies" where !image.mergedCopies.isEmpty:
+                    writer.value(.array(image.mergedCopies.map(\.json)))
                 default: writer.value(image.unknownFields[name]!)
                 }
             }
