@@ -68,12 +68,11 @@ def start_with_planted(make_app, http_server, desktop, tmp_path, sources, **laun
 def open_find_duplicates(app, menu="Main Menu", item="Find Duplicates", title="Find Duplicates"):
     app.wait_for_object(menu, "toggle button", timeout=10).do_action(0)
     menu_item(app, item).do_action(0)
-    return app.wait_for_object(title, timeout=10)
+    return app.wait_for_object(title, "frame", timeout=10)
 
 
 def group_rows(app, window):
-    return sorted(row.name for row in app.find_all(
-        lambda a: a.role == harness.ROLE.LIST_ITEM and a.has_state("SHOWING"), window))
+    return sorted(row.name for row in app.find_all(lambda a: a.role_name == "list item", window))
 
 
 def test_find_duplicates_groups_the_planted_copies_and_merge_all_leaves_one_of_each(
@@ -97,7 +96,7 @@ def test_find_duplicates_groups_the_planted_copies_and_merge_all_leaves_one_of_e
     text = repr(images)
     assert urls["cat-small.jpg"] in text and urls["dog-small.webp"] in text, text
     app.key("Escape")
-    wait_until(lambda: app.find_by_name("Find Duplicates") is None, 10, 0.1, "Find Duplicates to close")
+    wait_until(lambda: app.find_by_name("Find Duplicates", "frame") is None, 10, 0.1, "Find Duplicates to close")
     app.stop()
 
 
