@@ -28,8 +28,8 @@ import Testing
                 "more", "More",
                 [
                     image("cat.png", 0b11, pixels: (480, 360), format: "png", bytes: 200_000),
-                    image("dog.jpg", 0xF0F0_0000_0000, pixels: (300, 200), format: "jpeg", bytes: 9_000),
-                    image("dog-copy.jpg", 0xF0F0_0000_0001, pixels: (300, 200), format: "jpeg", bytes: 9_000),
+                    image("dog.jpg", 0xFFFF_FFFF_0000_0000, pixels: (300, 200), format: "jpeg", bytes: 9_000),
+                    image("dog-copy.jpg", 0xFFFF_FFFF_0000_0001, pixels: (300, 200), format: "jpeg", bytes: 9_000),
                 ]
             ),
         ]

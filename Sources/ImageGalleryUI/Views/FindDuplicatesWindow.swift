@@ -38,8 +38,8 @@ final class FindDuplicatesWindow {
         scheduler = loader.pipeline.scheduler
         window = DialogWindow(title: tr("Find Duplicates"), parent: parent)
         window.setDefaultSize(width: 720, height: 560)
-        summary.setXAlign(0)
-        summary.setWrap(true)
+        summary.wrapSelectableText()
+        summary.canFocus = false
         mergeAllButton.tooltip = tr("Keep the best copy of each image and merge the others into it")
         mergeAllButton.onClicked { [weak self] in self?.mergeAll() }
         let top = Box(.horizontal, spacing: 12)
@@ -203,7 +203,6 @@ final class FindDuplicatesWindow {
         name.setXAlign(0)
         let marker = Label(isBest ? tr("Best copy") : "")
         marker.setXAlign(0)
-        marker.addStyleClass(isBest ? "accent" : "dim-label")
         let facts = Label(Self.facts(of: member, naming: differences))
         facts.setXAlign(0)
         facts.addStyleClass("dim-label")
