@@ -78,6 +78,8 @@ public enum ActionTable {
         .action("win.delete-gallery"),
         .action("win.search-filter"),
         .action("win.manage-tags"),
+        .action("win.find-duplicates"),
+        .action("win.more-like-this"),
         .action("win.move-images"),
         // The selected images' menu: Ctrl+C and Ctrl+X reach copy and cut through the grid, which leaves them to
         // a text entry that has the keyboard.

@@ -122,6 +122,11 @@ struct CellList {
                 image.tags = changed
                 cells[index].content = .image(image)
             }
+        case .replace(_, let images):
+            let byID = Dictionary(images.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+            for index in cells.indices where !cells[index].isPlaceholder {
+                if let image = byID[cells[index].id] { cells[index].content = .image(image) }
+            }
         }
     }
 

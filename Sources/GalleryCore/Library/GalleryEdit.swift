@@ -35,6 +35,8 @@ public enum GalleryEdit: Hashable, Sendable {
     case note(id: ImageID, from: String?, to: String?)
     /// Images' tags changed, each as given (several images, one step).
     case tags([TagChange])
+    /// Images (known by their ids, which stay) were `from` and are now `to`: copies merged into them.
+    case replace(from: [GalleryImage], to: [GalleryImage])
 
     public var inverse: GalleryEdit {
         switch self {
@@ -46,6 +48,7 @@ public enum GalleryEdit: Hashable, Sendable {
         case .remove(let entries): .insert(entries)
         case .note(let id, let from, let to): .note(id: id, from: to, to: from)
         case .tags(let changes): .tags(changes.map { TagChange(id: $0.id, from: $0.to, to: $0.from) })
+        case .replace(let from, let to): .replace(from: to, to: from)
         }
     }
 }

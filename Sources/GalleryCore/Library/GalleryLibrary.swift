@@ -425,13 +425,17 @@ public final class GalleryLibrary {
     }
 
     /// Records the original the library now keeps of an image (bytes carried over from the cache, fetched
-    /// again, or kept with a new address): no undo step, as nothing the user did changed.
-    public func recordOriginal(_ original: KeptOriginal, of id: ImageID, url: String? = nil) {
+    /// again, or kept with a new address), and the likeness measured from it: no undo step, as nothing the user did
+    /// changed.
+    public func recordOriginal(_ original: KeptOriginal, of id: ImageID, url: String? = nil, likeness: Likeness? = nil)
+    {
         guard let (galleryID, index) = location(of: id), var image = cellList(galleryID)?.cells[index].image,
             image.original != original || (url != nil && url != image.url)
+                || (likeness != nil && likeness != image.likeness)
         else { return }
         image.original = original
         if let url { image.url = url }
+        if let likeness { image.likeness = likeness }
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }
         commit(galleries: [galleryID])
     }
@@ -450,6 +454,25 @@ public final class GalleryLibrary {
             if !changed.contains(galleryID) { changed.append(galleryID) }
         }
         for galleryID in changed { publish(.cells(galleryID: galleryID)) }
+    }
+
+    /// Records likenesses measured in the background (a library from before they were, an image carried over): no
+    /// undo step, as nothing the user did changed; one change and one save for all. Each comes with the gallery and
+    /// the cell index where its image stood when it was asked for, looked at first.
+    public func recordLikenesses(_ measured: [(id: ImageID, galleryID: String, cellIndex: Int, likeness: Likeness)]) {
+        var touched: [String] = []
+        for (id, galleryID, hint, likeness) in measured {
+            let changed = editCells(of: galleryID) { list -> Bool in
+                guard let index = hint < list.cells.count && list.cells[hint].id == id ? hint : list.index(of: id),
+                    var image = list.cells[index].image, image.likeness != likeness
+                else { return false }
+                image.likeness = likeness
+                list.cells[index].content = .image(image)
+                return true
+            }
+            if changed == true, !touched.contains(galleryID) { touched.append(galleryID) }
+        }
+        if !touched.isEmpty { commit(galleries: touched) }
     }
 
     /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.
@@ -474,6 +497,59 @@ public final class GalleryLibrary {
         record(edit, name: tr("Edit Note"))
         commit(galleries: [galleryID])
         return true
+    }
+
+    /// Merges copies of pictures, one undo step for all (`DuplicateMerge`): each kept image takes in what its
+    /// merged copies knew, and they leave their galleries. A merge whose images are gone, placeholders, or in
+    /// an earlier merge of the list is left out. Returns the ids kept.
+    @discardableResult
+    public func merge(_ merges: [DuplicateMerge]) -> [ImageID] {
+        var used = Set<ImageID>()
+        var replacements: [String: (from: [GalleryImage], to: [GalleryImage])] = [:]
+        var removals: [String: [Int: GalleryImage]] = [:]
+        var kept: [ImageID] = []
+        // Every image named found in one pass: Merge All names thousands.
+        let wanted = Set(merges.flatMap { [$0.kept] + $0.merged })
+        var found: [ImageID: (galleryID: String, imageIndex: Int, image: GalleryImage)] = [:]
+        for shelf in shelves {
+            var imageIndex = 0
+            for cell in shelf.cells.cells {
+                guard let image = cell.image else { continue }
+                if wanted.contains(cell.id) { found[cell.id] = (shelf.entry.id, imageIndex, image) }
+                imageIndex += 1
+            }
+        }
+        for merge in merges {
+            let ids = [merge.kept] + merge.merged
+            guard Set(ids).count == ids.count, used.isDisjoint(with: ids), let keptCopy = found[merge.kept] else {
+                continue
+            }
+            let (keptGallery, keptImage) = (keptCopy.galleryID, keptCopy.image)
+            let others = merge.merged.compactMap { found[$0] }
+            guard !others.isEmpty else { continue }
+            used.formUnion(ids)
+            kept.append(merge.kept)
+            let merged = DuplicateMerge.merged(keptImage, with: others.map(\.image))
+            replacements[keptGallery, default: ([], [])].from.append(keptImage)
+            replacements[keptGallery, default: ([], [])].to.append(merged)
+            for other in others { removals[other.galleryID, default: [:]][other.imageIndex] = other.image }
+        }
+        guard !kept.isEmpty else { return [] }
+        // One edit a gallery: each gallery's copies leave at the places they had before any left.
+        let replacementEdits = replacements.sorted { $0.key < $1.key }.map { galleryID, images in
+            LibraryEdit.images(galleryID: galleryID, .replace(from: images.from, to: images.to))
+        }
+        let removalEdits = removals.sorted { $0.key < $1.key }.map { galleryID, images in
+            LibraryEdit.images(
+                galleryID: galleryID,
+                .remove(images.sorted { $0.key < $1.key }.map { IndexedImage(index: $0.key, image: $0.value) }))
+        }
+        let edit = LibraryEdit.group(replacementEdits + removalEdits)
+        apply(edit)
+        let count = removals.values.reduce(0) { $0 + $1.count }
+        record(edit, name: trPlural("Merge Duplicate", "Merge {count} Duplicates", count))
+        commit(galleries: edit.galleryIDs)
+        return kept
     }
 
     // MARK: Tags

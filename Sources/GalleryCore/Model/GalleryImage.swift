@@ -39,6 +39,13 @@ public struct GalleryImage: Hashable, Sendable {
         get { details?.fields.animation }
         set { change { $0.animation = newValue } }
     }
+    /// The copies of it that were merged into it, with the addresses they came from.
+    public var mergedCopies: [MergedCopy] {
+        get { details?.fields.mergedCopies ?? [] }
+        set { change { $0.mergedCopies = newValue } }
+    }
+    /// Every address it is known by: its own, then its merged copies'.
+    public var addresses: [String] { [url] + mergedCopies.map(\.url) }
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: RawJSON] {
         get { details?.fields.unknownFields ?? [:] }
@@ -66,6 +73,7 @@ public struct GalleryImage: Hashable, Sendable {
             var tags: [String] = []
             var likeness: Likeness?
             var animation: AnimationSummary?
+            var mergedCopies: [MergedCopy] = []
             var unknownFields: [String: RawJSON] = [:]
         }
 

@@ -106,6 +106,45 @@ extension ImageOrigin {
     }
 }
 
+extension MergedCopy {
+    /// A list of merged copies, each `{"url": …, "origin": {…}}`; nil when it is not a list of such objects (the
+    /// reader is then inside it).
+    static func readList(_ reader: inout JSONReader) throws(JSONReader.Failure) -> [MergedCopy]? {
+        guard reader.nextIs(UInt8(ascii: "[")) else { return nil }
+        var copies: [MergedCopy] = []
+        var allCopies = true
+        try reader.readArray { (reader) throws(JSONReader.Failure) in
+            guard allCopies, reader.nextIs(UInt8(ascii: "{")) else {
+                allCopies = false
+                return try reader.skipValue()
+            }
+            var copy = MergedCopy(url: "")
+            var hasURL = false
+            try reader.readFields { (reader, name) throws(JSONReader.Failure) in
+                // A value of another shape is passed over: a copy is only ever written as this version writes it.
+                switch name {
+                case "url" where reader.nextIs(UInt8(ascii: "\"")):
+                    copy.url = try reader.readString()
+                    hasURL = true
+                case "origin" where reader.nextIs(UInt8(ascii: "{")): copy.origin = try ImageOrigin.read(&reader)
+                default: try reader.skipValue()
+                }
+            }
+            if hasURL { copies.append(copy) } else { allCopies = false }
+        }
+        return allCopies ? copies : nil
+    }
+
+    var json: JSONValue {
+        var fields: [String: JSONValue] = ["url": .string(url)]
+        if let origin {
+            fields["origin"] = .object(
+                origin.knownFields.merging(origin.unknownFields.compactMapValues(\.value)) { known, _ in known })
+        }
+        return .object(fields)
+    }
+}
+
 extension JSONReader {
     /// A whole number that fits an `Int`; nil for any other value, which is then passed over.
     fileprivate mutating func readInteger() throws(JSONReader.Failure) -> Int? {

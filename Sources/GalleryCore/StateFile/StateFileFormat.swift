@@ -200,6 +200,12 @@ enum StateFileFormat {
                 {
                     image.animation = animation
                 }
+            case "mergedCopies":
+                if let copies = try reader.readKnown(
+                    field.text, keepingOtherShapesIn: &image.unknownFields, MergedCopy.readList)
+                {
+                    image.mergedCopies = copies
+                }
             default: image.unknownFields[field.text] = try reader.readUnknown()
             }
         }
@@ -281,6 +287,7 @@ enum StateFileFormat {
             if image.original != nil { known.append("original") }
             if image.likeness != nil { known.append("likeness") }
             if image.animation != nil { known.append("animation") }
+            if !image.mergedCopies.isEmpty { known.append("mergedCopies") }
             for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
                 writer.field(name)
                 switch name {
@@ -296,6 +303,8 @@ enum StateFileFormat {
                     writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
                 case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
                 case "animation" where image.animation != nil: write(image.animation!, to: &writer)
+                case "mergedCopies" where !image.mergedCopies.isEmpty:
+                    writer.value(.array(image.mergedCopies.map(\.json)))
                 default: writer.value(image.unknownFields[name]!)
                 }
             }

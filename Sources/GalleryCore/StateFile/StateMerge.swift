@@ -240,6 +240,7 @@ private struct ImageSides {
         result.original = pick(\.original)
         result.origin = pick(\.origin)
         result.animation = pick(\.animation)
+        result.mergedCopies = pick(\.mergedCopies)
         result.note = pick(\.note)
         let notes = [our.note, their.note].compactMap { $0 }.filter { !$0.isEmpty && $0 != original?.note }.sorted()
         if notes.count == 2 && notes[0] != notes[1] { result.note = notes.joined(separator: "\n\n") }

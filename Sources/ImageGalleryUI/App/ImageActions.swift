@@ -29,6 +29,7 @@ final class ImageActions {
     /// The tags dialog of the selection, while open.
     private var tagsDialog: TagsDialog?
     private var manageTags: ManageTagsWindow?
+    private var findDuplicates: FindDuplicatesWindow?
 
     /// Tells the user something (the window's toast).
     var say: (String) -> Void = { _ in }
@@ -67,6 +68,7 @@ final class ImageActions {
                 self?.move(to: galleryID)
             })
         _ = window.addAction(handlers.named("manage-tags")) { [weak self] in self?.showManageTags() }
+        _ = window.addAction(handlers.named("find-duplicates")) { [weak self] in self?.showFindDuplicates() }
         selectionChanged()
     }
 
@@ -134,6 +136,11 @@ final class ImageActions {
 
         let about = MenuModel()
         about.append(label: tr("Ta_gs…"), action: "win.edit-tags")
+        if let (galleryID, index) = library.location(of: clicked),
+            library.cells(of: galleryID)[index].image?.likeness != nil
+        {
+            about.append(label: tr("More _Like This"), action: "win.more-like-this", target: clicked.rawValue)
+        }
         about.append(label: tr("P_roperties"), action: "win.image-properties", target: clicked.rawValue)
         menu.appendSection(about)
         return menu
@@ -454,6 +461,26 @@ final class ImageActions {
         shown.onClosed = { [weak self] in self?.manageTags = nil }
         manageTags = shown
         shown.present()
+    }
+
+    private func showFindDuplicates() {
+        if let findDuplicates {
+            findDuplicates.present()
+            return
+        }
+        let shown = FindDuplicatesWindow(library: library, loader: loader, parent: window)
+        shown.onClosed = { [weak self] in self?.findDuplicates = nil }
+        shown.merge = { [weak self] groups in self?.merge(groups) }
+        findDuplicates = shown
+        shown.present()
+    }
+
+    /// Keeps each group's best copy and merges the others into it, as one undo step.
+    private func merge(_ groups: [DuplicateGroup]) {
+        let kept = library.merge(groups.map(\.merge))
+        guard !kept.isEmpty else { return }
+        let merged = groups.filter { kept.contains($0.best.image.id) }.reduce(0) { $0 + $1.members.count - 1 }
+        offerUndo(trPlural("{count} copy merged", "{count} copies merged", merged))
     }
 
     // MARK: Galleries

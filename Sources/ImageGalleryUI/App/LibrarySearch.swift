@@ -126,6 +126,21 @@ final class LibrarySearch {
         index?.corpus.refine(shown, to: query)
     }
 
+    /// More Like This: the library's images that look like image `id`, nearest first, found on a worker over its cells
+    /// as they are now and handed to `then` on the GTK thread; nothing comes once `cancellation` is cancelled.
+    func lookAlikes(
+        of id: ImageID, cancellation: CancellationToken,
+        then: @escaping @Sendable @MainActor (SearchResults) -> Void
+    ) {
+        let galleries = library.galleries.map { ($0.id, $0.name, library.cells(of: $0.id)) }
+        guard let (galleryID, index) = library.location(of: id),
+            let fingerprint = library.cells(of: galleryID)[index].image?.likeness?.fingerprint
+        else { return then(SearchResults(lookingLike: Fingerprint(rawValue: 0), excluding: id, in: [])) }
+        scheduler.run(
+            .cpu, .visible, cancellation: cancellation,
+            { SearchResults(lookingLike: fingerprint, excluding: id, in: galleries) }, then: then)
+    }
+
     /// Finds `query` on a worker over the index as it is now, and hands the results to `then` on the GTK
     /// thread; nothing comes once `cancellation` is cancelled (a newer query took its place).
     func search(

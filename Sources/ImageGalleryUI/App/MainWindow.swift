@@ -42,6 +42,8 @@ final class MainWindow {
     /// The page picker open over this window, if any.
     var pagePicker: PagePicker?
     private let propertiesButton = Button(iconName: "document-properties-symbolic", tooltip: tr("Properties"))
+    /// The viewer's More Like This.
+    private let lookAlikesButton = Button(iconName: "edit-find-symbolic", tooltip: tr("More Like This"))
     // The image viewer: a page beside the gallery in the gallery area.
     private let viewer: ImageViewer
     private let galleryStack = Stack()
@@ -285,6 +287,11 @@ final class MainWindow {
         header.packEnd(zoom)
         propertiesButton.setAction("win.properties")
         header.packEnd(propertiesButton)
+        lookAlikesButton.onClicked { [weak self] in
+            guard let self, let id = viewer.imageID else { return }
+            showLookAlikes(of: id)
+        }
+        header.packEnd(lookAlikesButton)
         window.setTitlebar(header)
     }
 
@@ -309,6 +316,9 @@ final class MainWindow {
         galleryOnlyActions = [selectAll, paste, showSidebar, rename, find]
         _ = window.addAction(handlers.named("open-image"), parameter: String.self) { [weak self] id in
             self?.openImage(ImageID(id))
+        }
+        _ = window.addAction(handlers.named("more-like-this"), parameter: String.self) { [weak self] id in
+            self?.showLookAlikes(of: ImageID(id))
         }
         _ = window.addAction(handlers.named("image-properties"), parameter: String.self) { [weak self] id in
             self?.showProperties(ImageID(id))
@@ -383,6 +393,16 @@ final class MainWindow {
         viewer.show(id)
         viewer.area.grabFocus()
         updateChrome()
+    }
+
+    /// More Like This, from the cell's menu or the viewer: the library's images that look like this one, in the
+    /// results, with the gallery's keyboard.
+    private func showLookAlikes(of id: ImageID) {
+        guard let (galleryID, index) = library.location(of: id), let image = library.cells(of: galleryID)[index].image
+        else { return }
+        if isViewing { closeViewer() }
+        search.showLookAlikes(of: id, named: image.label)
+        gallery.canvas.grabFocus()
     }
 
     /// Shows an image of any gallery in the viewer (the overview's search chose it).
@@ -463,6 +483,7 @@ final class MainWindow {
     /// Title, empty state and the actions' availability follow the document.
     func updateChrome() {
         let name = session.gallery.name
+        lookAlikesButton.isVisible = isViewing && viewer.image?.likeness != nil
         if isViewing, let image = viewer.image, let position = viewer.position {
             viewerTitle.text = image.label
             // Translators: which image the viewer shows, in the header bar under its name.

@@ -37,6 +37,10 @@ final class WindowSearch {
     /// Counts the library's changes: tag names read before the latest are read again.
     private var tagNamesAsked: Int?
     private var libraryChanges = 0
+    /// The image whose look-alikes show (More Like This), until words or a filter are searched instead.
+    private var lookAlikesOf: ImageID?
+    /// Says whose look-alikes show.
+    private let heading = Label()
 
     /// The bar closed: the window gives the gallery the keyboard back.
     var onClosed: () -> Void = {}
@@ -60,6 +64,9 @@ final class WindowSearch {
         line.append(filterButton)
         saveButton.tooltip = tr("Keep this search in the sidebar")
         let second = Box(.horizontal, spacing: 6)
+        heading.setXAlign(0)
+        heading.ellipsize()
+        second.append(heading, expand: true)
         second.append(chips.offers, expand: true)
         second.append(scopeButton)
         second.append(saveButton)
@@ -91,6 +98,7 @@ final class WindowSearch {
         }
         bar.onSearchingChanged { [weak self] in
             guard let self else { return }
+            heading.isVisible = lookAlikesOf != nil
             if button.isActive != bar.isSearching { button.isActive = bar.isSearching }
             guard !bar.isSearching else { return }
             stop()
@@ -144,6 +152,22 @@ final class WindowSearch {
         // Setting the words runs the search.
         if entry.text == query.text { run(narrowing: nil) } else { entry.text = query.text }
         chips.offer([], library: library)
+    }
+
+    /// More Like This: the bar opens empty, saying whose look-alikes show, and the library's images that look like
+    /// image `id` show in the results, nearest first; typing searches words instead.
+    func showLookAlikes(of id: ImageID, named label: String) {
+        lookAlikesOf = id
+        heading.text = tr("Images that look like “{image}”", ["image": label])
+        heading.isVisible = true
+        bar.isSearching = true
+        filters = []
+        chips.show([], library: library)
+        if scopeButton.isActive { scopeButton.isActive = false }
+        // Emptying the entry runs the query, which is the look-alikes' now.
+        if entry.text.isEmpty { run(narrowing: nil) } else { entry.text = "" }
+        chips.offer([], library: library)
+        entry.grabFocus()
     }
 
     /// Keeps the search as a smart gallery named after its words (or its first filter).
@@ -218,6 +242,8 @@ final class WindowSearch {
         running?.cancel()
         running = nil
         let query = query
+        if !query.isEmpty { endLookAlikes() }
+        if query.isEmpty, let id = lookAlikesOf { return runLookAlikes(of: id) }
         guard !query.isEmpty else {
             shown = nil
             session.showResults(nil)
@@ -246,6 +272,21 @@ final class WindowSearch {
         }
     }
 
+    private func runLookAlikes(of id: ImageID) {
+        let token = CancellationToken()
+        running = token
+        librarySearch.lookAlikes(of: id, cancellation: token) { [weak self] results in
+            guard let self, running === token else { return }
+            running = nil
+            show(results, current: false)
+        }
+    }
+
+    private func endLookAlikes() {
+        lookAlikesOf = nil
+        heading.isVisible = false
+    }
+
     private func show(_ results: SearchResults, current: Bool) {
         shown = results
         session.showResults(results, current: current)
@@ -270,6 +311,7 @@ final class WindowSearch {
     private func stop() {
         running?.cancel()
         running = nil
+        endLookAlikes()
         shown = nil
         filters = []
         chips.show([], library: library)

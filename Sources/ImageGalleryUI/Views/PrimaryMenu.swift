@@ -29,6 +29,7 @@ enum PrimaryMenu {
               \(item(N_("_Paste"), action: "win.paste"))
               \(item(N_("Select _All"), action: "win.select-all"))
               \(item(N_("Manage _Tags…"), action: "win.manage-tags"))
+              \(item(N_("Find _Duplicates"), action: "win.find-duplicates"))
             </section>
             <section>
               \(item(N_("_Keyboard Shortcuts"), action: "win.shortcuts"))
