@@ -68,8 +68,8 @@ def saved_images(app):
         return None
 
 
-def drop_and_wait(app, desktop, tmp_path, sources, url, count):  # noqa: F811 (sources is a fixture)
-    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(url)))
+def drop_and_wait(app, desktop, tmp_path, sources, urls, count):  # noqa: F811 (sources is a fixture)
+    src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*urls)))
     cells = app.cells()
     drop(app, src, before(cells[0]) if cells else (300, 300))
     src.stop()
@@ -93,8 +93,8 @@ def test_a_resized_recompressed_copy_dropped_from_elsewhere_looks_like_the_first
     unrelated = Served(http_server, "/other.png", encoded(photo(7), "PNG"), 640, 480, "png")
     app = app_with(make_app, [unrelated])
 
-    drop_and_wait(app, desktop, tmp_path, sources, first.url, 2)
-    drop_and_wait(app, desktop, tmp_path, sources, copy.url, 3)
+    drop_and_wait(app, desktop, tmp_path, sources, [first.url], 2)
+    drop_and_wait(app, desktop, tmp_path, sources, [copy.url], 3)
     message = toast(app, "Looks like")
     assert message == "Looks like “cat.png” in Gallery", message
     for button in ("Show", "Keep Both", "Keep Better"):
@@ -118,6 +118,19 @@ def test_a_resized_recompressed_copy_dropped_from_elsewhere_looks_like_the_first
     app.key("ctrl+z")
     wait_until(lambda: (lambda s: s and len(s) == 3 and not any("mergedCopies" in i for i in s))(saved_images(app)),
                10, 0.1, "both copies back in state.json")
+
+
+def test_a_drop_of_several_images_adds_them_all_and_says_how_many_look_like_images_already_there(
+        make_app, http_server, desktop, tmp_path, sources):  # noqa: F811
+    known = Served(http_server, "/known.png", encoded(photo(3), "PNG"), 640, 480, "png")
+    copy = Served(http_server, "/elsewhere/known.webp", encoded(photo(3).resize((480, 360)), "WEBP", quality=50),
+                  480, 360, "webp")
+    new = Served(http_server, "/new.png", encoded(photo(4), "PNG"), 640, 480, "png")
+    app = app_with(make_app, [known])
+    drop_and_wait(app, desktop, tmp_path, sources, [copy.url, new.url], 3)
+    message = toast(app, "already in the library")
+    assert message == "1 of 2 images looks like an image already in the library", message
+    assert sorted(i["url"] for i in saved_images(app)) == sorted([known.url, copy.url, new.url])
 
 
 def test_a_library_from_before_gets_its_likenesses_at_launch_and_the_window_answers_meanwhile(
