@@ -111,3 +111,31 @@ private let otherPicture: UInt64 = ~picture
         #expect(!index.isCurrent)
     }
 }
+
+@MainActor @Suite struct RecordedLikenessTests {
+    @Test func likenessesMeasuredInTheBackgroundAreSavedOnceWithoutAnUndoStepAndFound() throws {
+        let library = GalleryLibrary(
+            state: GalleryState(galleries: [
+                Gallery(
+                    id: "g", name: "G", images: [image("a", fingerprint: nil), image("b", fingerprint: otherPicture)])
+            ]))
+        var saves: [GalleryState] = []
+        library.onSave = { saves.append($0) }
+        let workers = Workers()
+        let index = LikenessIndex(library: library, offThread: workers.offThread)
+        let measured = try #require(image("x", fingerprint: picture).likeness)
+        // A placeholder came before it since: the hint is stale, the image is found by its id.
+        _ = library.insertPlaceholder(in: "g", at: 0, label: "p")
+        library.recordLikenesses([(ImageID("a"), "g", 0, measured), (ImageID("gone"), "g", 1, measured)])
+        #expect(saves.count == 1)
+        #expect(saves.last?.galleries[0].images[0].likeness == measured)
+        #expect(!library.history.canUndo)
+        var found: [String]?
+        index.nearDuplicates(of: measured) { found = $0.map(\.id.rawValue) }
+        workers.runAll()
+        #expect(found == ["a"])
+        // The same again changes nothing.
+        library.recordLikenesses([(ImageID("a"), "g", 1, measured)])
+        #expect(saves.count == 1)
+    }
+}
