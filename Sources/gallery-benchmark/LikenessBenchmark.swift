@@ -57,6 +57,21 @@ func measureLikenessIndex(count: Int) {
             milliseconds(samples[samples.count * 95 / 100]), milliseconds(samples.last!), found))
     let bytes = index.byteCount + MemoryLayout<Palette>.size * count
     print(String(format: "fingerprints, palettes and index: %.1f bytes an image", Double(bytes) / Double(count)))
+    // What a worker does after each change of the library: the live index made again from the galleries' cells.
+    let palette = Palette(rawValue: 0xF000_0000_0000_0000)!
+    let cells = [
+        values.map { value in
+            var image = GalleryImage(url: "https://example.org/image.png", aspectRatio: 1)
+            image.likeness = Likeness(fingerprint: Fingerprint(rawValue: value), palette: palette)
+            return GalleryCell(image)
+        }
+    ]
+    var rebuilds = (0..<7).map { _ in clock.measure { _ = LikenessSnapshot(cells) } }
+    rebuilds.sort()
+    print(
+        String(
+            format: "live index rebuilt from the cells: median %.1f ms, range %.1f–%.1f ms",
+            milliseconds(rebuilds[3]), milliseconds(rebuilds[0]), milliseconds(rebuilds[6])))
     measureLikenessOfPicture()
 }
 

@@ -30,8 +30,8 @@ import Testing
     /// Carries `images` one by one, recording each into `library` as the app does.
     @MainActor private func carry(_ images: some Sequence<GalleryImage>, into library: GalleryLibrary) async throws {
         for image in images {
-            let (original, url) = try await carry(image).get()
-            library.recordOriginal(original, of: image.id, url: url)
+            let (original, url, likeness) = try await carry(image).get()
+            library.recordOriginal(original, of: image.id, url: url, likeness: likeness)
         }
     }
 
@@ -85,6 +85,9 @@ import Testing
             #expect(try source.originals.read(original.sha256).get() == Data(bytes))
             #expect(original.byteCount == bytes.count)
             #expect(original.sha256 == Checksum.sha256(Data(bytes)))
+            // Measured from the bytes carried, as a drop measures them.
+            #expect(after.likeness != nil)
+            #expect(after.likeness == Likeness(imageBytes: Data(bytes)))
         }
         // The images the cache held needed no network; the one it lost was fetched again once.
         #expect((0..<3).map { server.requestCount("/\($0).png") } == [0, 0, 0])

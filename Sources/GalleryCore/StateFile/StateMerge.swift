@@ -241,6 +241,7 @@ private struct ImageSides {
         result.origin = pick(\.origin)
         result.animation = pick(\.animation)
         result.mergedCopies = pick(\.mergedCopies)
+        result.likeness = pick(\.likeness)
         result.note = pick(\.note)
         let notes = [our.note, their.note].compactMap { $0 }.filter { !$0.isEmpty && $0 != original?.note }.sorted()
         if notes.count == 2 && notes[0] != notes[1] { result.note = notes.joined(separator: "\n\n") }

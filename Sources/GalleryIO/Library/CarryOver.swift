@@ -6,8 +6,9 @@ import GalleryCore
 /// originals: what needs it, and the step that fetches and keeps its bytes. The app runs the steps (see
 /// OriginalsCarryOver) and records each result as it comes, so a kill midway loses nothing.
 public enum CarryOver {
-    /// An image kept: its original, and the address to record for it instead of the old one (an old import's file).
-    public typealias Kept = (original: KeptOriginal, url: String?)
+    /// An image kept: its original, the address to record for it instead of the old one (an old import's file), and
+    /// its likeness, measured from the bytes at hand.
+    public typealias Kept = (original: KeptOriginal, url: String?, likeness: Likeness?)
 
     /// The images of `state` that have no kept original yet and can get one: web images, and bytes imported before.
     public static func pending(in state: GalleryState, importsDirectory: URL) -> [GalleryImage] {
@@ -74,6 +75,6 @@ public enum CarryOver {
         let isImport =
             URL(string: image.url).map { $0.isFileURL && $0.standardizedFileURL.path.hasPrefix(importsPath) } ?? false
         let url = isImport ? store.path(for: sha256).flatMap(FileURI.from(path:)) : nil
-        return .success((original, url))
+        return .success((original, url, Likeness(imageBytes: data)))
     }
 }

@@ -30,6 +30,7 @@ public final class ImageGalleryApplication {
     private var animationSurveyor: AnimationSurveyor?
     /// Play Animations, in the main menu: every animation on screen plays, in every window.
     private var playAnimationsAction: Action?
+    private var likenessPass: LikenessPass?
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -219,6 +220,13 @@ public final class ImageGalleryApplication {
             search: LibrarySearch(library: library, scheduler: Self.scheduler), paths: paths)
         self.services = services
         services.search.failedImages = { [weak loader] in loader?.failedIDs ?? [] }
+        downloader.likenessIndex = services.search.likeness
+        downloader.onLooksLike = { [weak self] existing, dropped, galleryID in
+            self?.window(showing: galleryID)?.sayLooksLike(existing, dropped: dropped)
+        }
+        downloader.onSomeLookLike = { [weak self] count, total, galleryID in
+            self?.window(showing: galleryID)?.sayLookAlike(count, of: total)
+        }
         updateHistoryActions()
         startLibraryWork(on: library, source: bytesSource)
         playAnimationsAction?.state = library.playAnimations
@@ -294,6 +302,7 @@ public final class ImageGalleryApplication {
                 }
             }
             self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
+            self?.startLikenessPass()
             // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
             self?.saver?.takeInChanges()
         }
@@ -558,8 +567,8 @@ public final class ImageGalleryApplication {
         for image in images {
             CarryOver.keep(image, source: source, importsDirectory: importsDirectory, cancellation: CancellationToken())
             { outcome in
-                guard case .success(let (original, url)) = outcome else { return }
-                MainContext.post { library.recordOriginal(original, of: image.id, url: url) }
+                guard case .success(let (original, url, likeness)) = outcome else { return }
+                MainContext.post { library.recordOriginal(original, of: image.id, url: url, likeness: likeness) }
             }
         }
     }
@@ -596,6 +605,40 @@ public final class ImageGalleryApplication {
         }
         self.carryOver = carryOver
         carryOver.start(pending)
+    }
+
+    /// Measures the likeness of the images that have none (a library from before), in the background; the images to
+    /// measure are found on a worker, and the toast tells how it goes when it takes more than a second.
+    private func startLikenessPass() {
+        guard let services else { return }
+        let library = services.library
+        let galleries = library.galleries.map { (id: $0.id, cells: library.cells(of: $0.id)) }
+        Self.scheduler.run(
+            .cpu, .background, { LikenessPass.pending(in: galleries) },
+            then: { [weak self] pending in
+                guard let self, !pending.isEmpty else { return }
+                let pass = LikenessPass(library: library, pipeline: services.loader.pipeline)
+                let startedAt = MainContext.monotonicMicroseconds
+                var shown = false
+                pass.onProgress = { [weak self] progress in
+                    guard let self else { return }
+                    if progress.isFinished {
+                        likenessPass = nil
+                        if shown { report(tr("Copies of your images can now be found")) }
+                    } else if MainContext.monotonicMicroseconds - startedAt > 1_000_000 {
+                        shown = true
+                        report(
+                            tr(
+                                "Looking at your images to find copies: {done} of {total}",
+                                [
+                                    "done": Localization.number(progress.done),
+                                    "total": Localization.number(progress.total),
+                                ]), seconds: nil)
+                    }
+                }
+                likenessPass = pass
+                pass.start(pending)
+            })
     }
 
     /// Compiled translations: installed as `<prefix>/share/locale` beside the binary's prefix, or

@@ -6,12 +6,15 @@ import GtkKit
 
 /// The library's search index, shared by every window's search bar and the overview: built on a worker once launch's
 /// first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
-/// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar.
+/// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar. It holds
+/// the index of the library's fingerprints too, which finds the images that look like another.
 @MainActor
 final class LibrarySearch {
     private let library: GalleryLibrary
     private let scheduler: JobScheduler
     private var index: SearchIndex?
+    /// The library's fingerprints, built on workers at the first look-up and after each change from then on.
+    let likeness: LikenessIndex
     /// Searches asked for while a worker builds the index.
     private var waiting: [@MainActor (SearchIndex) -> Void] = []
     private var building = false
@@ -27,6 +30,9 @@ final class LibrarySearch {
     init(library: GalleryLibrary, scheduler: JobScheduler) {
         self.library = library
         self.scheduler = scheduler
+        likeness = LikenessIndex(
+            library: library,
+            offThread: { work, then in scheduler.run(.cpu, .visible, work, then: { _ in then() }) })
         observation = library.observe { [weak self] change in
             switch change {
             case .cells, .galleries: self?.queueCount()

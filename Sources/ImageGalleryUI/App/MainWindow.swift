@@ -633,6 +633,39 @@ final class MainWindow {
             secondActionLabel: tr("_Add Anyway"), secondAction: addAnyway)
     }
 
+    /// "Looks like “cat.jpg” in Cats": a single image dropped or pasted looks like `existing`, offering to show that
+    /// one, to keep both, or to keep the better copy with what both knew (one undo step).
+    func sayLooksLike(_ existing: ImageID, dropped: ImageID) {
+        guard let (galleryID, index) = library.location(of: existing),
+            let image = library.cells(of: galleryID)[index].image, let name = library.gallery(galleryID)?.name
+        else { return }
+        undoOffered = nil
+        toast.show(
+            tr("Looks like “{image}” in {gallery}", ["image": image.label, "gallery": name]), actionLabel: tr("_Show"),
+            seconds: 15, action: { [weak self] in self?.reveal(existing, in: galleryID) },
+            secondActionLabel: tr("Keep _Both"), secondAction: {},
+            thirdActionLabel: tr("Keep Be_tter"),
+            thirdAction: { [weak self] in self?.keepBetter(of: [existing, dropped]) })
+    }
+
+    /// "2 of 5 images look like images already in the library", after a drop of several.
+    func sayLookAlike(_ count: Int, of total: Int) {
+        say(
+            trPlural(
+                "{count} of {total} images looks like an image already in the library",
+                "{count} of {total} images look like images already in the library", count,
+                ["total": Localization.number(total)]), seconds: 10)
+    }
+
+    /// Keeps the best of these copies with what the others knew, and offers to undo it.
+    private func keepBetter(of ids: [ImageID]) {
+        let images = ids.compactMap { id in
+            library.location(of: id).flatMap { library.cells(of: $0.galleryID)[$0.index].image }
+        }
+        guard let merge = DuplicateMerge(keepingBestOf: images), !library.merge([merge]).isEmpty else { return }
+        offerUndo(tr("Kept the better copy"))
+    }
+
     /// Shows `galleryID` with the image `id` selected, focused and scrolled to.
     private func reveal(_ id: ImageID, in galleryID: String) {
         guard library.location(of: id)?.galleryID == galleryID else { return }

@@ -94,7 +94,8 @@ final class OriginalsCarryOver {
         let removed = running.removeValue(forKey: image.id)?.isCancelled == true
         guard !cancellation.isCancelled else { return }
         switch outcome {
-        case .success(let (original, url)): library.recordOriginal(original, of: image.id, url: url)
+        case .success(let (original, url, likeness)):
+            library.recordOriginal(original, of: image.id, url: url, likeness: likeness)
         // Its name looked public, yet it leads into the user's network: it waits for the user's word, not an error.
         case .failure(let failure) where failure.isOnLocalNetwork: break
         case .failure where !removed: progress.failed.append(image.label)

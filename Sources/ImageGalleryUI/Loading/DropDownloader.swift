@@ -37,6 +37,17 @@ final class DropDownloader {
     var onPage:
         (_ capture: PageCapture, _ placeholder: ImageID, _ galleryID: String, _ arrival: ImageOrigin.Arrival) -> Void =
             { _, _, _, _ in }
+    /// A single image dropped into `galleryID` looks like `existing`, an image the library had: someone showing the
+    /// gallery says so, offering to show it, keep both, or keep the better copy.
+    var onLooksLike: (_ existing: ImageID, _ dropped: ImageID, _ galleryID: String) -> Void = { _, _, _ in }
+    /// `count` of the `total` images of a drop into `galleryID` look like images the library had.
+    var onSomeLookLike: (_ count: Int, _ total: Int, _ galleryID: String) -> Void = { _, _, _ in }
+    /// The library's fingerprints, where each arrival looks for the images it looks like.
+    var likenessIndex: LikenessIndex?
+    /// The drops whose images are still on their way, by key, and the drop of each placeholder.
+    private var likenessChecks: [Int: LikenessCheck] = [:]
+    private var checkOfPlaceholder: [ImageID: Int] = [:]
+    private var nextCheckKey = 0
     /// The display's scale factor: dropped images are decoded for it.
     var scaleFactor = 1
 
@@ -45,7 +56,10 @@ final class DropDownloader {
         self.loader = loader
         observation = library.observe { [weak self] change in
             guard case .placeholdersDiscarded(let ids) = change else { return }
-            for id in ids { self?.cancellations.removeValue(forKey: id)?.cancel() }
+            for id in ids {
+                self?.cancellations.removeValue(forKey: id)?.cancel()
+                self?.settleLikeness(of: id, nil)
+            }
         }
     }
 
@@ -97,6 +111,10 @@ final class DropDownloader {
         }
         library.groupArrivals(placeholders)
         if placeholders.count == 1 { asksIfKept.insert(placeholder) }
+        let checkKey = nextCheckKey
+        nextCheckKey += 1
+        likenessChecks[checkKey] = LikenessCheck(drop: Set(placeholders), waiting: Set(placeholders))
+        for id in placeholders { checkOfPlaceholder[id] = checkKey }
         let firstPosition = nextPosition
         nextPosition += placeholders.count
         // Started once the main loop is idle, after the frame that shows the placeholders: opening a
@@ -151,6 +169,8 @@ final class DropDownloader {
     private func finish(_ placeholder: ImageID, label: String, origin: ImageOrigin?, _ result: DropTransfer.Outcome) {
         cancellations[placeholder] = nil
         let asks = asksIfKept.remove(placeholder) != nil
+        var arrivedLikeness: Likeness?
+        defer { settleLikeness(of: placeholder, arrivedLikeness) }
         switch result {
         case .success(let (url, decoded, original)):
             let ratio = Double(decoded.originalWidth) / Double(max(decoded.originalHeight, 1))
@@ -168,6 +188,7 @@ final class DropDownloader {
                 }
                 return
             }
+            arrivedLikeness = image.likeness
             loader.insert(decoded, for: placeholder)
             // Transfers started together end together: the images that arrived in one pass of the
             // main loop take their places in one change, laid out and saved once.
@@ -193,6 +214,51 @@ final class DropDownloader {
         }
         loader.insert(decoded, for: placeholder)
         library.fulfillPlaceholder(placeholder, with: image)
+    }
+
+    // MARK: Looking like images the library had
+
+    /// A drop's images: those still on their way, and those that arrived with a likeness.
+    private struct LikenessCheck {
+        var drop: Set<ImageID>
+        var waiting: Set<ImageID>
+        var arrived: [(id: ImageID, likeness: Likeness)] = []
+    }
+
+    /// The image of `placeholder` arrived (with its likeness) or did not: once its drop's last has, each arrived
+    /// one is looked for among the library's other images.
+    private func settleLikeness(of placeholder: ImageID, _ likeness: Likeness?) {
+        guard let key = checkOfPlaceholder.removeValue(forKey: placeholder) else { return }
+        likenessChecks[key]?.waiting.remove(placeholder)
+        if let likeness { likenessChecks[key]?.arrived.append((placeholder, likeness)) }
+        guard let check = likenessChecks[key], check.waiting.isEmpty else { return }
+        likenessChecks[key] = nil
+        guard let likenessIndex, !check.arrived.isEmpty else { return }
+        let answers = Answers()
+        for (id, likeness) in check.arrived {
+            likenessIndex.nearDuplicates(of: likeness, excluding: check.drop) { [weak self] found in
+                answers.count += 1
+                if let existing = found.first?.id { answers.alike.append((id, existing)) }
+                guard answers.count == check.arrived.count else { return }
+                self?.tellAlike(answers.alike, of: check)
+            }
+        }
+    }
+
+    /// The look-ups of one drop answered so far, and the images found alike.
+    private final class Answers {
+        var count = 0
+        var alike: [(dropped: ImageID, existing: ImageID)] = []
+    }
+
+    private func tellAlike(_ alike: [(dropped: ImageID, existing: ImageID)], of check: LikenessCheck) {
+        // The gallery the drop's images are in now: the user may have moved them meanwhile.
+        guard let first = alike.first, let (galleryID, _) = library.location(of: first.dropped) else { return }
+        if check.drop.count == 1 {
+            onLooksLike(first.existing, first.dropped, galleryID)
+        } else {
+            onSomeLookLike(alike.count, check.drop.count, galleryID)
+        }
     }
 
     private func placeArrivedImages() {

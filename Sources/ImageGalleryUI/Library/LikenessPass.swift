@@ -1,0 +1,123 @@
+import Foundation
+import GLibKit
+import GalleryCore
+import GalleryIO
+
+/// Measures, at launch and in the background, the likeness of each image of a library from before likenesses were
+/// kept: read from its kept original or its file (or the thumbnail left of it), on the CPU lane at background
+/// priority, a couple at a time, so the cells a window shows load first. What is measured is recorded every half
+/// second and saved, so a quit midway loses little and the next launch carries on with the rest.
+@MainActor
+final class LikenessPass {
+    /// How far it got: images measured (or that could not be) of `total`.
+    struct Progress: Equatable {
+        var done = 0
+        var total = 0
+        var isFinished: Bool { done == total }
+    }
+
+    /// An image to measure, and where it stood when the pass began.
+    struct Pending: Sendable {
+        var id: ImageID
+        var galleryID: String
+        var cellIndex: Int
+        var url: String
+        var sha256: String?
+    }
+
+    /// Pictures measured at once: one for each core, at the lowest priority.
+    private static let parallelMeasures = 2
+    private static let recordInterval: UInt32 = 500
+
+    private let library: GalleryLibrary
+    private let pipeline: ImagePipeline
+    private let cancellation = CancellationToken()
+    private var waiting: ArraySlice<Pending> = []
+    private var running = 0
+    private var measured: [(id: ImageID, galleryID: String, cellIndex: Int, likeness: Likeness)] = []
+    private var recordTimer: UInt32 = 0
+    private(set) var progress = Progress()
+    var onProgress: (Progress) -> Void = { _ in }
+
+    init(library: GalleryLibrary, pipeline: ImagePipeline) {
+        self.library = library
+        self.pipeline = pipeline
+    }
+
+    /// The images of these galleries' cells that have no likeness and whose bytes are on this computer (a kept
+    /// original or a file): worked out on a worker.
+    nonisolated static func pending(in galleries: [(id: String, cells: [GalleryCell])]) -> [Pending] {
+        var pending: [Pending] = []
+        for (galleryID, cells) in galleries {
+            for (index, cell) in cells.enumerated() {
+                guard let image = cell.image, image.likeness == nil,
+                    image.original != nil || image.url.hasPrefix("file:")
+                else { continue }
+                pending.append(
+                    Pending(
+                        id: image.id, galleryID: galleryID, cellIndex: index, url: image.url,
+                        sha256: image.original?.sha256))
+            }
+        }
+        return pending
+    }
+
+    func start(_ pending: [Pending]) {
+        waiting = pending[...]
+        progress = Progress(total: pending.count)
+        fillSlots()
+        if running == 0 { onProgress(progress) }
+    }
+
+    func cancel() {
+        cancellation.cancel()
+        MainContext.cancel(recordTimer)
+        recordTimer = 0
+        record()
+    }
+
+    private func fillSlots() {
+        while running < Self.parallelMeasures, let image = waiting.popFirst() {
+            running += 1
+            measure(image)
+        }
+    }
+
+    private func measure(_ image: Pending) {
+        let side = Likeness.decodedSide
+        let request = PictureRequest(
+            url: image.url, sha256: image.sha256, fit: .cell(width: side, height: side, cornerRadius: 0), scale: 1,
+            measuresLikeness: true)
+        pipeline.picture(
+            request, priority: .background, cancellation: cancellation,
+            onMain: { [weak self] result in self?.finished(image, try? result.get().likeness) })
+    }
+
+    private func finished(_ image: Pending, _ likeness: Likeness?) {
+        running -= 1
+        progress.done += 1
+        if let likeness {
+            measured.append((image.id, image.galleryID, image.cellIndex, likeness))
+            if recordTimer == 0 {
+                recordTimer = MainContext.after(milliseconds: Self.recordInterval) { [weak self] in
+                    self?.recordTimer = 0
+                    self?.record()
+                }
+            }
+        }
+        fillSlots()
+        if progress.isFinished {
+            MainContext.cancel(recordTimer)
+            recordTimer = 0
+            record()
+        }
+        onProgress(progress)
+    }
+
+    private func record() {
+        guard !measured.isEmpty else { return }
+        let batch = measured
+        measured = []
+        library.recordLikenesses(batch)
+    }
+}
