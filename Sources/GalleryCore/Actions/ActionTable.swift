@@ -74,6 +74,7 @@ public enum ActionTable {
         .action("win.rename-gallery"),
         .action("win.delete-gallery"),
         .action("win.search-filter"),
+        .action("win.search-colour"),
         .action("win.manage-tags"),
         .action("win.move-images"),
         // The selected images' menu: Ctrl+C and Ctrl+X reach copy and cut through the grid, which leaves them to

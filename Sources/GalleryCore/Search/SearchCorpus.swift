@@ -45,11 +45,15 @@ public struct SearchCorpus: Sendable {
             if isCancelled() { return nil }
             // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
             let entries = section.entries
-            results.append(
-                section: sectionIndex, of: section,
-                entries.positions(entries.indices, holdingAll: words) { position in
-                    entries.passes(query, filters: filters, failed: failed, at: position)
-                })
+            var found = entries.positions(entries.indices, holdingAll: words) { position in
+                entries.passes(query, filters: filters, failed: failed, at: position)
+            }
+            if let colour = filters.colour {
+                // Those with most of the colour first; narrowing keeps this order.
+                found = found.map { (position: $0, coverage: entries.colourCoverage(colour, at: $0)) }
+                    .sorted { ($0.coverage, $1.position) > ($1.coverage, $0.position) }.map(\.position)
+            }
+            results.append(section: sectionIndex, of: section, found)
         }
         return results
     }

@@ -17,6 +17,8 @@ public struct SearchQuery: Hashable, Sendable {
     /// Only images that failed to load (which the app, not the library, knows: see `SearchCorpus.search`).
     public var failedToLoad = false
     public var hasNote = false
+    /// Images of which a meaningful share is of this colour, those with more of it first.
+    public var colour: SearchColour?
 
     public init(text: String = "", galleryID: String? = nil, tag: String? = nil, domain: String? = nil) {
         self.text = text

@@ -12,6 +12,7 @@ enum SearchFilter: Hashable {
     case format(String)
     case hasNote
     case failedToLoad
+    case colour(SearchColour)
 
     /// Filters of the same kind replace each other.
     var kind: Int {
@@ -25,6 +26,7 @@ enum SearchFilter: Hashable {
         case .format: 6
         case .hasNote: 7
         case .failedToLoad: 8
+        case .colour: 9
         }
     }
 
@@ -39,6 +41,7 @@ enum SearchFilter: Hashable {
         case .format(let format): query.format = format
         case .hasNote: query.hasNote = true
         case .failedToLoad: query.failedToLoad = true
+        case .colour(let colour): query.colour = colour
         }
     }
 
@@ -56,6 +59,25 @@ enum SearchFilter: Hashable {
         case .format(let format): tr("Format: {format}", ["format": format.uppercased()])
         case .hasNote: tr("Has a Note")
         case .failedToLoad: tr("Failed to Load")
+        case .colour(let colour): tr("Colour: {colour}", ["colour": Self.name(of: colour)])
+        }
+    }
+
+    /// A colour's name as the user reads it: a named colour's, or a picked one's hexadecimal code.
+    static func name(of colour: SearchColour) -> String {
+        switch colour {
+        case .named(.red): tr("Red")
+        case .named(.orange): tr("Orange")
+        case .named(.yellow): tr("Yellow")
+        case .named(.green): tr("Green")
+        case .named(.blue): tr("Blue")
+        case .named(.purple): tr("Purple")
+        case .named(.pink): tr("Pink")
+        case .named(.brown): tr("Brown")
+        case .named(.black): tr("Black")
+        case .named(.grey): tr("Grey")
+        case .named(.white): tr("White")
+        case .picked: colour.text.uppercased()
         }
     }
 
@@ -75,6 +97,7 @@ enum SearchFilter: Hashable {
         case .format(let format): "format:" + format
         case .hasNote: "note:"
         case .failedToLoad: "failed:"
+        case .colour(let colour): "colour:" + colour.text
         }
     }
 
@@ -97,6 +120,9 @@ enum SearchFilter: Hashable {
         case "format": self = .format(value)
         case "note": self = .hasNote
         case "failed": self = .failedToLoad
+        case "colour":
+            guard let colour = SearchColour(text: value) else { return nil }
+            self = .colour(colour)
         default: return nil
         }
     }
