@@ -62,11 +62,11 @@ def picture(name, bands):
     return data.getvalue()
 
 
-def start_with_dropped_pictures(make_app, http_server, desktop, tmp_path, sources, env=None):
+def start_with_dropped_pictures(make_app, http_server, desktop, tmp_path, sources, env=None, **kw):
     """The app on a gallery of one image, the pictures dropped before it, each saved with its likeness."""
     first = http_server.add_image("slate", 160, 120, (90, 90, 100))
     urls = [http_server.add_file("/img/%s.png" % name, picture(name, bands), "image/png") for name, bands in PICTURES]
-    app = make_app(gallery_state([first]), env)
+    app = make_app(gallery_state([first]), env, **kw)
     app.start()
     cells = all_shown(app, 1)
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*urls)))
@@ -118,4 +118,29 @@ def test_a_swatch_in_the_properties_searches_for_its_colour(make_app, http_serve
     click_node(desktop, app.find_by_name("Red, 60%", harness.ROLE.PUSH_BUTTON, root=dialog))
     results(app, RED, "the red pictures, from the swatch")
     showing_button(app, "Remove “Colour: Red”")
+    app.stop()
+
+
+def test_the_palette_and_the_colour_filter_in_the_dark_theme_in_russian(make_app, http_server, desktop, tmp_path,
+                                                                       sources):
+    app = start_with_dropped_pictures(make_app, http_server, desktop, tmp_path, sources,
+                                      env=dict(RUSSIAN, GTK_THEME="Adwaita:dark"),
+                                      app_name="Галерея изображений", gallery_name="Коллекция")
+    cells = by_name(app.wait_settled(len(PICTURES) + 1))
+    click(desktop, cells["wine"].center)
+    app.key("alt+Return")
+    dialog = app.wait_for_object("Свойства изображения", timeout=15)
+    names = wait_until(lambda: swatches(app, dialog) or None, 10, 0.2, "the palette's swatches")
+    assert names[:2] == ["Красный, 60\u00a0%", "Белый, 40\u00a0%"], names
+    # The white swatch stands out of the dark pane by its own colour, the red one by its outline.
+    shot(app, "colour-properties-dark-ru.png")
+    click_node(desktop, app.find_by_name(names[0], harness.ROLE.PUSH_BUTTON, root=dialog))
+    results(app, RED, "the red pictures, from the swatch")
+    showing_button(app, "Убрать «Цвет: Красный»")
+    click_node(desktop, showing_button(app, "Добавить фильтр"))
+    click_node(desktop, menu_item(app, "Цвет"))
+    menu_item(app, "Другой цвет…")
+    shot(app, "colour-menu-dark-ru.png")
+    click_node(desktop, menu_item(app, "Коричневый"))
+    results(app, ["chestnut"], "the brown picture")
     app.stop()

@@ -41,15 +41,17 @@ final class PaletteSwatches {
         // Translators: a colour's share of a picture, as in “40%”.
         let share = tr("{percent}%", ["percent": String(Int((swatch.share * 100).rounded()))])
         let paint = DrawingArea()
-        paint.setSizeRequest(width: 44, height: 28)
-        paint.onDraw { [weak paint] context in
-            guard let paint else { return }
-            let (width, height) = (Double(paint.allocatedWidth), Double(paint.allocatedHeight))
-            context.roundedRectangle(x: 0.5, y: 0.5, width: width - 1, height: height - 1, radius: 4)
+        let (width, height) = (44, 28)
+        paint.setSizeRequest(width: Int32(width), height: Int32(height))
+        paint.setAlign(horizontal: .center, vertical: .center)
+        // The area's wrapper is not kept: its size is the one asked, and the theme's colours are the row's.
+        paint.onDraw { [weak self] context in
+            guard let self else { return }
+            context.roundedRectangle(x: 0.5, y: 0.5, width: Double(width) - 1, height: Double(height) - 1, radius: 4)
             context.setColor(colour)
             context.fillPreserve()
             // An outline in the text's colour keeps a swatch like the window's own colour visible on it.
-            let outline = paint.themeColor("theme_fg_color") ?? RGBA(red: 0, green: 0, blue: 0)
+            let outline = row.themeColor("theme_fg_color") ?? RGBA(red: 0, green: 0, blue: 0)
             context.setColor(outline.withAlpha(0.35))
             context.setLineWidth(1)
             context.stroke()
