@@ -11,13 +11,20 @@ public struct ColourMatch: Sendable {
     /// more than its hues): a shade of it, not a neighbouring hue nor a grey.
     public static let pickedDistance: Float = 0.08
 
+    /// The most a palette's coverage can be: every swatch's share at its largest.
+    public static let largestCoverage = Palette.swatchCount * 15
+
+    /// The name of each colour a swatch may hold, worked out once.
+    private static let names = (0..<Palette.colourCount).map { NamedColour(nearest: Palette.colour(code: UInt64($0))) }
+
     public init(_ colour: SearchColour) {
-        matches = (0..<Palette.colourCount).map { code in
-            let swatch = Palette.colour(code: UInt64(code))
-            switch colour {
-            case .named(let name): return NamedColour(nearest: swatch) == name
-            case .picked(let rgb):
-                let picked = OklabColour(rgb: rgb)
+        switch colour {
+        case .named(let name):
+            matches = Self.names.map { $0 == name }
+        case .picked(let rgb):
+            let picked = OklabColour(rgb: rgb)
+            matches = (0..<Palette.colourCount).map { code in
+                let swatch = Palette.colour(code: UInt64(code))
                 let (l, a, b) = ((swatch.l - picked.l) / 2, swatch.a - picked.a, swatch.b - picked.b)
                 return (l * l + a * a + b * b).squareRoot() <= Self.pickedDistance
             }

@@ -6,6 +6,11 @@ public struct Palette: Hashable, Sendable {
         public var colour: OklabColour
         /// 0…1.
         public var share: Float
+
+        public init(colour: OklabColour, share: Float) {
+            self.colour = colour
+            self.share = share
+        }
     }
 
     public let rawValue: UInt64

@@ -49,9 +49,11 @@ public struct SearchCorpus: Sendable {
                 entries.passes(query, filters: filters, failed: failed, at: position)
             }
             if let colour = filters.colour {
-                // Those with most of the colour first; narrowing keeps this order.
-                found = found.map { (position: $0, coverage: entries.colourCoverage(colour, at: $0)) }
-                    .sorted { ($0.coverage, $1.position) > ($1.coverage, $0.position) }.map(\.position)
+                // Those with most of the colour first, each share's in gallery order (a counting sort: a colour may
+                // find most of the library); narrowing keeps this order.
+                var byCoverage = [[Int]](repeating: [], count: ColourMatch.largestCoverage + 1)
+                for position in found { byCoverage[entries.colourCoverage(colour, at: position)].append(position) }
+                found = byCoverage.reversed().flatMap(\.self)
             }
             results.append(section: sectionIndex, of: section, found)
         }
