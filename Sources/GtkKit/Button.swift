@@ -17,6 +17,12 @@ public final class Button: Widget {
         accessibleName = tooltip
     }
 
+    /// A button showing `child` (a swatch and its caption).
+    public init(child: Widget) {
+        super.init(owning: gtk_button_new())
+        gtk_container_add(typed(), child.widget)
+    }
+
     public var label: String {
         get { gtk_button_get_label(typed()).map { String(cString: $0) } ?? "" }
         set { gtk_button_set_label(typed(), newValue) }

@@ -56,6 +56,7 @@ func measureLikenessIndex(count: Int) {
             Likeness.nearDuplicateDistance, milliseconds(samples[samples.count / 2]),
             milliseconds(samples[samples.count * 95 / 100]), milliseconds(samples.last!), found))
     let bytes = index.byteCount + MemoryLayout<Palette>.size * count
+    // The palettes are the search entries', which colour searches read.
     print(String(format: "fingerprints, palettes and index: %.1f bytes an image", Double(bytes) / Double(count)))
     // What a worker does after each change of the library: the live index made again from the galleries' cells.
     let palette = Palette(rawValue: 0xF000_0000_0000_0000)!

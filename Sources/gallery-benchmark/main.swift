@@ -2,7 +2,8 @@
 // `gallery-benchmark refine` for the search's refinement alone, `gallery-benchmark index` for the search index's build
 // in pieces and searches of it (to count under callgrind); `gallery-benchmark likeness-index [image count]` for the
 // near-duplicate look-up, `gallery-benchmark likeness FILE…` for files' fingerprints and palettes,
-// `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This.
+// `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
+// `gallery-benchmark colour-search [image count]` for searches by colour.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -136,6 +137,11 @@ if CommandLine.arguments.dropFirst().first == "likeness-index" {
 
 if CommandLine.arguments.dropFirst().first == "duplicates" {
     measureDuplicates(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 250_000)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "colour-search" {
+    measureColourSearch(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 250_000)
     exit(0)
 }
 

@@ -77,6 +77,7 @@ public enum ActionTable {
         .action("win.rename-gallery"),
         .action("win.delete-gallery"),
         .action("win.search-filter"),
+        .action("win.search-colour"),
         .action("win.manage-tags"),
         .action("win.find-duplicates"),
         .action("win.more-like-this"),

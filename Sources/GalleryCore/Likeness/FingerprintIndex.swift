@@ -1,7 +1,8 @@
 /// Fingerprints indexed for "every one within distance d" without reading them all (multi-index hashing): three
 /// 16-bit bands of the fingerprint each sort the images into buckets, and two fingerprints within d differ in
 /// at least one band by at most d / 3 bits, so only the buckets that near each band are read. An image is
-/// known by its number, its place in the fingerprints the index was made of.
+/// known by its number, its place in the fingerprints the index was made of; each band holds the numbers in three
+/// bytes, which keeps the index within a few bytes of the fingerprints themselves.
 public struct FingerprintIndex: Sendable {
     /// The bands indexed: the fourth is left out, which keeps the index small and the search still exact.
     static let bands = 3
@@ -10,8 +11,10 @@ public struct FingerprintIndex: Sendable {
     static let largestBandRadius = 4
 
     private let fingerprints: [UInt64]
-    /// For each band, the image numbers sorted by the band's value.
-    private let entries: [[UInt32]]
+    /// The most images an index holds: an image's number takes three bytes.
+    public static let largestCount = 1 << 24
+    /// For each band, the image numbers sorted by the band's value, three bytes each, lowest first.
+    private let entries: [[UInt8]]
     /// For each band, where each value's bucket starts in `entries` (one more, the end).
     private let starts: [[UInt32]]
 
@@ -23,10 +26,10 @@ public struct FingerprintIndex: Sendable {
     }
 
     public init(_ fingerprints: [Fingerprint]) {
-        precondition(fingerprints.count < Int(UInt32.max))
+        precondition(fingerprints.count <= Self.largestCount)
         let values = fingerprints.map(\.rawValue)
         self.fingerprints = values
-        var entries: [[UInt32]] = []
+        var entries: [[UInt8]] = []
         var starts: [[UInt32]] = []
         let buckets = 1 << Self.bandBits
         for band in 0..<Self.bands {
@@ -35,10 +38,13 @@ public struct FingerprintIndex: Sendable {
             for value in values { bucketStarts[Self.band(band, of: value) + 1] += 1 }
             for bucket in 0..<buckets { bucketStarts[bucket + 1] += bucketStarts[bucket] }
             var next = bucketStarts
-            var sorted = [UInt32](repeating: 0, count: values.count)
+            var sorted = [UInt8](repeating: 0, count: values.count * 3)
             for (number, value) in values.enumerated() {
                 let bucket = Self.band(band, of: value)
-                sorted[Int(next[bucket])] = UInt32(number)
+                let place = Int(next[bucket]) * 3
+                sorted[place] = UInt8(truncatingIfNeeded: number)
+                sorted[place + 1] = UInt8(truncatingIfNeeded: number >> 8)
+                sorted[place + 2] = UInt8(truncatingIfNeeded: number >> 16)
                 next[bucket] += 1
             }
             entries.append(sorted)
@@ -52,7 +58,7 @@ public struct FingerprintIndex: Sendable {
 
     /// Memory the index holds: its fingerprints, its entries and its buckets' starts.
     public var byteCount: Int {
-        fingerprints.count * 8 + entries.reduce(0) { $0 + $1.count * 4 } + starts.reduce(0) { $0 + $1.count * 4 }
+        fingerprints.count * 8 + entries.reduce(0) { $0 + $1.count } + starts.reduce(0) { $0 + $1.count * 4 }
     }
 
     /// The fingerprint of image `number`.
@@ -74,7 +80,9 @@ public struct FingerprintIndex: Sendable {
             for mask in masks {
                 let bucket = value ^ Int(mask)
                 for position in Int(bucketStarts[bucket])..<Int(bucketStarts[bucket + 1]) {
-                    let number = Int(sorted[position])
+                    let number =
+                        Int(sorted[position * 3]) | Int(sorted[position * 3 + 1]) << 8 | Int(sorted[position * 3 + 2])
+                        << 16
                     let difference = fingerprints[number] ^ target
                     guard difference.nonzeroBitCount <= distance else { continue }
                     // Found once: in the first band where it is near enough.

@@ -6,6 +6,11 @@ public struct Palette: Hashable, Sendable {
         public var colour: OklabColour
         /// 0…1.
         public var share: Float
+
+        public init(colour: OklabColour, share: Float) {
+            self.colour = colour
+            self.share = share
+        }
     }
 
     public let rawValue: UInt64
@@ -18,7 +23,7 @@ public struct Palette: Hashable, Sendable {
 
     /// The palette as saved; nil for a value no palette has (no swatch, or a share of nothing before a share).
     public init?(rawValue: UInt64) {
-        let palette = Palette(unchecked: rawValue)
+        let palette = Palette(measured: rawValue)
         guard rawValue >> 60 != 0 else { return nil }
         var previous = Float.infinity
         for index in 0..<Self.swatchCount {
@@ -29,7 +34,8 @@ public struct Palette: Hashable, Sendable {
         self = palette
     }
 
-    private init(unchecked rawValue: UInt64) { self.rawValue = rawValue }
+    /// A palette read back from where it was kept after being checked.
+    init(measured rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The palette of these swatches (four at most, in the order given; a share too small to count is left out).
     public init(swatches: [Swatch]) {
@@ -51,13 +57,18 @@ public struct Palette: Hashable, Sendable {
         (0..<Self.swatchCount).compactMap { index in
             let code = rawValue >> UInt64(48 - 16 * index) & 0xFFFF
             guard code >> 12 != 0 else { return nil }
-            return Swatch(
-                colour: OklabColour(
-                    l: Self.value(code >> 8 & 15, in: Self.lightnessRange),
-                    a: Self.value(code >> 4 & 15, in: Self.greenRedRange),
-                    b: Self.value(code & 15, in: Self.blueYellowRange)),
-                share: Float(code >> 12) / 15)
+            return Swatch(colour: Self.colour(code: code & 0xFFF), share: Float(code >> 12) / 15)
         }
+    }
+
+    /// How many colours a swatch can hold: 16 steps on each of the three axes.
+    static let colourCount = 1 << 12
+
+    /// The colour of a swatch's 12 bits (lightness, green–red, blue–yellow, 4 bits each).
+    static func colour(code: UInt64) -> OklabColour {
+        OklabColour(
+            l: value(code >> 8 & 15, in: lightnessRange), a: value(code >> 4 & 15, in: greenRedRange),
+            b: value(code & 15, in: blueYellowRange))
     }
 
     private static func step(_ value: Float, in range: ClosedRange<Float>) -> Int {

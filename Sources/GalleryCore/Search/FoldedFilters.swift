@@ -20,6 +20,7 @@ struct FoldedFilters {
     let format: String?
     let after: String?
     let before: String?
+    let colour: ColourMatch?
 
     init(_ query: SearchQuery, folding: inout SearchFolding) {
         tag = query.tag.map { Name(folding.string($0)) }
@@ -27,5 +28,6 @@ struct FoldedFilters {
         format = query.format?.lowercased()
         after = query.addedAfter.map(ImageOrigin.timestamp)
         before = query.addedBefore.map(ImageOrigin.timestamp)
+        colour = query.colour.map(ColourMatch.init)
     }
 }

@@ -45,11 +45,17 @@ public struct SearchCorpus: Sendable {
             if isCancelled() { return nil }
             // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
             let entries = section.entries
-            results.append(
-                section: sectionIndex, of: section,
-                entries.positions(entries.indices, holdingAll: words) { position in
-                    entries.passes(query, filters: filters, failed: failed, at: position)
-                })
+            var found = entries.positions(entries.indices, holdingAll: words) { position in
+                entries.passes(query, filters: filters, failed: failed, at: position)
+            }
+            if let colour = filters.colour {
+                // Those with most of the colour first, each share's in gallery order (a counting sort: a colour may
+                // find most of the library); narrowing keeps this order.
+                var byCoverage = [[Int]](repeating: [], count: ColourMatch.largestCoverage + 1)
+                for position in found { byCoverage[entries.colourCoverage(colour, at: position)].append(position) }
+                found = byCoverage.reversed().flatMap(\.self)
+            }
+            results.append(section: sectionIndex, of: section, found)
         }
         return results
     }

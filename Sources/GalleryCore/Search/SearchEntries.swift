@@ -18,6 +18,8 @@ public struct SearchEntries: Sendable {
         var orientation: SearchEntry.Orientation
         var hasNote: Bool
         var isAnimated: Bool
+        /// Its likeness's palette, 0 for none measured yet.
+        var palette: UInt64
     }
 
     private var records: [Record] = []
@@ -122,7 +124,8 @@ public struct SearchEntries: Sendable {
                 id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
                 textCount: UInt32(textCount),
                 orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-                hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false))
+                hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false,
+                palette: image.likeness?.palette.rawValue ?? 0))
     }
 
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
@@ -290,6 +293,7 @@ public struct SearchEntries: Sendable {
         if query.hasNote, !records[position].hasNote { return false }
         if query.isAnimated, !records[position].isAnimated { return false }
         if query.failedToLoad, !failed.contains(records[position].id) { return false }
+        if let colour = filters.colour, colourCoverage(colour, at: position) == 0 { return false }
         guard filters.tag != nil || filters.domain != nil || filters.format != nil else { return true }
         var formatFound = filters.format == nil
         var tagFound = filters.tag == nil
@@ -306,6 +310,12 @@ public struct SearchEntries: Sendable {
             return true
         }
         return formatFound && tagFound && domainFound
+    }
+
+    /// The share of the image, in fifteenths, of the colour `match` looks for.
+    func colourCoverage(_ match: ColourMatch, at position: Int) -> Int {
+        let palette = records[position].palette
+        return palette == 0 ? 0 : match.coverage(of: Palette(measured: palette))
     }
 
     /// What a filter's name may be followed or preceded by in a stored one that it takes: `colour` takes

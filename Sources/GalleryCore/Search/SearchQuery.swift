@@ -19,6 +19,8 @@ public struct SearchQuery: Hashable, Sendable {
     public var hasNote = false
     /// Only images that move (their header says so: `GalleryImage.animation`).
     public var isAnimated = false
+    /// Images of which a meaningful share is of this colour, those with more of it first.
+    public var colour: SearchColour?
 
     public init(text: String = "", galleryID: String? = nil, tag: String? = nil, domain: String? = nil) {
         self.text = text

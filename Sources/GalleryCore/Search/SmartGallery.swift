@@ -34,10 +34,12 @@ extension SmartGallery {
         if self.query.hasNote { query["hasNote"] = .bool(true) }
         if self.query.isAnimated { query["animated"] = .bool(true) }
         if self.query.failedToLoad { query["failedToLoad"] = .bool(true) }
+        if let colour = self.query.colour { query["colour"] = .string(colour.text) }
         return .object(["id": .string(id), "name": .string(name), "query": .object(query)])
     }
 
-    /// Nil for an object without an id, a name or a query: the field is then kept as read.
+    /// Nil for an object without an id, a name or a query, or with a colour this version does not know: the field is
+    /// then kept as read.
     init?(json: JSONValue) {
         guard case .object(let fields) = json, case .string(let id)? = fields["id"],
             case .string(let name)? = fields["name"], case .object(let query)? = fields["query"]
@@ -61,6 +63,10 @@ extension SmartGallery {
         parsed.hasNote = flag("hasNote")
         parsed.isAnimated = flag("animated")
         parsed.failedToLoad = flag("failedToLoad")
+        if let colour = text("colour") {
+            guard let known = SearchColour(text: colour) else { return nil }
+            parsed.colour = known
+        }
         self.init(id: id, name: name, query: parsed)
     }
 }

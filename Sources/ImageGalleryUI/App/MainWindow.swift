@@ -363,11 +363,21 @@ final class MainWindow {
         shown.say = { [weak self] message in self?.say(message) }
         shown.editTags = { [weak self] id in self?.imageActions?.editTags([id]) }
         shown.keepCopy = { [weak self] id in self?.imageActions?.keepCopies([id]) }
+        shown.findColour = { [weak self] colour in self?.find(colour) }
         shown.onClosed = { [weak self, weak shown] in
             if let self, self.properties === shown { self.properties = nil }
         }
         properties = shown
         shown.present()
+    }
+
+    /// The library's images of `colour`, as the search's results (a swatch of the properties was chosen).
+    private func find(_ colour: SearchColour) {
+        if isViewing { closeViewer() }
+        var query = SearchQuery()
+        query.colour = colour
+        search.show(query)
+        window.present()
     }
 
     // MARK: Viewing one image

@@ -13,6 +13,7 @@ enum SearchFilter: Hashable {
     case hasNote
     case failedToLoad
     case animated
+    case colour(SearchColour)
 
     /// Filters of the same kind replace each other.
     var kind: Int {
@@ -27,6 +28,7 @@ enum SearchFilter: Hashable {
         case .hasNote: 7
         case .failedToLoad: 8
         case .animated: 9
+        case .colour: 10
         }
     }
 
@@ -42,6 +44,7 @@ enum SearchFilter: Hashable {
         case .hasNote: query.hasNote = true
         case .failedToLoad: query.failedToLoad = true
         case .animated: query.isAnimated = true
+        case .colour(let colour): query.colour = colour
         }
     }
 
@@ -61,6 +64,25 @@ enum SearchFilter: Hashable {
         case .failedToLoad: tr("Failed to Load")
         // Translators: a search filter: only images that move (animated GIF, WebP, PNG).
         case .animated: tr("Animated")
+        case .colour(let colour): tr("Colour: {colour}", ["colour": Self.name(of: colour)])
+        }
+    }
+
+    /// A colour's name as the user reads it: a named colour's, or a picked one's hexadecimal code.
+    static func name(of colour: SearchColour) -> String {
+        switch colour {
+        case .named(.red): tr("Red")
+        case .named(.orange): tr("Orange")
+        case .named(.yellow): tr("Yellow")
+        case .named(.green): tr("Green")
+        case .named(.blue): tr("Blue")
+        case .named(.purple): tr("Purple")
+        case .named(.pink): tr("Pink")
+        case .named(.brown): tr("Brown")
+        case .named(.black): tr("Black")
+        case .named(.grey): tr("Grey")
+        case .named(.white): tr("White")
+        case .picked: colour.text.uppercased()
         }
     }
 
@@ -81,6 +103,7 @@ enum SearchFilter: Hashable {
         case .hasNote: "note:"
         case .failedToLoad: "failed:"
         case .animated: "animated:"
+        case .colour(let colour): "colour:" + colour.text
         }
     }
 
@@ -104,6 +127,9 @@ enum SearchFilter: Hashable {
         case "note": self = .hasNote
         case "failed": self = .failedToLoad
         case "animated": self = .animated
+        case "colour":
+            guard let colour = SearchColour(text: value) else { return nil }
+            self = .colour(colour)
         default: return nil
         }
     }

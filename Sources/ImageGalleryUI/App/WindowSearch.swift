@@ -21,6 +21,7 @@ final class WindowSearch {
     private let saveButton = Button(label: tr("_Save Search"))
     private let chips = SearchChips()
     private var filterMenu: Popover?
+    private var colourChooser: ColorChooserDialog?
     private let session: GallerySession
     private var library: GalleryLibrary { session.library }
     private let librarySearch: LibrarySearch
@@ -91,6 +92,10 @@ final class WindowSearch {
             add(filter)
             entry.grabFocus()
         }
+        _ = window.addAction(handlers.named("search-colour")) { [weak self, weak window] in
+            guard let window else { return }
+            self?.chooseColour(over: window)
+        }
         button.accessibleName = tr("Search")
         button.onToggled { [weak self] in
             guard let self, button.isActive != isOpen else { return }
@@ -132,9 +137,11 @@ final class WindowSearch {
     }
 
     /// Shows a smart gallery's search: its words in the entry, its filters as chips.
-    func show(_ smart: SmartGallery) {
+    func show(_ smart: SmartGallery) { show(smart.query) }
+
+    /// Shows a search: its words in the entry, its filters as chips, and its results.
+    func show(_ query: SearchQuery) {
         bar.isSearching = true
-        let query = smart.query
         var shownFilters: [SearchFilter] = []
         if let id = query.galleryID { shownFilters.append(.gallery(id)) }
         if let tag = query.tag { shownFilters.append(.tag(tag)) }
@@ -146,6 +153,7 @@ final class WindowSearch {
         if query.hasNote { shownFilters.append(.hasNote) }
         if query.failedToLoad { shownFilters.append(.failedToLoad) }
         if query.isAnimated { shownFilters.append(.animated) }
+        if let colour = query.colour { shownFilters.append(.colour(colour)) }
         filters = shownFilters
         chips.show(filters, library: library)
         if scopeButton.isActive { scopeButton.isActive = false }
@@ -352,6 +360,32 @@ final class WindowSearch {
         librarySearch.withIndex { [weak self] index in self?.showFilterMenu(index.corpus) }
     }
 
+    /// Other Colour…: GTK's colour chooser, starting from the colour filtered by; the colour chosen becomes the filter.
+    private func chooseColour(over window: ApplicationWindow) {
+        colourChooser?.destroy()
+        let chooser = ColorChooserDialog(title: tr("Search by Colour"), over: window)
+        let current = filters.lazy.compactMap { filter -> SearchColour? in
+            if case .colour(let colour) = filter { colour } else { nil }
+        }.first
+        if let shown = current?.shown {
+            chooser.color = RGBA(
+                red: Double(shown >> 16 & 0xFF) / 255, green: Double(shown >> 8 & 0xFF) / 255,
+                blue: Double(shown & 0xFF) / 255)
+        }
+        chooser.onResponse { [weak self, weak chooser] accepted in
+            guard let self, let chooser else { return }
+            let colour = chooser.color
+            chooser.destroy()
+            colourChooser = nil
+            guard accepted else { return }
+            func byte(_ value: Double) -> UInt32 { UInt32((min(max(value, 0), 1) * 255).rounded()) }
+            add(.colour(.picked(byte(colour.red) << 16 | byte(colour.green) << 8 | byte(colour.blue))))
+            entry.grabFocus()
+        }
+        colourChooser = chooser
+        chooser.present()
+    }
+
     private func showFilterMenu(_ corpus: SearchCorpus) {
         let action = "win.search-filter"
         let menu = MenuModel()
@@ -404,6 +438,15 @@ final class WindowSearch {
         kinds.appendSubmenu(label: tr("Format"), formatMenu)
         menu.appendSection(kinds)
         let flags = MenuModel()
+        let colours = MenuModel()
+        for name in NamedColour.allCases {
+            let filter = SearchFilter.colour(.named(name))
+            colours.append(label: SearchFilter.name(of: .named(name)), action: action, target: filter.token)
+        }
+        let otherColour = MenuModel()
+        otherColour.append(label: tr("Other Colour…"), action: "win.search-colour")
+        colours.appendSection(otherColour)
+        kinds.appendSubmenu(label: tr("Colour"), colours)
         flags.append(label: tr("Has a Note"), action: action, target: SearchFilter.hasNote.token)
         flags.append(label: tr("Failed to Load"), action: action, target: SearchFilter.failedToLoad.token)
         flags.append(

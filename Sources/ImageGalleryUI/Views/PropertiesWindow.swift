@@ -6,7 +6,7 @@ import GtkKit
 /// An image's properties (Alt+Return, the cell menu, the viewer's button): who it is and where it
 /// came from, each address with Open, and the user's note about it. The note is saved with the
 /// image as one undo step when the note loses the focus or the window closes, not per keystroke.
-/// Its tags show as a line, with Edit Tags opening the tags dialog.
+/// Its tags show as a line, with Edit Tags opening the tags dialog; its palette as swatches that search by colour.
 /// It follows the library: an undo shows in it, and it closes when its image goes.
 @MainActor
 final class PropertiesWindow {
@@ -16,6 +16,7 @@ final class PropertiesWindow {
     private let pixelSize: () -> (width: Int, height: Int)?
     private let note = TextView()
     private let tags = Label()
+    private let palette = PaletteSwatches()
     private var rows: [ImageProperties.Field: (box: Box, value: Label, open: Button)] = [:]
     private let keepCopyButton = Button(label: tr("_Keep a Copy in Library"))
     private var observation: Observation?
@@ -25,6 +26,8 @@ final class PropertiesWindow {
     var editTags: (ImageID) -> Void = { _ in }
     /// Keeps a copy of this image, a file on disk, in the library.
     var keepCopy: (ImageID) -> Void = { _ in }
+    /// Searches the library for images of a colour of this one's palette.
+    var findColour: (SearchColour) -> Void = { _ in }
     /// The window is gone, its note saved.
     var onClosed: () -> Void = {}
 
@@ -88,6 +91,8 @@ final class PropertiesWindow {
         tagsRow.append(tagTexts, expand: true)
         tagsRow.append(editTags)
         fields.append(tagsRow)
+        palette.onChosen = { [weak self] colour in self?.findColour(colour) }
+        fields.append(palette.root)
 
         let noteLabel = Label(mnemonic: tr("_Note"))
         noteLabel.setXAlign(0)
@@ -159,6 +164,7 @@ final class PropertiesWindow {
         tags.text = image.tags.joined(separator: tr(", "))
         tags.accessibleDescription = tags.text
         tags.isVisible = !image.tags.isEmpty
+        palette.show(image.likeness?.palette)
         if updatingNote { note.text = image.note ?? "" }
     }
 
