@@ -22,6 +22,8 @@ packages=(
     exiv2
     # the sync engine two libraries share a folder through
     syncthing
+    # an HTTP/2 server the multiplexing tests download from
+    nghttp2-server
     # real browsers to drag images from
     firefox-esr chromium
     # desktop integration
@@ -73,8 +75,10 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift
 # Warnings are errors here, not in Package.swift, where a newer compiler's new warning would stop a packager's
 # build. The check builds in a folder of its own: the plain build below is the one the end-to-end tests and Meson's
 # install test reuse, and different flags in one folder would make SwiftPM compile everything again.
-swift build --build-tests --scratch-path .build-strict -Xswiftc -warnings-as-errors -Xcc -Werror
+strict=(--scratch-path .build-strict -Xswiftc -warnings-as-errors -Xcc -Werror)
+swift build --build-tests "${strict[@]}"
+# The unit tests run from the strict build, so the tests are compiled once; the plain build compiles no tests.
+swift test --skip-build "${strict[@]}"
 swift build
-swift test
-# Debian's python: pyatspi exists only there.
-/usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e "$@"
+# Debian's python: pyatspi exists only there. The slowest tests are named, to keep the run within its time.
+/usr/bin/python3 -m pytest -p no:cacheprovider --durations=30 Tests/e2e "$@"

@@ -44,6 +44,12 @@ final class EasyTransfer {
         cshim_curl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalSeconds)
         cshim_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
         cshim_curl_setopt_ptr(handle, CURLOPT_USERAGENT, request.userAgent)
+        if let authorities = limits.certificateAuthorities {
+            cshim_curl_setopt_ptr(handle, CURLOPT_CAINFO, authorities)
+        }
+        // A second transfer to a server waits for the first's connection to say whether it multiplexes, rather than
+        // opening a connection of its own.
+        cshim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
         // Images come compressed already, and a body libcurl inflated (a gzip bomb) would grow past every count of
         // bytes held: what a server sends with a Content-Encoding reaches the decoder as it came.
         cshim_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
@@ -93,6 +99,17 @@ final class EasyTransfer {
         if case .failure = outcome { buffer.budget.release(Int64(buffer.body.count)) }
         buffer.body = Data()
         request.finished(outcome, retryAfter)
+    }
+
+    /// Whether its server answered over HTTP/2 or later, multiplexing its transfers; nil when no answer came from
+    /// the server it was sent to first (none at all, or a redirect's).
+    var answeredMultiplexing: Bool? {
+        var version = 0
+        var redirects = 0
+        cshim_curl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        cshim_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirects)
+        guard version != 0, redirects == 0 else { return nil }
+        return version >= Int(CURL_HTTP_VERSION_2_0)
     }
 
     /// Notes how far it got since the last look, which the transfer thread takes about once a second.

@@ -34,10 +34,16 @@ public enum HTTPClient {
         public var addressScope: @Sendable (_ address: String, _ port: Int) -> AddressScope = { address, _ in
             AddressScope(address)
         }
+        /// The certificate authorities TLS trusts instead of the system's; only tests name theirs, through
+        /// `IMAGE_GALLERY_TEST_CA_FILE`, which a normal run has not.
+        var certificateAuthorities = HTTPClient.testCertificateAuthorities
         /// The thread (with its queue, connection limits and budget) that runs the transfer.
         var transfers = TransferThread.shared
         public init() {}
     }
+
+    /// The end-to-end tests' own certificate authority, for their HTTP/2 server on 127.0.0.1.
+    private static let testCertificateAuthorities = ProcessInfo.processInfo.environment["IMAGE_GALLERY_TEST_CA_FILE"]
 
     /// Call once before any thread downloads.
     public static func globalInit(userAgent: String) {

@@ -8,8 +8,8 @@ import Synchronization
 /// Runs every transfer on one libcurl multi handle, on a thread of its own: one thread reads every
 /// socket, however many downloads run, and no thread waits for a server. Other threads hand it
 /// values (`TransferRequest`, waits); the libcurl handles are made, used and freed on it alone.
-/// Transfers wait in a queue for a connection (so many per server, so many in all) and for room in
-/// the budget of bytes held; a transfer only starts its clocks once it has left the queue. About once a second
+/// Transfers wait in a queue for a connection (so many per server, so many in all, an HTTP/2 server's
+/// transfers sharing theirs) and for room in the budget of bytes held; a transfer only starts its clocks once it has left the queue. About once a second
 /// it looks at what runs: a cancelled transfer is dropped, and one that stalled gives its connection to an image
 /// the user waits for and queues again.
 final class TransferThread: Sendable {
@@ -62,9 +62,12 @@ final class TransferThread: Sendable {
         // libcurl's own limits hold where the queue cannot see: a redirect to another server.
         cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)
         cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections)
+        // An HTTP/2 server's transfers share a connection, as many as the queue counts on one.
+        cshim_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, ServerConnections.streamsPerConnection)
         var queue = TransferQueue()
         var running: [UnsafeMutableRawPointer: EasyTransfer] = [:]
-        var runningPerHost: [String: Int] = [:]
+        var connectionsHeld = ServerConnections(perServer: connectionsPerHost, total: connections)
         var started = 0
         var waits: [Wait] = []
         var nextLook = ContinuousClock.now
@@ -72,8 +75,8 @@ final class TransferThread: Sendable {
         /// Starts what waits and has a connection and room in the budget; whether any did.
         func admit() -> Bool {
             var admitted = false
-            while running.count < connections, budget.hasRoom,
-                let request = queue.popFirst(where: { runningPerHost[$0, default: 0] < connectionsPerHost })
+            while budget.hasRoom,
+                let request = queue.popFirst(where: { connectionsHeld.admits($0) })
             {
                 if request.cancellation?.isCancelled == true {
                     request.finished(.failure(.cancelled), nil)
@@ -85,10 +88,10 @@ final class TransferThread: Sendable {
                     continue
                 }
                 running[transfer.handle] = transfer
-                runningPerHost[request.hostKey, default: 0] += 1
+                connectionsHeld.start(on: request.hostKey)
                 admitted = true
                 if curl_multi_add_handle(multi, transfer.handle) != CURLM_OK {
-                    end(transfer, CURLE_FAILED_INIT, running: &running, perHost: &runningPerHost)
+                    end(transfer, CURLE_FAILED_INIT, running: &running, connectionsHeld: &connectionsHeld)
                 }
             }
             return admitted
@@ -109,7 +112,7 @@ final class TransferThread: Sendable {
                 // A download nobody waits for any more closes its connection now, whatever state libcurl has it in.
                 for transfer in running.values where transfer.request.cancellation?.isCancelled == true {
                     curl_multi_remove_handle(multi, transfer.handle)
-                    end(transfer, CURLE_ABORTED_BY_CALLBACK, running: &running, perHost: &runningPerHost)
+                    end(transfer, CURLE_ABORTED_BY_CALLBACK, running: &running, connectionsHeld: &connectionsHeld)
                     changed = true
                 }
                 for transfer in running.values { transfer.look(at: now) }
@@ -119,14 +122,15 @@ final class TransferThread: Sendable {
                 }
                 for transfer in stalled.sorted(by: { $0.stalled(at: now) > $1.stalled(at: now) }) where budget.hasRoom {
                     let host = transfer.request.hostKey
-                    let full = running.count >= connections
+                    let full = connectionsHeld.isFull
                     guard
                         queue.hasWatched(where: {
-                            $0 == host || (full && runningPerHost[$0, default: 0] < connectionsPerHost)
+                            ($0 == host && !connectionsHeld.hasRoom(on: host))
+                                || (full && connectionsHeld.hasRoom(on: $0))
                         })
                     else { continue }
                     curl_multi_remove_handle(multi, transfer.handle)
-                    setAside(transfer, at: now, running: &running, perHost: &runningPerHost, queue: &queue)
+                    setAside(transfer, at: now, running: &running, connectionsHeld: &connectionsHeld, queue: &queue)
                     _ = admit()
                     changed = true
                 }
@@ -140,7 +144,7 @@ final class TransferThread: Sendable {
                     let transfer = running[handle]
                 else { continue }
                 curl_multi_remove_handle(multi, handle)
-                end(transfer, message.pointee.data.result, running: &running, perHost: &runningPerHost)
+                end(transfer, message.pointee.data.result, running: &running, connectionsHeld: &connectionsHeld)
                 changed = true
             }
             if budget.takeReleased() || changed { resumePaused(running) }
@@ -150,16 +154,19 @@ final class TransferThread: Sendable {
             for wait in ended { wait.then(wait.cancellation?.isCancelled == true) }
             let nextEnd = waits.map(\.until).min().map { max(0, min(1000, ($0 - now).milliseconds)) } ?? 1000
             // A place freed by a transfer that ended is filled at once.
-            let admissible = changed && !queue.isEmpty && running.count < connections
+            let admissible = changed && !queue.isEmpty && !connectionsHeld.isFull
             curl_multi_poll(multi, &watched, 1, admissible ? 0 : Int32(nextEnd), nil)
         }
     }
 
     private func end(
         _ transfer: EasyTransfer, _ code: CURLcode, running: inout [UnsafeMutableRawPointer: EasyTransfer],
-        perHost: inout [String: Int]
+        connectionsHeld: inout ServerConnections
     ) {
-        leave(transfer, running: &running, perHost: &perHost)
+        if let multiplexing = transfer.answeredMultiplexing {
+            connectionsHeld.heard(transfer.request.hostKey, multiplexing: multiplexing)
+        }
+        leave(transfer, running: &running, connectionsHeld: &connectionsHeld)
         transfer.finish(code)
     }
 
@@ -167,9 +174,10 @@ final class TransferThread: Sendable {
     /// as long as a trickle may, it ends as too slow instead.
     private func setAside(
         _ transfer: EasyTransfer, at now: ContinuousClock.Instant,
-        running: inout [UnsafeMutableRawPointer: EasyTransfer], perHost: inout [String: Int], queue: inout TransferQueue
+        running: inout [UnsafeMutableRawPointer: EasyTransfer], connectionsHeld: inout ServerConnections,
+        queue: inout TransferQueue
     ) {
-        leave(transfer, running: &running, perHost: &perHost)
+        leave(transfer, running: &running, connectionsHeld: &connectionsHeld)
         transfer.setAside()
         var request = transfer.request
         request.stalled += transfer.stalled(at: now)
@@ -180,11 +188,11 @@ final class TransferThread: Sendable {
     }
 
     private func leave(
-        _ transfer: EasyTransfer, running: inout [UnsafeMutableRawPointer: EasyTransfer], perHost: inout [String: Int]
+        _ transfer: EasyTransfer, running: inout [UnsafeMutableRawPointer: EasyTransfer],
+        connectionsHeld: inout ServerConnections
     ) {
         running[transfer.handle] = nil
-        let host = transfer.request.hostKey
-        perHost[host] = perHost[host, default: 1] > 1 ? perHost[host, default: 1] - 1 : nil
+        connectionsHeld.end(on: transfer.request.hostKey)
     }
 
     /// While no response holds bytes of the budget, none will free any: then the running transfer that holds the
