@@ -57,21 +57,21 @@ public final class BrowserHostSession {
             transfer = open
         } else {
             guard transfers.count < Self.maximumTransfers else {
-                throw BrowserMessage.Failure("more than \(Self.maximumTransfers) transfers at once")
+                throw BrowserMessage.Failure(untranslated("more than \(Self.maximumTransfers) transfers at once"))
             }
             transfer = try create()
         }
         guard transfer.written + data.count <= ImageLimits.maximumDownloadBytes else {
             transfers[id] = nil
             Self.discard(transfer)
-            throw BrowserMessage.Failure("transfer “\(id)” is larger than the download limit")
+            throw BrowserMessage.Failure(untranslated("transfer “\(id)” is larger than the download limit"))
         }
         do {
             try transfer.handle.write(contentsOf: data)
         } catch {
             transfers[id] = nil
             Self.discard(transfer)
-            throw BrowserMessage.Failure("could not keep transfer “\(id)”: \(error.localizedDescription)")
+            throw BrowserMessage.Failure(untranslated("could not keep transfer “\(id)”: \(error.localizedDescription)"))
         }
         transfer.written += data.count
         transfers[id] = transfer
@@ -83,23 +83,25 @@ public final class BrowserHostSession {
         filesMade += 1
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw BrowserMessage.Failure("could not make a file for the transfer: \(String(cString: strerror(errno)))")
+            throw BrowserMessage.Failure(
+                untranslated("could not make a file for the transfer: \(String(cString: strerror(errno)))"))
         }
         return Transfer(file: file, handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), written: 0)
     }
 
     private func finish(_ id: String, length: Int) throws(BrowserMessage.Failure) -> Data {
         guard let transfer = transfers.removeValue(forKey: id) else {
-            throw BrowserMessage.Failure("no chunks came for transfer “\(id)”")
+            throw BrowserMessage.Failure(untranslated("no chunks came for transfer “\(id)”"))
         }
         defer { Self.discard(transfer) }
         guard transfer.written == length else {
-            throw BrowserMessage.Failure("transfer “\(id)” holds \(transfer.written) bytes, not \(length)")
+            throw BrowserMessage.Failure(
+                untranslated("transfer “\(id)” holds \(transfer.written) bytes, not \(length)"))
         }
         do {
             return try FileReader.read(transfer.file.path, limit: Int(ImageLimits.maximumDownloadBytes))
         } catch {
-            throw BrowserMessage.Failure("could not read transfer “\(id)” back")
+            throw BrowserMessage.Failure(untranslated("could not read transfer “\(id)” back"))
         }
     }
 

@@ -30,33 +30,37 @@ public enum BrowserMessage: Equatable, Sendable {
     /// Reads `bytes` as one message, of at most `limit` bytes.
     public static func parse(_ bytes: [UInt8], limit: Int = maximumMessageBytes) throws(Failure) -> BrowserMessage {
         guard bytes.count <= limit else {
-            throw Failure("the message is \(bytes.count) bytes, over the limit of \(limit)")
+            throw Failure(untranslated("the message is \(bytes.count) bytes, over the limit of \(limit)"))
         }
         let value: JSONValue
         do {
             value = try JSONReader.read(bytes) { (reader) throws(JSONReader.Failure) in try reader.readValue() }
         } catch {
-            throw Failure("the message is not JSON (at byte \(error.offset))")
+            throw Failure(untranslated("the message is not JSON (at byte \(error.offset))"))
         }
-        guard value.object != nil else { throw Failure("the message must be a JSON object") }
+        guard value.object != nil else { throw Failure(untranslated("the message must be a JSON object")) }
         switch try string(value["kind"], "kind") {
         case "image": return .image(try image(value))
         case "page": return .page(try page(value))
         case "chunk":
             let transfer = try transferID(value["transfer"], "transfer")
             return .chunk(transfer: transfer, bytes: try base64(value["data"], "data"))
-        case let kind: throw Failure("unknown kind “\(OneLine.of(kind, maximumCharacters: 40))”")
+        case let kind: throw Failure(untranslated("unknown kind “\(OneLine.of(kind, maximumCharacters: 40))”"))
         }
     }
 
     private static func image(_ value: JSONValue) throws(Failure) -> BrowserImage {
         let (page, pageTitle) = try pageFields(value["page"])
-        guard let image = value["image"], image.object != nil else { throw Failure("“image” must be an object") }
+        guard let image = value["image"], image.object != nil else {
+            throw Failure(untranslated("“image” must be an object"))
+        }
         var addresses: [String] = []
         if let listed = image["addresses"] {
             guard let elements = listed.array, elements.count <= ImageLimits.maximumAddressesPerImage else {
                 throw Failure(
-                    "“image.addresses” must be an array of up to \(ImageLimits.maximumAddressesPerImage) addresses")
+                    untranslated(
+                        "“image.addresses” must be an array of up to \(ImageLimits.maximumAddressesPerImage) addresses")
+                )
             }
             for element in elements {
                 let address = try string(element, "image.addresses[]")
@@ -89,7 +93,7 @@ public enum BrowserMessage: Equatable, Sendable {
         addresses = Array(addresses.prefix(ImageLimits.maximumAddressesPerImage))
         let bytes = try self.bytes(value["bytes"])
         guard !addresses.isEmpty || bytes != nil else {
-            throw Failure("an image needs an http or https address or its bytes")
+            throw Failure(untranslated("an image needs an http or https address or its bytes"))
         }
         return BrowserImage(
             page: page, pageTitle: pageTitle, addresses: addresses,
@@ -101,12 +105,12 @@ public enum BrowserMessage: Equatable, Sendable {
 
     private static func page(_ value: JSONValue) throws(Failure) -> PageCapture {
         let (page, pageTitle) = try pageFields(value["page"])
-        guard let elements = value["images"]?.array else { throw Failure("“images” must be an array") }
+        guard let elements = value["images"]?.array else { throw Failure(untranslated("“images” must be an array")) }
         var images: [PageImage] = []
         var seen: Set<String> = []
         for (index, element) in elements.enumerated() {
             let name = "images[\(index)]"
-            guard element.object != nil else { throw Failure("“\(name)” must be an object") }
+            guard element.object != nil else { throw Failure(untranslated("“\(name)” must be an object")) }
             let address = try string(element["address"], name + ".address")
             // What the page loaded from `blob:` or `data:` addresses has no address the picker can fetch.
             guard let url = try httpAddress(address, name + ".address"), seen.insert(url).inserted else { continue }
@@ -122,30 +126,30 @@ public enum BrowserMessage: Equatable, Sendable {
     }
 
     private static func pageFields(_ value: JSONValue?) throws(Failure) -> (String, String?) {
-        guard let value, value.object != nil else { throw Failure("“page” must be an object") }
+        guard let value, value.object != nil else { throw Failure(untranslated("“page” must be an object")) }
         let address = try string(value["address"], "page.address")
         guard let url = try httpAddress(address, "page.address") else {
-            throw Failure("“page.address” must be an http or https address")
+            throw Failure(untranslated("“page.address” must be an http or https address"))
         }
         return (url, try text(value["title"], "page.title"))
     }
 
     private static func bytes(_ value: JSONValue?) throws(Failure) -> BrowserBytes? {
         guard let value, value != .null else { return nil }
-        guard value.object != nil else { throw Failure("“bytes” must be an object") }
+        guard value.object != nil else { throw Failure(untranslated("“bytes” must be an object")) }
         let mimeType = try string(value["mimeType"], "bytes.mimeType").lowercased()
         guard mimeType.hasPrefix("image/"), mimeType.count <= 100 else {
-            throw Failure("“bytes.mimeType” must be an image type")
+            throw Failure(untranslated("“bytes.mimeType” must be an image type"))
         }
         if value["transfer"] != nil {
             let id = try transferID(value["transfer"], "bytes.transfer")
             guard let length = value["length"]?.integer, length > 0, length <= ImageLimits.maximumDownloadBytes else {
-                throw Failure("“bytes.length” must be a whole number of bytes up to the download limit")
+                throw Failure(untranslated("“bytes.length” must be a whole number of bytes up to the download limit"))
             }
             return .transfer(id: id, length: length, mimeType: mimeType)
         }
         let data = try base64(value["data"], "bytes.data")
-        guard !data.isEmpty else { throw Failure("“bytes.data” is empty") }
+        guard !data.isEmpty else { throw Failure(untranslated("“bytes.data” is empty")) }
         return .inline(
             data, mimeType: ImageFormat.sniff(data.prefix(ImageFormat.sniffedByteCount))?.mimeType ?? mimeType)
     }
@@ -156,19 +160,19 @@ public enum BrowserMessage: Equatable, Sendable {
         let id = try string(value, name)
         // A name of letters, digits, "-" and "_" only: it never becomes part of a path, but it is echoed back.
         guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(transferIDBytes.contains)
-        else { throw Failure("“\(name)” must be 1 to 64 letters, digits, “-” or “_”") }
+        else { throw Failure(untranslated("“\(name)” must be 1 to 64 letters, digits, “-” or “_”")) }
         return id
     }
 
     private static func base64(_ value: JSONValue?, _ name: String) throws(Failure) -> Data {
         let text = try string(value, name)
-        guard let data = Data(base64Encoded: text) else { throw Failure("“\(name)” must be base64") }
+        guard let data = Data(base64Encoded: text) else { throw Failure(untranslated("“\(name)” must be base64")) }
         return data
     }
 
     private static func httpAddress(_ address: String, _ name: String) throws(Failure) -> String? {
         guard address.utf8.count <= maximumAddressBytes else {
-            throw Failure("“\(name)” is longer than \(maximumAddressBytes) bytes")
+            throw Failure(untranslated("“\(name)” is longer than \(maximumAddressBytes) bytes"))
         }
         return URLClassifier.httpURL(address)?.absoluteString
     }
@@ -182,13 +186,13 @@ public enum BrowserMessage: Equatable, Sendable {
     private static func size(_ value: JSONValue?, _ name: String) throws(Failure) -> Int? {
         guard let value, value != .null else { return nil }
         guard let size = value.integer, (0...ImageLimits.maximumSide).contains(size) else {
-            throw Failure("“\(name)” must be a whole number of pixels")
+            throw Failure(untranslated("“\(name)” must be a whole number of pixels"))
         }
         return size
     }
 
     private static func string(_ value: JSONValue?, _ name: String) throws(Failure) -> String {
-        guard let text = value?.string else { throw Failure("“\(name)” must be a string") }
+        guard let text = value?.string else { throw Failure(untranslated("“\(name)” must be a string")) }
         return text
     }
 

@@ -25,7 +25,7 @@ public enum PageHTML {
             let first = head.firstIndex(where: { !(HTMLImages.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
         else { return false }
         let text = String(decoding: head[first...].prefix(64), as: UTF8.self).lowercased()
-        return ["<!doctype html", "<html", "<head", "<meta", "<title", "<!--", "<body", "<link", "<script"].contains {
+        return ["<!doctype", "<html", "<head", "<meta", "<title", "<!--", "<body", "<link", "<script"].contains {
             text.hasPrefix($0)
         }
     }

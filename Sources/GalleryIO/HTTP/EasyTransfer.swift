@@ -48,8 +48,9 @@ final class EasyTransfer {
             cshim_curl_setopt_ptr(handle, CURLOPT_CAINFO, authorities)
         }
         // A second transfer to a server waits for the first's connection to say whether it multiplexes, rather than
-        // opening a connection of its own.
-        cshim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+        // opening a connection of its own; only over TLS, where HTTP/2 is offered: a cleartext connection is
+        // HTTP/1.1, and waiting on it would put every transfer to the server behind one connection.
+        if request.url.lowercased().hasPrefix("https:") { cshim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1) }
         // Images come compressed already, and a body libcurl inflated (a gzip bomb) would grow past every count of
         // bytes held: what a server sends with a Content-Encoding reaches the decoder as it came.
         cshim_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)

@@ -14,7 +14,9 @@ public enum BrowserHost {
 
     public static func serve() -> Int32 {
         guard let spool = makeSpool() else {
-            answer(BrowserHostSession.answer(deliveryFailure: "could not make a private folder for transfers"))
+            answer(
+                BrowserHostSession.answer(
+                    deliveryFailure: untranslated("could not make a private folder for transfers")))
             return 1
         }
         defer { try? FileManager.default.removeItem(at: spool) }
@@ -32,7 +34,9 @@ public enum BrowserHost {
                 answer(
                     BrowserHostSession.answer(
                         deliveryFailure:
-                            "the message is \(length) bytes, over the limit of \(BrowserMessage.maximumMessageBytes)"))
+                            untranslated(
+                                "the message is \(length) bytes, over the limit of \(BrowserMessage.maximumMessageBytes)"
+                            )))
                 return 1
             case .message(let bytes):
                 let outcome = session.handle(bytes)
@@ -41,7 +45,7 @@ public enum BrowserHost {
                     reply = BrowserHostSession.answer(deliveryFailure: failure)
                     log(failure)
                 }
-                if let error = outcome.error { log("refused a message: \(error)") }
+                if let error = outcome.error { log(untranslated("refused a message: \(error)")) }
                 answer(reply)
             }
         }
@@ -55,7 +59,7 @@ public enum BrowserHost {
         if failure == .notRunning {
             let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             guard RemoteApplication.launchDetached(program, arguments: []) else {
-                return "Image Gallery could not be started"
+                return untranslated("Image Gallery could not be started")
             }
             let deadline = Date().addingTimeInterval(launchSeconds)
             while failure == .notRunning, Date() < deadline {
@@ -66,8 +70,8 @@ public enum BrowserHost {
         }
         switch failure {
         case nil: return nil
-        case .notRunning: return "Image Gallery did not start"
-        case .failed(let reason): return "Image Gallery did not take the message: \(reason)"
+        case .notRunning: return untranslated("Image Gallery did not start")
+        case .failed(let reason): return untranslated("Image Gallery did not take the message: \(reason)")
         }
     }
 
