@@ -52,7 +52,8 @@ def open_in_viewer(make_app, tmp_path, data, name="moving.gif"):
 
 def frame_shown(app, area):
     """The index of the frame colour that fills the viewer's centre, or None."""
-    colour, share = dominant_colour(app.screenshot(), area, 0.1)
+    _, _, w, h = area
+    colour, share = dominant_colour(app.grab(area), (0, 0, w, h), 0.1)
     if share < 0.8:
         return None
     return next((i for i, c in enumerate(COLOURS) if colour_close(colour, c, 40)), None)
@@ -264,9 +265,9 @@ def gallery_of(make_app, tmp_path, names, env=None):
     return app, cells
 
 
-def cell_frame(app, cell, image=None):
+def cell_frame(app, cell):
     """The index of the frame colour that fills the cell's centre, None for another colour."""
-    colour, share = dominant_colour(image or app.screenshot(), cell.box, 0.3)
+    colour, share = dominant_colour(app.grab(cell.box), (0, 0, cell.width, cell.height), 0.3)
     if share < 0.8:
         return None
     return next((i for i, c in enumerate(COLOURS) if colour_close(colour, c, 40)), None)

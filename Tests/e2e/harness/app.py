@@ -404,6 +404,9 @@ class App:
     def screenshot(self, path=None):
         return self.desktop.screenshot(path)
 
+    def grab(self, box):
+        return self.desktop.grab(box)
+
     def pixel(self, x, y, image=None):
         return self.desktop.pixel(x, y, image)
 
