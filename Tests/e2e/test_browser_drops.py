@@ -242,14 +242,15 @@ def test_bytes_carried_by_drag_used_when_url_refused(browser, page, make_app):
 
 
 def test_link_to_a_page_is_not_added(browser, page, make_app):
-    """A text link to an HTML page dragged in: it may be an image as far as the drag can tell (a URL), so the drop
-    is taken, but the page is not an image: the placeholder goes, a message in the window says why, and neither
-    state.json nor the cells change."""
+    """A text link to an HTML page without images dragged in: it may be an image as far as the drag can tell (a URL),
+    so the drop is taken, but the page is no image and offers none to pick: the placeholder goes, a message in the
+    window says why, and neither state.json nor the cells change (a page with images opens the picker:
+    test_page_picker.py)."""
     app, before = start_gallery(make_app, page)
     saved = app.state_bytes()
     drop_from_browser(browser, app, page.link_rgb, 1)
-    message = wait_until(lambda: [t for t in toast_text(app) if "not an image" in t], 30, 0.2,
-                         "a message saying the dropped page is not an image",
+    message = wait_until(lambda: [t for t in toast_text(app) if "web page without images" in t], 30, 0.2,
+                         "a message saying the dropped page has no image",
                          lambda: "labels: %r\n%s" % (toast_text(app), format_cells(app.cells())))
     assert "article" in message[0], "the message does not name what was dropped: %r" % message[0]
     cells = app.wait_cells(lambda cs: all(c.settled for c in cs) and len(cs) == len(before), timeout=20,

@@ -174,12 +174,14 @@ def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make
 
 
 def without_originals(state_bytes):
-    """The state as read, less what the library records of each image itself: its `original` and its `animation`."""
+    """The state as read, less what the library records of each image itself, once: its `original`, its `animation`
+    and its `likeness` (measured in the background at the first launch of a library from before)."""
     state = harness.document(state_bytes)
     for gallery in state["galleries"]:
         for image in gallery["images"]:
             image.pop("original", None)
             image.pop("animation", None)
+            image.pop("likeness", None)
     return state
 
 

@@ -15,6 +15,17 @@ def start(make_app, http_server, count=12):
     return app, images
 
 
+def without_what_the_library_records(state_bytes):
+    """The state less what the first launch of a library from before records of each image in the background,
+    whatever the user does meanwhile: its kept `original` and its `likeness`."""
+    state = harness.document(state_bytes)
+    for gallery in state["galleries"]:
+        for image in gallery["images"]:
+            image.pop("original", None)
+            image.pop("likeness", None)
+    return state
+
+
 def first_row(cells):
     top = min(c.y for c in cells)
     return [c for c in cells if abs(c.y - top) <= 2]
@@ -32,7 +43,7 @@ def check_shapes(cells, images):
 
 def test_ctrl_scroll_and_ctrl_plus_minus_change_images_per_row(desktop, make_app, http_server):
     app, images = start(make_app, http_server)
-    before_bytes = app.state_bytes()
+    before = without_what_the_library_records(app.state_bytes())
     start_row = first_row(app.cells())
     start_count, start_height = len(start_row), start_row[0].height
 
@@ -61,4 +72,4 @@ def test_ctrl_scroll_and_ctrl_plus_minus_change_images_per_row(desktop, make_app
     gallery_x, _, gallery_width, _ = app.gallery().extents()
     assert abs((row[-1].x + row[-1].width) - (gallery_x + gallery_width - 8)) <= 3, row
 
-    assert app.state_bytes() == before_bytes, "zooming must not rewrite the state file"
+    assert without_what_the_library_records(app.state_bytes()) == before, "zooming must not change the state file"

@@ -131,7 +131,7 @@ public final class ImagePipeline: Sendable {
         }
         switch ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: (side, side)) {
         case .success(let picture):
-            if let original, let thumbnailSize,
+            if let original, let thumbnailSize, request.leavesThumbnail,
                 max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels
             {
                 source.thumbnails.write(picture, of: original, size: thumbnailSize)

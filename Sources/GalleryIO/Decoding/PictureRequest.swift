@@ -23,9 +23,13 @@ public struct PictureRequest: Sendable {
     public var scale: Int
     /// Whether the picture's likeness is measured too, from the pixels decoded (an arriving image's).
     public var measuresLikeness: Bool
+    /// Whether a decode of a local file leaves a thumbnail behind: not for the launch's likeness pass, which reads
+    /// every image once at a size no cell asked for.
+    public var leavesThumbnail: Bool
 
     public init(
-        url: String, sha256: String? = nil, bytes: Data? = nil, fit: Fit, scale: Int, measuresLikeness: Bool = false
+        url: String, sha256: String? = nil, bytes: Data? = nil, fit: Fit, scale: Int, measuresLikeness: Bool = false,
+        leavesThumbnail: Bool = true
     ) {
         self.url = url
         self.sha256 = sha256
@@ -33,5 +37,6 @@ public struct PictureRequest: Sendable {
         self.fit = fit
         self.scale = scale
         self.measuresLikeness = measuresLikeness
+        self.leavesThumbnail = leavesThumbnail
     }
 }

@@ -87,7 +87,7 @@ final class LikenessPass {
         let side = Likeness.decodedSide
         let request = PictureRequest(
             url: image.url, sha256: image.sha256, fit: .cell(width: side, height: side, cornerRadius: 0), scale: 1,
-            measuresLikeness: true)
+            measuresLikeness: true, leavesThumbnail: false)
         pipeline.picture(
             request, priority: .background, cancellation: cancellation,
             onMain: { [weak self] result in self?.finished(image, try? result.get().likeness) })
