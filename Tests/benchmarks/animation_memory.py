@@ -162,7 +162,7 @@ def memory_run(desktop, work, path, binary, number):
         if elapsed >= next_second:
             series.append((elapsed, resident))
             frames.append(numbered_frame(app, area))
-            next_second += 1.0
+            next_second = int(elapsed) + 1.0
         time.sleep(0.1)
     app.key("Escape")
     app.stop()
