@@ -70,6 +70,31 @@ import Testing
         #expect(throws: DownloadError.tooLarge(limit: 1_000)) { try outcome.get() }
     }
 
+    /// A page is stopped at its limit whether it says it is HTML or only begins as HTML; what came is the answer.
+    @Test(arguments: [
+        (["Content-Type: text/html; charset=utf-8"], "plain words "), ([], "<!DOCTYPE html><p>"),
+    ])
+    func aPageIsStoppedAtThePageLimit(headers: [String], start: String) async throws {
+        defer { server.stop() }
+        let body = Array(start.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 200_000)
+        server.answer("/page", LoopbackServer.response(200, headers: headers, body: body))
+        var limits = HTTPClient.Limits()
+        limits.maximumPageBytes = 50_000
+        let response = try #require(await download("/page", limits: limits)).get()
+        #expect(response.body.count > 0 && response.body.count <= 50_000)
+        #expect(response.body == Data(body.prefix(response.body.count)))
+    }
+
+    @Test func anAnswerThatIsNoPageIsNotStoppedAtThePageLimit() async throws {
+        defer { server.stop() }
+        let body = [UInt8](repeating: 7, count: 200_000)
+        server.answer("/cat.png", LoopbackServer.response(200, headers: ["Content-Type: image/png"], body: body))
+        var limits = HTTPClient.Limits()
+        limits.maximumPageBytes = 50_000
+        let response = try #require(await download("/cat.png", limits: limits)).get()
+        #expect(response.body == Data(body))
+    }
+
     @Test func gzipBombArrivesAsSent() async throws {
         defer { server.stop() }
         let bomb = Deflate.gzipOfZeros(matches: 4_000)

@@ -91,6 +91,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: source.cacheFile(for: url).path))
     }
 
+    @Test func aRedirectedDownloadTellsWhereItEnded() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.answer("/cats", LoopbackServer.response(301, headers: ["Location: \(server.url("/cats/"))"]))
+        server.answer("/cats/", LoopbackServer.response(200, body: Array("<html>".utf8)))
+        let fetched: Result<FetchedBytes, LoadFailure>? = await callback { done in
+            source.fetchAnswer(server.url("/cats"), priority: .visible, caching: false, then: done)
+        }
+        let answer = try #require(fetched).get()
+        #expect(answer.address == server.url("/cats/"))
+        #expect(answer.data == Data("<html>".utf8))
+    }
+
+    @Test func aPageIsDownloadedOnlyUpToItsLimit() async throws {
+        defer { folder.remove() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let page = Array("<!DOCTYPE html><p>".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 300_000)
+        server.answer("/page", LoopbackServer.response(200, body: page))
+        let fetched: Result<FetchedBytes, LoadFailure>? = await callback { done in
+            source.fetchAnswer(
+                server.url("/page"), priority: .visible, caching: false, maximumPageBytes: 100_000, then: done)
+        }
+        let answer = try #require(fetched).get()
+        #expect(answer.data.count > 0 && answer.data.count <= 100_000)
+        #expect(answer.data == Data(page.prefix(answer.data.count)))
+    }
+
     @Test func cancelledFetchSaysCancelledExactlyOnce() async throws {
         defer { folder.remove() }
         let server = try LoopbackServer()

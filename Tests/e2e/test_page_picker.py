@@ -171,6 +171,26 @@ def test_a_dropped_link_to_a_page_opens_the_picker_and_its_images_land_where_it_
 
 
 
+def test_a_page_reached_by_a_redirect_resolves_its_relative_images_against_where_it_ended(
+        make_app, http_server, desktop):
+    # /cats answers with a redirect to /cats/, whose relative image is /cats/a.png, not /a.png.
+    image = http_server.make_image("cats", "a", 300, 240, (200, 120, 40))
+    http_server.add_file(image.path, image.data, image.content_type)
+    http_server.add_file("/cats/", b'<!DOCTYPE html><html><head><title>Redirected</title></head><body>'
+                         b'<img src="a.png"></body></html>', "text/html; charset=utf-8")
+    http_server.add_file("/cats", b"", "text/html", status=301, headers={"Location": http_server.url("/cats/")})
+    app = make_app(gallery_state([]))
+    app.start()
+    dialog = paste(app, desktop, http_server.url("/cats"))
+    wait_until(lambda: tiles(app, dialog) == {"a.png": True}, 15, 0.1, "the page's one image listed")
+    app.key("ctrl+Return")
+    wait_saved(app, ["a"], timeout=15)
+    images = app.state()["galleries"][0]["images"]
+    assert images[0]["url"] == image.url
+    # The page recorded is where the images were found.
+    assert images[0]["origin"]["page"] == http_server.url("/cats/")
+
+
 def test_an_image_the_library_has_is_marked_and_left_out(make_app, http_server, desktop):
     page, served = serve_page(http_server)
     app = make_app(gallery_state([served["lazy"]]))

@@ -43,7 +43,8 @@ public final class ImagePipeline: Sendable {
             ) { fetched in
                 switch fetched {
                 case .failure(let failure): then(.failure(failure))
-                case .success(let data):
+                case .success(let fetched):
+                    let data = fetched.data
                     then(
                         Self.decode(
                             PictureRequest(
@@ -66,7 +67,7 @@ public final class ImagePipeline: Sendable {
             request.url, sha256: sha256, priority: priority, cancellation: cancellation, thenEvenIfCancelled: false,
             on: .cpu, caching: false, progress: { _, _ in true },
             then: { fetched in
-                switch fetched {
+                switch fetched.map(\.data) {
                 case .success(let data) where Checksum.sha256(data) == sha256:
                     then(
                         Self.decode(

@@ -1,6 +1,7 @@
 import CCurl
 import CShim
 import Foundation
+import GalleryCore
 
 /// A libcurl easy handle made on the transfer thread from a `TransferRequest`, with the buffer its
 /// callbacks fill; it stays on that thread, and is cleaned up when the transfer has ended.
@@ -29,6 +30,12 @@ final class EasyTransfer {
         buffer = TransferBuffer(
             limit: limits.maximumBytes, budget: budget, addressScope: limits.addressScope, progress: request.progress)
         buffer.publicAddressesOnly = limits.publicAddressesOnly
+        buffer.pageLimit = limits.maximumPageBytes
+        buffer.contentType = {
+            var contentType: UnsafePointer<CChar>?
+            cshim_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &contentType)
+            return contentType.map { String(cString: $0) }
+        }
         // The handle points at the buffer, which lives as long as this object, and this object as long as the
         // handle.
         let bufferPointer = Unmanaged.passUnretained(buffer).toOpaque()
@@ -57,6 +64,13 @@ final class EasyTransfer {
         cshim_curl_setopt_write(handle) { data, size, count, user in
             let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
+            if let pageLimit = transfer.pageLimit, Int64(transfer.body.count + length) > pageLimit,
+                EasyTransfer.isPage(transfer.body, contentType: transfer.contentType())
+            {
+                // The piece that crosses the limit is left out: a page is read only that far.
+                transfer.cutPage = true
+                return 0
+            }
             if Int64(transfer.body.count + length) > transfer.limit {
                 transfer.exceeded = true
                 return 0
@@ -92,6 +106,14 @@ final class EasyTransfer {
     }
 
     deinit { curl_easy_cleanup(handle) }
+
+    /// Whether an answer is a page: sent as HTML, or its first bytes are HTML and it is not sent as an image (an SVG
+    /// may begin with a doctype too).
+    static func isPage(_ body: Data, contentType: String?) -> Bool {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if type == "text/html" || type == "application/xhtml+xml" { return true }
+        return !type.hasPrefix("image/") && PageHTML.looksLikeHTML(body)
+    }
 
     /// Tells the request's `finished` how the transfer ended (`code`, libcurl's).
     func finish(_ code: CURLcode) {
@@ -147,6 +169,7 @@ final class EasyTransfer {
         let transfer = buffer
         switch code {
         case CURLE_OK: break
+        case CURLE_WRITE_ERROR where transfer.cutPage: break
         case CURLE_WRITE_ERROR where transfer.exceeded: return (.failure(.tooLarge(limit: limits.maximumBytes)), nil)
         case CURLE_ABORTED_BY_CALLBACK where transfer.refusedAddress: return (.failure(.refusedAddress), nil)
         case CURLE_ABORTED_BY_CALLBACK where transfer.refusedLocalAddress: return (.failure(.localNetwork), nil)

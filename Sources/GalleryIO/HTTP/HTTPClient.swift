@@ -14,6 +14,9 @@ public enum HTTPClient {
 
     public struct Limits: Sendable {
         public var maximumBytes = ImageLimits.maximumDownloadBytes
+        /// An answer that is a page (sent as `text/html`, or whose first bytes are HTML) is stopped once about
+        /// this much of it has come, and what came is the answer; nil: a page is read as any other answer.
+        public var maximumPageBytes: Int64? = nil
         public var connectTimeoutSeconds = 15
         /// A transfer slower than `slowBytesPerSecond` for this long is abandoned: a server that
         /// trickles must not hold a download for ever.

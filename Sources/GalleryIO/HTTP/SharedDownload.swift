@@ -12,7 +12,7 @@ final class SharedDownload: Sendable {
         let lane: JobScheduler.Lane
         let caching: Bool
         let progress: @Sendable (Int64, Int64?) -> Bool
-        let then: @Sendable (Result<Data, LoadFailure>) -> Void
+        let then: @Sendable (Result<FetchedBytes, LoadFailure>) -> Void
     }
 
     let priority: JobPriority

@@ -4,6 +4,12 @@ import Foundation
 final class TransferBuffer {
     var body = Data()
     var exceeded = false
+    /// Set from the limits: a page's answer is stopped past this many bytes.
+    var pageLimit: Int64?
+    /// The answer is a page, stopped at `pageLimit`: what came is the answer.
+    var cutPage = false
+    /// The answer's Content-Type, as libcurl has it once the headers are in.
+    var contentType: () -> String? = { nil }
     var bytesSoFar: Int64 = 0
     /// When the last byte arrived: a stopped server times out, a trickling one is too slow.
     var lastByteArrival = Date()

@@ -80,18 +80,33 @@ public final class ImageBytesSource: Sendable {
         caching: Bool = true, progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
         then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
     ) {
+        fetchAnswer(
+            url, sha256: sha256, priority: priority, cancellation: cancellation, arrivingOn: lane, caching: caching,
+            progress: progress
+        ) { then($0.map(\.data)) }
+    }
+
+    /// `fetch`, telling also where the bytes came from: the address a download ended at, after redirects.
+    /// A download that answers with a page stops once `maximumPageBytes` of it have come, when given.
+    public func fetchAnswer(
+        _ url: String, sha256: String? = nil, priority: JobPriority,
+        cancellation: CancellationToken = CancellationToken(), arrivingOn lane: JobScheduler.Lane = .io,
+        caching: Bool = true, maximumPageBytes: Int64? = nil,
+        progress: @escaping @Sendable (Int64, Int64?) -> Bool = { _, _ in true },
+        then: @escaping @Sendable (Result<FetchedBytes, LoadFailure>) -> Void
+    ) {
         scheduler.submit(.io, priority) { [self] in
             if cancellation.isCancelled { return then(.failure(LoadFailure(.cancelled))) }
             var local: Result<Data, LoadFailure>?
             let then = awaitingOriginal(sha256, then)
             if let sha256, case .success(let kept) = originals.read(sha256) { local = .success(kept) }
-            if let local = local ?? bytesAtHand(for: url) {
+            if let local = (local ?? bytesAtHand(for: url))?.map({ FetchedBytes(data: $0, address: url) }) {
                 guard lane == .io else { return scheduler.submit(lane, priority) { then(local) } }
                 return then(local)
             }
             download(
                 url, sha256: sha256, priority: priority, cancellation: cancellation, thenEvenIfCancelled: true,
-                on: lane, caching: caching, progress: progress, then: then)
+                on: lane, caching: caching, maximumPageBytes: maximumPageBytes, progress: progress, then: then)
         }
     }
 
@@ -101,9 +116,9 @@ public final class ImageBytesSource: Sendable {
     /// returns. An address on the local network that the user here did not add or approve is not asked for.
     func download(
         _ url: String, sha256: String? = nil, priority: JobPriority, cancellation: CancellationToken,
-        thenEvenIfCancelled: Bool, on lane: JobScheduler.Lane, caching: Bool = true,
+        thenEvenIfCancelled: Bool, on lane: JobScheduler.Lane, caching: Bool = true, maximumPageBytes: Int64? = nil,
         progress: @escaping @Sendable (Int64, Int64?) -> Bool,
-        then: @escaping @Sendable (Result<Data, LoadFailure>) -> Void
+        then: @escaping @Sendable (Result<FetchedBytes, LoadFailure>) -> Void
     ) {
         if localAddresses?.needsApproval(url) == true {
             let skipped = thenEvenIfCancelled ? nil : cancellation
@@ -120,6 +135,7 @@ public final class ImageBytesSource: Sendable {
         }
         downloads.withLock { $0[url] = shared }
         var limits = HTTPClient.Limits()
+        limits.maximumPageBytes = maximumPageBytes
         // A name that looks public may still lead into the user's network: checked where the request goes.
         limits.publicAddressesOnly = localAddresses.map { !$0.isApproved(url) } ?? false
         HTTPClient.start(
@@ -195,7 +211,7 @@ public final class ImageBytesSource: Sendable {
     /// A download's bytes, cached for next time, or kept again as the original `sha256` (lost from the
     /// library's folder) when they are its bytes.
     private func kept(_ downloaded: HTTPClient.Outcome, for url: String, sha256: String?, caching: Bool)
-        -> Result<Data, LoadFailure>
+        -> Result<FetchedBytes, LoadFailure>
     {
         switch downloaded {
         case .success(let response):
@@ -204,7 +220,7 @@ public final class ImageBytesSource: Sendable {
             } else if caching {
                 store(response.body, for: url)
             }
-            return .success(response.body)
+            return .success(FetchedBytes(data: response.body, address: response.finalURL))
         case .failure(let error):
             return .failure(LoadFailure(error))
         }

@@ -156,7 +156,7 @@ public final class LibraryCheck: Sendable {
         }
         source.download(
             url, priority: .background, cancellation: cancellation, thenEvenIfCancelled: true, on: .io,
-            caching: false, progress: { _, _ in true }, then: next)
+            caching: false, progress: { _, _ in true }, then: { next($0.map(\.data)) })
     }
 
     private func finished(_ position: Int, _ finding: Finding) {

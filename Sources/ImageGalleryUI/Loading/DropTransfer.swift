@@ -43,15 +43,19 @@ struct DropTransfer: Sendable {
         }
         // Decoded next: the answer is handed over and decoded in one job on the CPU lane, and kept only once
         // it proves an image.
-        pipeline.bytes.fetch(
-            url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, caching: false, progress: progress
+        // A page is read only up to the HTML cap, so it is downloaded no further.
+        pipeline.bytes.fetchAnswer(
+            url, priority: priority, cancellation: cancellation, arrivingOn: .cpu, caching: false,
+            maximumPageBytes: page == nil ? nil : Int64(PageLimits.maximumHTMLBytes), progress: progress
         ) { [self] fetched in
             switch fetched {
             case .failure(let failure):
                 attempt(index + 1, firstFailure: firstFailure ?? failure)
-            case .success(let bytes):
+            case .success(let answer):
+                let bytes = answer.data
                 if let page, ImageFormat.sniff(bytes) == nil, PageHTML.looksLikeHTML(bytes) {
-                    let capture = PagePicker.reachable(PageHTML.capture(bytes, pageAddress: url))
+                    // Read where the page was found, after redirects: its relative addresses are relative to that.
+                    let capture = PagePicker.reachable(PageHTML.capture(bytes, pageAddress: answer.address))
                     guard capture.images.isEmpty else { return page(capture) }
                     return done(.failure(LoadFailure(description: tr("it is a web page without images"))))
                 }
