@@ -18,13 +18,12 @@ public enum PageHTML {
     ]
 
     /// Whether an answer is a page to read for its images: no image by its first bytes (an SVG may begin with a
-    /// doctype too), and sent as HTML, or sent as no image and its first non-blank characters open a tag that pages
-    /// start with.
+    /// doctype too), and sent as HTML or its first non-blank characters open a tag that pages start with, whatever
+    /// else the server calls it (a login page sent as the image it stands for).
     public static func isPage(_ bytes: some Collection<UInt8>, contentType: String?) -> Bool {
         guard ImageFormat.sniff(bytes) == nil else { return false }
         let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        if type == "text/html" || type == "application/xhtml+xml" { return true }
-        return !type.hasPrefix("image/") && looksLikeHTML(bytes)
+        return type == "text/html" || type == "application/xhtml+xml" || looksLikeHTML(bytes)
     }
 
     private static func looksLikeHTML(_ bytes: some Collection<UInt8>) -> Bool {
