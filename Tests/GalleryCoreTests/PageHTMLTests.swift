@@ -127,7 +127,9 @@ struct PageHTMLTests {
         #expect(PageHTML.isPage(Array("<html lang=en>".utf8), contentType: "text/plain"))
         #expect(PageHTML.isPage(Array("<div>Hello</div>".utf8), contentType: "text/html; charset=utf-8"))
         #expect(PageHTML.isPage(Array("<!DOCTYPE html><html>".utf8), contentType: "image/png"))
-        #expect(!PageHTML.isPage(Array("<!DOCTYPE svg><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), contentType: "text/html"))
+        #expect(
+            !PageHTML.isPage(
+                Array("<!DOCTYPE svg><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), contentType: "text/html"))
         #expect(!PageHTML.isPage(Array("GIF89a".utf8), contentType: "text/html"))
         #expect(!PageHTML.isPage(Array("{\"json\": true}".utf8), contentType: nil))
     }
