@@ -123,10 +123,15 @@ struct PageHTMLTests {
     }
 
     @Test func htmlIsToldFromOtherAnswers() {
-        #expect(PageHTML.looksLikeHTML(Array("\u{FEFF}\n  <!DOCTYPE html><html>".utf8)))
-        #expect(PageHTML.looksLikeHTML(Array("<html lang=en>".utf8)))
-        #expect(!PageHTML.looksLikeHTML(Array("GIF89a".utf8)))
-        #expect(!PageHTML.looksLikeHTML(Array("{\"json\": true}".utf8)))
+        #expect(PageHTML.isPage(Array("\u{FEFF}\n  <!DOCTYPE html><html>".utf8), contentType: nil))
+        #expect(PageHTML.isPage(Array("<html lang=en>".utf8), contentType: "text/plain"))
+        #expect(PageHTML.isPage(Array("<div>Hello</div>".utf8), contentType: "text/html; charset=utf-8"))
+        #expect(PageHTML.isPage(Array("<!DOCTYPE html><html>".utf8), contentType: "image/png"))
+        #expect(
+            !PageHTML.isPage(
+                Array("<!DOCTYPE svg><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), contentType: "text/html"))
+        #expect(!PageHTML.isPage(Array("GIF89a".utf8), contentType: "text/html"))
+        #expect(!PageHTML.isPage(Array("{\"json\": true}".utf8), contentType: nil))
     }
 
     @Test func aHundredThousandImagesAreCutAtTheLimit() {

@@ -1,5 +1,5 @@
 """The browser extension's native messaging host (`image-gallery --browser-host`) on its own, no browser: what it
-answers, and that it starts the app when none is running.
+answers, that it starts the app when none is running, and that the running app tells where a sent image landed.
 
 Run from the repository root with Debian's python:
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e/test_browser_host.py -x -v
@@ -16,6 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from harness import wait_until  # noqa: E402
+from test_page_picker import show_added, two_galleries  # noqa: E402
 
 APP_ID = "io.github.imagegallery.ImageGallery"
 
@@ -89,3 +90,18 @@ def test_a_malformed_message_is_answered_with_an_error_and_starts_nothing(deskto
     assert host.returncode == 1
     assert bus_owner_pid(env) is None
     assert not os.path.exists(app.state_path)
+
+
+def test_an_image_sent_through_the_host_is_told_once_it_landed_and_show_selects_it(desktop, make_app, http_server):
+    image = http_server.add_image("plum", 160, 120, (140, 40, 110))
+    existing = http_server.add_image("sand", 120, 120, (210, 190, 140))
+    app = make_app(two_galleries(existing))
+    app.start()
+    app.wait_cells(lambda cs: len(cs) == 1 and cs[0].settled, timeout=30, what="the existing image, loaded")
+    started = time.monotonic()
+    host = subprocess.run([app.binary, "--browser-host"], env=app.env(), timeout=60, capture_output=True,
+                          input=framed({"kind": "image", "page": {"address": "http://127.0.0.1/cats.html"},
+                                        "image": {"address": image.url}}))
+    assert answers(host.stdout) == [{"ok": True}], host.stderr.decode(errors="replace")
+    show_added(app, desktop, "1 image added to “Cats”", "Cats", [image.url])
+    print("sent, told and shown in %.1f s" % (time.monotonic() - started))

@@ -1,6 +1,7 @@
 """Issue 46, end to end: a page's address pasted or dropped opens a picker of the page's images (lazy, srcset and
 <picture> ones at their largest, og:image, small ones hidden); Add puts the chosen ones in the gallery where the page
-landed, each with the page's address and title in its origin; Escape adds nothing.
+landed, each with the page's address and title in its origin, and once they are in the toast says so with Show,
+which shows that gallery with them selected; Escape adds nothing.
 
 The page and its images are served from 127.0.0.1. Screenshots of the picker are kept as page-picker-*.png in
 $E2E_SAVE_SCREENSHOTS."""
@@ -8,13 +9,16 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
 import harness
-from drag_helpers import click_node, gallery_state, name_of, wait_saved
+from actions_helpers import showing, toast
+from drag_helpers import click_node, gallery_state, image_id, name_of, wait_saved
 from drag_source import DragSource, target, uri_list
 from harness import wait_until
+from test_galleries import row
 
 TITLE = "Cats & Kittens"
 PICKER = "Add Images from Page"
@@ -266,3 +270,36 @@ def test_a_page_of_a_hundred_thousand_images_lists_the_first_500_and_the_window_
     finally:
         owner.kill()
         owner.wait(10)
+
+
+def two_galleries(existing):
+    """Cats, shown, holding `existing`; Dogs, holding it too; the sidebar showing."""
+    return {"version": 1, "sidebarVisible": True, "galleries": [
+        {"id": "g-cats", "name": "Cats", "images": [{"id": image_id(1), "url": existing.url, "aspectRatio": 1.0}]},
+        {"id": "g-dogs", "name": "Dogs", "images": [{"id": image_id(2), "url": existing.url, "aspectRatio": 1.0}]}]}
+
+
+def show_added(app, desktop, message, gallery, added_urls):
+    """The toast says `message`; with Dogs shown meanwhile, its Show brings `gallery` back with exactly the added
+    images (by address) selected."""
+    toast(app, message)
+    click_node(desktop, row(app, "Dogs"))
+    wait_until(lambda: (app.frame().name or "").startswith("Dogs "), 5, 0.05, "Dogs shown")
+    click_node(desktop, showing(app, "Show"))
+    wait_until(lambda: (app.frame().name or "").startswith(gallery + " "), 5, 0.05, "%s shown again" % gallery)
+    cells = app.wait_cells(lambda cs: sorted(c.url for c in cs if c.selected) == sorted(added_urls), timeout=5,
+                           what="the added images selected")
+    assert all(not c.selected for c in cells if c.url not in added_urls)
+
+
+def test_after_add_the_toast_says_how_many_landed_and_show_selects_them(make_app, http_server, desktop):
+    page, served = serve_page(http_server)
+    app = make_app(two_galleries(served["icon"]))
+    app.start()
+    dialog = paste(app, desktop, page)
+    wait_loaded(app, dialog, {"og.png": True, "Lazy cat": True, "Srcset cat": True, "Picture cat": True})
+    started = time.monotonic()
+    click_node(desktop, button(app, dialog, "Add 4 Images"))
+    show_added(app, desktop, "4 images added to “Cats”", "Cats",
+               [served[n].url for n in ("og", "lazy", "srcset-large", "picture-large")])
+    print("added, told and shown in %.1f s" % (time.monotonic() - started))

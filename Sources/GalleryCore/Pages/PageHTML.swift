@@ -17,9 +17,16 @@ public enum PageHTML {
         "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
     ]
 
-    /// Whether `bytes`, which are no image, are an HTML page: its first non-blank characters open a tag
-    /// that pages start with.
-    public static func looksLikeHTML(_ bytes: some Collection<UInt8>) -> Bool {
+    /// Whether an answer is a page to read for its images: no image by its first bytes (an SVG may begin with a
+    /// doctype too), and sent as HTML or its first non-blank characters open a tag that pages start with, whatever
+    /// else the server calls it (a login page sent as the image it stands for).
+    public static func isPage(_ bytes: some Collection<UInt8>, contentType: String?) -> Bool {
+        guard ImageFormat.sniff(bytes) == nil else { return false }
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return type == "text/html" || type == "application/xhtml+xml" || looksLikeHTML(bytes)
+    }
+
+    private static func looksLikeHTML(_ bytes: some Collection<UInt8>) -> Bool {
         let head = Array(bytes.prefix(1024))
         guard
             let first = head.firstIndex(where: { !(HTMLImages.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })

@@ -65,7 +65,7 @@ final class EasyTransfer {
             let transfer = Unmanaged<TransferBuffer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             if let pageLimit = transfer.pageLimit, Int64(transfer.body.count + length) > pageLimit,
-                EasyTransfer.isPage(transfer.body, contentType: transfer.contentType())
+                PageHTML.isPage(transfer.body, contentType: transfer.contentType())
             {
                 // The piece that crosses the limit is left out: a page is read only that far.
                 transfer.cutPage = true
@@ -106,14 +106,6 @@ final class EasyTransfer {
     }
 
     deinit { curl_easy_cleanup(handle) }
-
-    /// Whether an answer is a page: sent as HTML, or its first bytes are HTML and it is not sent as an image (an SVG
-    /// may begin with a doctype too).
-    static func isPage(_ body: Data, contentType: String?) -> Bool {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        if type == "text/html" || type == "application/xhtml+xml" { return true }
-        return !type.hasPrefix("image/") && PageHTML.looksLikeHTML(body)
-    }
 
     /// Tells the request's `finished` how the transfer ended (`code`, libcurl's).
     func finish(_ code: CURLcode) {

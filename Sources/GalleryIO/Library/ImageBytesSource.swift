@@ -220,7 +220,10 @@ public final class ImageBytesSource: Sendable {
             } else if caching {
                 store(response.body, for: url)
             }
-            return .success(FetchedBytes(data: response.body, address: response.finalURL))
+            return .success(
+                FetchedBytes(
+                    data: response.body, address: response.finalURL,
+                    isPage: PageHTML.isPage(response.body, contentType: response.contentType)))
         case .failure(let error):
             return .failure(LoadFailure(error))
         }

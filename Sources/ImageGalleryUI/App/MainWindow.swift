@@ -687,6 +687,35 @@ final class MainWindow {
         MainContext.post { [weak self] in self?.gallery.setFocus(id) }
     }
 
+    /// Says where the images just added (a picker's, the browser's) are, with Show to see them.
+    func tellAdded(_ ids: [ImageID]) {
+        guard let first = ids.first, let (galleryID, _) = library.location(of: first),
+            let name = library.gallery(galleryID)?.name
+        else { return }
+        undoOffered = nil
+        toast.show(
+            trPlural(
+                "{count} image added to “{gallery}”", "{count} images added to “{gallery}”", ids.count,
+                ["gallery": name]),
+            actionLabel: tr("_Show"), seconds: 10, action: { [weak self] in self?.showAdded(ids) })
+    }
+
+    /// This window to the front, showing the gallery that holds the images added, with them selected and the first
+    /// scrolled to.
+    private func showAdded(_ ids: [ImageID]) {
+        guard let first = ids.first(where: { library.location(of: $0) != nil }),
+            let (galleryID, _) = library.location(of: first)
+        else { return }
+        if isViewing { closeViewer() }
+        if search.isOpen { search.close() }
+        session.show(galleryID)
+        session.select(ids.filter { library.location(of: $0)?.galleryID == galleryID })
+        present()
+        gallery.canvas.grabFocus()
+        // Once the shown gallery is laid out, where the cell stands is known.
+        MainContext.post { [weak self] in self?.gallery.setFocus(first) }
+    }
+
     /// A toast that undoes the step just taken, and only that step.
     private func offerUndo(_ message: String) {
         guard let serial = library.history.latestSerial else { return }
@@ -819,10 +848,13 @@ final class MainWindow {
 
     /// Brings a drop's or a paste's images into `placeholder`; more than a few hundred only once the user
     /// says so (a page can drag thousands of addresses), else the placeholder goes.
-    func startDownloads(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+    func startDownloads(
+        _ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival,
+        landed: (@MainActor ([ImageID]) -> Void)? = nil
+    ) {
         guard images.count > ImageLimits.imagesAddedWithoutAsking else {
             services.downloader.scaleFactor = gallery.canvas.scaleFactor
-            services.downloader.start(images, placeholder: placeholder, arrival: arrival)
+            services.downloader.start(images, placeholder: placeholder, arrival: arrival, landed: landed)
             return
         }
         let question = trPlural("Add {count} image?", "Add {count} images?", images.count)
@@ -836,7 +868,7 @@ final class MainWindow {
             guard let self else { return }
             if response == AddResponse.add {
                 services.downloader.scaleFactor = gallery.canvas.scaleFactor
-                services.downloader.start(images, placeholder: placeholder, arrival: arrival)
+                services.downloader.start(images, placeholder: placeholder, arrival: arrival, landed: landed)
             } else {
                 library.discardPlaceholder(placeholder)
             }

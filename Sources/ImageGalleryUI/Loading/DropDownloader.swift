@@ -66,8 +66,12 @@ final class DropDownloader {
     /// Starts every image; the first fills `placeholder`, the others get placeholders right after
     /// it, and together they are one undo step. Folders (dropped from Files, or chosen) are listed
     /// first, off the main loop: their images take their place, in name order. Each image records
-    /// that it came by `arrival`, now (a file dragged from Files: as a file).
-    func start(_ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival) {
+    /// that it came by `arrival`, now (a file dragged from Files: as a file). Once every image has arrived or
+    /// failed, `landed` hears those in the library, in order (none: it is not called).
+    func start(
+        _ images: [DroppedImage], placeholder: ImageID, arrival: ImageOrigin.Arrival,
+        landed: (@MainActor ([ImageID]) -> Void)? = nil
+    ) {
         // The user here adds them: their addresses may be on the user's own network, now and at later launches.
         loader.bytesSource.localAddresses?.approve(images.flatMap(\.addressesToTry))
         let added = ImageOrigin.timestamp(Date())
@@ -80,16 +84,18 @@ final class DropDownloader {
             return image
         }
         guard images.contains(where: LocalFiles.isLocalFile) else {
-            fetchAll(images, placeholder: placeholder)
+            fetchAll(images, placeholder: placeholder, landed: landed)
             return
         }
         let imageExtensions = LocalFiles.imageExtensions
         loader.pipeline.scheduler.run(
             .io, .drop(nextPosition), { LocalFiles.expand(images, imageExtensions: imageExtensions) },
-            then: { [weak self] listing in self?.listed(listing, placeholder: placeholder) })
+            then: { [weak self] listing in self?.listed(listing, placeholder: placeholder, landed: landed) })
     }
 
-    private func listed(_ listing: LocalFiles.Listing, placeholder: ImageID) {
+    private func listed(
+        _ listing: LocalFiles.Listing, placeholder: ImageID, landed: (@MainActor ([ImageID]) -> Void)?
+    ) {
         // Deleted while the folder was read: nobody waits for it any more.
         guard let (galleryID, _) = library.location(of: placeholder) else { return }
         if let message = listing.message { onFailure(message, galleryID) }
@@ -97,10 +103,12 @@ final class DropDownloader {
             library.discardPlaceholder(placeholder)
             return
         }
-        fetchAll(listing.images, placeholder: placeholder)
+        fetchAll(listing.images, placeholder: placeholder, landed: landed)
     }
 
-    private func fetchAll(_ images: [DroppedImage], placeholder: ImageID) {
+    private func fetchAll(
+        _ images: [DroppedImage], placeholder: ImageID, landed: (@MainActor ([ImageID]) -> Void)?
+    ) {
         if let first = images.first { library.relabelPlaceholder(placeholder, label: Self.label(for: first)) }
         var placeholders = [placeholder]
         if images.count > 1, let (galleryID, index) = library.location(of: placeholder),
@@ -113,7 +121,7 @@ final class DropDownloader {
         if placeholders.count == 1 { asksIfKept.insert(placeholder) }
         let checkKey = nextCheckKey
         nextCheckKey += 1
-        likenessChecks[checkKey] = LikenessCheck(drop: Set(placeholders), waiting: Set(placeholders))
+        likenessChecks[checkKey] = LikenessCheck(order: placeholders, waiting: Set(placeholders), landed: landed)
         for id in placeholders { checkOfPlaceholder[id] = checkKey }
         let firstPosition = nextPosition
         nextPosition += placeholders.count
@@ -189,6 +197,7 @@ final class DropDownloader {
                 return
             }
             arrivedLikeness = image.likeness
+            if let key = checkOfPlaceholder[placeholder] { likenessChecks[key]?.fulfilled.insert(placeholder) }
             loader.insert(decoded, for: placeholder)
             // Transfers started together end together: the images that arrived in one pass of the
             // main loop take their places in one change, laid out and saved once.
@@ -218,21 +227,33 @@ final class DropDownloader {
 
     // MARK: Looking like images the library had
 
-    /// A drop's images: those still on their way, and those that arrived with a likeness.
+    /// A drop's images, in order: those still on their way, those that took their placeholder's place, those that
+    /// arrived with a likeness; and who hears which landed once none is on its way.
     private struct LikenessCheck {
-        var drop: Set<ImageID>
+        var order: [ImageID]
         var waiting: Set<ImageID>
+        var fulfilled: Set<ImageID> = []
         var arrived: [(id: ImageID, likeness: Likeness)] = []
+        var landed: (@MainActor ([ImageID]) -> Void)?
+        var drop: Set<ImageID> { Set(order) }
     }
 
-    /// The image of `placeholder` arrived (with its likeness) or did not: once its drop's last has, each arrived
-    /// one is looked for among the library's other images.
+    /// The image of `placeholder` arrived (with its likeness) or did not: once its drop's last has, whoever asked
+    /// hears which landed, and each arrived one is looked for among the library's other images.
     private func settleLikeness(of placeholder: ImageID, _ likeness: Likeness?) {
         guard let key = checkOfPlaceholder.removeValue(forKey: placeholder) else { return }
         likenessChecks[key]?.waiting.remove(placeholder)
         if let likeness { likenessChecks[key]?.arrived.append((placeholder, likeness)) }
         guard let check = likenessChecks[key], check.waiting.isEmpty else { return }
         likenessChecks[key] = nil
+        if let landed = check.landed, !check.fulfilled.isEmpty {
+            // After the arrived images take their places, which the main loop does next.
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                let ids = check.order.filter { check.fulfilled.contains($0) && library.location(of: $0) != nil }
+                if !ids.isEmpty { landed(ids) }
+            }
+        }
         guard let likenessIndex, !check.arrived.isEmpty else { return }
         let answers = Answers()
         for (id, likeness) in check.arrived {

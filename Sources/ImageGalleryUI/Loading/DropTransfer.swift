@@ -53,7 +53,7 @@ struct DropTransfer: Sendable {
                 attempt(index + 1, firstFailure: firstFailure ?? failure)
             case .success(let answer):
                 let bytes = answer.data
-                if let page, ImageFormat.sniff(bytes) == nil, PageHTML.looksLikeHTML(bytes) {
+                if let page, answer.isPage {
                     // Read where the page was found, after redirects: its relative addresses are relative to that.
                     let capture = PagePicker.reachable(PageHTML.capture(bytes, pageAddress: answer.address))
                     guard capture.images.isEmpty else { return page(capture) }

@@ -15,7 +15,7 @@ extension MainWindow {
     }
 
     /// Opens the picker for a page whose address was dropped or pasted where `placeholder` stands: the chosen
-    /// images take its place, and nothing chosen takes it away.
+    /// images take its place (the toast says so once they are in), and nothing chosen takes it away.
     func pickImages(from capture: PageCapture, into placeholder: ImageID, arrival: ImageOrigin.Arrival) {
         let library = services.library
         pagePicker?.window.close()
@@ -30,9 +30,13 @@ extension MainWindow {
             if library.location(of: placeholder) == nil {
                 // Deleted while the user chose: the images go where a paste would put them.
                 guard let fresh = session.insertPlaceholder(at: session.cells.count, label: tr("page")) else { return }
-                startDownloads(images.map(shown.dropped), placeholder: fresh, arrival: arrival)
+                startDownloads(images.map(shown.dropped), placeholder: fresh, arrival: arrival) { [weak self] ids in
+                    self?.tellAdded(ids)
+                }
             } else {
-                startDownloads(images.map(shown.dropped), placeholder: placeholder, arrival: arrival)
+                startDownloads(images.map(shown.dropped), placeholder: placeholder, arrival: arrival) {
+                    [weak self] ids in self?.tellAdded(ids)
+                }
             }
         }
         picker.onClosed = { [weak self, weak picker] in
