@@ -168,6 +168,8 @@ final class DropDownloader {
     private func offerPage(_ capture: PageCapture, in placeholder: ImageID, arrival: ImageOrigin.Arrival) {
         cancellations[placeholder] = nil
         asksIfKept.remove(placeholder)
+        // The page's images arrive as a drop of their own (the picker's): this one waits for nothing more.
+        settleLikeness(of: placeholder, nil)
         // Gone already (deleted, or its gallery was): nobody waits for the page.
         guard let (galleryID, _) = library.location(of: placeholder) else { return }
         library.relabelPlaceholder(placeholder, label: capture.pageTitle ?? tr("page"))
