@@ -52,8 +52,9 @@ let package = Package(
             pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]
         ),
-        // OpenSSL's libcrypto (libcurl's already), for SHA-256 at the processor's speed (its SHA extensions):
-        // every kept original is hashed when it is kept and when it is read.
+        // OpenSSL's libcrypto and libssl (libcurl's already), for SHA-256 at the processor's speed (its SHA extensions):
+        // every kept original is hashed when it is kept and when it is read; and for the protocol a TLS handshake
+        // agreed on, which says a server multiplexes before it answers.
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -75,7 +76,8 @@ let package = Package(
         ),
         // Typed, fixed-arity wrappers for C macros and variadic functions; PNG and image-surface pixels; the
         // decoder process's confinement: no GTK.
-        .target(name: "CShim", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CCurl", "CPNG", "CSeccomp"]),
+        .target(
+            name: "CShim", dependencies: ["CGLib", "CGdkPixbuf", "CCairo", "CCurl", "CPNG", "CSeccomp", "CCrypto"]),
         // The C that needs GTK: the application and the gallery canvas (GObject subclasses; the canvas exposes
         // the gallery's cells to AT-SPI), message dialogs, entry completion, images the display reads.
         .target(name: "CGtkShim", dependencies: ["CGtk"]),

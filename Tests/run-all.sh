@@ -22,8 +22,8 @@ packages=(
     exiv2
     # the sync engine two libraries share a folder through
     syncthing
-    # an HTTP/2 server the multiplexing tests download from
-    nghttp2-server
+    # an HTTP/2 server the multiplexing tests download from, and the HTTP/2 library of the benchmarks' slow one
+    nghttp2-server python3-h2
     # real browsers to drag images from
     firefox-esr chromium
     # desktop integration

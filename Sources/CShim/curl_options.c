@@ -1,5 +1,8 @@
 #include "cshim.h"
 
+#include <openssl/ssl.h>
+#include <string.h>
+
 CURLcode cshim_curl_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -42,4 +45,16 @@ CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **val
 
 CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+gboolean cshim_curl_negotiated_http2(CURL *handle) {
+    struct curl_tlssessioninfo *session = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL ||
+        session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) {
+        return FALSE;
+    }
+    const unsigned char *protocol = NULL;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected(session->internals, &protocol, &length);
+    return length == 2 && memcmp(protocol, "h2", 2) == 0;
 }

@@ -5,8 +5,10 @@
 The built app ($IMAGE_GALLERY_BIN, else the release build if present, else debug) launches under Xvfb on a library
 of 100 web images, which it keeps at launch; printed is the time from launch until state.json records every one
 kept, for one HTTP/2 server (nghttpd over TLS on 127.0.0.1, trusted through the test's own certificate authority)
-and for twenty such servers holding five each, alternated, as median and range of --runs launches each, with the
-connections the one server was opened. Needs Debian's nghttp2-server. Not a test: timings go here.
+and for twenty such servers holding five each, and for one server that answers each image one second after its
+request (`slow_http2_server.py`, Python's h2: nghttpd cannot wait), in turn, as median and range of --runs launches
+each, with the connections the one servers were opened and the most streams the slow one carried at once. Needs
+Debian's nghttp2-server and python3-h2. Not a test: timings go here.
 """
 import argparse
 import os
@@ -18,6 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
 import harness  # noqa: E402
 from http2_server import HTTP2Server  # noqa: E402
+from slow_http2_server import SlowHTTP2Server  # noqa: E402
 from test_hostile_servers import state_of  # noqa: E402
 
 IMAGES = 100
@@ -43,12 +46,13 @@ def main():
     names = sorted(files)
     desktop = harness.start_desktop()
     work = tempfile.mkdtemp(prefix="gallery-http2-")
-    times = {"one": [], "twenty": []}
-    connections = []
+    times = {"one": [], "twenty": [], "slow": []}
+    connections, slow_connections = [], []
     try:
         for run in range(args.runs):
             one = HTTP2Server(files)
             twenty = [HTTP2Server({name: files[name] for name in names[i::20]}) for i in range(20)]
+            slow = SlowHTTP2Server(files, delay=1.0)
             try:
                 times["one"].append(time_to_keep(binary, desktop, [one.url(name) for name in names], one.env(),
                                                  os.path.join(work, "one%d" % run)))
@@ -61,14 +65,20 @@ def main():
                             out.write(f.read())
                 times["twenty"].append(time_to_keep(binary, desktop, urls, {"IMAGE_GALLERY_TEST_CA_FILE": bundle},
                                                     os.path.join(work, "twenty%d" % run)))
+                times["slow"].append(time_to_keep(binary, desktop, [slow.url(name) for name in names], slow.env(),
+                                                  os.path.join(work, "slow%d" % run)))
+                slow_connections.append((slow.connections(), slow.most_streams))
             finally:
-                for server in [one] + twenty:
+                for server in [one, slow] + twenty:
                     server.remove()
         print("binary: %s, %d runs" % (os.path.relpath(binary, harness.REPO_ROOT), args.runs))
-        for key, label in (("one", "one HTTP/2 server"), ("twenty", "twenty HTTP/2 servers")):
+        for key, label in (("one", "one HTTP/2 server"), ("twenty", "twenty HTTP/2 servers"),
+                           ("slow", "a one-second server")):
             values = times[key]
             print("%d images kept from %-22s median %.2f s (%.2f–%.2f)" % (
                 IMAGES, label + ":", statistics.median(values), min(values), max(values)))
+        print("a one-second server: goal at most 3 s; (connections, most streams at once) each run: %s"
+              % slow_connections)
         print("one server / twenty: %.2f (goal at most 1.2); connections to the one server: %s" % (
             statistics.median(times["one"]) / statistics.median(times["twenty"]), connections))
     finally:

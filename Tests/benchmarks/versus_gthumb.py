@@ -81,7 +81,9 @@ Figures (median and min-max of the runs):
    first one (real XDND, the button released through XTEST at a known time). `--runs` pairs of drops, each in a
    fresh session: a watched one, then a quiet one. The server is one asyncio thread. `--drop-servers N` spreads
    the 100 addresses over N ports of it (default 1): the app opens at most 6 connections a server, as browsers do,
-   so from one server 100 answers take at least 17 s; from 17 or more the pipeline's own pace shows.
+   so from one server 100 answers take at least 17 s; from 17 or more the pipeline's own pace shows. `--drop-http2`
+   serves them over TLS HTTP/2 instead (`slow_http2_server.py`, its test authority trusted through
+   IMAGE_GALLERY_TEST_CA_FILE), where one connection carries every transfer.
    - Watched: the first frame after the release with placeholder tiles (flat grey blocks in the row the drop lands
      in, grabbed alone every 5 ms), and the time until state.json lists all 103 images and the screen is painted
      with pictures.
@@ -496,12 +498,14 @@ def _reference_steps(path, width, height, inset):
 
 
 def sharpness_of_boxes(frame, boxes, inset):
-    """boxes: [(x, y, w, h, path)] in device px. Returns {cells, bilinear, lanczos, n} (means over the boxes)."""
+    """boxes: [(x, y, w, h, path)] in device px. Returns {cells, bilinear, lanczos, n, ratio} (means over the boxes),
+    worst (the lowest cell's own cells / bilinear: the goal holds for every cell) and cells ([(w, h, ratio)])."""
     from screen_watch import neighbour_step
-    rows = []
+    rows, kept = [], []
     for x, y, w, h, path in boxes:
         if w <= 2 * inset + 4 or h <= 2 * inset + 4:
             continue
+        kept.append((x, y, w, h))
         cell = neighbour_step(frame[y + inset:y + h - inset, x + inset:x + w - inset])
         bilinear, lanczos = _reference_steps(path, w, h, inset)
         rows.append((cell, bilinear, lanczos))
@@ -510,7 +514,8 @@ def sharpness_of_boxes(frame, boxes, inset):
     n = len(rows)
     return {"cells": sum(r[0] for r in rows) / n, "bilinear": sum(r[1] for r in rows) / n,
             "lanczos": sum(r[2] for r in rows) / n, "n": n,
-            "ratio": sum(r[0] / r[1] for r in rows) / n}
+            "ratio": sum(r[0] / r[1] for r in rows) / n, "worst": min(r[0] / r[1] for r in rows),
+            "cells_ratios": [(box[2], box[3], r[0] / r[1]) for box, r in zip(kept, rows)]}
 
 
 def our_boxes(app, area, scale, limit=12):
@@ -726,11 +731,13 @@ class Bench:
         if mismatched:
             self.notes.append("%s: %d thumbnails left out of the sharpness (size not as expected)"
                               % (app.name, mismatched))
-        for key in ("cells", "bilinear", "lanczos", "ratio"):
+        for key in ("cells", "bilinear", "lanczos", "ratio", "worst"):
             self.record("%s_%s" % (figure, key), who, measured[key])
-        log("  %s%s sharpness over %d cells: %.1f (bilinear %.1f, Lanczos %.1f; cells/bilinear %.2f)"
+        log("  %s%s sharpness over %d cells: %.1f (bilinear %.1f, Lanczos %.1f; cells/bilinear %.2f, lowest cell %.2f; "
+            "each cell %s)"
             % (app.name, " at scale %d" % scale if scale > 1 else "", measured["n"], measured["cells"],
-               measured["bilinear"], measured["lanczos"], measured["ratio"]))
+               measured["bilinear"], measured["lanczos"], measured["ratio"], measured["worst"],
+               ", ".join("%dx%d %.2f" % cell for cell in measured["cells_ratios"])))
 
     # --- the parts ---
     def prepare(self):
@@ -982,9 +989,15 @@ class Bench:
 
     def part_drop(self):
         servers = self.args.drop_servers
-        log("drop of 100 URLs from %s answering in 1 s" % ("a loopback server" if servers == 1 else
-                                                          "%d loopback servers" % servers))
-        server = SlowServer(self.paths[:100], delay=1.0, ports=servers)
+        log("drop of 100 URLs from %s answering in 1 s%s" % ("a loopback server" if servers == 1 else
+                                                            "%d loopback servers" % servers,
+                                                            " over TLS HTTP/2" if self.args.drop_http2 else ""))
+        if self.args.drop_http2:
+            from slow_http2_server import SlowHTTP2Server
+            server = SlowHTTP2Server({"photo/%d.jpg" % i: path for i, path in enumerate(self.paths[:100])},
+                                     delay=1.0, ports=servers)
+        else:
+            server = SlowServer(self.paths[:100], delay=1.0, ports=servers)
         import harness
         # written again before each drop (a drop adds to it)
         app = ImageGallery(os.path.join(HOMES, "ours-drop"), self.args.binary,
@@ -1032,7 +1045,8 @@ class Bench:
         with Session() as session:
             source = None
             try:
-                started = app.launch(session.desktop, session.screen, window)
+                started = app.launch(session.desktop, session.screen, window,
+                                     server.env() if hasattr(server, "env") else None)
                 self.painted(session, app, started, "the 3 photos before the drop", area=area, min_detail=0.05)
                 cells = app.harness_app(session.desktop).wait_cells(lambda cs: len(cs) == 3, 20)
                 source = DragSource(session.desktop, [target("text/uri-list", uri_list(*server.urls))],
@@ -1281,7 +1295,7 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("launch", "warm launch -> first screen painted (%(count)s images)", "s", "<= gThumb / 5",
      lambda o, g: o <= g / 5),
     ("launch_cpu", "CPU until then", "s", "", None),
-    ("rss_first", "peak RSS after first screen", "MB", "<= gThumb / 2", lambda o, g: o <= g / 2),
+    ("rss_first", "peak RSS after first screen", "MB", "<= 0.4 x gThumb", lambda o, g: o <= 0.4 * g),
     ("rss_scrolled", "peak RSS after Page Down through all (last run)", "MB", "< gThumb", lambda o, g: o < g),
     ("end", "End -> bottom painted", "s", "< 0.1 s", lambda o, g: o < 0.1),
     ("home", "Home -> top painted", "s", "< 0.1 s", lambda o, g: o < 0.1),
@@ -1292,11 +1306,13 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("sharp_cells", "sharpness: mean neighbour step in cells", "", "", None),
     ("sharp_bilinear", "  bilinear downscale, same size", "", "", None),
     ("sharp_lanczos", "  Lanczos downscale, same size", "", "", None),
-    ("sharp_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("sharp_ratio", "  cells / bilinear (mean of the cells' ratios)", "", "", None),
+    ("sharp_worst", "  cells / bilinear, the lowest cell", "", ">= 0.95", lambda o, g: o >= 0.95),
     ("sharp2_cells", "at GDK_SCALE=2: neighbour step in cells", "", "", None),
     ("sharp2_bilinear", "  bilinear downscale, same size", "", "", None),
     ("sharp2_lanczos", "  Lanczos downscale, same size", "", "", None),
-    ("sharp2_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("sharp2_ratio", "  cells / bilinear (mean)", "", "", None),
+    ("sharp2_worst", "  cells / bilinear, the lowest cell", "", ">= 0.95", lambda o, g: o >= 0.95),
     ("launch_scale2", "launch -> painted at GDK_SCALE=2", "s", "", None),
     ("launch_50k", "warm launch -> first screen painted (50,000 images)", "s", "< 0.5 s", lambda o, g: o < 0.5),
     ("launch_50k_cpu", "  CPU until then", "s", "", None),
@@ -1318,10 +1334,12 @@ FIGURES = [  # key, label, unit, goal (text), goal check (ours, gthumb) -> bool 
     ("cg_scroll_workers_200000", "  of them on the workers", "G", "", None),
     ("grain_cells", "grain and noise: neighbour step in cells", "", "", None),
     ("grain_bilinear", "  bilinear downscale, same size", "", "", None),
-    ("grain_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("grain_ratio", "  cells / bilinear (mean)", "", "", None),
+    ("grain_worst", "  cells / bilinear, the lowest cell", "", ">= 0.95", lambda o, g: o >= 0.95),
     ("grain2_cells", "grain and noise at GDK_SCALE=2: neighbour step in cells", "", "", None),
     ("grain2_bilinear", "  bilinear downscale, same size", "", "", None),
-    ("grain2_ratio", "  cells / bilinear", "", ">= 0.95", lambda o, g: o >= 0.95),
+    ("grain2_ratio", "  cells / bilinear (mean)", "", "", None),
+    ("grain2_worst", "  cells / bilinear, the lowest cell", "", ">= 0.95", lambda o, g: o >= 0.95),
     ("drop_placeholder", "drop of 100 URLs: placeholder painted after release", "ms", "first frame", None),
     ("drop_landed", "  all 100 landed (1 s each server-side)", "s", "<= 3 s", lambda o, g: o <= 3),
     ("drop_landed_quiet", "  the same, quiet runs (state.json lists all)", "s", "<= 3 s", lambda o, g: o <= 3),
@@ -1394,6 +1412,9 @@ def main():
     parser.add_argument("--only", help="comma-separated parts: launch,keys,sweep,sharpness,scale2,50k,curve,callgrind,grain,drop")
     parser.add_argument("--drop-servers", type=int, default=1,
                         help="the drop's 100 addresses spread over this many loopback servers (ports)")
+    parser.add_argument("--drop-http2", action="store_true",
+                        help="the drop's servers speak HTTP/2 over TLS (slow_http2_server.py), trusted through "
+                             "IMAGE_GALLERY_TEST_CA_FILE")
     parser.add_argument("--window-manager", choices=("metacity", "none"), default="metacity",
                         help="the desktop's window manager (default metacity, without compositing)")
     parser.add_argument("--fresh", action="store_true", help="forget both apps' caches first")

@@ -20,6 +20,22 @@ def _free_port():
         return probe.getsockname()[1]
 
 
+def make_certificates(folder):
+    """A test authority and a certificate for 127.0.0.1 it signed, made in `folder`: (authority, key, certificate)."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, cwd=folder, capture_output=True)
+
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+            "-subj", "/CN=Image Gallery test authority")
+    openssl("req", *curve, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(folder, "server.ext"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "server.ext")
+    return (os.path.join(folder, "ca.pem"), os.path.join(folder, "server.key"), os.path.join(folder, "server.pem"))
+
+
 class HTTP2Server:
     def __init__(self, files, folder=None):
         """Serves `files` ({name: bytes}) at /<name>."""
@@ -49,18 +65,8 @@ class HTTP2Server:
         raise HarnessError("nghttpd did not start: %s" % self._log_text()[-2000:])
 
     def _certificates(self):
-        def openssl(*args):
-            subprocess.run(["openssl", *args], check=True, cwd=self.folder, capture_output=True)
-
-        curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        openssl("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-                "-subj", "/CN=Image Gallery test authority")
-        openssl("req", *curve, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
-        with open(os.path.join(self.folder, "server.ext"), "w") as f:
-            f.write("subjectAltName=IP:127.0.0.1\n")
-        openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "server.pem", "-days", "2", "-extfile", "server.ext")
-        return os.path.join(self.folder, "server.key"), os.path.join(self.folder, "server.pem")
+        self.ca_file, key, certificate = make_certificates(self.folder)
+        return key, certificate
 
     def _log_text(self):
         with open(self.log, "rb") as f:

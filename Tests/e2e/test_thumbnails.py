@@ -103,6 +103,38 @@ def test_cells_are_as_sharp_as_a_bilinear_downscale_also_after_the_window_grew(m
     wait_sharp(app, sources, "every grown cell as sharp as a bilinear downscale")
 
 
+def small_squares(path, width, height, seed):
+    """A JPEG of squares 6 px wide in every colour: detail about a pixel wide in its thumbnail, which a second
+    resampling to nearly the thumbnail's size blurs. Returns it decoded."""
+    rnd = random.Random(seed)
+    image = Image.new("RGB", (width, height), (128, 128, 128))
+    draw = ImageDraw.Draw(image)
+    for _ in range(width * height // 36):
+        x, y = rnd.randrange(width), rnd.randrange(height)
+        draw.rectangle((x, y, x + 6, y + 6), fill=tuple(rnd.randrange(256) for _ in range(3)))
+    image.save(path, quality=92)
+    return Image.open(path).convert("RGB")
+
+
+def test_cells_a_little_smaller_than_their_thumbnail_keep_its_detail(make_app, desktop, tmp_path):
+    # At 900x700 two of the four cells are between three quarters of their thumbnail's size and all of it.
+    sizes = [(1600, 1200), (2000, 1333), (1067, 1600), (1920, 1080)]
+    sources, images = {}, []
+    for index, (width, height) in enumerate(sizes):
+        path = str(tmp_path / ("squares%d.jpg" % index))
+        url = harness.file_url(path)
+        sources[url] = small_squares(path, width, height, index)
+        images.append({"id": "s%d" % index, "url": url, "aspectRatio": width / height})
+    app = make_app({"version": 1, "sidebarVisible": False,
+                    "galleries": [{"id": "g", "name": "Squares", "images": images}]})
+    for launch in ("decoded from the photos", "read from the thumbnails they left"):
+        app.start()
+        app.resize(900, 700)
+        app.wait_settled(4)
+        wait_sharp(app, sources, "every cell as sharp as a bilinear downscale, " + launch)
+        app.stop()
+
+
 def threads(pid):
     """[(thread id, name, nice value, wait channel, time slice in ns)] of a running process's threads, from /proc; the
     slice is None where the kernel does not tell it (before Linux 6.6)."""

@@ -83,6 +83,10 @@ CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
+/// Whether the TLS connection `handle` is on agreed on HTTP/2 in its handshake (ALPN "h2"): known before any
+/// answer. FALSE while it has no connection, over cleartext, or with another TLS library than OpenSSL.
+gboolean cshim_curl_negotiated_http2(CURL *handle);
+
 /// Starts the program at `path` with `option` and `argument`, `input` as its standard input and `output` as its
 /// standard output, and no other descriptor of this process; its process id, or -1.
 pid_t cshim_spawn_with_pipes(const char *path, const char *option, const char *argument, int input, int output);

@@ -127,6 +127,14 @@ final class EasyTransfer {
         return version >= Int(CURL_HTTP_VERSION_2_0)
     }
 
+    /// Whether the TLS connection it is on, to the server it was sent to first, agreed on HTTP/2 in its handshake:
+    /// its server multiplexes, known before the first answer comes.
+    var negotiatedMultiplexing: Bool {
+        var redirects = 0
+        cshim_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirects)
+        return redirects == 0 && cshim_curl_negotiated_http2(handle) != 0
+    }
+
     /// Notes how far it got since the last look, which the transfer thread takes about once a second.
     func look(at now: ContinuousClock.Instant) {
         let bytes = buffer.bytesSoFar

@@ -17,6 +17,9 @@ struct ServerConnections {
         self.total = total
     }
 
+    /// Whether `server` was heard multiplexing.
+    func multiplexes(_ server: String) -> Bool { multiplexing.contains(server) }
+
     /// Whether every connection in all is in use.
     var isFull: Bool { inUse >= total }
 

@@ -138,6 +138,13 @@ final class TransferThread: Sendable {
             changed = admit() || changed
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
+            // A server whose handshake agreed on HTTP/2 takes its waiting transfers on its connection now, not one
+            // answer later: a slow server's first answers would otherwise hold the rest back a whole round trip.
+            for transfer in running.values
+            where !connectionsHeld.multiplexes(transfer.request.hostKey) && transfer.negotiatedMultiplexing {
+                connectionsHeld.heard(transfer.request.hostKey, multiplexing: true)
+                changed = true
+            }
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
