@@ -1,10 +1,11 @@
-/// A tiny deterministic generator (SplitMix64) so "random" cases are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
+/// A small seeded generator (Vigna's SplitMix64): the tests' "random" cases and the benchmarks' made-up libraries
+/// are the same on every run.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
