@@ -6,7 +6,7 @@ import GalleryCore
 /// and with a word, seven times each; the median and range of each, and how many images each found.
 @MainActor func measureColourSearch(count: Int) {
     var state = makeSearchLibrary(count: count, ratios: (0..<count).map { 0.4 + Double($0 % 22) / 10 }).state
-    var random = SplitMix(seed: 45)
+    var random = SplitMix64(seed: 45)
     for gallery in state.galleries.indices {
         state.galleries[gallery].images = state.galleries[gallery].images.map { image in
             var image = image
@@ -45,18 +45,5 @@ import GalleryCore
                     colour.text as NSString, (text.isEmpty ? "" : " with “\(text)”") as NSString, count,
                     milliseconds(samples[3]), milliseconds(samples[0]), milliseconds(samples[6]), found))
         }
-    }
-}
-
-/// A seeded generator, so that every run searches the same palettes.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -181,4 +181,15 @@ private func copy(
         #expect(image.unknownFields["mergedCopies"] != nil)
         #expect(try StateStore.decode(StateStore.encode(state)) == state)
     }
+
+    @Test func aMergeKeepsNoMoreCopiesThanTheStateFileReads() throws {
+        var kept = copy("kept", url: "https://e.org/kept.png")
+        kept.mergedCopies = (0..<MergedCopy.maximumPerImage - 2).map { MergedCopy(url: "https://e.org/\($0).png") }
+        let others = (0..<5).map { copy("o\($0)", url: "https://o.org/\($0).png") }
+        let merged = DuplicateMerge.merged(kept, with: others)
+        #expect(merged.mergedCopies.count == MergedCopy.maximumPerImage)
+        #expect(merged.mergedCopies.suffix(2).map(\.url) == ["https://o.org/0.png", "https://o.org/1.png"])
+        let state = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [merged])])
+        #expect(try StateStore.decode(StateStore.encode(state)) == state)
+    }
 }

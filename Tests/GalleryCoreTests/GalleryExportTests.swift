@@ -125,6 +125,37 @@ import Testing
         #expect(state.galleries.first?.images.first?.origin == image.origin)
     }
 
+    @Test func theManifestCarriesTheFingerprintPaletteAndMergedCopies() throws {
+        var image = GalleryImage(url: "https://example.org/cat.jpg", aspectRatio: 1.5)
+        let red = OklabColour(red: 0.8, green: 0.1, blue: 0.1)
+        let white = OklabColour(red: 1, green: 1, blue: 1)
+        let palette = Palette(swatches: [.init(colour: red, share: 0.6), .init(colour: white, share: 0.4)])
+        image.likeness = Likeness(fingerprint: Fingerprint(rawValue: 0x0123_4567_89AB_CDEF), palette: palette)
+        image.mergedCopies = [
+            MergedCopy(url: "https://other.org/cat.webp", origin: ImageOrigin(arrival: .paste, page: "https://o.org/"))
+        ]
+        let data = ExportManifest(name: "Cats", images: [.init(image, file: "001 cat.jpg")]).encoded()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entry = try #require((json["images"] as? [[String: Any]])?.first)
+        #expect(entry["fingerprint"] as? String == "0123456789abcdef")
+        let swatches = try #require(entry["palette"] as? [[String: Any]])
+        #expect(swatches.count == 2)
+        #expect(swatches.map { $0["share"] as? Double } == [0.6, 0.4])
+        #expect(swatches.map { $0["srgb"] as? String }.allSatisfy { $0?.count == 7 && $0?.first == "#" })
+        let firstColour = try #require(swatches[0]["srgb"] as? String)
+        let redChannel = try #require(Int(firstColour.dropFirst().prefix(2), radix: 16))
+        let greenChannel = try #require(Int(firstColour.dropFirst(3).prefix(2), radix: 16))
+        #expect(redChannel > 150 && greenChannel < 80)
+        let lightness = try #require((swatches[1]["oklab"] as? [Double])?.first)
+        #expect(lightness > 0.9)
+        let copies = try #require(entry["mergedCopies"] as? [[String: Any]])
+        #expect(copies.count == 1 && copies[0]["url"] as? String == "https://other.org/cat.webp")
+        #expect(copies[0]["origin"] as? [String: String] == ["arrival": "paste", "page": "https://o.org/"])
+        // The fingerprint and palette are the ones the state file keeps, read back from the manifest's texts.
+        let saved = "\(entry["fingerprint"]!)." + String(palette.rawValue, radix: 16)
+        #expect(Likeness(savedText: saved) == image.likeness)
+    }
+
     @Test func aManifestWithoutOriginOrNoteIsTheFirstVersionsShape() throws {
         var image = GalleryImage(url: "https://example.org/a.png", aspectRatio: 1)
         image.origin = ImageOrigin()

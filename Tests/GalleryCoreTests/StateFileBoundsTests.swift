@@ -154,4 +154,50 @@ private let oneImage =
             if let raw { #expect(raw.description == text) }
         }
     }
+
+    // MARK: The library's fields another computer wrote
+
+    private func imageWith(_ field: String, _ value: String) -> String {
+        #"{"version": 1, "galleries": [{"id": "g", "name": "G", "images": [{"id": "mine", "url": "u", "aspectRatio": 1, ""#
+            + field + #"": "# + value + "}]}]}"
+    }
+
+    private func copies(_ count: Int) -> String {
+        "["
+            + (0..<count).map { #"{"url": "https://e.org/\#($0).png", "origin": {"page": "p"}}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    @Test func mergedCopiesUpToTheBoundAreReadAndALongerListIsKeptAsRead() throws {
+        let bounded = try decoded(imageWith("mergedCopies", copies(MergedCopy.maximumPerImage))).state
+        #expect(bounded.galleries[0].images[0].mergedCopies.count == MergedCopy.maximumPerImage)
+        let longer = try decoded(imageWith("mergedCopies", copies(MergedCopy.maximumPerImage + 1)))
+        let image = longer.state.galleries[0].images[0]
+        #expect(image.mergedCopies.isEmpty && longer.droppedFields == 0)
+        #expect(image.unknownFields.keys.sorted() == ["mergedCopies"])
+        #expect(try decoded(text(longer.state)).state == longer.state)
+    }
+
+    @Test func aHugeMergedCopiesListIsDroppedAndCountedAndTheImageLoads() throws {
+        let count = StateFileFormat.unknownTextLimit / 40
+        let decoded = try decoded(imageWith("mergedCopies", copies(count)))
+        let image = try #require(decoded.state.galleries.first?.images.first)
+        #expect(image.id == ImageID("mine") && image.mergedCopies.isEmpty && image.unknownFields.isEmpty)
+        #expect(decoded.droppedFields == 1)
+    }
+
+    @Test func hugeLikenessAndAnimationFieldsAreDroppedAndCounted() throws {
+        let huge = String(repeating: "f", count: StateFileFormat.unknownTextLimit + 1)
+        let digits = String(repeating: "9", count: StateFileFormat.unknownTextLimit + 1)
+        for (field, value) in [
+            ("likeness", "\"" + huge + "\""), ("likeness", "\"0123456789abcdef." + huge + "\""),
+            ("animation", #"{"frames": \#(digits), "duration": 100}"#),
+            ("animation", #"{"frames": 2, "duration": \#(digits)}"#),
+        ] {
+            let decoded = try decoded(imageWith(field, value))
+            let image = try #require(decoded.state.galleries.first?.images.first)
+            #expect(image.likeness == nil && image.animation == nil && image.unknownFields.isEmpty, "\(field)")
+            #expect(decoded.droppedFields == 1, "\(field)")
+        }
+    }
 }

@@ -78,15 +78,7 @@ final class HTTP2Server {
                 "-out", "server.pem", "-days", "2", "-extfile", "server.ext",
             ],
         ] {
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            openssl.arguments = arguments
-            openssl.currentDirectoryURL = folder
-            openssl.standardOutput = FileHandle.nullDevice
-            openssl.standardError = FileHandle.nullDevice
-            try openssl.run()
-            openssl.waitUntilExit()
-            guard openssl.terminationStatus == 0 else { throw POSIXError(.EINVAL) }
+            try ExternalTool.run("/usr/bin/openssl", arguments, in: folder)
         }
     }
 

@@ -40,6 +40,29 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_shares(app, runs, before_run, after_run):
+    """Each run: `before_run(run)`, 3 s of playing, the app's processor time over 10 s as a share of one core in
+    per cent, then `after_run(run)`."""
+    shares = []
+    for run in range(runs):
+        before_run(run)
+        time.sleep(3)
+        started, cpu = time.monotonic(), cpu_seconds(app.proc.pid)
+        time.sleep(10)
+        shares.append(100 * (cpu_seconds(app.proc.pid) - cpu) / (time.monotonic() - started))
+        after_run(run)
+    return shares
+
+
+def report(app, binary, what, shares):
+    """Prints the binary, what was measured, each run's share, their median and range, and the memory after."""
+    print("binary: %s" % os.path.relpath(binary, harness.REPO_ROOT))
+    print(what)
+    print("share of one core: %s %%" % ", ".join("%.1f" % s for s in shares))
+    print("median %.1f %%, range %.1f–%.1f %%" % (statistics.median(shares), min(shares), max(shares)))
+    print("resident memory after: %.1f MiB" % harness.process_memory_mib(app.proc.pid))
+
+
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
@@ -57,21 +80,16 @@ def main():
         app.wait_settled(timeout=120)
         app.focus()
         time.sleep(1)
-        shares = []
-        for _ in range(runs):
+        def open_viewer(_):
             desktop.key("Home")
             desktop.key("Return")
-            time.sleep(3)
-            started, cpu = time.monotonic(), cpu_seconds(app.proc.pid)
-            time.sleep(10)
-            shares.append(100 * (cpu_seconds(app.proc.pid) - cpu) / (time.monotonic() - started))
+
+        def close_viewer(_):
             desktop.key("Escape")
             time.sleep(1)
-        print("binary: %s" % os.path.relpath(binary, harness.REPO_ROOT))
-        print("500x500 GIF, 25 fps, %d runs of 10 s playing in the viewer" % runs)
-        print("share of one core: %s %%" % ", ".join("%.1f" % s for s in shares))
-        print("median %.1f %%, range %.1f–%.1f %%" % (statistics.median(shares), min(shares), max(shares)))
-        print("resident memory after: %.1f MiB" % harness.process_memory_mib(app.proc.pid))
+
+        shares = cpu_shares(app, runs, open_viewer, close_viewer)
+        report(app, binary, "500x500 GIF, 25 fps, %d runs of 10 s playing in the viewer" % runs, shares)
         app.stop()
     finally:
         harness.stop_desktop()

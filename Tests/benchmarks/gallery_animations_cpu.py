@@ -11,7 +11,6 @@ start again. Reported: each run's share, their median and range, and the app's r
 Not a test: timings go here.
 """
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -20,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 from PIL import ImageChops  # noqa: E402
-from animation_cpu import cpu_seconds, gif_bytes  # noqa: E402
+from animation_cpu import cpu_shares, gif_bytes, report  # noqa: E402
 
 COUNT = 12
 
@@ -75,21 +74,15 @@ def main():
         time.sleep(3)
         if not all(playing(app, cell) for cell in app.cells()):
             sys.exit("not every cell plays")
-        shares = []
-        for run in range(runs):
-            time.sleep(3)
-            started, cpu = time.monotonic(), cpu_seconds(app.proc.pid)
-            time.sleep(10)
-            shares.append(100 * (cpu_seconds(app.proc.pid) - cpu) / (time.monotonic() - started))
-            if run + 1 < runs:
+        def restart_between_runs(run):
+            if 0 < run:
                 toggle_play_animations(app)
                 time.sleep(1)
                 toggle_play_animations(app)
-        print("binary: %s" % os.path.relpath(binary, harness.REPO_ROOT))
-        print("%d GIFs of 240x240 on screen, 10.5 to 25 fps, %d runs of 10 s playing in the gallery" % (COUNT, runs))
-        print("share of one core: %s %%" % ", ".join("%.1f" % s for s in shares))
-        print("median %.1f %%, range %.1f–%.1f %%" % (statistics.median(shares), min(shares), max(shares)))
-        print("resident memory after: %.1f MiB" % harness.process_memory_mib(app.proc.pid))
+
+        shares = cpu_shares(app, runs, restart_between_runs, lambda _: None)
+        report(app, binary, "%d GIFs of 240x240 on screen, 10.5 to 25 fps, %d runs of 10 s playing in the gallery"
+               % (COUNT, runs), shares)
         app.stop()
     finally:
         harness.stop_desktop()

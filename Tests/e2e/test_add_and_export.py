@@ -415,7 +415,9 @@ def test_an_export_keeps_the_bytes_as_sent_and_what_the_library_knows_in_gallery
               "page": "https://example.org/cats", "alt": "A grey cat", "title": "Tom on the sofa",
               "description": "Tom, a cat"}
     note = "Kept for the <light> & the \"colours\" — ça"
-    cat = dict(image_entry(0, cat_url), origin=origin, note=note)
+    copies = [{"url": "https://example.net/cat-small.webp",
+               "origin": {"arrival": "paste", "page": "https://example.net/"}}]
+    cat = dict(image_entry(0, cat_url), origin=origin, note=note, mergedCopies=copies)
     app = make_app(state_of([cat, image_entry(1, sunset_url)], name="Cats"))
     app.start()
     app.focus()
@@ -435,8 +437,17 @@ def test_an_export_keeps_the_bytes_as_sent_and_what_the_library_knows_in_gallery
     first, second = manifest["images"]
     assert first["origin"] == origin and first["note"] == note
     assert first["file"] == "001 cat.jpg" and first["url"] == cat_url
-    # An image the library knows nothing more of has the first version's fields only.
-    assert set(second) == {"file", "url", "aspectRatio"}
+    # What it looks like, as the library saved it (`Likeness.savedText`), and the copies merged into it travel with it.
+    saved = app.state()["galleries"][0]["images"][0]
+    assert first["fingerprint"] == saved["likeness"][:16] and first["mergedCopies"] == copies
+    palette = int(saved["likeness"][17:], 16)
+    shares = [(palette >> (60 - 16 * n)) & 15 for n in range(4)]
+    assert [swatch["share"] for swatch in first["palette"]] == [round(s / 15, 3) for s in shares if s], first
+    # A red picture: its first colour is red.
+    red, green, blue = (int(first["palette"][0]["srgb"][i:i + 2], 16) for i in (1, 3, 5))
+    assert red > 150 and green < 100 and blue < 100, first["palette"]
+    # An image the library knows nothing more of has the first version's fields only, and its look once measured.
+    assert {"file", "url", "aspectRatio"} <= set(second) <= {"file", "url", "aspectRatio", "fingerprint", "palette"}
 
     cat_xmp = xmp_values(out / "001 cat.xmp")
     assert cat_xmp["Xmp.dc.source"] == [cat_url]

@@ -28,15 +28,16 @@ public struct DuplicateMerge: Hashable, Sendable {
         return best?.image
     }
 
-    /// `kept` with what `others` know: each one's address and origin among its merged copies, the origin's
-    /// fields `kept` lacks, every note (each once) and every tag (each once, in order).
+    /// `kept` with what `others` know: each one's address and origin among its merged copies (the first
+    /// `MergedCopy.maximumPerImage` of them), the origin's fields `kept` lacks, every note (each once) and every tag
+    /// (each once, in order).
     public static func merged(_ kept: GalleryImage, with others: [GalleryImage]) -> GalleryImage {
         var result = kept
         var copies = kept.mergedCopies
         var addresses = Set([kept.url] + copies.map(\.url))
         for other in others {
             for copy in [MergedCopy(url: other.url, origin: other.origin)] + other.mergedCopies
-            where addresses.insert(copy.url).inserted {
+            where copies.count < MergedCopy.maximumPerImage && addresses.insert(copy.url).inserted {
                 copies.append(copy)
             }
         }

@@ -102,8 +102,8 @@ public enum GalleryExport {
 
 /// `gallery.json` in an exported folder: the gallery's name and, in display order, each image's
 /// file (nil when it could not be exported), the address it came from, its aspect ratio, and where
-/// known its origin and the user's note. Fields without a value are left out, so a reader of the
-/// first version finds what it knew.
+/// known its origin, the user's note, what it looks like and the copies merged into it. Fields without a
+/// value are left out, so a reader of the first version finds what it knew.
 public struct ExportManifest: Equatable, Sendable {
     public struct Image: Equatable, Sendable {
         public var file: String?
@@ -111,20 +111,27 @@ public struct ExportManifest: Equatable, Sendable {
         public var aspectRatio: Double
         public var origin: Origin?
         public var note: String?
+        public var likeness: Likeness?
+        public var mergedCopies: [MergedCopy]
 
-        public init(file: String?, url: String, aspectRatio: Double, origin: Origin? = nil, note: String? = nil) {
+        public init(
+            file: String?, url: String, aspectRatio: Double, origin: Origin? = nil, note: String? = nil,
+            likeness: Likeness? = nil, mergedCopies: [MergedCopy] = []
+        ) {
             self.file = file
             self.url = url
             self.aspectRatio = aspectRatio
             self.origin = origin
             self.note = note
+            self.likeness = likeness
+            self.mergedCopies = mergedCopies
         }
 
         /// The manifest's entry for `image`, written as `file`.
         public init(_ image: GalleryImage, file: String?) {
             self.init(
                 file: file, url: image.url, aspectRatio: image.aspectRatio, origin: image.origin.flatMap(Origin.init),
-                note: image.note)
+                note: image.note, likeness: image.likeness, mergedCopies: image.mergedCopies)
         }
 
         var json: JSONValue {
@@ -132,8 +139,30 @@ public struct ExportManifest: Equatable, Sendable {
             fields["file"] = file.map(JSONValue.string)
             fields["origin"] = origin.map { .object($0.fields.mapValues(JSONValue.string)) }
             fields["note"] = note.map(JSONValue.string)
+            if let likeness {
+                fields["fingerprint"] = .string(likeness.fingerprint.description)
+                fields["palette"] = .array(likeness.palette.swatches.map(Self.json))
+            }
+            if !mergedCopies.isEmpty { fields["mergedCopies"] = .array(mergedCopies.map(\.json)) }
             return .object(fields)
         }
+
+        /// A swatch as other programs read it: its share, its colour as sRGB (`#rrggbb`) and in Oklab.
+        private static func json(_ swatch: Palette.Swatch) -> JSONValue {
+            let (red, green, blue) = swatch.colour.srgb
+            let hex = [red, green, blue].map { channel in
+                let digits = String(Int((channel * 255).rounded()), radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }
+            let colour = swatch.colour
+            return .object([
+                "share": .number(rounded(swatch.share)), "srgb": .string("#" + hex.joined()),
+                "oklab": .array([colour.l, colour.a, colour.b].map { .number(rounded($0)) }),
+            ])
+        }
+
+        /// `value` to three decimals: a palette's steps are coarser.
+        private static func rounded(_ value: Float) -> Double { (Double(value) * 1000).rounded() / 1000 }
     }
 
     /// An image's `ImageOrigin` as the state file writes it (`ImageOrigin.knownFields`: the fields' names have

@@ -361,6 +361,13 @@ struct JSONReader {
         String(decoding: UnsafeBufferPointer(rebasing: try skipNumber()), as: UTF8.self)
     }
 
+    /// A number's text when it is at most `maxBytes` long; nil for a longer one, passed over without a copy.
+    mutating func readNumber(atMost maxBytes: Int) throws(Failure) -> String? {
+        let text = try skipNumber()
+        guard text.count <= maxBytes else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self)
+    }
+
     /// Moves past a number checked as `readNumber` checks it; its text.
     private mutating func skipNumber() throws(Failure) -> Slice<UnsafeBufferPointer<UInt8>> {
         skipWhiteSpace()

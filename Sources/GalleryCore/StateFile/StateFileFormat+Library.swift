@@ -107,14 +107,14 @@ extension ImageOrigin {
 }
 
 extension MergedCopy {
-    /// A list of merged copies, each `{"url": …, "origin": {…}}`; nil when it is not a list of such objects (the
-    /// reader is then inside it).
+    /// A list of merged copies, each `{"url": …, "origin": {…}}`; nil when it is not a list of such objects or holds
+    /// more than `maximumPerImage` (the reader is then inside it, and has read no more copies than that).
     static func readList(_ reader: inout JSONReader) throws(JSONReader.Failure) -> [MergedCopy]? {
         guard reader.nextIs(UInt8(ascii: "[")) else { return nil }
         var copies: [MergedCopy] = []
         var allCopies = true
         try reader.readArray { (reader) throws(JSONReader.Failure) in
-            guard allCopies, reader.nextIs(UInt8(ascii: "{")) else {
+            guard allCopies, copies.count < maximumPerImage, reader.nextIs(UInt8(ascii: "{")) else {
                 allCopies = false
                 return try reader.skipValue()
             }
@@ -146,10 +146,10 @@ extension MergedCopy {
 }
 
 extension JSONReader {
-    /// A whole number that fits an `Int`; nil for any other value, which is then passed over.
+    /// A whole number that fits an `Int`; nil for any other value, which is then passed over (a long one uncopied).
     fileprivate mutating func readInteger() throws(JSONReader.Failure) -> Int? {
         let start = mark
-        if let text = try? readNumber(), let number = Int(text) { return number }
+        if let text = try? readNumber(atMost: 24), let number = Int(text) { return number }
         rewind(to: start)
         try skipValue()
         return nil

@@ -16,6 +16,9 @@ enum StateFileFormat {
     /// The most text a `smartGalleries` field is read into a tree from; a longer one is kept as read.
     private static let smartGalleriesLimit = 1 << 20
 
+    /// The most bytes a `likeness` string is read from, quotes and escapes included: `Likeness.savedText` is shorter.
+    private static let likenessTextLimit = 64
+
     /// What `decode` refuses: not JSON, or not the shape of a state file.
     struct Invalid: Error {}
 
@@ -332,7 +335,7 @@ enum StateFileFormat {
         try reader.readFields { (reader, name) throws(JSONReader.Failure) in
             // A whole number of `Int32`, not negative: anything else is of another shape.
             let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains { reader.nextIs($0) }
-            let number = isDigit ? Int32(try reader.readNumber()) : nil
+            let number = isDigit ? try reader.readNumber(atMost: 16).flatMap { Int32($0) } : nil
             if !isDigit { try reader.skipValue() }
             switch name {
             case "frames" where number.map({ $0 >= 2 }) == true: frames = number.map(Int.init)
@@ -347,6 +350,11 @@ enum StateFileFormat {
     /// A likeness as `Likeness.savedText` writes it, or nil for any other value (the reader is then past it).
     private static func readLikeness(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Likeness? {
         guard reader.nextIs(UInt8(ascii: "\"")) else { return nil }
+        // A longer string is no likeness: passed over, never copied, however long a peer made it.
+        let start = reader.mark
+        try reader.skipValue()
+        guard reader.offset(since: start) <= likenessTextLimit else { return nil }
+        reader.rewind(to: start)
         return Likeness(savedText: try reader.readString())
     }
 

@@ -46,6 +46,7 @@ final class FindDuplicatesWindow {
         top.append(summary, expand: true)
         top.append(mergeAllButton)
         list.accessibleName = tr("Groups of duplicates")
+        list.addStyleClass("duplicate-groups")
         let scroll = ScrolledWindow()
         scroll.add(list)
         scroll.setExpand(horizontal: true, vertical: true)
@@ -245,8 +246,12 @@ final class FindDuplicatesWindow {
         let fitted = ratio > width / height ? (width, width / ratio) : (height * ratio, height)
         let cell = LayoutRect(x: 0, y: 0, width: fitted.0, height: fitted.1)
         guard case .ready(let surface) = loader.state(for: image, cell: cell, scale: area.scaleFactor) else { return }
-        context.draw(
-            surface, x: (width - fitted.0) / 2, y: (height - fitted.1) / 2, width: fitted.0, height: fitted.1)
+        // Rounded as the gallery's cells are, whether the picture fills the tile or not.
+        let x = (width - fitted.0) / 2
+        let y = (height - fitted.1) / 2
+        context.roundedRectangle(x: x, y: y, width: fitted.0, height: fitted.1, radius: 6)
+        context.clip()
+        context.draw(surface, x: x, y: y, width: fitted.0, height: fitted.1)
     }
 
     // MARK: Merging
