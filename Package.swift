@@ -101,7 +101,7 @@ let package = Package(
             plugins: ["CompileCatalogs"]),
         .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
-        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO"]),
+        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO", "CShim"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
         // The app's program is built for these tests too: they decode in its decoder process.
         // CExempi: the tests read the sidecars back with Exempi's parser; CCairo: they read surfaces' pixels.

@@ -17,8 +17,8 @@ func printLikenesses(of paths: [String]) {
 
 /// `gallery-benchmark likeness-index [image count]`: the near-duplicate look-up a drop makes, over an index of that
 /// many random fingerprints (a twentieth of them near copies of others), and the likeness measured from a
-/// decoded picture of a drop's size.
-func measureLikenessIndex(count: Int) {
+/// decoded picture of a drop's size; then the live index over a library of them (`measureLiveLikenessIndex`).
+@MainActor func measureLikenessIndex(count: Int) {
     var random = SystemRandomNumberGenerator()
     var values = (0..<count - count / 20).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
     func nearCopy(of value: UInt64) -> UInt64 {
@@ -55,24 +55,10 @@ func measureLikenessIndex(count: Int) {
             format: "near-duplicate look-up within %d: median %.3f ms, p95 %.3f ms, max %.3f ms (%d found)",
             Likeness.nearDuplicateDistance, milliseconds(samples[samples.count / 2]),
             milliseconds(samples[samples.count * 95 / 100]), milliseconds(samples.last!), found))
-    let bytes = index.byteCount + MemoryLayout<Palette>.size * count
     // The palettes are the search entries', which colour searches read.
+    let bytes = index.byteCount + MemoryLayout<Palette>.size * count
     print(String(format: "fingerprints, palettes and index: %.1f bytes an image", Double(bytes) / Double(count)))
-    // What a worker does after each change of the library: the live index made again from the galleries' cells.
-    let palette = Palette(rawValue: 0xF000_0000_0000_0000)!
-    let cells = [
-        values.map { value in
-            var image = GalleryImage(url: "https://example.org/image.png", aspectRatio: 1)
-            image.likeness = Likeness(fingerprint: Fingerprint(rawValue: value), palette: palette)
-            return GalleryCell(image)
-        }
-    ]
-    var rebuilds = (0..<7).map { _ in clock.measure { _ = LikenessSnapshot(cells) } }
-    rebuilds.sort()
-    print(
-        String(
-            format: "live index rebuilt from the cells: median %.1f ms, range %.1f–%.1f ms",
-            milliseconds(rebuilds[3]), milliseconds(rebuilds[0]), milliseconds(rebuilds[6])))
+    measureLiveLikenessIndex(values: values)
     measureLikenessOfPicture()
 }
 

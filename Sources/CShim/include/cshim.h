@@ -115,6 +115,9 @@ GdkPixbufAnimationIter *cshim_animation_iter_new(GdkPixbufAnimation *animation);
 /// the last one that will ever show.
 gboolean cshim_animation_iter_next(GdkPixbufAnimationIter *iter, gint64 *clock_ms);
 
+/// The bytes malloc has handed out and not yet been given back (mallinfo2's arena and mapped blocks), for benchmarks of memory.
+size_t cshim_allocated_bytes(void);
+
 G_END_DECLS
 
 #endif

@@ -29,12 +29,13 @@ public struct DuplicateGroup: Sendable, Equatable {
     public static func find(
         in galleries: [(id: String, name: String, cells: [GalleryCell])], isCancelled: @Sendable () -> Bool = { false }
     ) -> [DuplicateGroup]? {
-        var members: [Member] = []
+        // Where each fingerprint's image stands; only the images of a group are copied out of their cells.
+        var places: [(gallery: Int32, cell: Int32)] = []
         var fingerprints: [Fingerprint] = []
-        for gallery in galleries {
-            for cell in gallery.cells {
+        for (galleryNumber, gallery) in galleries.enumerated() {
+            for (cellNumber, cell) in gallery.cells.enumerated() {
                 guard case .image(let image) = cell.content, let likeness = image.likeness else { continue }
-                members.append(Member(image: image, galleryID: gallery.id, galleryName: gallery.name))
+                places.append((Int32(galleryNumber), Int32(cellNumber)))
                 fingerprints.append(likeness.fingerprint)
             }
         }
@@ -43,9 +44,15 @@ public struct DuplicateGroup: Sendable, Equatable {
                 fingerprints, within: Likeness.nearDuplicateDistance, isCancelled: isCancelled)
         else { return nil }
         return found.groups.map { numbers in
+            let members = numbers.map { number in
+                let gallery = galleries[Int(places[number].gallery)]
+                return Member(
+                    image: gallery.cells[Int(places[number].cell)].image!, galleryID: gallery.id,
+                    galleryName: gallery.name)
+            }
             // The first of the best, as a drop's Keep Better chooses.
-            let best = numbers.max { CopyQuality(members[$0].image) < CopyQuality(members[$1].image) }!
-            return DuplicateGroup(members: [members[best]] + numbers.filter { $0 != best }.map { members[$0] })
+            let best = members.indices.max { CopyQuality(members[$0].image) < CopyQuality(members[$1].image) }!
+            return DuplicateGroup(members: [members[best]] + members.indices.filter { $0 != best }.map { members[$0] })
         }
     }
 
