@@ -128,8 +128,10 @@ import Testing
                     let through = try #require(corpus.search(SearchQuery(text: longer)))
                     var step = try #require(corpus.search(SearchQuery(text: longer), narrowing: first, limit: limit))
                     #expect(step.ids == Array(through.ids.prefix(limit)))
+                    // Each step asks for `limit` more than it holds: the first `step.count` are those it has.
                     while !step.isComplete {
-                        step = try #require(corpus.search(SearchQuery(text: longer), narrowing: step, limit: limit))
+                        step = try #require(
+                            corpus.search(SearchQuery(text: longer), narrowing: step, limit: step.count + limit))
                     }
                     #expect(step.ids == through.ids)
                     if let refined = corpus.refine(first, to: SearchQuery(text: longer), limit: limit) {

@@ -228,6 +228,7 @@ def percentile(values, fraction):
 
 
 def main():
+    global EACH, GALLERIES, PER_GALLERY
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--each", action="store_true", help="print every key's latency")
@@ -237,7 +238,6 @@ def main():
     parser.add_argument("--per-gallery", type=int, default=PER_GALLERY)
     parser.add_argument("--metacity", action="store_true", help="run Metacity on the display")
     args = parser.parse_args()
-    global EACH, GALLERIES, PER_GALLERY
     EACH = args.each
     GALLERIES, PER_GALLERY = args.galleries, args.per_gallery
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")

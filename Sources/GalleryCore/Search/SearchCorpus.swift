@@ -191,8 +191,8 @@ public struct SearchCorpus: Sendable {
                 }
             results.append(section: group.sectionIndex, of: section, found)
             if examined < group.positions.count {
-                results.resumePoint = Place(
-                    sectionIndex: group.sectionIndex, position: group.positions[examined - 1] + 1)
+                // What stands before the first candidate left was not among `previous`'s images, so is no match.
+                results.resumePoint = Place(sectionIndex: group.sectionIndex, position: group.positions[examined])
                 return true
             }
         }
