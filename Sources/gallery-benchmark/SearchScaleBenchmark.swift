@@ -46,6 +46,10 @@ import GalleryCore
         ("a gallery renamed", { library.renameGallery("g1", to: "Renamed") }),
         ("a gallery created", { library.createGallery(named: "New") }),
     ]
+    // The index's own time: from an observer that hears each change before it to one that hears it after.
+    var heard = clock.now
+    var indexTime = Duration.zero
+    let first = library.observe { _ in heard = clock.now }
     let before = heap()
     var index: SearchIndex?
     let build = clock.measure { index = SearchIndex(library: library) }
@@ -59,10 +63,6 @@ import GalleryCore
                 + "(records and buffers %.1f)",
             count, galleryCount, milliseconds(build), heapBytes / 1_048_576,
             heapBytes / Double(count), Double(allocated) / Double(count)))
-    // The index's own time: from an observer that hears each change before it to one that hears it after.
-    var heard = clock.now
-    var indexTime = Duration.zero
-    let first = library.observe { _ in heard = clock.now }
     let last = library.observe { change in
         if case .progress = change { return }
         indexTime += clock.now - heard
