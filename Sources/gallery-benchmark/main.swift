@@ -145,6 +145,13 @@ if CommandLine.arguments.dropFirst().first == "colour-search" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "search-scale" {
+    measureSearchScale(
+        count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 1_000_000,
+        galleries: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 200)
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "refine" {
     measureRefinement()
     exit(0)

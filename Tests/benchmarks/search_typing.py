@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Typing in the search bar over a large library:
-`/usr/bin/python3 Tests/benchmarks/search_typing.py [--runs N] [--versus OTHER_BINARY]`.
+`/usr/bin/python3 Tests/benchmarks/search_typing.py [--runs N] [--versus OTHER_BINARY] [--galleries G --per-gallery P]
+[--metacity]`.
 
 The built app ($IMAGE_GALLERY_BIN, else the release build if present, else debug; it must be built with
 `--traits StallLog`, whose log says when each query's results were first painted) starts under Xvfb on 50,000
@@ -9,6 +10,9 @@ images in 20 galleries, each with a note, one to three tags (some nested, accent
 quick typist): a key's latency is from the press to the first paint of its query's results (the app's
 `event ... results-painted` line, on the same CLOCK_MONOTONIC), and a key whose results were overtaken by the next
 key's before being painted counts until the paint of the results that replaced them (what the user waited for).
+`--galleries` and `--per-gallery` scale the library (200 × 5,000 for a million images: the state file is written once,
+compactly, and each run waits for the app's `index-built` line before typing); `--metacity` runs GNOME's Metacity on
+the Xvfb display, as the launch benchmarks do.
 
 `--callgrind`: instead, each binary once under `valgrind --tool=callgrind` (a copy stripped of the debug information
 valgrind cannot read, beside the binary): the search bar opened and its index made (a key typed and erased), counters
@@ -24,6 +28,7 @@ difference of the first figure between this build and one that builds it at the 
 and range over the runs. Not a test: timings go here, not in the test suite.
 """
 import argparse
+import json
 import os
 import random
 import statistics
@@ -48,6 +53,7 @@ QUERIES = ["harbour", "kitchen wall", "creme", "елка", "colour/red", "site7.
 
 
 def library(work):
+    """The state file's bytes: GALLERIES × PER_GALLERY images, written a gallery at a time."""
     rng = random.Random(32)
     files = []
     for index in range(50):
@@ -56,7 +62,7 @@ def library(work):
         with open(path, "wb") as out:
             out.write(harness.png_bytes(width, height, ((index * 67) % 256, (index * 139) % 256, (index * 211) % 256)))
         files.append((harness.file_url(path), width / height))
-    galleries = []
+    parts = [b'{"version": 1, "sidebarVisible": true, "galleries": [']
     for g in range(GALLERIES):
         images = []
         for i in range(PER_GALLERY):
@@ -67,8 +73,22 @@ def library(work):
                 "tags": rng.sample(TAGS, rng.randint(1, 3)),
                 "origin": {"page": "https://www.site%d.example/post/%d" % (rng.randrange(40), i),
                            "added": "2026-0%d-1%dT10:00:00Z" % (1 + i % 9, i % 10)}})
-        galleries.append({"id": "g%02d" % g, "name": "Gallery %d" % (g + 1), "images": images})
-    return {"version": 1, "sidebarVisible": True, "galleries": galleries}
+        gallery = {"id": "g%02d" % g, "name": "Gallery %d" % (g + 1), "images": images}
+        parts.append((b", " if g else b"") + json.dumps(gallery, ensure_ascii=False).encode())
+    parts.append(b"]}\n")
+    return b"".join(parts)
+
+
+def wait_for_index(path, timeout):
+    """Waits for the app's `index-built` line: typing before it would wait for the index, which a launch builds after
+    its first screen."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(path, encoding="utf-8") as log:
+            if any(line.startswith("event ") and line.rstrip("\n").endswith(" index-built") for line in log):
+                return
+        time.sleep(0.5)
+    raise TimeoutError("the index was not built within %d s" % timeout)
 
 
 def painted_events(path):
@@ -91,11 +111,12 @@ def events_of(path, kind):
 
 def one_run(binary, desktop, state, work, run):
     log = os.path.join(work, "stall-%d.log" % run)
-    app = harness.App(state, {"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop,
+    app = harness.App(state_raw=state, env_overrides={"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop,
                       root=os.path.join(work, "app-%d" % run), binary=binary)
-    app.start()
-    app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 180, what="the first gallery loaded")
+    app.start(timeout=300)
+    app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 600, what="the first gallery loaded")
     time.sleep(2)
+    wait_for_index(log, 900)
     before = harness.process_memory_mib(app.proc.pid)
     screen = Screen(desktop.display)
     try:
@@ -162,7 +183,7 @@ def callgrind_key(binary, desktop, state, work, run):
         script.write('#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s %s "$@"\n' % (out, stripped))
     os.chmod(wrapper, 0o755)
     log = os.path.join(work, "stall-cg-%d.log" % run)
-    app = harness.App(state, {"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop,
+    app = harness.App(state_raw=state, env_overrides={"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop,
                       root=os.path.join(work, "app-cg-%d" % run), binary=wrapper)
     app.start(timeout=600)
     try:
@@ -207,20 +228,24 @@ def percentile(values, fraction):
 
 
 def main():
+    global EACH, GALLERIES, PER_GALLERY
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--each", action="store_true", help="print every key's latency")
     parser.add_argument("--versus", help="another build, run in turn with this one")
     parser.add_argument("--callgrind", action="store_true", help="count one key's instructions under callgrind")
+    parser.add_argument("--galleries", type=int, default=GALLERIES)
+    parser.add_argument("--per-gallery", type=int, default=PER_GALLERY)
+    parser.add_argument("--metacity", action="store_true", help="run Metacity on the display")
     args = parser.parse_args()
-    global EACH
     EACH = args.each
+    GALLERIES, PER_GALLERY = args.galleries, args.per_gallery
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
     binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
     binaries = [binary] + ([args.versus] if args.versus else [])
     work = tempfile.mkdtemp(prefix="gallery-search-bench-")
     state = library(work)
-    desktop = harness.start_desktop()
+    desktop = harness.start_desktop(window_manager="metacity") if args.metacity else harness.start_desktop()
     if args.callgrind:
         try:
             for run, each in enumerate(binaries):

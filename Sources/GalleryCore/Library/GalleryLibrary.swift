@@ -38,6 +38,10 @@ public final class GalleryLibrary {
     private var nextBatchKey = 0
     public let history = UndoHistory()
     private let observers = Observers<Change>()
+    /// While a `.cells` change is published: the images of that gallery that arrived or changed, its other images
+    /// holding what they held (they may have moved); nil when any may have changed (a merge from elsewhere). Observers
+    /// that keep something per image (the search index) redo only these.
+    public private(set) var imagesChanged: Set<ImageID>?
 
     /// Receives every state worth saving.
     public var onSave: (GalleryState) -> Void = { _ in }
@@ -155,6 +159,13 @@ public final class GalleryLibrary {
 
     private func publish(_ change: Change) { observers.send(change) }
 
+    /// Publishes a change of a gallery's cells in which only `changed` images arrived or changed (nil: any may have).
+    private func publishCells(_ galleryID: String, changed: Set<ImageID>?) {
+        imagesChanged = changed
+        publish(.cells(galleryID: galleryID))
+        imagesChanged = nil
+    }
+
     // MARK: Editing images
 
     /// Moves cells of a gallery, keeping their relative order, so that they start at
@@ -177,7 +188,7 @@ public final class GalleryLibrary {
         editCells(of: galleryID) { $0.cells = reordered }
         let imageIndices = cellList(galleryID)!.imageIndices(ofCells: movedImages.map { destination + $0 })
         guard imageIndices != originalImageIndices else {
-            publish(.cells(galleryID: galleryID))  // only placeholders moved: nothing to save or undo
+            publishCells(galleryID, changed: [])  // only placeholders moved: nothing to save or undo
             return true
         }
         let movedIDs = movedImages.map { cells[original[$0]].id }
@@ -188,7 +199,7 @@ public final class GalleryLibrary {
                     ids: movedIDs, originalIndices: originalImageIndices,
                     destination: imageIndices[0])),
             name: trPlural("Move Image", "Move {count} Images", movedImages.count))
-        commit(galleries: [galleryID])
+        commit(galleries: [galleryID], changed: [])
         return true
     }
 
@@ -215,7 +226,7 @@ public final class GalleryLibrary {
         }
         for id in placeholders { leaveBatch(id) }
         if !placeholders.isEmpty { publish(.placeholdersDiscarded(placeholders)) }
-        commit(galleries: [galleryID])
+        commit(galleries: [galleryID], changed: [])
         return removed.map(\.element)
     }
 
@@ -251,7 +262,7 @@ public final class GalleryLibrary {
                 name: trPlural(
                     "Copy Image to “{gallery}”", "Copy {count} Images to “{gallery}”", images.count,
                     ["gallery": destinationName]))
-            commit(galleries: [destination])
+            commit(galleries: [destination], changed: Set(arriving.map(\.image.id)))
         } else {
             let leaving = zip(sourceList.imageIndices(ofCells: moving.map(\.offset)), images).map {
                 IndexedImage(index: $0, image: $1)
@@ -263,7 +274,7 @@ public final class GalleryLibrary {
                 name: trPlural(
                     "Move Image to “{gallery}”", "Move {count} Images to “{gallery}”", images.count,
                     ["gallery": destinationName]))
-            commit(galleries: [source, destination])
+            commit(galleries: [source, destination], changed: Set(arriving.map(\.image.id)))
         }
         return arriving.map(\.image.id)
     }
@@ -285,7 +296,7 @@ public final class GalleryLibrary {
         }
         guard inserted != nil else { return nil }
         for cell in cells { placeholderGallery[cell.id] = galleryID }
-        publish(.cells(galleryID: galleryID))
+        publishCells(galleryID, changed: [])
         return cells.map(\.id)
     }
 
@@ -349,7 +360,7 @@ public final class GalleryLibrary {
             if !touched.contains(galleryID) { touched.append(galleryID) }
         }
         for key in settledBatches { recordBatch(key) }
-        if !touched.isEmpty { commit(galleries: touched) }
+        if !touched.isEmpty { commit(galleries: touched, changed: Set(arrivals.map(\.placeholder))) }
         return touched
     }
 
@@ -359,7 +370,7 @@ public final class GalleryLibrary {
         else { return }
         editCells(of: galleryID) { _ = $0.cells.remove(at: index) }
         leaveBatch(id)
-        publish(.cells(galleryID: galleryID))
+        publishCells(galleryID, changed: [])
     }
 
     // MARK: Batches
@@ -421,7 +432,7 @@ public final class GalleryLibrary {
         else { return }
         image.aspectRatio = ratio
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }
-        commit(galleries: [galleryID])
+        commit(galleries: [galleryID], changed: [id])
     }
 
     /// Records the original the library now keeps of an image (bytes carried over from the cache, fetched
@@ -437,7 +448,7 @@ public final class GalleryLibrary {
         if let url { image.url = url }
         if let likeness { image.likeness = likeness }
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }
-        commit(galleries: [galleryID])
+        commit(galleries: [galleryID], changed: [id])
     }
 
     /// Records what the headers of these images said of their frames: no undo step, as nothing the user did changed,
@@ -453,7 +464,7 @@ public final class GalleryLibrary {
             editCells(of: galleryID) { $0.cells[index].content = .image(image) }
             if !changed.contains(galleryID) { changed.append(galleryID) }
         }
-        for galleryID in changed { publish(.cells(galleryID: galleryID)) }
+        for galleryID in changed { publishCells(galleryID, changed: Set(found.keys)) }
     }
 
     /// Records likenesses measured in the background (a library from before they were, an image carried over): no
@@ -472,7 +483,7 @@ public final class GalleryLibrary {
             }
             if changed == true, !touched.contains(galleryID) { touched.append(galleryID) }
         }
-        if !touched.isEmpty { commit(galleries: touched) }
+        if !touched.isEmpty { commit(galleries: touched, changed: Set(measured.map(\.id))) }
     }
 
     /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.
@@ -495,7 +506,7 @@ public final class GalleryLibrary {
         let edit = LibraryEdit.images(galleryID: galleryID, .note(id: id, from: image.note, to: note))
         apply(edit)
         record(edit, name: tr("Edit Note"))
-        commit(galleries: [galleryID])
+        commit(galleries: [galleryID], changed: [id])
         return true
     }
 
@@ -548,7 +559,7 @@ public final class GalleryLibrary {
         apply(edit)
         let count = removals.values.reduce(0) { $0 + $1.count }
         record(edit, name: trPlural("Merge Duplicate", "Merge {count} Duplicates", count))
-        commit(galleries: edit.galleryIDs)
+        commit(galleries: edit.galleryIDs, changed: Set(kept))
         return kept
     }
 
@@ -665,7 +676,7 @@ public final class GalleryLibrary {
         let edit = edits.count == 1 ? edits[0] : .group(edits)
         apply(edit)
         record(edit, name: name)
-        commit(galleries: edit.galleryIDs)
+        commit(galleries: edit.galleryIDs, changed: edit.imagesChanged)
         return true
     }
 
@@ -890,7 +901,11 @@ public final class GalleryLibrary {
         apply(edit)
         publish(.history)
         let touched = edit.galleryIDs.filter { gallery($0) != nil }
-        if edit.changesGalleryList { commitGalleries() } else { commit(galleries: touched) }
+        if edit.changesGalleryList {
+            commitGalleries()
+        } else {
+            commit(galleries: touched, changed: edit.imagesChanged)
+        }
         return touched
     }
 
@@ -929,9 +944,9 @@ public final class GalleryLibrary {
 
     // MARK: Publishing
 
-    /// Observers hear of the change; the file is written.
-    private func commit(galleries galleryIDs: [String]) {
-        for galleryID in galleryIDs { publish(.cells(galleryID: galleryID)) }
+    /// Observers hear of the change (in which only `changed` images arrived or changed); the file is written.
+    private func commit(galleries galleryIDs: [String], changed: Set<ImageID>?) {
+        for galleryID in galleryIDs { publishCells(galleryID, changed: changed) }
         onSave(state)
     }
 
@@ -943,6 +958,23 @@ public final class GalleryLibrary {
 }
 
 extension LibraryEdit {
+    /// The images this edit brings or changes (not those it moves or takes away).
+    var imagesChanged: Set<ImageID> {
+        switch self {
+        case .images(_, let edit):
+            switch edit {
+            case .move, .restoreMove, .remove: []
+            case .insert(let entries): Set(entries.map(\.image.id))
+            case .note(let id, _, _): [id]
+            case .tags(let changes): Set(changes.map(\.id))
+            case .replace(_, let images): Set(images.map(\.id))
+            }
+        case .createGallery(let gallery, _): Set(gallery.images.map(\.id))
+        case .deleteGallery, .renameGallery, .moveGallery, .smartGalleries: []
+        case .group(let edits): edits.reduce(into: []) { $0.formUnion($1.imagesChanged) }
+        }
+    }
+
     /// Whether galleries come, go, move or change names (not only their images).
     var changesGalleryList: Bool {
         switch self {

@@ -9,6 +9,12 @@ public struct SearchCorpus: Sendable {
         public var entries: SearchEntries
     }
 
+    /// A place in the corpus, before an entry of a section (or past a section's last one).
+    public struct Place: Sendable, Equatable {
+        public var sectionIndex: Int
+        public var position: Int
+    }
+
     public var sections: [Section] = []
     /// Grows with each change of the index: results of one generation may be narrowed in the same one.
     public var generation = 0
@@ -25,56 +31,135 @@ public struct SearchCorpus: Sendable {
 
     /// The images matching `query`, grouped by gallery in sidebar order, each group in gallery order; no
     /// group for a gallery without one. `failed` are the images that could not be loaded. `previous`, when
-    /// it was found in this generation by a broader query, is searched instead of everything. Returns nil
-    /// when `isCancelled` says so before the end.
+    /// it was found in this generation by a broader query, is searched instead of everything before where it stopped.
+    /// The search stops once it has found `limit` images (a screenful is painted without reading the whole library):
+    /// the results then say where (`resumePoint`), and narrowing them with the same query finds the rest. A colour
+    /// sorts its images by their share of it, so is always searched through. Returns nil when `isCancelled` says so
+    /// before the end.
     public func search(
-        _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil,
+        _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil, limit: Int = .max,
         isCancelled: () -> Bool = { false }
     ) -> SearchResults? {
         guard !query.isEmpty else { return SearchResults(query: query, generation: generation, groups: []) }
+        let limit = query.colour == nil ? max(limit, 1) : .max
+        var results = SearchResults(query: query, generation: generation, groups: [])
+        var start = Place(sectionIndex: 0, position: 0)
         if let previous, canNarrow(previous, to: query) {
-            return narrow(
-                previous, to: query, lookingFor: words(of: query, notIn: previous.query), isCancelled: isCancelled)
+            let words = words(of: query, notIn: previous.query)
+            guard narrow(previous, lookingFor: words, limit: limit, into: &results, isCancelled: isCancelled) else {
+                return nil
+            }
+            guard results.resumePoint == nil, let stopped = previous.resumePoint else { return results }
+            start = stopped
         }
         var folding = SearchFolding()
         let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
         let filters = FoldedFilters(query, folding: &folding)
-        var results = SearchResults(query: query, generation: generation, groups: [])
-        for (sectionIndex, section) in sections.enumerated()
-        where query.galleryID == nil || query.galleryID == section.galleryID {
-            if isCancelled() { return nil }
-            // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
-            let entries = section.entries
-            var found = entries.positions(entries.indices, holdingAll: words) { position in
-                entries.passes(query, filters: filters, failed: failed, at: position)
+        let scanned = scan(
+            from: start, to: nil, query, words: words, filters: filters, failed: failed, limit: limit, into: &results,
+            isCancelled: isCancelled)
+        return scanned ? results : nil
+    }
+
+    /// How many of the section's images `query` finds.
+    public func count(_ query: SearchQuery, inSection sectionIndex: Int, failed: Set<ImageID> = []) -> Int {
+        let section = sections[sectionIndex]
+        guard !query.isEmpty, query.galleryID == nil || query.galleryID == section.galleryID else { return 0 }
+        var folding = SearchFolding()
+        let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
+        let filters = FoldedFilters(query, folding: &folding)
+        let entries = section.entries
+        return entries.positions(entries.indices, holdingAll: words, limit: .max) { position in
+            entries.passes(query, filters: filters, failed: failed, at: position)
+        }.found.count
+    }
+
+    /// Looks through the sections from `start` until `end` (nil: the last), for `words` and the filters, appending
+    /// what it finds until `results` hold `limit` images; `results.resumePoint` then says where it stopped, or is nil
+    /// when it went through to the corpus's end. False when cancelled.
+    private func scan(
+        from start: Place, to end: Place?, _ query: SearchQuery, words: [SearchEntry.Word], filters: FoldedFilters,
+        failed: Set<ImageID>, limit: Int, into results: inout SearchResults, isCancelled: () -> Bool
+    ) -> Bool {
+        var place = start
+        while place.sectionIndex < sections.count {
+            let section = sections[place.sectionIndex]
+            let last = end.map { $0.sectionIndex == place.sectionIndex ? $0.position : section.entries.count }
+            if query.galleryID == nil || query.galleryID == section.galleryID {
+                if isCancelled() { return false }
+                // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
+                let entries = section.entries
+                let candidates = place.position..<max(place.position, min(last ?? entries.count, entries.count))
+                var (found, examined) = entries.positions(
+                    candidates, holdingAll: words, limit: limit - results.count
+                ) { position in
+                    entries.passes(query, filters: filters, failed: failed, at: position)
+                }
+                if let colour = filters.colour {
+                    // Those with most of the colour first, each share's in gallery order (a counting sort: a colour may
+                    // find most of the library); narrowing keeps this order.
+                    var byCoverage = [[Int]](repeating: [], count: ColourMatch.largestCoverage + 1)
+                    for position in found { byCoverage[entries.colourCoverage(colour, at: position)].append(position) }
+                    found = byCoverage.reversed().flatMap(\.self)
+                }
+                results.append(section: place.sectionIndex, of: section, found)
+                if examined < candidates.count {
+                    results.resumePoint = Place(
+                        sectionIndex: place.sectionIndex, position: candidates.lowerBound + examined)
+                    return true
+                }
             }
-            if let colour = filters.colour {
-                // Those with most of the colour first, each share's in gallery order (a counting sort: a colour may
-                // find most of the library); narrowing keeps this order.
-                var byCoverage = [[Int]](repeating: [], count: ColourMatch.largestCoverage + 1)
-                for position in found { byCoverage[entries.colourCoverage(colour, at: position)].append(position) }
-                found = byCoverage.reversed().flatMap(\.self)
+            if let end, end.sectionIndex == place.sectionIndex {
+                results.resumePoint = end
+                return true
             }
-            results.append(section: sectionIndex, of: section, found)
+            place = Place(sectionIndex: place.sectionIndex + 1, position: 0)
         }
-        return results
+        results.resumePoint = nil
+        return true
     }
 
     /// `shown` narrowed to `query` on the calling thread, when `query` narrows it (as typing on does) and that reads
     /// at most `refinementBudget` bytes, so that a key's results show with its letter; nil otherwise, and then the
-    /// search is a worker's. Gives what `search` would, in the same order.
-    public func refine(_ shown: SearchResults, to query: SearchQuery) -> SearchResults? {
+    /// search is a worker's. Gives what `search` would with the same `limit`, in the same order.
+    public func refine(_ shown: SearchResults, to query: SearchQuery, limit: Int = .max) -> SearchResults? {
         guard !query.isEmpty, canNarrow(shown, to: query) else { return nil }
+        let limit = query.colour == nil ? max(limit, 1) : .max
         let words = words(of: query, notIn: shown.query)
         guard words.allSatisfy({ $0.bytes.count <= Self.refinementWordLimit }),
             shown.textBytes * words.count <= Self.refinementBudget
         else { return nil }
-        return narrow(shown, to: query, lookingFor: words, isCancelled: { false })
+        var results = SearchResults(query: query, generation: generation, groups: [])
+        guard narrow(shown, lookingFor: words, limit: limit, into: &results, isCancelled: { false }) else { return nil }
+        guard results.resumePoint == nil, let stopped = shown.resumePoint else { return results }
+        // `shown` stopped short: the rest of the library is looked through for the whole query, as far as the budget
+        // left goes; the results count only when they reach `limit` within it.
+        var folding = SearchFolding()
+        let allWords = query.foldedWords(&folding).map(SearchEntry.Word.init)
+        guard allWords.allSatisfy({ $0.bytes.count <= Self.refinementWordLimit }) else { return nil }
+        var budget = Self.refinementBudget - shown.textBytes * words.count
+        var end = stopped
+        while budget > 0, end.sectionIndex < sections.count {
+            let entries = sections[end.sectionIndex].entries
+            if end.position < entries.count {
+                budget -= entries.textCount(at: end.position) * max(allWords.count, 1)
+                end.position += 1
+            } else {
+                end = Place(sectionIndex: end.sectionIndex + 1, position: 0)
+            }
+        }
+        let filters = FoldedFilters(query, folding: &folding)
+        _ = scan(
+            from: stopped, to: end.sectionIndex < sections.count ? end : nil, query, words: allWords,
+            filters: filters, failed: [], limit: limit, into: &results, isCancelled: { false })
+        guard results.resumePoint == nil || results.count >= limit else { return nil }
+        return results
     }
 
-    /// Whether `query` finds only among `previous`: results of this generation (positions are only valid in the
-    /// generation they were found in), of a query with something to look for, which `query` narrows, without the
-    /// "failed to load" filter (the loader's failures may have grown since, which the generation does not count).
+    /// Whether `query` finds only among `previous` before where it stopped: results of this generation (positions are
+    /// only valid in the generation they were found in), of a query with something to look for, which `query`
+    /// narrows, without the "failed to load" filter (the loader's failures may have grown since, which the generation
+    /// does not count).
     private func canNarrow(_ previous: SearchResults, to query: SearchQuery) -> Bool {
         previous.generation == generation && !previous.query.isEmpty && !query.failedToLoad
             && query.narrows(previous.query)
@@ -89,31 +174,46 @@ public struct SearchCorpus: Sendable {
             SearchEntry.Word.init)
     }
 
-    /// Looks among `previous`'s images only (each passes the same filters), for `words` only.
+    /// Looks among `previous`'s images only (each passes the same filters), for `words` only, until `results` hold
+    /// `limit`; `results.resumePoint` then says where it stopped. False when cancelled.
     private func narrow(
-        _ previous: SearchResults, to query: SearchQuery, lookingFor words: [SearchEntry.Word], isCancelled: () -> Bool
-    ) -> SearchResults? {
-        var results = SearchResults(query: query, generation: generation, groups: [])
+        _ previous: SearchResults, lookingFor words: [SearchEntry.Word], limit: Int,
+        into results: inout SearchResults, isCancelled: () -> Bool
+    ) -> Bool {
         for group in previous.groups {
-            if isCancelled() { return nil }
+            if isCancelled() { return false }
             let section = sections[group.sectionIndex]
-            results.append(
-                section: group.sectionIndex, of: section,
-                words.isEmpty
-                    ? group.positions : section.entries.positions(group.positions, holdingAll: words) { _ in true })
+            let (found, examined) =
+                words.isEmpty && group.positions.count <= limit - results.count
+                ? (group.positions, group.positions.count)
+                : section.entries.positions(group.positions, holdingAll: words, limit: limit - results.count) { _ in
+                    true
+                }
+            results.append(section: group.sectionIndex, of: section, found)
+            if examined < group.positions.count {
+                // What stands before the first candidate left was not among `previous`'s images, so is no match.
+                results.resumePoint = Place(sectionIndex: group.sectionIndex, position: group.positions[examined])
+                return true
+            }
         }
-        return results
+        return true
     }
 }
 
 extension SearchResults {
-    /// Adds the group of `section`'s entries at `found`, if there are any.
+    /// Adds `found` of `section`'s entries to the results, to the last group when it is the section's.
     fileprivate mutating func append(section sectionIndex: Int, of section: SearchCorpus.Section, _ found: [Int]) {
         guard !found.isEmpty else { return }
-        groups.append(
-            Group(
-                galleryID: section.galleryID, name: section.name, ids: found.map { section.entries.id(at: $0) },
-                sectionIndex: sectionIndex, positions: found))
+        let ids = found.map { section.entries.id(at: $0) }
+        if let last = groups.indices.last, groups[last].sectionIndex == sectionIndex {
+            groups[last].ids += ids
+            groups[last].positions += found
+        } else {
+            groups.append(
+                Group(
+                    galleryID: section.galleryID, name: section.name, ids: ids, sectionIndex: sectionIndex,
+                    positions: found))
+        }
         for position in found { textBytes += section.entries.textCount(at: position) }
     }
 }
@@ -134,6 +234,14 @@ public struct SearchResults: Sendable, Equatable {
     public var groups: [Group]
     /// The indexed text of every image found, in bytes: what narrowing them reads at most.
     public internal(set) var textBytes = 0
+    /// Where the search stopped once it had found its limit: nil when it looked at every image.
+    public internal(set) var resumePoint: SearchCorpus.Place?
+
+    /// Whether every image was looked at: the results are all there are.
+    public var isComplete: Bool { resumePoint == nil }
 
     public var ids: [ImageID] { groups.flatMap(\.ids) }
+
+    /// How many images were found.
+    public var count: Int { groups.reduce(0) { $0 + $1.ids.count } }
 }

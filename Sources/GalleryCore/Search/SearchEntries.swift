@@ -266,21 +266,31 @@ public struct SearchEntries: Sendable {
             sourceHash: record.sourceHash)
     }
 
-    /// The positions among `positions` whose entry `passes` and whose folded text holds every one of the words.
+    /// The positions among `positions` whose entry `passes` and whose folded text holds every one of the words, the
+    /// first `limit` of them, and how many of `positions` were looked at to find them.
     func positions(
-        _ positions: some Collection<Int>, holdingAll words: [SearchEntry.Word], where passes: (Int) -> Bool
-    ) -> [Int] {
+        _ positions: some Collection<Int>, holdingAll words: [SearchEntry.Word], limit: Int,
+        where passes: (Int) -> Bool
+    ) -> (found: [Int], examined: Int) {
+        guard limit > 0 else { return ([], 0) }
         // The buffers are opened once for all the entries; a record's fields are read in place, as a copy of it
         // would retain its strings.
-        bytes.withUnsafeBufferPointer { bytes in
+        return bytes.withUnsafeBufferPointer { bytes in
             records.withUnsafeBufferPointer { records in
-                positions.filter { position in
+                var found: [Int] = []
+                var examined = 0
+                for position in positions {
+                    examined += 1
                     let start = records[position].start
-                    return passes(position)
-                        && SearchEntry.containsAll(
+                    guard passes(position),
+                        SearchEntry.containsAll(
                             words,
                             in: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(records[position].textCount)]))
+                    else { continue }
+                    found.append(position)
+                    if found.count == limit { break }
                 }
+                return (found, examined)
             }
         }
     }

@@ -133,13 +133,15 @@ public final class SearchIndex {
             }
             let old = corpus.sections[index].entries
             corpus.sections[index].entries = SearchEntries()
-            corpus.sections[index].entries = entries(of: galleryID, old)
+            corpus.sections[index].entries = entries(of: galleryID, old, changed: library.imagesChanged)
         case .galleries:
-            let old = Dictionary(uniqueKeysWithValues: corpus.sections.map { ($0.galleryID, $0) })
+            // A gallery's images change with a change of its cells: here only galleries come, go, move or are renamed,
+            // and only those new to the index (one brought back by an undo) are indexed.
+            var old = Dictionary(
+                corpus.sections.map { ($0.galleryID, $0.entries) }, uniquingKeysWith: { first, _ in first })
             corpus.sections = library.galleries.map { gallery in
-                SearchCorpus.Section(
-                    galleryID: gallery.id, name: gallery.name,
-                    entries: entries(of: gallery.id, old[gallery.id]?.entries ?? SearchEntries()))
+                let entries = old.removeValue(forKey: gallery.id) ?? entries(of: gallery.id, SearchEntries())
+                return SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries)
             }
         case .progress, .placeholdersDiscarded, .history:
             return
@@ -147,10 +149,11 @@ public final class SearchIndex {
         corpus.generation += 1
     }
 
-    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change. The
-    /// two lists are walked side by side; only where they differ (an image came or went) is an entry looked
-    /// up by id. What is reused is found first, so that the entries are made room for at once.
-    private func entries(of galleryID: String, _ old: SearchEntries) -> SearchEntries {
+    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change: those not
+    /// named in `changed`, or when it is nil those whose image hashes as it did. The two lists are walked side by side;
+    /// only where they differ (an image came or went) is an entry looked up by id. What is reused is found first, so
+    /// that the entries are made room for at once.
+    private func entries(of galleryID: String, _ old: SearchEntries, changed: Set<ImageID>? = nil) -> SearchEntries {
         let cells = library.cells(of: galleryID)
         var positionByID: [ImageID: Int]?
         var next = 0
@@ -168,7 +171,9 @@ public final class SearchIndex {
                 }
                 position = positionByID?[image.id]
             }
-            if let position, old.sourceHash(at: position) == image.hashValue {
+            if let position,
+                changed.map({ !$0.contains(image.id) }) ?? (old.sourceHash(at: position) == image.hashValue)
+            {
                 reused.append(position)
                 bytes += old.byteCount(at: position)
                 next = position + 1

@@ -6,8 +6,9 @@ import GtkKit
 
 /// The library's search index, shared by every window's search bar and the overview: built on a worker once launch's
 /// first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
-/// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar. It holds
-/// the index of the library's fingerprints too, which finds the images that look like another.
+/// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar, looking
+/// again only at the galleries that changed. It holds the index of the library's fingerprints too, which finds the
+/// images that look like another.
 @MainActor
 final class LibrarySearch {
     private let library: GalleryLibrary
@@ -20,6 +21,10 @@ final class LibrarySearch {
     private var building = false
     /// How many images each smart gallery finds, by id; none until first counted.
     private(set) var smartCounts: [String: Int] = [:]
+    /// How many images each smart gallery finds in each gallery, by their ids, as last counted.
+    private var countsByGallery: [String: [String: Int]] = [:]
+    /// The galleries whose images changed since their counts were made.
+    private var changedGalleries: Set<String> = []
     private let countObservers = Observers<Void>()
     private var counting: CancellationToken?
     private var countQueued = false
@@ -35,7 +40,10 @@ final class LibrarySearch {
             offThread: { work, then in scheduler.run(.cpu, .visible, work, then: { _ in then() }) })
         observation = library.observe { [weak self] change in
             switch change {
-            case .cells, .galleries: self?.queueCount()
+            case .cells(let galleryID):
+                self?.changedGalleries.insert(galleryID)
+                self?.queueCount()
+            case .galleries: self?.queueCount()
             case .progress, .placeholdersDiscarded, .history: break
             }
         }
@@ -56,25 +64,46 @@ final class LibrarySearch {
         }
     }
 
+    /// Counts each smart gallery's images in the galleries that changed or were not counted yet (in all of them for
+    /// "failed to load", which the library's changes do not tell), on a worker.
     private func countSmartGalleries() {
         counting?.cancel()
         let token = CancellationToken()
         counting = token
         let smart = library.smartGalleries
         let failed = smart.contains { $0.query.failedToLoad } ? failedImages() : []
+        let asked = changedGalleries
         withIndex { [weak self, scheduler] index in
+            guard let self else { return }
             let corpus = index.corpus
+            let known = countsByGallery
             scheduler.run(
                 .cpu, .visible, cancellation: token,
                 {
-                    Dictionary(smart.map { ($0.id, $0.members(in: corpus, failed: failed).count) }) { first, _ in first
+                    var counts: [String: [String: Int]] = [:]
+                    for gallery in smart {
+                        let before = gallery.query.failedToLoad ? nil : known[gallery.id]
+                        var byGallery: [String: Int] = [:]
+                        for (sectionIndex, section) in corpus.sections.enumerated() {
+                            if let count = before?[section.galleryID], !asked.contains(section.galleryID) {
+                                byGallery[section.galleryID] = count
+                            } else {
+                                byGallery[section.galleryID] = corpus.count(
+                                    gallery.query, inSection: sectionIndex, failed: failed)
+                            }
+                        }
+                        counts[gallery.id] = byGallery
                     }
+                    return counts
                 },
                 then: { [weak self] counts in
                     guard let self, counting === token else { return }
                     counting = nil
-                    guard counts != smartCounts else { return }
-                    smartCounts = counts
+                    countsByGallery = counts
+                    changedGalleries.subtract(asked)
+                    let totals = counts.mapValues { $0.values.reduce(0, +) }
+                    guard totals != smartCounts else { return }
+                    smartCounts = totals
                     countObservers.send(())
                 })
         }
@@ -128,8 +157,8 @@ final class LibrarySearch {
 
     /// `shown` narrowed to `query` on this thread, at once, when the index is built and that is sure to be quick
     /// (`SearchCorpus.refine`); nil when the search is a worker's.
-    func refine(_ shown: SearchResults, to query: SearchQuery) -> SearchResults? {
-        index?.corpus.refine(shown, to: query)
+    func refine(_ shown: SearchResults, to query: SearchQuery, limit: Int) -> SearchResults? {
+        index?.corpus.refine(shown, to: query, limit: limit)
     }
 
     /// More Like This: the library's images that look like image `id`, nearest first, found on a worker over its cells
@@ -147,17 +176,21 @@ final class LibrarySearch {
             { SearchResults(lookingLike: fingerprint, excluding: id, in: galleries) }, then: then)
     }
 
-    /// Finds `query` on a worker over the index as it is now, and hands the results to `then` on the GTK
-    /// thread; nothing comes once `cancellation` is cancelled (a newer query took its place).
+    /// Finds `query` (its first `limit` images) on a worker over the index as it is now, and hands the results to
+    /// `then` on the GTK thread; nothing comes once `cancellation` is cancelled (a newer query took its place).
     func search(
-        _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil,
+        _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil, limit: Int = .max,
         cancellation: CancellationToken, then: @escaping @Sendable @MainActor (SearchResults) -> Void
     ) {
         withIndex { [scheduler] index in
             let corpus = index.corpus
             scheduler.run(
                 .cpu, .visible, cancellation: cancellation,
-                { corpus.search(query, failed: failed, narrowing: previous) { cancellation.isCancelled } },
+                {
+                    corpus.search(query, failed: failed, narrowing: previous, limit: limit) {
+                        cancellation.isCancelled
+                    }
+                },
                 then: { results in if let results { then(results) } })
         }
     }

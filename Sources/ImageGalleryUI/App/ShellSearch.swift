@@ -22,7 +22,9 @@ final class ShellSearch {
         self.bytesSource = bytesSource
     }
 
-    /// The ids of the images every term matches, in sidebar and gallery order, among `previous` when given.
+    /// The ids of the images every term matches, in sidebar and gallery order, among `previous` when given. The search
+    /// stops at the first `resultLimit`: `previous` (the overview's results for fewer letters) are the first of theirs,
+    /// so those of them the terms match are among these.
     func search(
         _ terms: [String], within previous: [String]?, reply: @escaping @Sendable @MainActor ([String]) -> Void
     ) {
@@ -39,7 +41,7 @@ final class ShellSearch {
             .cpu, .visible,
             {
                 let allowed = previous.map(Set.init)
-                let ids = (corpus.search(query)?.ids ?? []).lazy.map(\.rawValue).filter {
+                let ids = (corpus.search(query, limit: Self.resultLimit)?.ids ?? []).lazy.map(\.rawValue).filter {
                     allowed?.contains($0) ?? true
                 }
                 return Array(ids.prefix(Self.resultLimit))

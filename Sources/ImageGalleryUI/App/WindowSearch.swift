@@ -6,7 +6,8 @@ import GtkKit
 
 /// A window's search: the bar under the header bar (Ctrl+F, or typing in the gallery) with its filter chips, and
 /// its query run on a worker at each keystroke, or at once on this thread when a key narrows results small enough
-/// (`SearchCorpus.refine`). The latest query wins: an older one still running is cancelled
+/// (`SearchCorpus.refine`). A key's search stops at the first `firstResults` images, which fill more than a screen,
+/// and the rest are found once typing pauses. The latest query wins: an older one still running is cancelled
 /// and its results, if they come, are dropped; the window shows results as they arrive and never waits for them.
 @MainActor
 final class WindowSearch {
@@ -32,6 +33,13 @@ final class WindowSearch {
     /// The results shown, which a longer query of the same index searches instead of everything.
     private var shown: SearchResults?
     private var rerunQueued = false
+    /// The pause in typing after which results that stopped at `firstResults` are completed.
+    private var completionTimer: UInt32 = 0
+    /// How many images a key's search finds before its results are shown: more than the largest screen holds at the
+    /// smallest zoom, so that each key reads a bounded part of a large library.
+    static let firstResults = 1_000
+    /// How long typing pauses before the rest of the results are looked for, in milliseconds.
+    static let completionDelay: UInt32 = 300
     private var observation: Observation?
     /// The tags in use, folded, for the offers under the entry; read again (on a worker) when the library changes.
     private var tagNames: [(name: String, folded: String)]?
@@ -249,6 +257,8 @@ final class WindowSearch {
     private func run(narrowing previous: SearchResults?) {
         running?.cancel()
         running = nil
+        MainContext.cancel(completionTimer)
+        completionTimer = 0
         let query = query
         if !query.isEmpty { endLookAlikes() }
         if query.isEmpty, let id = lookAlikesOf { return runLookAlikes(of: id) }
@@ -261,7 +271,7 @@ final class WindowSearch {
             StallLog.note("query-asked \(query.text)")
         #endif
         // A key that narrows small results refines them here, so they are painted in the frame that shows its letter.
-        if let previous, let refined = librarySearch.refine(previous, to: query) {
+        if let previous, let refined = librarySearch.refine(previous, to: query, limit: Self.firstResults) {
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif
@@ -270,13 +280,34 @@ final class WindowSearch {
         let token = CancellationToken()
         running = token
         let failed = query.failedToLoad ? failedImages() : []
-        librarySearch.search(query, failed: failed, narrowing: previous, cancellation: token) { [weak self] results in
+        librarySearch.search(
+            query, failed: failed, narrowing: previous, limit: Self.firstResults, cancellation: token
+        ) { [weak self] results in
             guard let self, running === token else { return }
             running = nil
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif
             show(results, current: librarySearch.isCurrent(results))
+        }
+    }
+
+    /// Looks for the rest of results that stopped at `firstResults`, once typing has paused, from where they stopped.
+    private func queueCompletion(of partial: SearchResults) {
+        MainContext.cancel(completionTimer)
+        completionTimer = MainContext.after(milliseconds: Self.completionDelay) { [weak self] in
+            guard let self else { return }
+            completionTimer = 0
+            guard running == nil, shown == partial else { return }
+            let token = CancellationToken()
+            running = token
+            let failed = partial.query.failedToLoad ? failedImages() : []
+            librarySearch.search(partial.query, failed: failed, narrowing: partial, cancellation: token) {
+                [weak self] results in
+                guard let self, running === token else { return }
+                running = nil
+                show(results, current: librarySearch.isCurrent(results))
+            }
         }
     }
 
@@ -298,6 +329,7 @@ final class WindowSearch {
     private func show(_ results: SearchResults, current: Bool) {
         shown = results
         session.showResults(results, current: current)
+        if !results.isComplete { queueCompletion(of: results) }
         #if StallLog
             StallLog.note("results-shown \(results.query.text)")
         #endif
@@ -319,6 +351,8 @@ final class WindowSearch {
     private func stop() {
         running?.cancel()
         running = nil
+        MainContext.cancel(completionTimer)
+        completionTimer = 0
         endLookAlikes()
         shown = nil
         filters = []
