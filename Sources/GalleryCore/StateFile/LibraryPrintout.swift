@@ -49,7 +49,8 @@ public enum LibraryPrintout {
         return read(store, keptCopies: kept)
     }
 
-    static func read(_ store: StateStore, keptCopies: BackgroundStateSaver.KeptCopies?) -> Result<GalleryState, Failure> {
+    static func read(_ store: StateStore, keptCopies: BackgroundStateSaver.KeptCopies?) -> Result<GalleryState, Failure>
+    {
         let folder = store.fileURL.deletingLastPathComponent().path
         let raw: GalleryState
         switch store.read() {
@@ -100,7 +101,8 @@ public enum LibraryPrintout {
     }
 
     private static func unreadable(_ folder: String, _ reason: String) -> Failure {
-        Failure(message: tr("The library in {folder} could not be read: {reason}.", ["folder": folder, "reason": reason]))
+        Failure(
+            message: tr("The library in {folder} could not be read: {reason}.", ["folder": folder, "reason": reason]))
     }
 
     private static func complain(_ message: String) {
