@@ -118,13 +118,22 @@ def one_run(binary, desktop, state, work, run):
     time.sleep(2)
     wait_for_index(log, 900)
     before = harness.process_memory_mib(app.proc.pid)
+    presses = type_queries(app, desktop)
+    after = harness.process_memory_mib(app.proc.pid)
+    app.stop()
+    return key_latencies(presses, log), before, after, len(presses)
+
+
+def type_queries(app, desktop, queries=QUERIES):
+    """Opens the search bar of `app` (a harness App) with Ctrl+F and types each query one key at a time, 150 ms
+    apart, the field emptied before each; returns [(press time, the query after this key)]."""
     screen = Screen(desktop.display)
     try:
         app.focus()
         app.key("ctrl+f")
         app.wait_for_object("Search", harness.ROLE.TEXT, timeout=30)
-        presses = []  # (time, query after this key)
-        for query in QUERIES:
+        presses = []
+        for query in queries:
             app.key("ctrl+a")
             app.key("BackSpace")
             time.sleep(1.5)
@@ -150,10 +159,13 @@ def one_run(binary, desktop, state, work, run):
                 presses.append((at, typed))
                 time.sleep(0.15)
             time.sleep(1.5)
-        after = harness.process_memory_mib(app.proc.pid)
+        return presses
     finally:
         screen.close()
-    app.stop()
+
+
+def key_latencies(presses, log):
+    """Milliseconds from each press (`type_queries`) to the first paint of its results in the stall log `log`."""
     events = painted_events(log)
     latencies = []
     for index, (at, query) in enumerate(presses):
@@ -168,7 +180,7 @@ def one_run(binary, desktop, state, work, run):
                 print("  %-14r %7.1f ms (key to asked %s, to results back %s)" % (
                     query, (paint - at) * 1000, "%.1f" % ((asked - at) * 1000) if asked else "-",
                     "%.1f" % ((came - at) * 1000) if came else "-"))
-    return latencies, before, after, len(presses)
+    return latencies
 
 
 def callgrind_key(binary, desktop, state, work, run):

@@ -268,6 +268,7 @@ def end_process(proc, timeout=10):
 class Contender:
     name = "?"
     area = None
+    place_within = 60  # seconds the window may take to be mapped
 
     def __init__(self, home):
         self.home = home
@@ -303,7 +304,7 @@ class Contender:
         from screen_watch import Screen
         own = Screen(display)  # its own X connection: the main thread grabs frames meanwhile
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + self.place_within
             while time.monotonic() < deadline and self.proc.poll() is None:
                 windows = own.windows_of(self.proc.pid)
                 if windows:

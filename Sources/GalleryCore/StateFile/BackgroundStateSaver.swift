@@ -106,10 +106,9 @@ public final class BackgroundStateSaver: Sendable {
         self.clock = clock
         // A few, not one: the state both had may be older than the last read when the app was killed between
         // reading another computer's file and writing the merge.
-        lastReadStores = (0..<4).compactMap { slot in
-            localFolder.map { StateStore(fileURL: $0.appendingPathComponent("last-read-state-\(slot).json")) }
-        }
-        lastWrittenStore = localFolder.map { StateStore(fileURL: $0.appendingPathComponent("last-written-state.json")) }
+        let kept = localFolder.map(Self.keptCopies(in:))
+        lastReadStores = kept?.reads ?? []
+        lastWrittenStore = kept?.lastWritten
         self.onError = onError
         self.onMerged = onMerged
         self.onConflictCopiesMerged = onConflictCopiesMerged
@@ -118,6 +117,24 @@ public final class BackgroundStateSaver: Sendable {
             State(
                 base: clean, onDisk: clean, diskRevision: loadedRevision ?? store.revision(), unreadHistoryOf: clean,
                 unreadLaunch: clean))
+    }
+
+    /// This computer's own copies, in `folder`, of the last files it read from elsewhere and of its last write.
+    struct KeptCopies {
+        let reads: [StateStore]
+        let lastWritten: StateStore
+
+        /// The reads, oldest first, then the last write: the order a launch learns them in (`readHistoryAlone`).
+        var byAge: [StateStore] {
+            reads.sorted { ($0.modificationDate ?? .distantPast) < ($1.modificationDate ?? .distantPast) }
+                + [lastWritten]
+        }
+    }
+
+    static func keptCopies(in folder: URL) -> KeptCopies {
+        KeptCopies(
+            reads: (0..<4).map { StateStore(fileURL: folder.appendingPathComponent("last-read-state-\($0).json")) },
+            lastWritten: StateStore(fileURL: folder.appendingPathComponent("last-written-state.json")))
     }
 
     /// Under `writing`, before anything that merges, once: which revision the file read at launch was (`load`

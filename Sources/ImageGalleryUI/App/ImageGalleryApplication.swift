@@ -46,6 +46,10 @@ public final class ImageGalleryApplication {
             print("image-gallery \(AppInfo.version)")
             return 0
         }
+        // A script's or a backup's copy of the library: read beside a running app, with no display.
+        if arguments.dropFirst().first == LibraryPrintout.option {
+            return LibraryPrintout.run(LibraryPaths(XDGDirectories()))
+        }
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
         HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
