@@ -103,7 +103,7 @@ public final class LikenessIndex {
             if number < start + gallery.count { return library.cells(of: gallery.id)[number - start].id }
             start += gallery.count
         }
-        preconditionFailure("a number past the library's cells")
+        preconditionFailure(untranslated("a number past the library's cells"))
     }
 
     /// Takes up the library's changes on a worker, if there are any, and again if it changes meanwhile: the first
