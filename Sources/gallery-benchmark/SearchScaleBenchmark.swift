@@ -3,26 +3,11 @@ import GalleryCore
 
 /// `gallery-benchmark search-scale [image count] [galleries]`: the search index over the search library of that many
 /// images (default 1,000,000) in that many galleries (default 200): the memory it takes (resident bytes before and after
-/// its build, an image), the time the index takes to follow each kind of edit on the GTK thread, and each keystroke of typed words stopping at the first 1,000 results against searching through.
+/// its build, an image), the time the index takes to follow each kind of edit on the GTK thread, and each keystroke of
+/// typed words stopping at the first 1,000 results against searching through.
 @MainActor func measureSearchScale(count: Int, galleries galleryCount: Int) {
-    let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
-    let library = GalleryLibrary(
-        state: GalleryState(
-            galleries: (0..<galleryCount).map { galleryNumber in
-                Gallery(
-                    id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
-                    images: stride(from: galleryNumber, to: count, by: galleryCount).map { index in
-                        var image = GalleryImage(
-                            id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
-                            aspectRatio: 0.4 + Double(index % 22) / 10)
-                        image.note = "\(noteWords[index % 10]) \(noteWords[(index / 10) % 10]) numéro \(index)"
-                        image.tags = ["colour/\(["red", "blue", "green"][index % 3])", "set\(index % 50)"]
-                        image.origin = ImageOrigin(
-                            added: "2026-11-26T22:40:00Z", page: "https://blog\(index % 13).example.com/post/\(index)",
-                            altText: "photo \(index)")
-                        return image
-                    })
-            }))
+    let library = makeSearchLibrary(
+        count: count, galleries: galleryCount, ratios: (0..<count).map { 0.4 + Double($0 % 22) / 10 })
     let clock = ContinuousClock()
     func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15

@@ -56,14 +56,14 @@ import GalleryCore
     }
 }
 
-/// The search benchmark's library: `count` images in 20 galleries, each with a two-word note in French or Russian, two
-/// tags, an alt text and a page address.
-@MainActor func makeSearchLibrary(count: Int, ratios: [Double]) -> GalleryLibrary {
+/// The search benchmark's library: `count` images in `galleryCount` galleries, each with a two-word note in French or
+/// Russian, two tags, an alt text and a page address.
+@MainActor func makeSearchLibrary(count: Int, galleries galleryCount: Int = 20, ratios: [Double]) -> GalleryLibrary {
     let noteWords = ["chat", "café", "Ёлка", "crépuscule", "montagne", "кошка", "rivière", "tour", "nuit", "forêt"]
-    let galleries = (0..<20).map { galleryNumber in
+    let galleries = (0..<galleryCount).map { galleryNumber in
         Gallery(
             id: "g\(galleryNumber)", name: "Gallery \(galleryNumber)",
-            images: stride(from: galleryNumber, to: count, by: 20).map { index in
+            images: stride(from: galleryNumber, to: count, by: galleryCount).map { index in
                 var image = GalleryImage(
                     id: ImageID("s\(index)"), url: "https://cdn\(index % 97).example.org/photos/\(index).jpg",
                     aspectRatio: ratios[index])

@@ -1277,15 +1277,8 @@ class SlowServer:
         self.requested = []  # monotonic times the requests came in
 
     def stop(self):
-        def cancel_all():
-            for server in self.servers:
-                server.close()
-            for task in asyncio.all_tasks(self.loop):
-                task.cancel()
-
-        self.loop.call_soon_threadsafe(cancel_all)
-        self.thread.join(10)
-        self.loop.close()
+        from asyncio_servers import stop_servers
+        stop_servers(self.loop, self.thread, self.servers)
 
 
 # ------------------------------------------------------------------------------------------------------------

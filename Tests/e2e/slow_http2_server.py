@@ -17,6 +17,7 @@ import h2.connection
 import h2.events
 import h2.exceptions
 
+from asyncio_servers import stop_servers
 from http2_server import make_certificates
 
 
@@ -156,15 +157,7 @@ class SlowHTTP2Server:
 
     def remove(self):
         """Stops the server and removes its certificates."""
-        def cancel_all():
-            for server in self.servers:
-                server.close()
-            for task in asyncio.all_tasks(self.loop):
-                task.cancel()
-
-        self.loop.call_soon_threadsafe(cancel_all)
-        self.thread.join(10)
-        self.loop.close()
+        stop_servers(self.loop, self.thread, self.servers)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     stop = remove

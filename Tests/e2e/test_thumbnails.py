@@ -65,14 +65,16 @@ def sharpness(app, sources, scale=1):
     return measured
 
 
-def photos_state(tmp_path, count=4):
+def photos_state(tmp_path, count=4, make=None, name="photo"):
+    """A gallery of `count` pictures `make` draws (`photo` unless told) in files named after `name`, and the pictures
+    by address."""
     sizes = [(1600, 1200), (2000, 1333), (1067, 1600), (1920, 1080)][:count]
     sources, images = {}, []
     for index, (width, height) in enumerate(sizes):
-        path = str(tmp_path / ("photo%d.jpg" % index))
+        path = str(tmp_path / ("%s%d.jpg" % (name, index)))
         url = harness.file_url(path)
-        sources[url] = photo(path, width, height, index)
-        images.append({"id": "p%d" % index, "url": url, "aspectRatio": width / height})
+        sources[url] = (make or photo)(path, width, height, index)
+        images.append({"id": "%s%d" % (name[0], index), "url": url, "aspectRatio": width / height})
     state = {"version": 1, "sidebarVisible": False, "galleries": [{"id": "g", "name": "Photos", "images": images}]}
     return state, sources
 
@@ -118,15 +120,8 @@ def small_squares(path, width, height, seed):
 
 def test_cells_a_little_smaller_than_their_thumbnail_keep_its_detail(make_app, desktop, tmp_path):
     # At 900x700 two of the four cells are between three quarters of their thumbnail's size and all of it.
-    sizes = [(1600, 1200), (2000, 1333), (1067, 1600), (1920, 1080)]
-    sources, images = {}, []
-    for index, (width, height) in enumerate(sizes):
-        path = str(tmp_path / ("squares%d.jpg" % index))
-        url = harness.file_url(path)
-        sources[url] = small_squares(path, width, height, index)
-        images.append({"id": "s%d" % index, "url": url, "aspectRatio": width / height})
-    app = make_app({"version": 1, "sidebarVisible": False,
-                    "galleries": [{"id": "g", "name": "Squares", "images": images}]})
+    state, sources = photos_state(tmp_path, make=small_squares, name="squares")
+    app = make_app(state)
     for launch in ("decoded from the photos", "read from the thumbnails they left"):
         app.start()
         app.resize(900, 700)
