@@ -13,7 +13,14 @@ and waits for its first screen and its search index (`index-built`). Then, `--sa
 2. a colour: the search bar's “Add a Filter”, “Colour”, then a named colour (another each time, which replaces the
    one before) pressed the same way: from the press to the first paint of that colour's results.
 The GTK thread activates a menu item at the button's release, which follows the press at once. Each run reports
-its samples and the load average; then the median and range over every sample of every run. Not a test.
+its samples and the load average; then the median and range over every sample of every run.
+
+`--scrolling`: instead, frames while the gallery scrolls during the launch's likeness pass. The library is generated
+without likenesses (`generated_library.py --no-likeness`), so the launch measures every image's in the background;
+once the first screen is painted, the gallery scrolls by `--scroll-seconds` of wheel clicks (XTEST, 20 a second, down
+then up); then the same on the library with its likenesses (no pass), in the same sitting. Per run: the GTK thread's
+stalls over 8 ms and over 16.7 ms (a frame late at 60 Hz) in the StallLog while scrolling, the longest, and the
+app's processor time meanwhile (every thread: the pass's share shows as the difference). Not a test.
 """
 import argparse
 import glob
@@ -31,17 +38,18 @@ from generated_library import write_library  # noqa: E402
 from screen_watch import Screen  # noqa: E402
 from search_typing import wait_for_index  # noqa: E402
 from test_search import showing_button  # noqa: E402
+from versus_gthumb import cpu_seconds  # noqa: E402
 
 HOMES = "/tmp/image-gallery-bench-homes"
 COLOURS = ["Red", "Blue", "Green", "Yellow", "Orange", "Purple", "Pink", "Brown", "Grey", "White", "Black"]
 
 
-def generated(count):
+def generated(count, likeness=True):
     """The generated library's folder (state.json and originals/), made once per count."""
-    folder = os.path.join(HOMES, "likeness-%d" % count, "library")
+    folder = os.path.join(HOMES, "likeness-%d%s" % (count, "" if likeness else "-unmeasured"), "library")
     marker = os.path.join(folder, "generated-%d" % count)
     if not os.path.exists(marker):
-        write_library(folder, count, log=print)
+        write_library(folder, count, log=print, likeness=likeness)
         open(marker, "w").close()
     return folder
 
@@ -136,6 +144,64 @@ def one_run(binary, desktop, folder, run, samples):
     return alike, coloured, load
 
 
+def stalls_in(path, since, until):
+    """The stalls (ms) the log's lines put between monotonic `since` and `until`."""
+    with open(path, encoding="utf-8") as log:
+        lines = log.read().splitlines()
+    start = float(lines[0].split()[1])
+    ended = [(start + float(line.split()[1]), float(line.split()[2])) for line in lines if line.startswith("stall ")]
+    return [ms for at, ms in ended if since <= at - ms / 1000 and at <= until]
+
+
+def scrolling_run(binary, desktop, folder, run, seconds):
+    """(stalls in ms while scrolling, the app's processor seconds meanwhile, load averages)."""
+    root = os.path.join(HOMES, "likeness-scroll-%d-%d-%s" % (os.getpid(), run, os.path.basename(
+        os.path.dirname(folder))))
+    log = os.path.join(root, "stall.log")
+    app = harness.App(env_overrides={"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop, root=root, binary=binary)
+    linked_into(app, folder)
+    load = [os.getloadavg()[0]]
+    app.start(timeout=300)
+    screen = Screen(desktop.display)
+    try:
+        app.resize(1280, 1000)
+        app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 600, what="the first gallery loaded")
+        x, y, w, h = app.gallery().extents()
+        app.desktop.xdotool("mousemove", "--sync", x + w // 2, y + h // 2)
+        cpu_before, since = cpu_seconds(app.proc.pid), time.monotonic()
+        clicks = int(seconds * 20)
+        for index in range(clicks):
+            screen.button(True, 5 if index < clicks // 2 else 4)
+            screen.button(False, 5 if index < clicks // 2 else 4)
+            time.sleep(max(0.0, since + (index + 1) / 20 - time.monotonic()))
+        until = time.monotonic()
+        cpu = cpu_seconds(app.proc.pid) - cpu_before
+        load.append(os.getloadavg()[0])
+    finally:
+        screen.close()
+        app.stop(timeout=60)
+    return stalls_in(log, since, until), cpu, load
+
+
+def scrolling(binary, desktop, args):
+    unmeasured, measured = generated(args.count, likeness=False), generated(args.count)
+    rows = {"during the likeness pass": [], "with every likeness kept": []}
+    for run in range(args.runs):
+        for name, folder in (("during the likeness pass", unmeasured), ("with every likeness kept", measured)):
+            stalls, cpu, load = scrolling_run(binary, desktop, folder, run, args.scroll_seconds)
+            late = [ms for ms in stalls if ms > 1000 / 60]
+            rows[name].append((len(stalls), len(late), max(stalls, default=0.0), cpu))
+            print("run %d, %s: %d stalls over 8 ms, %d over 16.7 ms, longest %.1f ms; app CPU %.1f s in %.0f s of "
+                  "scrolling; load average %s" % (run + 1, name, len(stalls), len(late), max(stalls, default=0.0), cpu,
+                                                 args.scroll_seconds, "–".join("%.2f" % v for v in load)), flush=True)
+    for name, values in rows.items():
+        print("%s, %d images, %d runs:" % (name, args.count, len(values)))
+        for label, column in (("stalls over 8 ms", 0), ("over 16.7 ms", 1), ("longest ms", 2), ("app CPU s", 3)):
+            column_values = [row[column] for row in values]
+            print("  %-16s median %.1f, range %.1f–%.1f" % (
+                label, statistics.median(column_values), min(column_values), max(column_values)))
+
+
 def summary(name, values):
     return "%s: median %.1f ms, range %.1f–%.1f ms over %d samples" % (
         name, statistics.median(values), min(values), max(values), len(values))
@@ -147,11 +213,19 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--metacity", action="store_true", help="run Metacity on the display")
+    parser.add_argument("--scrolling", action="store_true", help="frames while scrolling during the likeness pass")
+    parser.add_argument("--scroll-seconds", type=float, default=20)
     args = parser.parse_args()
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
     binary = os.environ.get("IMAGE_GALLERY_BIN") or release
-    folder = generated(args.count)
     desktop = harness.start_desktop(window_manager="metacity") if args.metacity else harness.start_desktop()
+    if args.scrolling:
+        try:
+            scrolling(binary, desktop, args)
+        finally:
+            harness.stop_desktop()
+        return
+    folder = generated(args.count)
     alike, coloured, loads = [], [], []
     try:
         for run in range(args.runs):
