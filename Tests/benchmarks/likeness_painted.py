@@ -36,11 +36,12 @@ import harness  # noqa: E402
 from actions_helpers import menu_item  # noqa: E402
 from generated_library import write_library  # noqa: E402
 from screen_watch import Screen  # noqa: E402
-from search_typing import wait_for_index  # noqa: E402
+from search_typing import events_of, wait_for_index  # noqa: E402
 from test_search import showing_button  # noqa: E402
 from versus_gthumb import cpu_seconds  # noqa: E402
 
 HOMES = "/tmp/image-gallery-bench-homes"
+EACH = False
 COLOURS = ["Red", "Blue", "Green", "Yellow", "Orange", "Purple", "Pink", "Brown", "Grey", "White", "Black"]
 
 
@@ -76,12 +77,19 @@ def drawn_events(path):
     return events
 
 
-def wait_drawn(log, since, kind, timeout=60):
-    """(milliseconds from `since`, count) of the first results of `kind` painted after `since`."""
+def wait_drawn(log, since, kind, asked, timeout=60):
+    """(milliseconds from `since`, count) of the first results of `kind` painted after `since`; with --each, also
+    when the query `asked` was asked and its results came back."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = [(when, count) for when, count, what in drawn_events(log) if when >= since and what == kind]
         if found:
+            if EACH:
+                steps = [next((when for when, what in events_of(log, step) if when >= since and what == asked), None)
+                         for step in ("query-asked", "results-came")]
+                print("  %s: asked %s ms, results back %s ms, painted %.1f ms (%d results)" % (
+                    kind, *["%.1f" % ((when - since) * 1000) if when else "-" for when in steps],
+                    (found[0][0] - since) * 1000, found[0][1]), flush=True)
             return (found[0][0] - since) * 1000, found[0][1]
         time.sleep(0.1)
     raise TimeoutError("no %s results painted within %d s" % (kind, timeout))
@@ -103,7 +111,7 @@ def more_like_this(app, screen, log, sample):
     cell = cells[(sample * 3 + 1) % len(cells)]
     app.desktop.click(int(cell.center[0]), int(cell.center[1]), button=3)
     at = press_on(app, screen, menu_item(app, "More Like This", timeout=15))
-    return wait_drawn(log, at, "look-alikes")
+    return wait_drawn(log, at, "look-alikes", "look-alikes")
 
 
 def colour(app, screen, log, sample):
@@ -111,7 +119,7 @@ def colour(app, screen, log, sample):
     app.desktop.click(*centre(showing_button(app, "Add a Filter")))
     app.desktop.click(*centre(menu_item(app, "Colour", timeout=15)))
     at = press_on(app, screen, menu_item(app, name, timeout=15))
-    return wait_drawn(log, at, "colour:" + name.lower())
+    return wait_drawn(log, at, "colour:" + name.lower(), "")
 
 
 def centre(node):
@@ -215,7 +223,10 @@ def main():
     parser.add_argument("--metacity", action="store_true", help="run Metacity on the display")
     parser.add_argument("--scrolling", action="store_true", help="frames while scrolling during the likeness pass")
     parser.add_argument("--scroll-seconds", type=float, default=20)
+    parser.add_argument("--each", action="store_true", help="print when each sample was asked and answered")
     args = parser.parse_args()
+    global EACH
+    EACH = args.each
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
     binary = os.environ.get("IMAGE_GALLERY_BIN") or release
     desktop = harness.start_desktop(window_manager="metacity") if args.metacity else harness.start_desktop()
