@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A library of any size, as a user who keeps what they find for years has one:
-`/usr/bin/python3 Tests/benchmarks/generated_library.py COUNT FOLDER [--galleries 200]`.
+`/usr/bin/python3 Tests/benchmarks/generated_library.py COUNT FOLDER [--galleries 200] [--no-likeness]`.
 
 Writes FOLDER/state.json and FOLDER/originals/ (a library folder, as the app keeps one in its data folder): COUNT
 images in `--galleries` galleries (200 by default), in today's state-file format laid out as the app writes it (its
@@ -8,8 +8,9 @@ own `--print-state` prints the file back byte for byte). Each image has its addr
 nothing listens: the app shows what it keeps), its `origin` (when and how it was added, the page it was on, its alt
 text), a note and one to three tags (search_typing.py's words and tags, some accented, Cyrillic or nested), its kept
 `original`, its measured `likeness` and `animation` (a still): a library the app has nothing left to do for in the
-background. The originals are `POOL` small photo-like JPEGs (a gradient, a tint and grain, 240-400 px a side, every
-one distinct), which the images share in turn, so that every first screen paints real thumbnails.
+background (with `--no-likeness`, none has its likeness, which the launch then measures). The originals are `POOL`
+small photo-like JPEGs (a gradient, a tint and grain, 240-400 px a side, every one distinct), which the images share
+in turn, so that every first screen paints real thumbnails.
 
 A million images take about 40 s on this machine and 480 MB. `write_library` is what the benchmarks call.
 """
@@ -95,8 +96,13 @@ IMAGE = """
 PALETTES = ["8a5c4a2b3d1c1e2f", "9c4b5a3c2e2d1f1a", "7d6b6c4a3b2c2a1b", "a35e4c2d1b3c1a4d"]
 
 
-def write_library(folder, count, galleries=GALLERIES, log=lambda *words: None):
-    """Writes the library (state.json and originals/) into `folder`; returns the state file's size in bytes."""
+# The same without its likeness: a library from before the app measured how images look.
+UNMEASURED = IMAGE.replace('          "likeness" : "%016x.%s",\n', "")
+
+
+def write_library(folder, count, galleries=GALLERIES, log=lambda *words: None, likeness=True):
+    """Writes the library (state.json and originals/) into `folder`; returns the state file's size in bytes.
+    likeness=False leaves every image's likeness out, for the app to measure at launch."""
     started = time.monotonic()
     os.makedirs(folder, exist_ok=True)
     kept = write_originals(folder, pool_photos())
@@ -126,10 +132,11 @@ def write_library(folder, count, galleries=GALLERIES, log=lambda *words: None):
             for i in range(size):
                 mix = (index * 2654435761) & 0xffffffff
                 photo = index % POOL
-                parts.append(IMAGE % (
-                    aspects[photo], "g%03di%07d" % (g, i), (mix << 32 | index) & 0xffffffffffffffff,
-                    PALETTES[mix % 4], notes[mix % 4096][:-1] + ' %d"' % i, days[mix % 3650], alts[mix % 1024],
-                    mix % SITES, index, originals[photo], tag_lists[(mix >> 12) % 512], mix % SITES, index))
+                measured = ((mix << 32 | index) & 0xffffffffffffffff, PALETTES[mix % 4]) if likeness else ()
+                parts.append((IMAGE if likeness else UNMEASURED) % (
+                    (aspects[photo], "g%03di%07d" % (g, i)) + measured + (
+                        notes[mix % 4096][:-1] + ' %d"' % i, days[mix % 3650], alts[mix % 1024],
+                        mix % SITES, index, originals[photo], tag_lists[(mix >> 12) % 512], mix % SITES, index)))
                 parts.append(",")
                 index += 1
             if size:
@@ -149,8 +156,9 @@ def main():
     parser.add_argument("count", type=int)
     parser.add_argument("folder")
     parser.add_argument("--galleries", type=int, default=GALLERIES)
+    parser.add_argument("--no-likeness", action="store_true", help="leave every image's likeness out")
     args = parser.parse_args()
-    write_library(args.folder, args.count, args.galleries, log=print)
+    write_library(args.folder, args.count, args.galleries, log=print, likeness=not args.no_likeness)
 
 
 if __name__ == "__main__":

@@ -312,11 +312,17 @@ final class WindowSearch {
     }
 
     private func runLookAlikes(of id: ImageID) {
+        #if StallLog
+            StallLog.note("query-asked look-alikes")
+        #endif
         let token = CancellationToken()
         running = token
         librarySearch.lookAlikes(of: id, cancellation: token) { [weak self] results in
             guard let self, running === token else { return }
             running = nil
+            #if StallLog
+                StallLog.note("results-came look-alikes")
+            #endif
             show(results, current: false)
         }
     }

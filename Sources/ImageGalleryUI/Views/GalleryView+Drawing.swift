@@ -54,6 +54,14 @@ extension GalleryView {
                 lastPaintedQuery = results.query.text
                 StallLog.note("results-painted \(session.cells.count) \(results.query.text)")
             }
+            // For the likeness benchmark: every new set of results, which More Like This and a colour give no words.
+            if let results = session.searchResults, results != lastPaintedResults {
+                lastPaintedResults = results
+                let kind =
+                    results.query.colour.map { "colour:" + $0.text }
+                    ?? (results.query.isEmpty ? "look-alikes" : "words")
+                StallLog.note("results-drawn \(results.count) \(kind)")
+            }
         #endif
     }
 

@@ -48,6 +48,8 @@ final class GalleryView {
     #if StallLog
         /// The words of the results last painted, for the search benchmark.
         var lastPaintedQuery: String?
+        /// The results last painted, for the likeness benchmark.
+        var lastPaintedResults: SearchResults?
     #endif
 
     /// Room opened at an insertion point while something is dragged over the gallery.
