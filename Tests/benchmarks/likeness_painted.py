@@ -127,17 +127,30 @@ def centre(node):
     return x + w // 2, y + h // 2
 
 
-def one_run(binary, desktop, folder, run, samples):
-    root = os.path.join(HOMES, "likeness-run-%d-%d" % (os.getpid(), run))
+def started(binary, desktop, folder, root):
+    """The app on the library in `folder`, its home `root`, its first gallery shown: (app, its stall log, a Screen,
+    the load average before it started)."""
     log = os.path.join(root, "stall.log")
     app = harness.App(env_overrides={"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop, root=root, binary=binary)
     linked_into(app, folder)
-    load = [os.getloadavg()[0]]
+    load = os.getloadavg()[0]
     app.start(timeout=300)
     screen = Screen(desktop.display)
     try:
         app.resize(1280, 1000)
         app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 600, what="the first gallery loaded")
+    except BaseException:
+        screen.close()
+        app.stop(timeout=60)
+        raise
+    return app, log, screen, load
+
+
+def one_run(binary, desktop, folder, run, samples):
+    root = os.path.join(HOMES, "likeness-run-%d-%d" % (os.getpid(), run))
+    app, log, screen, first_load = started(binary, desktop, folder, root)
+    load = [first_load]
+    try:
         wait_for_index(log, 900)
         time.sleep(2)
         app.focus()
@@ -165,15 +178,9 @@ def scrolling_run(binary, desktop, folder, run, seconds):
     """(stalls in ms while scrolling, the app's processor seconds meanwhile, load averages)."""
     root = os.path.join(HOMES, "likeness-scroll-%d-%d-%s" % (os.getpid(), run, os.path.basename(
         os.path.dirname(folder))))
-    log = os.path.join(root, "stall.log")
-    app = harness.App(env_overrides={"IMAGE_GALLERY_STALL_LOG": log}, desktop=desktop, root=root, binary=binary)
-    linked_into(app, folder)
-    load = [os.getloadavg()[0]]
-    app.start(timeout=300)
-    screen = Screen(desktop.display)
+    app, log, screen, first_load = started(binary, desktop, folder, root)
+    load = [first_load]
     try:
-        app.resize(1280, 1000)
-        app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 600, what="the first gallery loaded")
         x, y, w, h = app.gallery().extents()
         app.desktop.xdotool("mousemove", "--sync", x + w // 2, y + h // 2)
         cpu_before, since = cpu_seconds(app.proc.pid), time.monotonic()
