@@ -65,8 +65,7 @@ def report(app, binary, what, shares):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     work = tempfile.mkdtemp(prefix="animation-bench-")
     path = os.path.join(work, "playing.gif")
     with open(path, "wb") as out:

@@ -217,8 +217,7 @@ def spread(values, unit, digits=1):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     work = tempfile.mkdtemp(prefix="animation-memory-bench-")
     long_path = os.path.join(work, "long.gif")
     with open(long_path, "wb") as out:

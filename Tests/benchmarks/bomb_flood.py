@@ -47,8 +47,7 @@ def flood(binary, desktop, server, work, run):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     desktop = harness.start_desktop()
     server = TransferServer()
     work = pathlib.Path(tempfile.mkdtemp(prefix="gallery-bombs-"))

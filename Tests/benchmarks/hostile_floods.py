@@ -92,8 +92,7 @@ def summary(values, unit):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     desktop = harness.start_desktop()
     server = BombServer()
     slow = [HostileServer() for _ in range(200)]

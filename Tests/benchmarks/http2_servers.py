@@ -40,8 +40,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     files = {"%d.png" % i: harness.png_bytes(320, 240, (i * 2, 255 - i * 2, 90)) for i in range(IMAGES)}
     names = sorted(files)
     desktop = harness.start_desktop()

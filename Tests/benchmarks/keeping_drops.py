@@ -125,8 +125,7 @@ def main():
     count = int(option("--count", COUNT))
     numbers = [a for i, a in enumerate(args) if a.isdigit() and (i == 0 or not args[i - 1].startswith("--"))]
     runs = int(numbers[0]) if numbers else 3
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     # Further keeping builds to set beside the one under test (each `--also NAME=BINARY`).
     builds = [("keeping", binary)] + [tuple(args[i + 1].split("=", 1)) for i, a in enumerate(args) if a == "--also"]
     builds.append(("before", before))

@@ -114,8 +114,7 @@ def main():
     count = int(args[args.index("--count") + 1]) if "--count" in args else COUNT
     numbers = [a for i, a in enumerate(args) if a.isdigit() and (i == 0 or not args[i - 1].startswith("--"))]
     runs = int(numbers[0]) if numbers else 5
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     work = tempfile.mkdtemp(prefix="gallery-kept-launch-")
     kept, cached, originals, total = libraries(work, count)
     builds = [("keeping", binary, kept), ("before", before, cached)]

@@ -19,8 +19,7 @@ import harness  # noqa: E402
 
 def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     work = tempfile.mkdtemp(prefix="gallery-bench-")
     images = []
     for index in range(count):

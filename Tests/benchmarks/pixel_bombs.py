@@ -22,8 +22,7 @@ CASES = [
 
 
 def main():
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     print("binary: %s" % os.path.relpath(binary, harness.REPO_ROOT))
     desktop = harness.start_desktop()
     server = harness.ImageServer()

@@ -252,8 +252,7 @@ def main():
     args = parser.parse_args()
     EACH = args.each
     GALLERIES, PER_GALLERY = args.galleries, args.per_gallery
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     binaries = [binary] + ([args.versus] if args.versus else [])
     work = tempfile.mkdtemp(prefix="gallery-search-bench-")
     state = library(work)

@@ -29,8 +29,7 @@ def time_to_show(binary, desktop, urls, root):
 
 
 def main():
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     desktop = harness.start_desktop()
     server = HostileServer()
     work = tempfile.mkdtemp(prefix="gallery-slow-")

@@ -49,8 +49,7 @@ def spread(values, unit, digits=0):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     print("binary: %s, %d runs" % (os.path.relpath(binary, harness.REPO_ROOT), runs))
     desktop = harness.start_desktop()
     server = harness.ImageServer()

@@ -44,8 +44,7 @@ def log_size(path):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
-    binary = os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else harness.DEFAULT_BINARY)
+    binary = harness.benchmark_binary()
     work = tempfile.mkdtemp(prefix="viewer-bench-")
     big = os.path.join(work, "huge.jpg")
     huge_jpeg(big)

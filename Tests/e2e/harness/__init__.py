@@ -19,7 +19,7 @@ and gir1.2-atspi-2.0 (both come with python3-pyatspi): run with Debian's /usr/bi
 """
 
 # With three private helpers (_safe, _short, _png_chunk) that tests and benchmarks call as harness._safe and so on.
-from .app import DEFAULT_BINARY, REPO_ROOT, WINDOW_TITLE, App, document
+from .app import DEFAULT_BINARY, REPO_ROOT, benchmark_binary, WINDOW_TITLE, App, document
 from .atspi import ROLE, A11yBus, A11yError, Node, Roles, _safe, a11y, walk
 from .cells import Cell, _short, format_cells
 from .colours import (DATA_IMAGE, DISTINCT_IMAGES, FILE_IMAGE, UI_COLOURS, average_colour, colour_bbox,
@@ -34,7 +34,7 @@ from .server import ImageServer, LoggedRequest, ServedImage
 from .waiting import HarnessError, wait_until
 
 __all__ = [
-    "A11yBus", "A11yError", "App", "add_images_question", "press", "CONTENT_TYPES", "Cell", "DATA_IMAGE", "DEFAULT_BINARY", "DISTINCT_IMAGES",
+    "A11yBus", "A11yError", "App", "add_images_question", "press", "CONTENT_TYPES", "Cell", "DATA_IMAGE", "DEFAULT_BINARY", "DISTINCT_IMAGES", "benchmark_binary",
     "Desktop", "FILE_IMAGE", "document", "HarnessError", "ImageServer", "LoggedRequest", "Node", "REPO_ROOT", "ROLE", "Roles",
     "ServedImage", "UI_COLOURS", "WINDOW_TITLE", "a11y", "average_colour", "colour_bbox", "colour_close",
     "current_desktop", "data_url", "decode_png_size", "dominant_colour", "encoded_image", "file_url",

@@ -18,6 +18,13 @@ from .waiting import HarnessError, wait_until
 # This file sits four folders below the repository root: Tests/e2e/harness/app.py.
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_BINARY = os.path.join(REPO_ROOT, ".build", "debug", "image-gallery")
+
+
+def benchmark_binary():
+    """The binary a benchmark measures: $IMAGE_GALLERY_BIN, else the release build if there is one, else the debug
+    one."""
+    release = os.path.join(REPO_ROOT, ".build", "release", "image-gallery")
+    return os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else DEFAULT_BINARY)
 # Windows are titled "<gallery name> — Image Gallery": they are found by process, and this suffix.
 WINDOW_TITLE = "Image Gallery"
 
