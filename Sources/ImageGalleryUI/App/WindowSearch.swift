@@ -313,7 +313,7 @@ final class WindowSearch {
 
     private func runLookAlikes(of id: ImageID) {
         #if StallLog
-            StallLog.note("query-asked look-alikes")
+            StallLog.note(untranslated("query-asked look-alikes"))
         #endif
         let token = CancellationToken()
         running = token
@@ -321,7 +321,7 @@ final class WindowSearch {
             guard let self, running === token else { return }
             running = nil
             #if StallLog
-                StallLog.note("results-came look-alikes")
+                StallLog.note(untranslated("results-came look-alikes"))
             #endif
             show(results, current: false)
         }
