@@ -80,8 +80,10 @@ public final class JournalLogFile: Sendable {
     }
 
     /// Appends `entries` at the end, one record each, and flushes them to the disk. A write that fails (a full disk)
-    /// is cut off again, so that the records appended after it are read.
-    public func append(_ entries: [JournalEntry]) throws(FileError) {
+    /// is cut off again, so that the records appended after it are read. Returns the log's size after it: the offset
+    /// a snapshot covers.
+    @discardableResult
+    public func append(_ entries: [JournalEntry]) throws(FileError) -> Int {
         let bytes = entries.flatMap(JournalLog.record)
         let start = lseek(descriptor, 0, SEEK_END)
         guard start >= 0 else { throw FileError(code: errno, step: .write, path: path) }
@@ -97,5 +99,6 @@ public final class JournalLogFile: Sendable {
             written += count
         }
         guard fsync(descriptor) == 0 else { throw FileError(code: errno, step: .sync, path: path) }
+        return Int(start) + written
     }
 }
