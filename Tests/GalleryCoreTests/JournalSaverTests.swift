@@ -201,4 +201,41 @@ struct JournalSaverTests {
             #expect(again.loaded.galleries[0].images[0].note?.utf8.count == nil)
         }
     }
+
+    @Test func anEditOnTheMergedLibraryWritesOnlyItsOwnChange() throws {
+        try withFolders { folders in
+            let reportsA = Reports()
+            let a = try saver(folders, computer: "a", reports: reportsA, carryingOver: library)
+            let b = try saver(folders, computer: "b", carryingOver: library)
+            b.save(noted(library, gallery: 1, image: 1, "From B"))
+            #expect(b.flush() == nil)
+            a.takeInChanges()
+            let merged = try #require(reportsA.merged.withLock { $0.last })
+            a.save(noted(merged, gallery: 0, image: 0, "From A"))
+            #expect(a.flush() == nil)
+            let log = try [UInt8](Data(contentsOf: folders.log.appendingPathComponent("\(a.computer).log")))
+            let last = try #require(JournalLog.read(log).entries.last)
+            #expect(last.changes == [.setImageField(ImageID("i1"), name: "note", value: RawJSON(.string("From A")))])
+        }
+    }
+
+    @Test func aDamagedLogOfThisComputersGoesOnUnderANewID() throws {
+        try withFolders { folders in
+            let first = try saver(folders, carryingOver: library)
+            let kept = noted(library, gallery: 0, image: 0, "Kept")
+            first.save(kept)
+            #expect(first.flush() == nil)
+            let logURL = folders.log.appendingPathComponent("\(first.computer).log")
+            var bytes = try Data(contentsOf: logURL)
+            bytes[bytes.count - 3] ^= 0x01
+            try bytes.write(to: logURL)
+            let second = try saver(folders)
+            #expect(second.computer != first.computer)
+            let edited = noted(library, gallery: 1, image: 0, "After")
+            second.save(edited)
+            #expect(second.flush() == nil)
+            let third = try saver(folders)
+            #expect(third.computer == second.computer && third.loaded == edited)
+        }
+    }
 }

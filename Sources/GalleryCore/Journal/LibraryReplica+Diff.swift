@@ -161,4 +161,22 @@ extension LibraryReplica {
         }
         return assignment
     }
+
+    /// Whether taking `change` in would change no value: another computer's change this replica took in, found
+    /// again in an edit made on a library from before it. A place is never held: its key is made anew.
+    public func holds(_ change: JournalChange) -> Bool {
+        switch change {
+        case .addImage(let image): return images[image.id]?.base?.value == image
+        case .setImageField(let id, let name, let value):
+            guard let image = images[id]?.image else { return false }
+            var set = image
+            return JournalFields.setImageField(name, to: value, in: &set) && set == image
+        case .setGalleryField(let id, let name, let value):
+            return galleries[id].map { $0.fields[name]?.value == value } ?? false
+        case .setGalleryDeleted(let id, let isDeleted):
+            return galleries[id]?.isDeleted.map { $0.value == isDeleted } ?? !isDeleted
+        case .setSetting(let name, let value): return settings[name].map { $0.value == value } ?? (value == nil)
+        case .placeImage, .placeGallery: return false
+        }
+    }
 }

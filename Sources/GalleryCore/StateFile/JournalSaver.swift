@@ -235,6 +235,10 @@ public final class JournalSaver: Sendable {
             return .appended(snapshotDue: false)
         }
         var changes = journal.replica.changes(from: outstandingMerge ? journal.base : journal.saved, to: new)
+        if outstandingMerge {
+            // Edits on `ours` carry the merge taken in since: only what is the caller's own is written.
+            changes.removeAll { journal.replica.holds($0) }
+        }
         let fitting = changes.filter {
             JournalEntry.encodedSize(of: $0) + Self.entryOverhead <= JournalRecord.entryLimit
         }
