@@ -71,7 +71,6 @@ public final class JournalSaver: Sendable {
     }
 
     private let folder: LibraryFolder
-    private let stateFolder: URL
     private let policy: SnapshotPolicy
     private let runInBackground: BackgroundStateSaver.RunInBackground
     private let clock: SavePacing.Clock
@@ -107,7 +106,6 @@ public final class JournalSaver: Sendable {
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
         beforeWrite: @escaping @Sendable () throws -> Void = {}
     ) throws(JournalLogFile.Failure) {
-        self.stateFolder = stateFolder
         self.policy = policy
         self.runInBackground = runInBackground
         self.clock = clock
