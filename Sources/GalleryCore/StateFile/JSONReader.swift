@@ -198,6 +198,14 @@ struct JSONReader {
         return RawJSON(read: Array(bytes[start..<offset]))
     }
 
+    /// A value's text whatever the budget: for values whose size the caller bounds (a journal's record).
+    mutating func readRaw() throws(Failure) -> RawJSON {
+        skipWhiteSpace()
+        let start = offset
+        try skipValue()
+        return RawJSON(read: Array(bytes[start..<offset]))
+    }
+
     /// Moves past one value, checked as `readValue` checks it, keeping nothing: nested arrays and objects are
     /// counted in a loop, not called, so a value costs no memory and no stack whatever it holds.
     mutating func skipValue() throws(Failure) {

@@ -6,8 +6,13 @@ struct JSONWriter {
     private var depth = 0
     /// Whether the innermost open array or object has no element yet.
     private var empty = true
+    /// Whether to write no white space at all: one line, as the library's journal writes its records.
+    private let compact: Bool
 
-    init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    init(reservingCapacity capacity: Int = 0, compact: Bool = false) {
+        bytes.reserveCapacity(capacity)
+        self.compact = compact
+    }
 
     // MARK: Containers
 
@@ -29,7 +34,7 @@ struct JSONWriter {
         body(&self)
         depth -= 1
         // An empty one spans a blank line, as Foundation writes it.
-        if empty { bytes.append(0x0A) }
+        if empty && !compact { bytes.append(0x0A) }
         newLine()
         bytes.append(close)
         empty = outerEmpty
@@ -39,7 +44,11 @@ struct JSONWriter {
     mutating func field(_ name: String) {
         element()
         string(name)
-        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        if compact {
+            bytes.append(UInt8(ascii: ":"))
+        } else {
+            bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        }
     }
 
     /// Starts an element of the array being written.
@@ -50,6 +59,7 @@ struct JSONWriter {
     }
 
     private mutating func newLine() {
+        guard !compact else { return }
         bytes.append(0x0A)
         for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
     }
@@ -79,8 +89,10 @@ struct JSONWriter {
         }
     }
 
-    /// A value kept as read, as it was read.
-    mutating func value(_ raw: RawJSON) { raw.write(to: &self) }
+    /// A value kept as read, as it was read (without its white space, when compact).
+    mutating func value(_ raw: RawJSON) {
+        if compact { bytes.append(contentsOf: RawJSON.compact(raw.bytes)) } else { raw.write(to: &self) }
+    }
 
     /// An object of the `known` fields and of the `unknown` ones whose names `known` does not take, by name.
     mutating func object(known: [String: JSONValue], unknown: [String: RawJSON]) {

@@ -49,6 +49,18 @@ public struct RawJSON: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The same value without white space between its tokens: one line, as the library's journal writes it.
+    var compacted: RawJSON { RawJSON(read: Self.compact(bytes)) }
+
+    /// JSON text without white space between its tokens.
+    static func compact(_ text: [UInt8]) -> [UInt8] {
+        var tokens = TokenBytes(text)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        while let byte = tokens.next() { bytes.append(byte) }
+        return bytes
+    }
+
     public static func == (left: RawJSON, right: RawJSON) -> Bool {
         let (leftBytes, rightBytes) = (left.bytes, right.bytes)
         if leftBytes == rightBytes { return true }

@@ -87,24 +87,33 @@ enum StateFileFormat {
                 var list: [Gallery] = []
                 try reader.readArray { (reader) throws(JSONReader.Failure) in list.append(try readGallery(&reader)) }
                 galleries = list
-            case "shownGalleryID": state.shownGalleryID = try reader.takeNull() ? nil : try reader.readString()
-            case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
-            case "playAnimations" where reader.nextIs(UInt8(ascii: "t")) || reader.nextIs(UInt8(ascii: "f")):
-                state.playAnimations = try reader.readBool()
-            case "smartGalleries":
-                // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
-                if let parsed = try reader.readKnown(
-                    name.text, keepingOtherShapesIn: &state.unknownFields, readSmartGalleries)
-                {
-                    state.smartGalleries = parsed
-                }
-            default: state.unknownFields[name.text] = try reader.readUnknown()
+            default: try readStateField(&reader, name, into: &state)
             }
         }
         guard let version, let galleries else { throw JSONReader.Failure(offset: 0) }
         state.version = version
         state.galleries = galleries
         return state
+    }
+
+    /// A top-level field other than `version` and `galleries`, read into `state`.
+    static func readStateField(
+        _ reader: inout JSONReader, _ name: JSONReader.Name, into state: inout GalleryState
+    ) throws(JSONReader.Failure) {
+        switch name {
+        case "shownGalleryID": state.shownGalleryID = try reader.takeNull() ? nil : try reader.readString()
+        case "sidebarVisible": state.sidebarVisible = try reader.takeNull() ? nil : try reader.readBool()
+        case "playAnimations" where reader.nextIs(UInt8(ascii: "t")) || reader.nextIs(UInt8(ascii: "f")):
+            state.playAnimations = try reader.readBool()
+        case "smartGalleries":
+            // Another shape (a newer version's, a hand edit) is kept as read, and no smart gallery shows.
+            if let parsed = try reader.readKnown(
+                name.text, keepingOtherShapesIn: &state.unknownFields, readSmartGalleries)
+            {
+                state.smartGalleries = parsed
+            }
+        default: state.unknownFields[name.text] = try reader.readUnknown()
+        }
     }
 
     /// The smart galleries, nil when the value is of another shape or too long to read into a tree.
@@ -117,7 +126,7 @@ enum StateFileFormat {
     }
 
     /// A whole number; one too big for an `Int` (or written `1e9`) is a version from the future.
-    private static func readVersion(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Int {
+    static func readVersion(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Int {
         let text = try reader.readNumber()
         if let version = Int(text) { return version }
         guard let number = Double(text) else { throw JSONReader.Failure(offset: 0) }
@@ -148,7 +157,7 @@ enum StateFileFormat {
         return gallery
     }
 
-    private static func readImage(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryImage {
+    static func readImage(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryImage {
         // Filled in place: a launch reads every image, and copying one (its optional fields inline) cost more.
         var image = GalleryImage(id: ImageID(""), url: "", aspectRatio: 0)
         var hasID = false
@@ -166,54 +175,62 @@ enum StateFileFormat {
             case "aspectRatio":
                 image.aspectRatio = try reader.readDouble() ?? 0
                 hasAspectRatio = true
-            // The library's fields: one of another shape (a newer version's?) is kept as read.
-            case "original":
-                if let original = try reader.readKnown(
-                    field.text, keepingOtherShapesIn: &image.unknownFields, KeptOriginal.read)
-                {
-                    image.original = original
-                }
-            case "origin":
-                if let origin = try reader.readKnown(
-                    field.text, keepingOtherShapesIn: &image.unknownFields, ImageOrigin.read)
-                {
-                    image.origin = origin
-                }
-            case "note":
-                if reader.nextIs(UInt8(ascii: "\"")) {
-                    image.note = try reader.readString()
-                } else {
-                    image.unknownFields[field.text] = try reader.readUnknown()
-                }
-            case "tags":
-                if let names = try reader.readKnown(field.text, keepingOtherShapesIn: &image.unknownFields, readStrings)
-                {
-                    image.tags = names
-                }
-            // A fixed shape, so a peer's file can make it no larger; any other value is kept as read.
-            case "likeness":
-                if let likeness = try reader.readKnown(
-                    field.text, keepingOtherShapesIn: &image.unknownFields, readLikeness)
-                {
-                    image.likeness = likeness
-                }
-            case "animation":
-                if let animation = try reader.readKnown(
-                    field.text, keepingOtherShapesIn: &image.unknownFields, readAnimation)
-                {
-                    image.animation = animation
-                }
-            case "mergedCopies":
-                if let copies = try reader.readKnown(
-                    field.text, keepingOtherShapesIn: &image.unknownFields, MergedCopy.readList)
-                {
-                    image.mergedCopies = copies
-                }
-            default: image.unknownFields[field.text] = try reader.readUnknown()
+            default: try readImageField(&reader, field, into: &image)
             }
         }
         guard hasID, hasURL, hasAspectRatio else { throw JSONReader.Failure(offset: 0) }
         return image
+    }
+
+    /// An image's field other than its `id`, `url` and `aspectRatio`, read into `image`.
+    static func readImageField(
+        _ reader: inout JSONReader, _ field: JSONReader.Name, into image: inout GalleryImage
+    ) throws(JSONReader.Failure) {
+        switch field {
+        // The library's fields: one of another shape (a newer version's?) is kept as read.
+        case "original":
+            if let original = try reader.readKnown(
+                field.text, keepingOtherShapesIn: &image.unknownFields, KeptOriginal.read)
+            {
+                image.original = original
+            }
+        case "origin":
+            if let origin = try reader.readKnown(
+                field.text, keepingOtherShapesIn: &image.unknownFields, ImageOrigin.read)
+            {
+                image.origin = origin
+            }
+        case "note":
+            if reader.nextIs(UInt8(ascii: "\"")) {
+                image.note = try reader.readString()
+            } else {
+                image.unknownFields[field.text] = try reader.readUnknown()
+            }
+        case "tags":
+            if let names = try reader.readKnown(field.text, keepingOtherShapesIn: &image.unknownFields, readStrings) {
+                image.tags = names
+            }
+        // A fixed shape, so a peer's file can make it no larger; any other value is kept as read.
+        case "likeness":
+            if let likeness = try reader.readKnown(
+                field.text, keepingOtherShapesIn: &image.unknownFields, readLikeness)
+            {
+                image.likeness = likeness
+            }
+        case "animation":
+            if let animation = try reader.readKnown(
+                field.text, keepingOtherShapesIn: &image.unknownFields, readAnimation)
+            {
+                image.animation = animation
+            }
+        case "mergedCopies":
+            if let copies = try reader.readKnown(
+                field.text, keepingOtherShapesIn: &image.unknownFields, MergedCopy.readList)
+            {
+                image.mergedCopies = copies
+            }
+        default: image.unknownFields[field.text] = try reader.readUnknown()
+        }
     }
 
     // MARK: Writing
@@ -222,43 +239,44 @@ enum StateFileFormat {
         _ state: GalleryState, to writer: inout JSONWriter, image: (inout JSONWriter, GalleryImage) -> Void
     ) {
         writer.object { writer in
-            let known = [
-                "galleries", "playAnimations", "shownGalleryID", "sidebarVisible", "smartGalleries", "version",
-            ]
-            for name in fieldNames(known: known, unknown: state.unknownFields) {
-                switch name {
-                case "galleries":
-                    writer.field(name)
+            for name in stateFieldNames(state) {
+                writer.field(name)
+                if name == "galleries" {
                     writer.array { writer in
                         for gallery in state.galleries {
                             writer.element()
                             write(gallery, to: &writer, image: image)
                         }
                     }
-                case "shownGalleryID":
-                    guard let shown = state.shownGalleryID else { continue }
-                    writer.field(name)
-                    writer.string(shown)
-                case "playAnimations" where state.unknownFields[name] == nil:
-                    guard let plays = state.playAnimations else { continue }
-                    writer.field(name)
-                    writer.bool(plays)
-                case "sidebarVisible":
-                    guard let visible = state.sidebarVisible else { continue }
-                    writer.field(name)
-                    writer.bool(visible)
-                case "smartGalleries" where state.unknownFields[name] == nil:
-                    guard !state.smartGalleries.isEmpty else { continue }
-                    writer.field(name)
-                    writer.value(.array(state.smartGalleries.map(\.json)))
-                case "version":
-                    writer.field(name)
-                    writer.integer(state.version)
-                default:
-                    writer.field(name)
-                    writer.value(state.unknownFields[name]!)
+                } else {
+                    writeStateField(name, of: state, to: &writer)
                 }
             }
+        }
+    }
+
+    /// The names of the top-level fields `state` has, `galleries` among them, in the order they are written.
+    static func stateFieldNames(_ state: GalleryState) -> [String] {
+        var known = ["galleries", "version"]
+        if state.shownGalleryID != nil { known.append("shownGalleryID") }
+        if state.sidebarVisible != nil { known.append("sidebarVisible") }
+        if state.playAnimations != nil { known.append("playAnimations") }
+        if !state.smartGalleries.isEmpty { known.append("smartGalleries") }
+        return fieldNames(known: known.sorted(), unknown: state.unknownFields)
+    }
+
+    /// The value of the top-level field `name` (one `stateFieldNames` gives, not `galleries`).
+    static func writeStateField(_ name: String, of state: GalleryState, to writer: inout JSONWriter) {
+        switch name {
+        case "version": writer.integer(state.version)
+        // Without the known value, a field of that name is one kept as read (of another shape).
+        case "shownGalleryID" where state.shownGalleryID != nil: writer.string(state.shownGalleryID!)
+        case "sidebarVisible" where state.sidebarVisible != nil: writer.bool(state.sidebarVisible!)
+        case "playAnimations" where state.unknownFields[name] == nil && state.playAnimations != nil:
+            writer.bool(state.playAnimations!)
+        case "smartGalleries" where state.unknownFields[name] == nil && !state.smartGalleries.isEmpty:
+            writer.value(.array(state.smartGalleries.map(\.json)))
+        default: writer.value(state.unknownFields[name]!)
         }
     }
 
@@ -281,36 +299,45 @@ enum StateFileFormat {
         }
     }
 
-    private static func write(_ image: GalleryImage, to writer: inout JSONWriter) {
+    static func write(_ image: GalleryImage, to writer: inout JSONWriter) {
         writer.object { writer in
-            var known = ["aspectRatio", "id", "url"]
-            if image.note != nil { known.append("note") }
-            if !image.tags.isEmpty { known.append("tags") }
-            if image.origin != nil { known.append("origin") }
-            if image.original != nil { known.append("original") }
-            if image.likeness != nil { known.append("likeness") }
-            if image.animation != nil { known.append("animation") }
-            if !image.mergedCopies.isEmpty { known.append("mergedCopies") }
-            for name in fieldNames(known: known.sorted(), unknown: image.unknownFields) {
+            for name in imageFieldNames(image) {
                 writer.field(name)
-                switch name {
-                case "aspectRatio": writer.double(image.aspectRatio)
-                case "id": writer.string(image.id.rawValue)
-                case "url": writer.string(image.url)
-                // Without the known value, a field of that name is one kept as read (of another shape).
-                case "note" where image.note != nil: writer.string(image.note!)
-                case "tags" where !image.tags.isEmpty: writer.value(.array(image.tags.map(JSONValue.string)))
-                case "origin" where image.origin != nil:
-                    writer.object(known: image.origin!.knownFields, unknown: image.origin!.unknownFields)
-                case "original" where image.original != nil:
-                    writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
-                case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
-                case "animation" where image.animation != nil: write(image.animation!, to: &writer)
-                case "mergedCopies" where !image.mergedCopies.isEmpty:
-                    writer.value(.array(image.mergedCopies.map(\.json)))
-                default: writer.value(image.unknownFields[name]!)
-                }
+                writeImageField(name, of: image, to: &writer)
             }
+        }
+    }
+
+    /// The names of the fields `image` has, in the order they are written.
+    static func imageFieldNames(_ image: GalleryImage) -> [String] {
+        var known = ["aspectRatio", "id", "url"]
+        if image.note != nil { known.append("note") }
+        if !image.tags.isEmpty { known.append("tags") }
+        if image.origin != nil { known.append("origin") }
+        if image.original != nil { known.append("original") }
+        if image.likeness != nil { known.append("likeness") }
+        if image.animation != nil { known.append("animation") }
+        if !image.mergedCopies.isEmpty { known.append("mergedCopies") }
+        return fieldNames(known: known.sorted(), unknown: image.unknownFields)
+    }
+
+    /// The value of the field `name` of `image` (one `imageFieldNames` gives).
+    static func writeImageField(_ name: String, of image: GalleryImage, to writer: inout JSONWriter) {
+        switch name {
+        case "aspectRatio": writer.double(image.aspectRatio)
+        case "id": writer.string(image.id.rawValue)
+        case "url": writer.string(image.url)
+        // Without the known value, a field of that name is one kept as read (of another shape).
+        case "note" where image.note != nil: writer.string(image.note!)
+        case "tags" where !image.tags.isEmpty: writer.value(.array(image.tags.map(JSONValue.string)))
+        case "origin" where image.origin != nil:
+            writer.object(known: image.origin!.knownFields, unknown: image.origin!.unknownFields)
+        case "original" where image.original != nil:
+            writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
+        case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
+        case "animation" where image.animation != nil: write(image.animation!, to: &writer)
+        case "mergedCopies" where !image.mergedCopies.isEmpty: writer.value(.array(image.mergedCopies.map(\.json)))
+        default: writer.value(image.unknownFields[name]!)
         }
     }
 

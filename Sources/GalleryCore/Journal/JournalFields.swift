@@ -1,0 +1,127 @@
+/// The fields of images, galleries and the state's top level as the journal sets them: each the JSON text the state
+/// file writes for it (compact), read back through the state file's own readers, so that the journal keeps every
+/// field, a newer version's and one of another shape included, exactly as the state file does.
+enum JournalFields {
+    // MARK: Images
+
+    /// Every field of `image` but its `id`, by name.
+    static func imageFields(_ image: GalleryImage) -> [String: RawJSON] {
+        var fields: [String: RawJSON] = [:]
+        for name in StateFileFormat.imageFieldNames(image) where name != "id" {
+            var writer = JSONWriter(compact: true)
+            StateFileFormat.writeImageField(name, of: image, to: &writer)
+            fields[name] = RawJSON(read: writer.bytes)
+        }
+        return fields
+    }
+
+    /// Sets the field `name` of `image` to `value` (nil: removes it); false, and `image` in any state, when the
+    /// value cannot be that field (an `id`, a `url` that is not a text, no `url` at all).
+    static func setImageField(_ name: String, to value: RawJSON?, in image: inout GalleryImage) -> Bool {
+        switch name {
+        case "id": return false
+        case "url", "aspectRatio": guard value != nil else { return false }
+        case "note": image.note = nil
+        case "tags": image.tags = []
+        case "origin": image.origin = nil
+        case "original": image.original = nil
+        case "likeness": image.likeness = nil
+        case "animation": image.animation = nil
+        case "mergedCopies": image.mergedCopies = []
+        default: break
+        }
+        image.unknownFields[name] = nil
+        guard let value else { return true }
+        return readField(name, value) { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "url": image.url = try reader.readString()
+            case "aspectRatio": image.aspectRatio = try reader.readDouble() ?? 0
+            default: try StateFileFormat.readImageField(&reader, field, into: &image)
+            }
+        }
+    }
+
+    /// The image's whole object, compact: what an arrival writes.
+    static func imageText(_ image: GalleryImage) -> [UInt8] {
+        var writer = JSONWriter(compact: true)
+        StateFileFormat.write(image, to: &writer)
+        return writer.bytes
+    }
+
+    // MARK: Galleries
+
+    /// A gallery's fields but its `id` and `images`, by name.
+    static func galleryFields(_ gallery: Gallery) -> [String: RawJSON] {
+        var fields = gallery.unknownFields.mapValues(\.compacted)
+        var writer = JSONWriter(compact: true)
+        writer.string(gallery.name)
+        fields["name"] = RawJSON(read: writer.bytes)
+        return fields
+    }
+
+    /// Sets a gallery's field; false when the value cannot be that field.
+    static func setGalleryField(_ name: String, to value: RawJSON?, in gallery: inout Gallery) -> Bool {
+        switch name {
+        case "id", "images": return false
+        case "name":
+            guard case .string(let text)? = value?.value else { return value == nil }
+            gallery.name = text
+        default: gallery.unknownFields[name] = value
+        }
+        return true
+    }
+
+    // MARK: The top level
+
+    /// The state's top-level fields but `galleries`, by name.
+    static func stateFields(_ state: GalleryState) -> [String: RawJSON] {
+        var fields: [String: RawJSON] = [:]
+        for name in StateFileFormat.stateFieldNames(state) where name != "galleries" {
+            var writer = JSONWriter(compact: true)
+            StateFileFormat.writeStateField(name, of: state, to: &writer)
+            fields[name] = RawJSON(read: writer.bytes)
+        }
+        return fields
+    }
+
+    /// Sets a top-level field; false when the value cannot be that field.
+    static func setStateField(_ name: String, to value: RawJSON?, in state: inout GalleryState) -> Bool {
+        switch name {
+        case "galleries": return false
+        case "version": state.version = GalleryState.currentVersion
+        case "shownGalleryID": state.shownGalleryID = nil
+        case "sidebarVisible": state.sidebarVisible = nil
+        case "playAnimations": state.playAnimations = nil
+        case "smartGalleries": state.smartGalleries = []
+        default: break
+        }
+        state.unknownFields[name] = nil
+        guard let value else { return true }
+        return readField(name, value) { (reader, field) throws(JSONReader.Failure) in
+            if case "version" = field {
+                state.version = try StateFileFormat.readVersion(&reader)
+            } else {
+                try StateFileFormat.readStateField(&reader, field, into: &state)
+            }
+        }
+    }
+
+    /// Reads `{name: value}` with `read`, which reads the one field's value as the state file's readers do.
+    private static func readField(
+        _ name: String, _ value: RawJSON, _ read: (inout JSONReader, JSONReader.Name) throws(JSONReader.Failure) -> Void
+    ) -> Bool {
+        var writer = JSONWriter(compact: true)
+        writer.object { writer in
+            writer.field(name)
+            writer.value(value)
+        }
+        do throws(JSONReader.Failure) {
+            try JSONReader.read(writer.bytes) { (reader) throws(JSONReader.Failure) in
+                try reader.readFields { (reader, field) throws(JSONReader.Failure) in try read(&reader, field) }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,266 @@
+extension JournalSnapshot {
+    /// The snapshot `bytes` hold; nil when they are not one whole record of at most `limit` bytes holding a
+    /// snapshot of this format whose every value can be its field (a snapshot cut or damaged is not read at all:
+    /// the logs hold everything it did).
+    public static func decode(_ bytes: [UInt8]) -> JournalSnapshot? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let found = JournalRecord.read(buffer, from: 0, limit: limit)
+            guard found.payloads.count == 1, found.end == buffer.count else { return nil }
+            return try? read(UnsafeBufferPointer(rebasing: buffer[found.payloads[0]]))
+        }
+    }
+
+    private static func read(_ text: UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> JournalSnapshot {
+        try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
+            var snapshot = JournalSnapshot(replica: LibraryReplica(), covers: [:])
+            var computers: [String]?
+            var hasFormat = false
+            try reader.readFields { (reader, field) throws(JSONReader.Failure) in
+                switch field {
+                case "format":
+                    guard try reader.readNumber() == String(format) else { throw JSONReader.Failure(offset: 0) }
+                    hasFormat = true
+                case "clock": snapshot.replica.clock = max(snapshot.replica.clock, try readCounter(&reader))
+                case "computers":
+                    var list: [String] = []
+                    try reader.readArray { (reader) throws(JSONReader.Failure) in
+                        let computer = try reader.readString()
+                        guard JournalStamp.isValidComputer(computer) else { throw JSONReader.Failure(offset: 0) }
+                        list.append(computer)
+                    }
+                    computers = list
+                case "covers":
+                    try reader.readObject { (reader, computer) throws(JSONReader.Failure) in
+                        guard JournalStamp.isValidComputer(computer), let offset = Int(try reader.readNumber()),
+                            offset >= 0
+                        else { throw JSONReader.Failure(offset: 0) }
+                        snapshot.covers[computer] = offset
+                    }
+                case "settings":
+                    guard let computers else { throw JSONReader.Failure(offset: 0) }
+                    try reader.readObject { (reader, name) throws(JSONReader.Failure) in
+                        let register = try readRegister(&reader, computers)
+                        var scratch = GalleryState(galleries: [])
+                        guard JournalFields.setStateField(name, to: register.value, in: &scratch) else {
+                            throw JSONReader.Failure(offset: 0)
+                        }
+                        snapshot.replica.apply(.setSetting(name: name, value: register.value), at: register.stamp)
+                    }
+                case "galleries":
+                    guard let computers else { throw JSONReader.Failure(offset: 0) }
+                    try reader.readArray { (reader) throws(JSONReader.Failure) in
+                        try readGallery(&reader, computers, into: &snapshot.replica)
+                    }
+                case "images":
+                    guard let computers else { throw JSONReader.Failure(offset: 0) }
+                    try reader.readArray { (reader) throws(JSONReader.Failure) in
+                        try readImage(&reader, computers, into: &snapshot.replica)
+                    }
+                default: try reader.skipValue()
+                }
+            }
+            guard hasFormat else { throw JSONReader.Failure(offset: 0) }
+            return snapshot
+        }
+    }
+
+    private static func readGallery(
+        _ reader: inout JSONReader, _ computers: [String], into replica: inout LibraryReplica
+    ) throws(JSONReader.Failure) {
+        var id: String?
+        var deletedAt: JournalStamp?
+        var changes: [(JournalChange, JournalStamp)] = []
+        try reader.readFields { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "id": id = try readName(&reader)
+            case "fields":
+                try reader.readObject { (reader, name) throws(JSONReader.Failure) in
+                    let register = try readRegister(&reader, computers)
+                    var scratch = Gallery(id: "", name: "")
+                    guard JournalFields.setGalleryField(name, to: register.value, in: &scratch) else {
+                        throw JSONReader.Failure(offset: 0)
+                    }
+                    changes.append((.setGalleryField("", name: name, value: register.value), register.stamp))
+                }
+            case "key":
+                var stamp: JournalStamp?
+                var key: String?
+                try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+                    switch index {
+                    case 0: stamp = try readStamp(&reader, computers)
+                    case 1: key = try reader.readString()
+                    default: throw JSONReader.Failure(offset: 0)
+                    }
+                }
+                guard let stamp, let key, PositionKey.isValid(key) else { throw JSONReader.Failure(offset: 0) }
+                changes.append((.placeGallery("", key: key), stamp))
+            case "deleted":
+                var stamp: JournalStamp?
+                var isDeleted: Bool?
+                try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+                    switch index {
+                    case 0: stamp = try readStamp(&reader, computers)
+                    case 1: isDeleted = try reader.readBool()
+                    default: throw JSONReader.Failure(offset: 0)
+                    }
+                }
+                guard let stamp, let isDeleted else { throw JSONReader.Failure(offset: 0) }
+                changes.append((.setGalleryDeleted("", isDeleted), stamp))
+            case "deletedAt":
+                var stamp: JournalStamp?
+                try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+                    guard index == 0 else { throw JSONReader.Failure(offset: 0) }
+                    stamp = try readStamp(&reader, computers)
+                }
+                guard let stamp else { throw JSONReader.Failure(offset: 0) }
+                deletedAt = stamp
+            default: try reader.skipValue()
+            }
+        }
+        guard let id else { throw JSONReader.Failure(offset: 0) }
+        for (change, stamp) in changes {
+            switch change {
+            case .setGalleryField(_, let name, let value):
+                replica.apply(.setGalleryField(id, name: name, value: value), at: stamp)
+            case .placeGallery(_, let key): replica.apply(.placeGallery(id, key: key), at: stamp)
+            case .setGalleryDeleted(_, let isDeleted): replica.apply(.setGalleryDeleted(id, isDeleted), at: stamp)
+            default: break
+            }
+            replica.clock = max(replica.clock, stamp.counter)
+        }
+        if let deletedAt {
+            // The deletion itself (a `true` that lost to a later `false`) is known only by its stamp.
+            let known = replica.galleries[id]?.deletedAt ?? deletedAt
+            replica.galleries[id, default: LibraryReplica.GalleryRecord()].deletedAt = max(known, deletedAt)
+            replica.clock = max(replica.clock, deletedAt.counter)
+        }
+    }
+
+    private static func readImage(
+        _ reader: inout JSONReader, _ computers: [String], into replica: inout LibraryReplica
+    ) throws(JSONReader.Failure) {
+        var id: ImageID?
+        var base: (stamp: JournalStamp, image: GalleryImage)?
+        var fields: [(name: String, register: JournalRegister<RawJSON?>)] = []
+        var placement: JournalRegister<JournalChange.ImagePlacement?>?
+        try reader.readFields { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "id": id = ImageID(try readName(&reader))
+            case "base":
+                var stamp: JournalStamp?
+                var image: GalleryImage?
+                try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+                    switch index {
+                    case 0: stamp = try readStamp(&reader, computers)
+                    case 1: image = try StateFileFormat.readImage(&reader)
+                    default: throw JSONReader.Failure(offset: 0)
+                    }
+                }
+                guard let stamp, let image, (1...JournalEntry.nameLimit).contains(image.id.rawValue.utf8.count)
+                else { throw JSONReader.Failure(offset: 0) }
+                base = (stamp, image)
+            case "fields":
+                try reader.readObject { (reader, name) throws(JSONReader.Failure) in
+                    let register = try readRegister(&reader, computers)
+                    var scratch = GalleryImage(id: ImageID(""), url: "", aspectRatio: 1)
+                    guard JournalFields.setImageField(name, to: register.value, in: &scratch) else {
+                        throw JSONReader.Failure(offset: 0)
+                    }
+                    fields.append((name, register))
+                }
+            case "place":
+                var stamp: JournalStamp?
+                var texts: [String] = []
+                try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+                    switch index {
+                    case 0: stamp = try readStamp(&reader, computers)
+                    case 1, 2: texts.append(try readName(&reader))
+                    default: throw JSONReader.Failure(offset: 0)
+                    }
+                }
+                guard let stamp, texts.count != 1, texts.count < 2 || PositionKey.isValid(texts[1]) else {
+                    throw JSONReader.Failure(offset: 0)
+                }
+                let place = texts.isEmpty ? nil : JournalChange.ImagePlacement(gallery: texts[0], key: texts[1])
+                placement = JournalRegister(stamp: stamp, value: place)
+            default: try reader.skipValue()
+            }
+        }
+        guard let imageID = base?.image.id ?? id, id == nil || base == nil else { throw JSONReader.Failure(offset: 0) }
+        if let base {
+            replica.apply(.addImage(base.image), at: base.stamp)
+            replica.clock = max(replica.clock, base.stamp.counter)
+        }
+        for (name, register) in fields {
+            replica.apply(.setImageField(imageID, name: name, value: register.value), at: register.stamp)
+            replica.clock = max(replica.clock, register.stamp.counter)
+        }
+        if let placement {
+            replica.apply(.placeImage(imageID, placement.value), at: placement.stamp)
+            replica.clock = max(replica.clock, placement.stamp.counter)
+        }
+    }
+
+    /// `[stamp]` or `[stamp, value]`.
+    private static func readRegister(_ reader: inout JSONReader, _ computers: [String]) throws(JSONReader.Failure)
+        -> JournalRegister<RawJSON?>
+    {
+        var stamp: JournalStamp?
+        var value: RawJSON?
+        try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+            switch index {
+            case 0: stamp = try readStamp(&reader, computers)
+            case 1: value = try reader.readRaw().compacted
+            default: throw JSONReader.Failure(offset: 0)
+            }
+        }
+        guard let stamp else { throw JSONReader.Failure(offset: 0) }
+        return JournalRegister(stamp: stamp, value: value)
+    }
+
+    /// `[counter, index of the computer]`.
+    private static func readStamp(_ reader: inout JSONReader, _ computers: [String]) throws(JSONReader.Failure)
+        -> JournalStamp
+    {
+        var counter: UInt64?
+        var computer: String?
+        try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
+            switch index {
+            case 0: counter = try readCounter(&reader)
+            case 1:
+                guard let number = Int(try reader.readNumber()), computers.indices.contains(number) else {
+                    throw JSONReader.Failure(offset: 0)
+                }
+                computer = computers[number]
+            default: throw JSONReader.Failure(offset: 0)
+            }
+        }
+        guard let counter, let computer else { throw JSONReader.Failure(offset: 0) }
+        return JournalStamp(counter: counter, computer: computer)
+    }
+
+    private static func readCounter(_ reader: inout JSONReader) throws(JSONReader.Failure) -> UInt64 {
+        guard let counter = UInt64(try reader.readNumber()), counter <= JournalStamp.maximumCounter else {
+            throw JSONReader.Failure(offset: 0)
+        }
+        return counter
+    }
+
+    /// An id or a gallery's: a text of 1 to `JournalEntry.nameLimit` bytes.
+    private static func readName(_ reader: inout JSONReader) throws(JSONReader.Failure) -> String {
+        let name = try reader.readString()
+        guard (1...JournalEntry.nameLimit).contains(name.utf8.count) else { throw JSONReader.Failure(offset: 0) }
+        return name
+    }
+
+    /// An array whose elements `element` reads, given their index.
+    private static func readTuple(
+        _ reader: inout JSONReader, _ element: (inout JSONReader, Int) throws(JSONReader.Failure) -> Void
+    ) throws(JSONReader.Failure) {
+        var index = 0
+        try reader.readArray { (reader) throws(JSONReader.Failure) in
+            try element(&reader, index)
+            index += 1
+        }
+    }
+}

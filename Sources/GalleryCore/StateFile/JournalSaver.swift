@@ -1,0 +1,447 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Saves the library as the journal holds it (<doc:LibraryJournal>), with `BackgroundStateSaver`'s interface: each
+/// save's changes (`LibraryReplica.changes`) are committed and appended to this computer's log as one entry, off
+/// the caller's thread and paced as that saver paces its writes (`SavePacing`); a snapshot is written now and then
+/// (`SnapshotPolicy`); the other computers' logs are read from where the last reading stopped when the folder changes
+/// (`takeInChanges`), and the library they make is handed to `onMerged`.
+public final class JournalSaver: Sendable {
+    /// When a snapshot is written: once the log appended since the last one reaches `minimumLogBytes`, or a
+    /// `snapshotShare`-th of that snapshot's size if more. A launch then replays at most that much log on top of
+    /// the snapshot, and writing snapshots costs at most `snapshotShare` bytes per byte of log: the write cost of
+    /// an edit stays the size of the edit, and a launch's reading the size of the library, whatever the library.
+    public struct SnapshotPolicy: Sendable {
+        public var minimumLogBytes: Int
+        public var snapshotShare: Int
+
+        public init(minimumLogBytes: Int, snapshotShare: Int) {
+            self.minimumLogBytes = minimumLogBytes
+            self.snapshotShare = snapshotShare
+        }
+
+        /// A mebibyte of log is some four thousand edits, replayed in milliseconds; a quarter of the snapshot keeps
+        /// a launch's replay under a quarter of its reading, and the snapshots' writes at four times the log's.
+        public static let standard = SnapshotPolicy(minimumLogBytes: 1 << 20, snapshotShare: 4)
+
+        func isDue(logBytes: Int, lastSnapshotBytes: Int) -> Bool {
+            logBytes >= max(minimumLogBytes, lastSnapshotBytes / max(1, snapshotShare))
+        }
+    }
+
+    /// The name of the file, in this computer's own state folder, that holds its id in the journal.
+    public static let computerFileName = "journal-computer"
+    private static let snapshotPrefix = "snapshot-"
+    private static let snapshotSuffix = ".json"
+    private static let logSuffix = ".log"
+    /// Room left in a record for an entry's stamp around its change.
+    private static let entryOverhead = 256
+
+    /// What the caller asked for, apart from the journal so that `save` never waits for the disk.
+    private struct Requests {
+        var pending: GalleryState?
+        var scheduled = false
+        var writingNow = false
+        var askedWhileWriting = false
+        var pacing = SavePacing()
+    }
+
+    /// The journal as this computer holds it; its lock is held while the log is appended to or another is read.
+    private struct Journal {
+        var replica: LibraryReplica
+        /// What `replica` shows: the library before the next save's edit.
+        var saved: GalleryState
+        /// The last state the caller asked to save: after a merge, until the caller's saves take it in, their edits
+        /// are the changes from it.
+        var base: GalleryState
+        var computer: String
+        var log: JournalLogFile
+        /// For each log, the offset just past the last entry taken in, and its size when read.
+        var offsets: [String: Int]
+        var sizes: [String: Int] = [:]
+        var logBytesSinceSnapshot = 0
+        var lastSnapshotBytes = 0
+        /// The launch read no snapshot and replayed every log: the first save's snapshot spares the next launch that.
+        var snapshotOwed = false
+        var snapshotScheduled = false
+    }
+
+    private let folder: LibraryFolder
+    private let policy: SnapshotPolicy
+    private let runInBackground: BackgroundStateSaver.RunInBackground
+    private let clock: SavePacing.Clock
+    private let journal: Mutex<Journal>
+    private let requests = Mutex(Requests())
+    /// Held while a snapshot is encoded and written: one at a time, never holding the journal.
+    private let snapshotWriting = Mutex(())
+    private let onError: @Sendable (String) -> Void
+    private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
+    private let beforeWrite: @Sendable () throws -> Void
+
+    /// The library as the journal held it when this saver opened it.
+    public let loaded: GalleryState
+
+    /// This computer's id in the journal: its log is `journal/<computer>.log`.
+    public var computer: String { journal.withLock { $0.computer } }
+
+    /// Opens the journal of the library in `library` (blocking: the launch's reading): the newest snapshot read
+    /// whole, then every log from the offset it covers.
+    /// - Parameters:
+    ///   - stateFolder: this computer's own folder, never synced: it keeps this computer's id.
+    ///   - carryingOver: the library's older `state.json`, taken in when no snapshot is read (the first launch of
+    ///     the journal, or one killed before its first snapshot): taking it in again changes nothing.
+    ///   - onMerged: other computers' entries were taken in; `merged` holds them on top of `ours`, the last state
+    ///     asked to save. Called where the reading runs.
+    ///   - beforeWrite: called before each append; when it throws, the save fails as a failed append does.
+    public init(
+        library: LibraryFolder, stateFolder: URL, carryingOver: GalleryState? = nil,
+        policy: SnapshotPolicy = .standard,
+        runInBackground: @escaping BackgroundStateSaver.RunInBackground = BackgroundStateSaver.onThreadOfItsOwn,
+        clock: SavePacing.Clock = .system,
+        onError: @escaping @Sendable (String) -> Void,
+        onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
+        beforeWrite: @escaping @Sendable () throws -> Void = {}
+    ) throws(JournalLogFile.Failure) {
+        self.policy = policy
+        self.runInBackground = runInBackground
+        self.clock = clock
+        self.onError = onError
+        self.onMerged = onMerged
+        self.beforeWrite = beforeWrite
+        do throws(FileError) {
+            folder = try library.folder(JournalLogFile.folderName, creating: true)
+        } catch {
+            throw .failed(error)
+        }
+        var replica = LibraryReplica()
+        var offsets: [String: Int] = [:]
+        let snapshot = Self.newestSnapshot(in: folder)
+        if let snapshot {
+            replica = snapshot.snapshot.replica
+            offsets = snapshot.snapshot.covers
+        }
+        var computer = try Self.computer(in: stateFolder)
+        let opened: (file: JournalLogFile, read: JournalLog.Read)
+        do throws(JournalLogFile.Failure) {
+            opened = try JournalLogFile.open(in: library, computer: computer)
+        } catch .damaged {
+            // Its readers keep what it holds; this computer goes on in a log of its own.
+            computer = try Self.makeComputer(in: stateFolder)
+            opened = try JournalLogFile.open(in: library, computer: computer)
+        }
+        if snapshot == nil, let carryingOver { replica.merge(LibraryReplica(carryingOver: carryingOver, by: computer)) }
+        for entry in opened.read.entries { replica.apply(entry) }
+        offsets[computer] = opened.read.end
+        var sizes: [String: Int] = [:]
+        for other in Self.otherLogs(in: folder, besides: computer) {
+            guard let read = Self.readLog(other, in: folder, from: offsets[other] ?? 0) else { continue }
+            for entry in read.read.entries { replica.apply(entry) }
+            offsets[other] = read.read.end
+            sizes[other] = read.size
+        }
+        let state = replica.state
+        loaded = state
+        var journal = Journal(
+            replica: replica, saved: state, base: state, computer: computer, log: opened.file, offsets: offsets,
+            sizes: sizes)
+        journal.lastSnapshotBytes = snapshot?.size ?? 0
+        journal.snapshotOwed = snapshot == nil
+        journal.logBytesSinceSnapshot = max(0, opened.read.end - (snapshot?.snapshot.covers[computer] ?? 0))
+        self.journal = Mutex(journal)
+    }
+
+    // MARK: Saving
+
+    /// Saves `newState` off the caller's thread: at once after a quiet spell, else when the saver's turn comes
+    /// (`SavePacing`), the newest state asked for by then.
+    public func save(_ newState: GalleryState) {
+        let now = clock.now()
+        let wait: Duration? = requests.withLock { requests in
+            requests.pending = newState
+            if requests.writingNow { requests.askedWhileWriting = true }
+            guard !requests.scheduled && !requests.writingNow else { return nil }
+            requests.scheduled = true
+            return requests.pacing.wait(at: now)
+        }
+        if let wait { scheduleWrite(after: wait) }
+    }
+
+    private func scheduleWrite(after wait: Duration) {
+        runInBackground(wait) { [self] in _ = writePending(scheduled: true) }
+    }
+
+    /// Blocks until everything asked for is in the log, appended at once whatever the pacing; at most `timeout`
+    /// seconds; returns why it is not, if it is not.
+    public func flush(timeout: Double = 10) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<String?>(nil)
+        runInBackground(.zero) { [self] in
+            let reason = writePending(scheduled: false)
+            outcome.withLock { $0 = reason }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            return trPlural(
+                "saving took longer than {count} second", "saving took longer than {count} seconds", Int(timeout))
+        }
+        return outcome.withLock { $0 }
+    }
+
+    /// Commits and appends what is pending; returns why it is not in the log, if it is not.
+    private func writePending(scheduled: Bool) -> String? {
+        let pending = requests.withLock { requests in
+            defer { requests.pending = nil }
+            if scheduled { requests.scheduled = false }
+            requests.writingNow = true
+            requests.askedWhileWriting = false
+            return requests.pending
+        }
+        var time: (start: ContinuousClock.Instant, cost: Duration)?
+        defer { finishWrite(time) }
+        guard let pending else { return nil }
+        let (start, startTime) = (clock.now(), clock.threadTime())
+        let outcome = journal.withLock { journal in append(pending, to: &journal) }
+        time = (start, clock.threadTime() - startTime)
+        switch outcome {
+        case .appended(let snapshotDue):
+            if snapshotDue { scheduleSnapshot() }
+            return nil
+        case .failed(let reason):
+            requests.withLock { requests in
+                if requests.pending == nil { requests.pending = pending }  // tried again by the next save or flush
+            }
+            onError(reason)
+            return reason
+        }
+    }
+
+    private enum AppendOutcome {
+        case appended(snapshotDue: Bool)
+        case failed(reason: String)
+    }
+
+    /// Under the journal's lock: `new`'s changes, committed and appended.
+    private func append(_ new: GalleryState, to journal: inout Journal) -> AppendOutcome {
+        let outstandingMerge = journal.base != journal.saved
+        // A caller that took a merge in saves it back whole: nothing of its own to write.
+        if outstandingMerge && new == journal.saved {
+            journal.base = new
+            return .appended(snapshotDue: false)
+        }
+        var changes = journal.replica.changes(from: outstandingMerge ? journal.base : journal.saved, to: new)
+        if outstandingMerge {
+            // Edits on `ours` carry the merge taken in since: only what is the caller's own is written.
+            changes.removeAll { journal.replica.holds($0) }
+        }
+        let fitting = changes.filter {
+            JournalEntry.encodedSize(of: $0) + Self.entryOverhead <= JournalRecord.entryLimit
+        }
+        let refused = fitting.count < changes.count
+        changes = fitting
+        var replica = journal.replica
+        let entries = replica.commit(changes, by: journal.computer)
+        if !entries.isEmpty {
+            do {
+                try beforeWrite()
+                let end = try journal.log.append(entries)
+                journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
+                journal.offsets[journal.computer] = end
+            } catch {
+                return .failed(reason: "\(error)")
+            }
+        }
+        journal.replica = replica
+        journal.base = new
+        journal.saved = outstandingMerge || refused ? replica.state : new
+        if refused {
+            onError(tr("a change is larger than 8 MiB and is not saved; it stays in this window until you close it"))
+        }
+        if outstandingMerge && journal.saved != new { onMerged(journal.saved, new) }
+        let due =
+            !journal.snapshotScheduled
+            && (journal.snapshotOwed
+                || policy.isDue(logBytes: journal.logBytesSinceSnapshot, lastSnapshotBytes: journal.lastSnapshotBytes))
+        if due { journal.snapshotScheduled = true }
+        return .appended(snapshotDue: due)
+    }
+
+    /// Sets the saver's next turn by what this append took, and schedules the save asked for while it ran.
+    private func finishWrite(_ time: (start: ContinuousClock.Instant, cost: Duration)?) {
+        let now = clock.now()
+        let wait: Duration? = requests.withLock { requests in
+            requests.writingNow = false
+            if let time { requests.pacing.wrote(at: time.start, cost: time.cost) }
+            guard requests.askedWhileWriting, !requests.scheduled, requests.pending != nil else { return nil }
+            requests.askedWhileWriting = false
+            requests.scheduled = true
+            return requests.pacing.wait(at: now)
+        }
+        if let wait { scheduleWrite(after: wait) }
+    }
+
+    // MARK: Snapshots
+
+    private func scheduleSnapshot() {
+        runInBackground(.zero) { [self] in writeSnapshot() }
+    }
+
+    /// Writes the library as the journal holds it now as this computer's snapshot, whole (temporary file, fsync,
+    /// rename): encoded outside the journal's lock, so that saves go on meanwhile.
+    private func writeSnapshot() {
+        snapshotWriting.withLock { _ in
+            let (snapshot, computer, appended) = journal.withLock { journal in
+                (
+                    JournalSnapshot(replica: journal.replica, covers: journal.offsets), journal.computer,
+                    journal.logBytesSinceSnapshot
+                )
+            }
+            let bytes = snapshot.encoded
+            do throws(FileError) {
+                try Self.snapshotWriter.write(
+                    Data(bytes), named: Self.snapshotPrefix + computer + Self.snapshotSuffix, in: folder,
+                    policy: .replace)
+                journal.withLock { journal in
+                    journal.snapshotScheduled = false
+                    journal.lastSnapshotBytes = bytes.count
+                    journal.snapshotOwed = false
+                    journal.logBytesSinceSnapshot -= appended
+                }
+            } catch {
+                journal.withLock { $0.snapshotScheduled = false }
+                onError("\(error)")
+            }
+        }
+    }
+
+    private static let snapshotWriter = FileWriter(
+        durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp)
+
+    // MARK: Taking in
+
+    /// The folder changed: what is pending is appended first, then every other computer's log is read from where
+    /// the last reading stopped (from its start when it got shorter or is damaged there), and the library they make
+    /// is handed to `onMerged` when it changed.
+    public func takeInChanges() {
+        runInBackground(.zero) { [self] in
+            _ = writePending(scheduled: false)
+            takeInOtherLogs()
+        }
+    }
+
+    private func takeInOtherLogs() {
+        let merged: (merged: GalleryState, ours: GalleryState)? = journal.withLock { journal in
+            var tookIn = false
+            for other in Self.otherLogs(in: folder, besides: journal.computer) {
+                let offset = journal.offsets[other] ?? 0
+                guard let status = folder.status(of: other + Self.logSuffix),
+                    Int(status.st_size) != journal.sizes[other] || Int(status.st_size) < offset,
+                    let read = Self.readLog(other, in: folder, from: offset)
+                else { continue }
+                for entry in read.read.entries { journal.replica.apply(entry) }
+                tookIn = tookIn || !read.read.entries.isEmpty
+                journal.offsets[other] = read.read.end
+                journal.sizes[other] = read.size
+            }
+            guard tookIn else { return nil }
+            let state = journal.replica.state
+            guard state != journal.saved else { return nil }
+            journal.saved = state
+            return (state, journal.base)
+        }
+        if let merged, merged.merged != merged.ours { onMerged(merged.merged, merged.ours) }
+    }
+
+    // MARK: Reading the folder
+
+    /// The computers whose logs are in `folder`, but `computer`.
+    private static func otherLogs(in folder: LibraryFolder, besides computer: String) -> [String] {
+        folder.names().compactMap { name in
+            guard name.hasSuffix(logSuffix) else { return nil }
+            let id = String(name.dropLast(logSuffix.count))
+            return id != computer && JournalStamp.isValidComputer(id) ? id : nil
+        }.sorted()
+    }
+
+    /// `computer`'s log from `offset` on, at most the log's bound; from its start when it is shorter than `offset`
+    /// (replaced) or damaged at `offset`. Offsets in what it returns are the log's.
+    private static func readLog(_ computer: String, in folder: LibraryFolder, from offset: Int) -> (
+        read: JournalLog.Read, size: Int
+    )? {
+        guard let descriptor = try? folder.openFile(computer + logSuffix, flags: O_RDONLY | O_NONBLOCK) else {
+            return nil
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        func read(from start: Int) -> JournalLog.Read? {
+            var bytes = [UInt8](repeating: 0, count: min(size - start, JournalLogFile.limit))
+            var count = 0
+            while count < bytes.count {
+                let got = bytes.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(start + count))
+                }
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else {
+                    if got == 0 { break }
+                    return nil
+                }
+                count += got
+            }
+            bytes.removeLast(bytes.count - count)
+            var found = JournalLog.read(bytes)
+            found.end += start
+            return found
+        }
+        let start = offset <= size ? offset : 0
+        guard let found = read(from: start) else { return nil }
+        if start > 0 && found.stop == .damaged && found.end == start {
+            return read(from: 0).map { ($0, size) }
+        }
+        return (found, size)
+    }
+
+    /// The newest snapshot in `folder` that reads whole, and its size.
+    private static func newestSnapshot(in folder: LibraryFolder) -> (snapshot: JournalSnapshot, size: Int)? {
+        let names = folder.names().filter { $0.hasPrefix(snapshotPrefix) && $0.hasSuffix(snapshotSuffix) }
+        let byAge = names.compactMap { name in folder.status(of: name).map { (name, $0.st_mtim) } }
+            .sorted { ($0.1.tv_sec, $0.1.tv_nsec) > ($1.1.tv_sec, $1.1.tv_nsec) }
+        for (name, _) in byAge {
+            guard let data = try? FileReader.read(name, in: folder, limit: JournalSnapshot.limit),
+                let snapshot = JournalSnapshot.decode([UInt8](data))
+            else { continue }
+            return (snapshot, data.count)
+        }
+        return nil
+    }
+
+    /// This computer's id, kept in its own state folder; made the first time.
+    private static func computer(in stateFolder: URL) throws(JournalLogFile.Failure) -> String {
+        let path = stateFolder.appendingPathComponent(computerFileName).path
+        if let data = try? FileReader.read(path, limit: 4096),
+            let id = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            JournalStamp.isValidComputer(id)
+        {
+            return id
+        }
+        return try makeComputer(in: stateFolder)
+    }
+
+    /// A new id for this computer, kept in its own state folder.
+    private static func makeComputer(in stateFolder: URL) throws(JournalLogFile.Failure) -> String {
+        let id = UUID().uuidString.lowercased()
+        do throws(FileError) {
+            try FileWriter.makeFolders(stateFolder.path)
+            try FileWriter.kept.write(
+                Data((id + "\n").utf8), to: stateFolder.appendingPathComponent(computerFileName).path,
+                policy: .replace)
+        } catch {
+            throw .failed(error)
+        }
+        return id
+    }
+}

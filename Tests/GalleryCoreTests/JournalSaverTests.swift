@@ -1,0 +1,241 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import GalleryCore
+
+/// Runs the saver's background work when told: at once (`inline`), or queued for the test to run one job at a time.
+private final class Runner: Sendable {
+    private let queued = Mutex<[@Sendable () -> Void]>([])
+    private let runsAtOnce: Bool
+
+    init(inline: Bool) { runsAtOnce = inline }
+
+    var run: BackgroundStateSaver.RunInBackground {
+        { [self] _, work in
+            if runsAtOnce { work() } else { queued.withLock { $0.append(work) } }
+        }
+    }
+
+    /// Runs the oldest queued job; whether there was one.
+    @discardableResult
+    func runNext() -> Bool {
+        guard let work = queued.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return false }
+        work()
+        return true
+    }
+
+    var queuedCount: Int { queued.withLock { $0.count } }
+}
+
+/// What the saver handed back: errors and merged libraries.
+private final class Reports: Sendable {
+    let errors = Mutex<[String]>([])
+    let merged = Mutex<[GalleryState]>([])
+}
+
+/// A library folder and two computers' own state folders, removed after the test.
+private struct Folders {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("journal-saver-\(RandomID.make())")
+    var library: URL { root.appendingPathComponent("library") }
+    func stateFolder(_ name: String) -> URL { root.appendingPathComponent("state-\(name)") }
+    var log: URL { library.appendingPathComponent("journal") }
+}
+
+private func withFolders(_ body: (Folders) throws -> Void) throws {
+    let folders = Folders()
+    defer { try? FileManager.default.removeItem(at: folders.root) }
+    try body(folders)
+}
+
+private func saver(
+    _ folders: Folders, computer: String = "a", runner: Runner = Runner(inline: true), reports: Reports = Reports(),
+    carryingOver: GalleryState? = nil, policy: JournalSaver.SnapshotPolicy = .standard
+) throws -> JournalSaver {
+    try JournalSaver(
+        library: LibraryFolder.open(folders.library, creating: true), stateFolder: folders.stateFolder(computer),
+        carryingOver: carryingOver, policy: policy, runInBackground: runner.run,
+        onError: { message in reports.errors.withLock { $0.append(message) } },
+        onMerged: { merged, _ in reports.merged.withLock { $0.append(merged) } })
+}
+
+private func image(_ id: String) -> GalleryImage {
+    GalleryImage(id: ImageID(id), url: "https://example.com/\(id).png", aspectRatio: 1.5)
+}
+
+/// Two galleries of three images.
+private let library = GalleryState(galleries: [
+    Gallery(id: "g1", name: "Walls", images: [image("i1"), image("i2"), image("i3")]),
+    Gallery(id: "g2", name: "Floors", images: [image("i4"), image("i5"), image("i6")]),
+])
+
+private func noted(_ state: GalleryState, gallery: Int, image: Int, _ note: String) -> GalleryState {
+    var state = state
+    state.galleries[gallery].images[image].note = note
+    return state
+}
+
+@Suite("The journal's saver on the disk")
+struct JournalSaverTests {
+    @Test func anEditIsLoadedByTheNextSaverOnTheFolder() throws {
+        try withFolders { folders in
+            let first = try saver(folders, carryingOver: library)
+            #expect(first.loaded == library)
+            let edited = noted(library, gallery: 0, image: 1, "For the kitchen wall")
+            first.save(edited)
+            #expect(first.flush() == nil)
+            let again = try saver(folders)
+            #expect(again.loaded == edited)
+            #expect(again.computer == first.computer)
+        }
+    }
+
+    @Test func twoComputersTakingInEachOthersLogsConverge() throws {
+        try withFolders { folders in
+            let (reportsA, reportsB) = (Reports(), Reports())
+            let a = try saver(folders, computer: "a", reports: reportsA, carryingOver: library)
+            let b = try saver(folders, computer: "b", reports: reportsB, carryingOver: library)
+            #expect(a.computer != b.computer)
+            var onA = noted(library, gallery: 0, image: 0, "From A")
+            onA.galleries[1].images.swapAt(0, 2)
+            var onB = noted(library, gallery: 1, image: 1, "From B")
+            onB.galleries[0].name = "Kitchen walls"
+            a.save(onA)
+            b.save(onB)
+            a.takeInChanges()
+            b.takeInChanges()
+            let mergedA = try #require(reportsA.merged.withLock { $0.last })
+            let mergedB = try #require(reportsB.merged.withLock { $0.last })
+            #expect(mergedA == mergedB)
+            #expect(mergedA.galleries[0].images[0].note == "From A" && mergedA.galleries[1].images[1].note == "From B")
+            #expect(mergedA.galleries[0].name == "Kitchen walls")
+            #expect(mergedA.galleries[1].images.map(\.id.rawValue) == ["i6", "i5", "i4"])
+            #expect(reportsA.errors.withLock { $0 }.isEmpty && reportsB.errors.withLock { $0 }.isEmpty)
+            // The windows take the merge in and save it back: nothing of theirs to write, and a third launch agrees.
+            a.save(mergedA)
+            b.save(mergedB)
+            #expect(try saver(folders, computer: "c").loaded == mergedA)
+        }
+    }
+
+    @Test func aKillBetweenTheAppendAndTheSnapshotLosesNothing() throws {
+        try withFolders { folders in
+            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+            let runner = Runner(inline: false)
+            let first = try saver(folders, runner: runner, carryingOver: library, policy: everyAppend)
+            let once = noted(library, gallery: 0, image: 0, "Snapshotted")
+            first.save(once)
+            while runner.runNext() {}
+            let snapshot = folders.log.appendingPathComponent("snapshot-\(first.computer).json")
+            let snapshotBytes = try Data(contentsOf: snapshot)
+            let twice = noted(once, gallery: 1, image: 2, "Appended only")
+            first.save(twice)
+            #expect(runner.runNext())  // the append
+            #expect(runner.queuedCount == 1)  // the snapshot, never run: the saver is dropped as a kill would
+            #expect(try Data(contentsOf: snapshot) == snapshotBytes)
+            #expect(try saver(folders).loaded == twice)
+        }
+    }
+
+    @Test func aLogCutMidRecordLosesOnlyThatEntry() throws {
+        try withFolders { folders in
+            let writer = try saver(folders, computer: "a", carryingOver: library)
+            let kept = noted(library, gallery: 0, image: 0, "Kept")
+            writer.save(kept)
+            #expect(writer.flush() == nil)
+            let logURL = folders.log.appendingPathComponent("\(writer.computer).log")
+            let whole = try Data(contentsOf: logURL)
+            writer.save(noted(kept, gallery: 0, image: 1, "Cut"))
+            #expect(writer.flush() == nil)
+            let longer = try Data(contentsOf: logURL)
+            #expect(longer.count > whole.count + 20)
+            // Another computer reads the log as the sync tool left it, cut in the middle of the last record.
+            try longer.prefix(whole.count + 20).write(to: logURL)
+            let reports = Reports()
+            let reader = try saver(folders, computer: "b", reports: reports)
+            #expect(reader.loaded.galleries.count == library.galleries.count)
+            // Its own snapshot may not hold the library yet: what it read is the log up to the cut.
+            #expect(reader.loaded.galleries[0].images[0].note == "Kept")
+            #expect(reader.loaded.galleries[0].images[1].note == nil)
+            // The rest of the record arrives: the next reading takes it in from where the last stopped.
+            try longer.write(to: logURL)
+            reader.takeInChanges()
+            let merged = try #require(reports.merged.withLock { $0.last })
+            #expect(merged.galleries[0].images[1].note == "Cut")
+        }
+    }
+
+    @Test func aLogThatGotShorterIsReadAgainFromItsStart() throws {
+        try withFolders { folders in
+            let writer = try saver(folders, computer: "a", carryingOver: library)
+            writer.save(noted(library, gallery: 0, image: 0, "One"))
+            #expect(writer.flush() == nil)
+            writer.save(noted(library, gallery: 0, image: 0, "Two"))
+            #expect(writer.flush() == nil)
+            let reports = Reports()
+            let reader = try saver(folders, computer: "b", reports: reports)
+            #expect(reader.loaded.galleries[0].images[0].note == "Two")
+            // The log is replaced by a shorter one (restored from a backup) holding another entry.
+            let logURL = folders.log.appendingPathComponent("\(writer.computer).log")
+            let entry = JournalEntry(
+                stamp: JournalStamp(counter: 100, computer: writer.computer),
+                changes: [.setImageField(ImageID("i2"), name: "note", value: RawJSON(.string("Restored")))])
+            try Data(JournalLog.record(entry)).write(to: logURL)
+            reader.takeInChanges()
+            let merged = try #require(reports.merged.withLock { $0.last })
+            #expect(merged.galleries[0].images[1].note == "Restored")
+        }
+    }
+
+    @Test func aChangeOverTheRecordCapIsRefusedWithAMessage() throws {
+        try withFolders { folders in
+            let reports = Reports()
+            let writer = try saver(folders, reports: reports, carryingOver: library)
+            var edited = noted(library, gallery: 0, image: 0, String(repeating: "x", count: JournalRecord.entryLimit))
+            edited.galleries[1].name = "Kept"
+            writer.save(edited)
+            #expect(writer.flush() == nil)
+            #expect(reports.errors.withLock { $0.count } == 1)
+            let again = try saver(folders)
+            #expect(again.loaded.galleries[1].name == "Kept")
+            #expect(again.loaded.galleries[0].images[0].note?.utf8.count == nil)
+        }
+    }
+
+    @Test func anEditOnTheMergedLibraryWritesOnlyItsOwnChange() throws {
+        try withFolders { folders in
+            let reportsA = Reports()
+            let a = try saver(folders, computer: "a", reports: reportsA, carryingOver: library)
+            let b = try saver(folders, computer: "b", carryingOver: library)
+            b.save(noted(library, gallery: 1, image: 1, "From B"))
+            #expect(b.flush() == nil)
+            a.takeInChanges()
+            let merged = try #require(reportsA.merged.withLock { $0.last })
+            a.save(noted(merged, gallery: 0, image: 0, "From A"))
+            #expect(a.flush() == nil)
+            let log = try [UInt8](Data(contentsOf: folders.log.appendingPathComponent("\(a.computer).log")))
+            let last = try #require(JournalLog.read(log).entries.last)
+            #expect(last.changes == [.setImageField(ImageID("i1"), name: "note", value: RawJSON(.string("From A")))])
+        }
+    }
+
+    @Test func aDamagedLogOfThisComputersGoesOnUnderANewID() throws {
+        try withFolders { folders in
+            let first = try saver(folders, carryingOver: library)
+            let kept = noted(library, gallery: 0, image: 0, "Kept")
+            first.save(kept)
+            #expect(first.flush() == nil)
+            let logURL = folders.log.appendingPathComponent("\(first.computer).log")
+            var bytes = try Data(contentsOf: logURL)
+            bytes[bytes.count - 3] ^= 0x01
+            try bytes.write(to: logURL)
+            let second = try saver(folders)
+            #expect(second.computer != first.computer)
+            let edited = noted(library, gallery: 1, image: 0, "After")
+            second.save(edited)
+            #expect(second.flush() == nil)
+            let third = try saver(folders)
+            #expect(third.computer == second.computer && third.loaded == edited)
+        }
+    }
+}
