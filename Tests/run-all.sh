@@ -73,8 +73,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift
 # Warnings are errors here, not in Package.swift, where a newer compiler's new warning would stop a packager's
-# build. The check builds in a folder of its own, since different flags in one folder would make SwiftPM compile
-# everything again.
+# build. The check builds in a folder of its own: in the folder of a plain `swift build`, its different flags would
+# make SwiftPM compile everything again, each time one follows the other.
 strict=(--scratch-path "$PWD/.build-strict" -Xswiftc -warnings-as-errors -Xcc -Werror)
 swift build --build-tests "${strict[@]}"
 # The unit tests run from the strict build, so the tests are compiled once.
