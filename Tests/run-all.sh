@@ -73,12 +73,14 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift
 # Warnings are errors here, not in Package.swift, where a newer compiler's new warning would stop a packager's
-# build. The check builds in a folder of its own: the plain build below is the one the end-to-end tests and Meson's
-# install test reuse, and different flags in one folder would make SwiftPM compile everything again.
-strict=(--scratch-path .build-strict -Xswiftc -warnings-as-errors -Xcc -Werror)
+# build. The check builds in a folder of its own: in the folder of a plain `swift build`, its different flags would
+# make SwiftPM compile everything again, each time one follows the other.
+strict=(--scratch-path "$PWD/.build-strict" -Xswiftc -warnings-as-errors -Xcc -Werror)
 swift build --build-tests "${strict[@]}"
-# The unit tests run from the strict build, so the tests are compiled once; the plain build compiles no tests.
+# The unit tests run from the strict build, so the tests are compiled once.
 swift test --skip-build "${strict[@]}"
-swift build
+# The end-to-end tests launch the strict build's app (the flags change no code, only stop at a warning), and Meson's
+# install test builds with the same arguments, which find it up to date: the app is compiled once too.
+export IMAGE_GALLERY_BIN="$PWD/.build-strict/debug/image-gallery" IMAGE_GALLERY_SWIFT_BUILD_ARGS="${strict[*]}"
 # Debian's python: pyatspi exists only there. The slowest tests are named, to keep the run within its time.
 /usr/bin/python3 -m pytest -p no:cacheprovider --durations=30 Tests/e2e "$@"

@@ -4,7 +4,7 @@
 meson.build runs this from a custom_target, since Meson has no SwiftPM support:
 
     build_swift.py --swift SWIFT --package-path DIR --configuration release \
-                   --product image-gallery --output BUILDDIR/image-gallery
+                   --product image-gallery --output BUILDDIR/image-gallery -- [SWIFT BUILD ARGS…]
 
 It runs `swift build -c CONFIG --product PRODUCT` in the package (so the
 package's usual .build directory is used, and a debug build made by a plain
@@ -26,10 +26,11 @@ def main() -> int:
     parser.add_argument("--configuration", choices=("debug", "release"), required=True)
     parser.add_argument("--product", required=True, help="SwiftPM executable product")
     parser.add_argument("--output", required=True, help="where to copy the executable")
+    parser.add_argument("swift_build_args", nargs="*", help="more arguments for swift build, after --")
     args = parser.parse_args()
 
     swift_build = [args.swift, "build", "--package-path", args.package_path,
-                   "--configuration", args.configuration]
+                   "--configuration", args.configuration] + args.swift_build_args
     try:
         subprocess.run(swift_build + ["--product", args.product], check=True)
         bin_path = subprocess.run(swift_build + ["--show-bin-path"], check=True,

@@ -5,9 +5,12 @@ Run with Debian's Python (it has the gi bindings):
     /usr/bin/python3 -m pytest Tests/e2e/test_desktop_integration.py
 
 Precondition: the test runner has already run `swift build` (debug) in the
-repository, so `.build/debug/image-gallery` exists. The install test runs
-`meson setup … -Dswiftpm_configuration=debug` + `meson install` into a
-temporary prefix; Meson's custom target then runs
+repository, so `.build/debug/image-gallery` exists; or it built the app with
+other arguments, named in $IMAGE_GALLERY_SWIFT_BUILD_ARGS (e.g. `--scratch-path
+DIR -Xswiftc -warnings-as-errors`), and $IMAGE_GALLERY_BIN is what that built.
+The install test runs `meson setup … -Dswiftpm_configuration=debug` (with
+`-Dswiftpm_build_args=` those arguments) + `meson install` into a temporary
+prefix; Meson's custom target then runs
 `swift build -c debug --product image-gallery`, which finds everything up to
 date. If the executable was not built, the tests that need it FAIL; nothing
 here is skipped.
@@ -38,7 +41,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "data"
 MESON_ROOT = REPO_ROOT / "meson_helpers"
-DEBUG_BINARY = REPO_ROOT / ".build" / "debug" / "image-gallery"
+DEBUG_BINARY = Path(os.environ.get("IMAGE_GALLERY_BIN") or REPO_ROOT / ".build" / "debug" / "image-gallery")
+# The arguments the build of DEBUG_BINARY was made with, so that Meson's swift build finds it up to date.
+SWIFT_BUILD_ARGS = os.environ.get("IMAGE_GALLERY_SWIFT_BUILD_ARGS", "").split()
 
 APP_ID = "io.github.imagegallery.ImageGallery"
 EXECUTABLE = "image-gallery"
@@ -178,7 +183,7 @@ def install(tmp_path_factory):
     build_dir, prefix = base / "build", base / "prefix"
     setup = run_checked(
         ["meson", "setup", build_dir, MESON_ROOT, "--prefix=%s" % prefix,
-         "-Dswiftpm_configuration=debug"],
+         "-Dswiftpm_configuration=debug", "-Dswiftpm_build_args=%s" % ",".join(SWIFT_BUILD_ARGS)],
         cwd=REPO_ROOT)
     # `meson install` builds first, which runs swift build (a no-op when up to date).
     installed = run_checked(["meson", "install", "-C", build_dir], timeout=1800, cwd=REPO_ROOT)

@@ -637,7 +637,8 @@ public final class GalleryLibrary {
         var uses: [String: TagUse] = [:]
         // Each distinct tag's names and keys worked out once: lowercasing each tag of each image took most of the time.
         var namesOfTag: [String: [(name: String, key: String)]] = [:]
-        var counted: [String] = []
+        // A set, not a list: an image of many tags looked each one up among those before it.
+        var counted: Set<String> = []
         for image in images {
             counted.removeAll(keepingCapacity: true)
             for tag in image.tags {
@@ -648,8 +649,7 @@ public final class GalleryLibrary {
                         namesOfTag[tag] = names
                         return names
                     }()
-                for (name, key) in names where !counted.contains(key) {
-                    counted.append(key)
+                for (name, key) in names where counted.insert(key).inserted {
                     uses[key, default: TagUse(name: name, count: 0)].count += 1
                 }
             }

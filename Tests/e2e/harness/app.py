@@ -258,8 +258,10 @@ class App:
                 return True
             return acc.role_name == role if isinstance(role, str) else acc.role == role
 
-        found = self.find_all(match, root)
-        return found[0] if found else None
+        root = root or self.accessible_app()
+        # The first match in the walk's order, without asking the rest of the tree (a walk asks each node for its
+        # name and children over D-Bus, and a dialog of hundreds of rows takes seconds).
+        return next((acc for acc in walk(root) if _safe(lambda: match(acc), False)), None) if root else None
 
     def wait_for_object(self, name, role=None, timeout=30, **kw):
         return wait_until(lambda: self._alive_then(lambda: self.find_by_name(name, role, **kw)), timeout, 0.25,
