@@ -71,7 +71,7 @@ def wait_saved(app, expected, timeout=5, what=None):
         last["names"] = saved_names(app, harness.document(last["bytes"]))
         return last["names"] == list(expected)
 
-    wait_until(attempt, timeout, 0.1, what or "the library to list %s" % list(expected),
+    wait_until(attempt, timeout, 0.05, what or "the library to list %s" % list(expected),
                lambda: "the library lists %s" % (last.get("names"),))
     return last["bytes"]
 

@@ -70,6 +70,8 @@ class App:
         self._app_acc = None
         self._gallery = None
         self.stdout_path = self.stderr_path = None
+        # The last printout and the files it was read from (`_printout_sources`): read again only once they change.
+        self._printout = None
 
     # --- lifecycle ---
     def env(self):
@@ -181,11 +183,45 @@ class App:
             raise HarnessError("`%s --print-state` did not finish within %ss" % (self.binary, timeout))
         return done.returncode, done.stdout, done.stderr.decode(errors="replace")
 
+    def _printout_sources(self):
+        """What `--print-state` reads, as each file's path, identity, size and times: the library folder (the data
+        folder, and the one the settings name), the settings, and this computer's own state folder. A save (a rename
+        or an append) changes it; while it stays the same, the library printed last is still the library."""
+        env = self.env()
+        config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(env["HOME"], ".config"), "image-gallery")
+        own = os.path.join(env.get("XDG_STATE_HOME") or os.path.join(env["HOME"], ".local", "state"), "image-gallery")
+        folders = [self.state_dir, config, own]
+        try:
+            with open(os.path.join(config, "settings.json")) as f:
+                named = json.load(f).get("libraryFolder")
+            if isinstance(named, str):
+                folders.append(named)
+        except (OSError, ValueError, AttributeError):
+            pass
+        sources = []
+        for top in folders:
+            for folder, _, names in os.walk(top):
+                for name in names:
+                    path = os.path.join(folder, name)
+                    try:
+                        info = os.stat(path)  # through a link: a save through it renames its target
+                    except OSError:
+                        continue  # a link to nothing, or gone meanwhile
+                    sources.append((path, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+        return sorted(sources)
+
+    def _printed(self):
+        """`print_state()`'s answer, printed again only when a file it reads has changed since the last time."""
+        sources = self._printout_sources()
+        if self._printout is None or self._printout[0] != sources:
+            self._printout = (sources, self.print_state())
+        return self._printout[1]
+
     def state_bytes(self):
         """The library as `image-gallery --print-state` prints it: today's state file format, every computer's edits
         merged, without the lineage. Raises LibraryUnreadable (a ValueError) when there is no library yet or it
-        cannot be read."""
-        status, out, err = self.print_state()
+        cannot be read. Printed again only when a file it reads has changed since the last time."""
+        status, out, err = self._printed()
         if status != 0:
             raise LibraryUnreadable("--print-state exited with %d: %s" % (status, err.strip()))
         return out
@@ -196,7 +232,7 @@ class App:
 
     def state_text(self):
         """The library as printed, or why it cannot be had: for a failure's message."""
-        status, out, err = self.print_state()
+        status, out, err = self._printed()
         return out.decode(errors="replace") if status == 0 else "(no library: %s)" % err.strip()
 
     def state_file_bytes(self):
@@ -215,7 +251,7 @@ class App:
                 files[os.path.relpath(path, self.state_dir)] = (info.st_size, info.st_mtime_ns)
         return files
 
-    def wait_state(self, predicate, timeout=10, what="the library", interval=0.15):
+    def wait_state(self, predicate, timeout=10, what="the library", interval=0.05):
         """Polls the library (`state()`, none while it cannot be read) until predicate(library) is true; returns
         that library. Fails with the last library read."""
         last = {}
