@@ -185,8 +185,9 @@ class App:
 
     def _printout_sources(self):
         """What `--print-state` reads, as each file's path, identity, size and times: the library folder (the data
-        folder, and the one the settings name), the settings, and this computer's own state folder. A save (a rename
-        or an append) changes it; while it stays the same, the library printed last is still the library."""
+        folder, and the one the settings name, less the kept originals' bytes, which it never reads), the settings, and
+        this computer's own state folder. A save (a rename or an append) changes it; while it stays the same, the
+        library printed last is still the library."""
         env = self.env()
         config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(env["HOME"], ".config"), "image-gallery")
         own = os.path.join(env.get("XDG_STATE_HOME") or os.path.join(env["HOME"], ".local", "state"), "image-gallery")
@@ -200,7 +201,9 @@ class App:
             pass
         sources = []
         for top in folders:
-            for folder, _, names in os.walk(top):
+            for folder, subfolders, names in os.walk(top):
+                if folder == top and "originals" in subfolders:
+                    subfolders.remove("originals")
                 for name in names:
                     path = os.path.join(folder, name)
                     try:
