@@ -269,7 +269,11 @@ def test_slow_image_shows_a_placeholder_with_progress_at_the_drop_point_then_lan
     placeholder_cells, shot = wait_screen(app, placeholder_shown, 3, "the placeholder at the drop point")
     save_sequence(shot, "drop-1-placeholder.png")
     assert placeholder_cells[2].name.startswith("Downloading"), placeholder_cells[2]
-    assert app.state_bytes() == original, "the library changed while the image was still downloading"
+    # The library is read before the cells (a reading takes a while): while they still show the placeholder, it was
+    # read mid-download.
+    saved = app.state_bytes()
+    if app.cells()[2].placeholder:
+        assert saved == original, "the library changed while the image was still downloading"
 
     # progress: a percentage in the placeholder's name, rising; the ring drawn, not the image
     seen = []
