@@ -4,7 +4,8 @@
   http_server  (test)    harness.ImageServer on 127.0.0.1, stopped after the test
   make_app     (test)    factory: make_app(state=None, env_overrides=None, **App kwargs) -> harness.App, each with
                          its own XDG directories under the test's tmp_path; all stopped after the test. When the
-                         test failed, a screenshot, each app's stderr and state.json go to the artifacts folder
+                         test failed, a screenshot, each app's stderr, state.json and its library as
+                         `--print-state` prints it go to the artifacts folder
                          ($E2E_ARTIFACTS, default /tmp/image-gallery-e2e-artifacts/<test>/).
   app_binary             the binary the tests launch ($IMAGE_GALLERY_BIN or .build/debug/image-gallery)
 """
@@ -79,6 +80,9 @@ def make_app(desktop, tmp_path, request, app_binary):
                     shutil.copy(os.path.join(app.root, name), os.path.join(folder, "app%d-%s" % (i, name)))
             if os.path.exists(app.state_path):
                 shutil.copy(app.state_path, os.path.join(folder, "app%d-state.json" % i))
+            status, out, err = harness._safe(app.print_state, (None, b"", "(it did not run)"))
+            with open(os.path.join(folder, "app%d-print-state.json" % i), "wb") as f:
+                f.write(out if status == 0 else err.encode())
             if app.running:
                 with open(os.path.join(folder, "app%d-accessible-tree.txt" % i), "w") as f:
                     f.write(harness._safe(app.dump_tree, "(unreadable)"))

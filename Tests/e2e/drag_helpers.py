@@ -1,7 +1,7 @@
 """Helpers for the drag-to-reorder (issue 3) and trash (issue 5) end-to-end tests.
 
   - `gallery_state`, `name_of`, `saved_names`, `wait_saved`, `rows_of`: states made of served images, and what
-    state.json and the accessible cells say about the order;
+    the library (`--print-state`) and the accessible cells say about the order;
   - `PointerDrag`: a real pointer drag with xdotool, in pieces (press and pass GTK's drag threshold, move, hover,
     release or press Escape), so a test can look at the screen and the accessible tree mid-drag; as a context
     manager it never leaves the button held or a drag running when a test fails;
@@ -47,9 +47,10 @@ def name_of(url):
     return url.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
-def saved_names(app):
-    """The order in state.json, as image names."""
-    return [name_of(u) for u in app.image_urls()]
+def saved_names(app, library=None):
+    """The order the library holds (`app.state()`, or `library` read earlier), as image names."""
+    library = library if library is not None else app.state()
+    return [name_of(image["url"]) for image in library["galleries"][0]["images"]]
 
 
 def cell_names(cells):
@@ -57,20 +58,22 @@ def cell_names(cells):
 
 
 def wait_saved(app, expected, timeout=5, what=None):
-    """Polls state.json until it lists exactly `expected` (image names, in order); returns its bytes."""
+    """Polls the library until it lists exactly `expected` (image names, in order); returns its bytes (as
+    `app.state_bytes()` gives them)."""
     last = {}
 
     def attempt():
         try:
-            last["names"] = saved_names(app)
-        except (OSError, ValueError) as e:  # between the temporary file and the rename, or mid-write
+            last["bytes"] = app.state_bytes()
+        except harness.LibraryUnreadable as e:  # before the first save
             last["names"] = repr(e)
             return False
+        last["names"] = saved_names(app, harness.document(last["bytes"]))
         return last["names"] == list(expected)
 
-    wait_until(attempt, timeout, 0.05, what or "state.json to list %s" % list(expected),
-               lambda: "state.json lists %s" % (last.get("names"),))
-    return app.state_bytes()
+    wait_until(attempt, timeout, 0.05, what or "the library to list %s" % list(expected),
+               lambda: "the library lists %s" % (last.get("names"),))
+    return last["bytes"]
 
 
 def wait_order(app, expected, timeout=10, what=None, complete=False):
@@ -464,7 +467,7 @@ def launch_gallery(make_app, http_server, specs=None, settle=True):
         app.wait_cells(lambda cs: len(cs) > 0 and all(c.settled for c in cs), 60,
                        what="the visible cells to load")
         # The served images have no original yet: the library keeps them in the background after the first
-        # frame (the carry-over), each a save; done before a test compares state.json.
+        # frame (the carry-over), each a save; done before a test compares the library.
         app.wait_every_image_kept()
     return app, {s.name: s.rgb for s in served}
 
@@ -533,5 +536,5 @@ def assert_toast_undo_spent(app, desktop, expected, action):
     click_node(desktop, undo)
     time.sleep(0.8)
     assert saved_names(app) == expected, (
-        "the toast %r still offered Undo after %s, and clicking it undid an earlier step: state.json went "
+        "the toast %r still offered Undo after %s, and clicking it undid an earlier step: the library went "
         "from %s to %s" % (shown, action, expected, saved_names(app)))

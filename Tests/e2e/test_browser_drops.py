@@ -4,7 +4,7 @@ Each browser runs once per module (a fresh temporary profile), its window at the
 served on 127.0.0.1 with solid-colour <img> elements of distinct sizes and colours; the gallery runs at the left
 (a fresh app per test, three images already in it). The pointer is moved with xdotool (XTEST): a real XDND drag
 from the browser's page into the gallery, dropped between its first two cells. Then:
-  - state.json has the dropped image at index 1 (between the two cells it was dropped between), with the image's
+  - the library has the dropped image at index 1 (between the two cells it was dropped between), with the image's
     own URL and aspect ratio (within 1%);
   - the cell at index 1 shows the image's colour on a screenshot;
   - while it downloads, any placeholder is at index 1 too.
@@ -163,15 +163,15 @@ def toast_text(app):
 
 
 def assert_landed(app, page, image, index=1):
-    """state.json: the existing images with `image` at `index`, its URL and aspect ratio; the cell at index
+    """The library: the existing images with `image` at `index`, its URL and aspect ratio; the cell at index
     shows its colour."""
     expected = [i.url for i in page.existing]
     expected.insert(index, image.url)
-    state = wait_until(lambda: _state_with(app, len(expected)), 15, 0.2, "state.json with %d images"
-                       % len(expected), lambda: app.state_bytes().decode(errors="replace"))
+    state = wait_until(lambda: _state_with(app, len(expected)), 15, 0.2, "the library with %d images"
+                       % len(expected), app.state_text)
     images = state["galleries"][0]["images"]
     assert [i["url"] for i in images] == expected, \
-        "dropped between cells %d and %d; state.json has: %s" % (index - 1, index, [i["url"] for i in images])
+        "dropped between cells %d and %d; the library has: %s" % (index - 1, index, [i["url"] for i in images])
     ratio = images[index]["aspectRatio"]
     assert abs(ratio - image.aspect) <= 0.01 * image.aspect, \
         "aspect ratio %r recorded for a %dx%d image (%.4f)" % (ratio, image.width, image.height, image.aspect)
@@ -244,7 +244,7 @@ def test_bytes_carried_by_drag_used_when_url_refused(browser, page, make_app):
 def test_link_to_a_page_is_not_added(browser, page, make_app):
     """A text link to an HTML page without images dragged in: it may be an image as far as the drag can tell (a URL),
     so the drop is taken, but the page is no image and offers none to pick: the placeholder goes, a message in the
-    window says why, and neither state.json nor the cells change (a page with images opens the picker:
+    window says why, and neither the library nor the cells change (a page with images opens the picker:
     test_page_picker.py)."""
     app, before = start_gallery(make_app, page)
     saved = app.state_bytes()
@@ -256,5 +256,5 @@ def test_link_to_a_page_is_not_added(browser, page, make_app):
     cells = app.wait_cells(lambda cs: all(c.settled for c in cs) and len(cs) == len(before), timeout=20,
                            what="the placeholder gone")
     assert [(c.name, c.url) for c in cells] == [(c.name, c.url) for c in before]
-    assert app.state_bytes() == saved, "state.json changed after a refused drop"
+    assert app.state_bytes() == saved, "the library changed after a refused drop"
     assert page.server.app_requests("/article.html"), "the app never looked at the dropped page"

@@ -7,7 +7,7 @@ its User-Agent, as behind a login), a large image, and two images drawn from `bl
 1 MiB that the extension sends in chunks. Each test starts a fresh app whose
 shown gallery is "Cats", points the host at it, right-clicks an image and chooses "Send Image to Image Gallery"
 with the keyboard (the extension's item is the menu's last in Firefox, the last but one, above Inspect, in
-Chromium), then reads state.json: the image is in "Cats" with the page's address and title in its origin; the
+Chromium), then reads the library: the image is in "Cats" with the page's address and title in its origin; the
 toast says "1 image added to “Cats”". "Send All Images on This Page" (the page's context menu, and the toolbar
 button through its key, Alt+Shift+Y) opens the app's page picker with the page's images (the large one shown, the two
 small ones hidden; the blob: ones have no address to list), and Escape closes it with nothing added.
@@ -163,7 +163,7 @@ def send_image(browser, rgb):
 
 
 def wait_sent(browser, app, image_url, timeout=30):
-    """state.json once "Cats" holds a second image; returns that image's record."""
+    """The library once "Cats" holds a second image; returns that image's record."""
     def sent():
         try:
             images = app.state()["galleries"][0]["images"]
@@ -173,9 +173,9 @@ def wait_sent(browser, app, image_url, timeout=30):
             return None
         return images[1] if image_url is None or images[1].get("url") == image_url else None
 
-    return wait_until(sent, timeout, 0.2, "%s in “Cats” in state.json" % image_url,
+    return wait_until(sent, timeout, 0.2, "%s in “Cats” in the library" % image_url,
                       lambda: "%s\nstderr: %s\nhost: %s\nbrowser: %s" % (
-                          app.state_bytes().decode(errors="replace")[-2000:], app.stderr()[-2000:],
+                          app.state_text()[-2000:], app.stderr()[-2000:],
                           host_log(browser)[-2000:], browser.log()[-2000:]))
 
 

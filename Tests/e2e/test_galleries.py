@@ -2,7 +2,7 @@
 
 The sidebar is read over AT-SPI (a list named "Galleries", one list item per gallery named "<name>, N images"),
 cells too; drags are real XDND drags moved with xdotool (a held Ctrl copies); what is saved is read from
-state.json. Screenshots of the sidebar (light, dark, a long name, 30 galleries) go to $E2E_SAVE_SCREENSHOTS."""
+the library (`--print-state`). Screenshots of the sidebar (light, dark, a long name, 30 galleries) go to $E2E_SAVE_SCREENSHOTS."""
 import os
 import time
 
@@ -30,23 +30,13 @@ def two_galleries(http_server, first=6, second=3, **extra):
 
 
 def saved(app):
-    """{gallery name: [image names]} in state.json, in sidebar order."""
+    """{gallery name: [image names]} in the library, in sidebar order."""
     return [(g["name"], [name_of(i["url"]) for i in g["images"]]) for g in app.state()["galleries"]]
 
 
 def wait_state(app, predicate, what, timeout=10):
-    last = {}
-
-    def check():
-        try:
-            last["state"] = app.state()
-        except (OSError, ValueError) as e:
-            last["state"] = repr(e)
-            return False
-        return predicate(last["state"])
-
-    wait_until(check, timeout, 0.05, what, lambda: "state.json: %r" % (last.get("state"),))
-    return last["state"]
+    """Polls the library until predicate(library) holds; returns that library."""
+    return app.wait_state(predicate, timeout, what)
 
 
 def names_in(state):
@@ -286,7 +276,7 @@ def test_the_sidebar_over_atspi_f9_and_screenshots(make_app, http_server, deskto
     gallery = app.gallery().parent().extents()
     assert gallery[0] >= lx + lw, "the gallery starts under the sidebar"
     shot(app, "sidebar-light.png")
-    # F9 hides it, remembered in state.json; the gallery takes the room.
+    # F9 hides it, remembered in the library; the gallery takes the room.
     app.focus()
     app.key("F9")
     wait_state(app, lambda s: s.get("sidebarVisible") is False, "sidebarVisible false")
@@ -426,5 +416,5 @@ def test_the_row_clicked_is_the_one_renamed_or_given_a_menu_and_the_last_gallery
     click(desktop, centre(row(app, "Cats")))
     app.key("Delete")
     time.sleep(1)
-    assert app.state_bytes() == before, "Delete on the last gallery changed state.json"
+    assert app.state_bytes() == before, "Delete on the last gallery changed the library"
     assert [n for n, _ in rows(app)] == ["Cats, 2 images"]

@@ -148,9 +148,9 @@ def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make
     # Viewing changes nothing but what the library records of each image (its `original`, carried over at launch, and
     # its `animation`, read from its header).
     assert without_originals(app.state_bytes()) == without_originals(original), \
-        "viewing the gallery changed state.json"
+        "viewing the gallery changed the library"
     app.stop()
-    assert without_originals(app.state_bytes()) == without_originals(original), "quitting changed state.json"
+    assert without_originals(app.state_bytes()) == without_originals(original), "quitting changed the library"
     assert app.cache_files(), "nothing was cached in %s" % app.cache_dir
 
     # second launch, the server still up: the served images come from the cache, not the network
@@ -169,7 +169,7 @@ def test_gallery_shows_each_image_at_its_aspect_ratio_and_keeps_them_cached(make
     check_cells(survey(app, urls, colours), expected, "third launch (server stopped)")
     app.stop()
     assert without_originals(app.state_bytes()) == without_originals(original), \
-        "state.json changed across launches"
+        "the library changed across launches"
     assert without_originals(app.state_bytes()) == state
 
 
@@ -326,7 +326,7 @@ def test_the_window_opens_at_the_size_it_was_closed_at_and_the_galleries_file_st
     # GTK's own size: the window without the shadows its client-side decorations draw around it.
     assert 800 < saved["width"] <= 900 and 540 < saved["height"] <= 640 and saved["maximized"] is False, saved
     app.stop()
-    assert app.state_bytes() == original, "resizing the window rewrote the galleries' file"
+    assert app.state_bytes() == original, "resizing the window changed the library"
 
 
 def test_the_undo_button_names_the_step_it_undoes_to_screen_readers_and_in_its_tooltip(make_app, http_server,

@@ -38,7 +38,7 @@ def drag(desktop, tmp_path, app, targets):
 
 
 def saved_urls(app):
-    """state.json's URLs; none before the first save or while it is being written."""
+    """The library's URLs; none before the first save."""
     try:
         return app.image_urls()
     except (OSError, ValueError):

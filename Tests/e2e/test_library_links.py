@@ -17,7 +17,6 @@ from urllib.parse import unquote, urlparse
 from actions_helpers import toast
 from drag_helpers import gallery_state
 from drag_source import target, uri_list
-from harness import wait_until
 from test_drag_out import DropTarget
 from test_drops import before, drop, sources  # noqa: F401 (sources is a fixture)
 from test_originals import kept_file, wait_kept
@@ -90,9 +89,8 @@ def test_linked_originals_folders_lead_no_write_or_delete_outside(make_app, http
     assert "a link in the library’s folder leads out of it" in said, said
     app.wait_cells(lambda cs: len(cs) == 1 and cs[0].settled and cs[0].error is None, 30,
                    what="the carried-over image still shown, the dropped one gone")
-    # The launch's upkeep (pruning, the carry-over's attempt) has run: the state names no original outside.
-    with open(library / "state.json") as f:
-        assert not any(image.get("original") for g in json.load(f)["galleries"] for image in g["images"])
+    # The launch's upkeep (pruning, the carry-over's attempt) has run: the library names no original outside.
+    assert not any(image.get("original") for g in app.state()["galleries"] for image in g["images"])
     app.stop()
     assert listing(outside) == before_listing
     assert all(os.path.islink(str(library / "originals" / ("%02x" % p))) for p in range(256))
@@ -113,20 +111,10 @@ def test_a_linked_state_file_lock_and_conflict_copy_lead_nowhere(make_app, http_
     app.start()
     said = toast(app, "link to another file", timeout=30)
     assert "state.json.corrupt-" in said, said
-    # A change is saved: into a file of the library's own, beside the link set aside.
+    # A change is saved: into the library's own files, beside the link set aside (nothing outside is written).
     app.focus()
     app.key("ctrl+n")
-
-    def saved():
-        path = library / "state.json"
-        if os.path.islink(str(path)) or not path.is_file():
-            return None
-        try:
-            return json.loads(path.read_text())
-        except ValueError:
-            return None
-    state = wait_until(lambda: (lambda s: s if s and len(s["galleries"]) >= 2 else None)(saved()), 30, 0.2,
-                       "the new gallery saved in the library's own state.json")
+    state = app.wait_state(lambda s: len(s["galleries"]) >= 2, 30, "the new gallery saved in the library")
     assert "Read through a link" not in [g["name"] for g in state["galleries"]], state
     assert os.path.isfile(str(library / ".state.json.lock")) and not os.path.islink(str(library / ".state.json.lock"))
     app.stop()

@@ -105,7 +105,7 @@ def test_a_resized_recompressed_copy_dropped_from_elsewhere_looks_like_the_first
 
     press(app, app.frame(), "Keep Better")
     images = wait_until(lambda: (lambda s: s if s and len(s) == 2 else None)(saved_images(app)), 10, 0.1,
-                        "the copies merged in state.json")
+                        "the copies merged in the library")
     kept = next(i for i in images if i["url"] != unrelated.url)
     # The better copy (more pixels, lossless) stays, holding the other's address.
     assert kept["url"] == first.url, kept
@@ -117,7 +117,7 @@ def test_a_resized_recompressed_copy_dropped_from_elsewhere_looks_like_the_first
     app.focus()
     app.key("ctrl+z")
     wait_until(lambda: (lambda s: s and len(s) == 3 and not any("mergedCopies" in i for i in s))(saved_images(app)),
-               10, 0.1, "both copies back in state.json")
+               10, 0.1, "both copies back in the library")
 
 
 def test_a_drop_of_several_images_adds_them_all_and_says_how_many_look_like_images_already_there(
@@ -153,7 +153,7 @@ def test_a_library_from_before_gets_its_likenesses_at_launch_and_the_window_answ
     app.key("ctrl+a")
     app.wait_cells(lambda cs: cs and all(c.selected for c in cs), timeout=10, what="every shown cell selected")
     images = wait_until(lambda: (lambda s: s if s and all("likeness" in i for i in s) else None)(saved_images(app)),
-                        60, 0.2, "every image's likeness in state.json",
+                        60, 0.2, "every image's likeness in the library",
                         lambda: "%d of %d measured" % (sum("likeness" in i for i in saved_images(app) or []),
                                                        len(served)))
     assert len(images) == len(served)

@@ -41,7 +41,7 @@ def saved_images(app):
 
 
 def wait_kept(app, urls, timeout=20, what="the images kept"):
-    """Waits until state.json gives every url in `urls` an original whose file holds its bytes' SHA-256."""
+    """Waits until the library gives every url in `urls` an original whose file holds its bytes' SHA-256."""
     def kept():
         images = saved_images(app) or []
         originals = {image["url"]: image.get("original") for image in images}

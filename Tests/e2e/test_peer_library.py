@@ -51,10 +51,6 @@ def peer_library(make_app, tmp_path, urls):
     return app, folder
 
 
-def library_state(folder):
-    return harness.document((folder / "state.json").read_bytes())
-
-
 def by_url(cells):
     return {c.url: c for c in cells}
 
@@ -129,8 +125,8 @@ def test_files_another_computer_names_leave_only_as_their_address(make_app, desk
 
     # No measured ratio of a file here went into the shared state (an edit makes sure the app has saved).
     app.key("ctrl+n")
-    wait_until(lambda: len(library_state(folder)["galleries"]) == 2, 20, 0.2, "the new gallery saved")
-    assert [image["aspectRatio"] for image in library_state(folder)["galleries"][0]["images"]] == [0, 0, 0]
+    wait_until(lambda: len(app.state()["galleries"]) == 2, 20, 0.2, "the new gallery saved")
+    assert [image["aspectRatio"] for image in app.state()["galleries"][0]["images"]] == [0, 0, 0]
     app.stop()
 
 
@@ -173,14 +169,14 @@ def test_an_address_on_this_computer_from_another_one_loads_only_once_the_user_s
     cells = by_url(app.wait_cells(lambda cs: len(cs) == 2 and all("on your local network" in c.name for c in cs), 30,
                                   what="both cells still waiting"))
     assert http_server.requests() == [], http_server.requests()
-    assert not any(image.get("original") for image in library_state(folder)["galleries"][0]["images"])
+    assert not any(image.get("original") for image in app.state()["galleries"][0]["images"])
 
     # A double-click loads it, and it is kept in the library like any other image.
     desktop.move_to(*cells[red.url].center)
     desktop.xdotool("click", "--repeat", 2, "--delay", 80, 1)
     app.wait_cells(lambda cs: shown(by_url(cs)[red.url]), 30, what="the red image shown")
     assert http_server.hits(red.path) >= 1
-    wait_until(lambda: library_state(folder)["galleries"][0]["images"][0].get("original"), 20, 0.2,
+    wait_until(lambda: app.state()["galleries"][0]["images"][0].get("original"), 20, 0.2,
                "the red image kept in the library")
     assert http_server.hits(green.path) == 0
 
@@ -188,7 +184,7 @@ def test_an_address_on_this_computer_from_another_one_loads_only_once_the_user_s
     right_click(desktop, cells[green.url])
     click_node(desktop, menu_item(app, "Load From Local Network"))
     app.wait_cells(lambda cs: shown(by_url(cs)[green.url]), 30, what="the green image shown")
-    wait_until(lambda: library_state(folder)["galleries"][0]["images"][1].get("original"), 20, 0.2,
+    wait_until(lambda: app.state()["galleries"][0]["images"][1].get("original"), 20, 0.2,
                "the green image kept in the library")
 
     # An address the user pastes here is theirs: it loads at once.

@@ -1,9 +1,9 @@
 """Issue 3, end to end: arranging the gallery by dragging (one cell or a selection), with room opening at the
-insertion point, edge autoscroll, cancel, keyboard moves, undo/redo, and the order kept in state.json.
+insertion point, edge autoscroll, cancel, keyboard moves, undo/redo, and the order kept in the library.
 
 The real app under Xvfb with a state of twelve served images of distinct colours and aspect ratios (forty for
 autoscroll); real pointer drags with xdotool (press, small steps past GTK's threshold, the way over, a rest,
-release); the cells found over AT-SPI; the order read from state.json; screenshots prove what the cells show."""
+release); the cells found over AT-SPI; the order read from the library (`--print-state`); screenshots prove what the cells show."""
 import json
 import os
 import time
@@ -77,11 +77,12 @@ def is_dimmed(shot, cell, rgb):
     return not harness.colour_close(got, rgb, 30) and lighter, got
 
 
-def wait_file_stable(app, original, mtime, seconds=0.8):
-    """Nothing is written for `seconds` (saving happens within ~100 ms of a change)."""
+def wait_file_stable(app, original, files, seconds=0.8):
+    """Nothing is written for `seconds` (saving happens within ~100 ms of a change): the library is `original`, and
+    the library folder's files are `files` (`app.library_files()`)."""
     time.sleep(seconds)
-    assert app.state_bytes() == original, "state.json changed:\n%s" % app.state_bytes().decode()
-    assert os.stat(app.state_path).st_mtime_ns == mtime, "state.json was written again (same content)"
+    assert app.state_bytes() == original, "the library changed:\n%s" % app.state_bytes().decode()
+    assert app.library_files() == files, "the library folder was written again (same library)"
 
 
 def test_drag_one_cell_forward_and_one_backward(make_app, http_server, desktop):
@@ -122,13 +123,13 @@ def test_drag_one_cell_forward_and_one_backward(make_app, http_server, desktop):
             "no green drag image under the pointer: %d green pixels around %r" % (under_pointer, desktop.pointer))
         problems = check_colours(shot, clear, colours)
         assert not problems, "mid-drag, with the room open:\n  " + "\n  ".join(problems)
-        assert saved_names(app) == NAMES, "state.json changed before the drop"
+        assert saved_names(app) == NAMES, "the library changed before the drop"
         shot.save(os.path.join(app.root, "mid-drag-room.png"))
         print("the room opening mid-drag: %s" % os.path.join(app.root, "mid-drag-room.png"))
         d.release()
     after_forward = moved(NAMES, ["green"], NAMES.index("purple"))
     assert after_forward.index("green") == after_forward.index("purple") + 1
-    wait_saved(app, after_forward, what="state.json with green after purple")
+    wait_saved(app, after_forward, what="the library with green after purple")
     wait_order(app, after_forward)
     wait_toast(app, "Image moved")
     assert mid  # the room was seen over AT-SPI too
@@ -138,7 +139,7 @@ def test_drag_one_cell_forward_and_one_backward(make_app, http_server, desktop):
     drag(desktop, named["teal"].center, left_half(named["blue"]))
     after_backward = moved(after_forward, ["teal"], after_forward.index("blue"))
     assert after_backward.index("teal") == after_backward.index("blue") - 1
-    wait_saved(app, after_backward, what="state.json with teal before blue")
+    wait_saved(app, after_backward, what="the library with teal before blue")
     wait_order(app, after_backward)
     time.sleep(0.4)  # the cells slide to their new places (220 ms)
     shot = app.screenshot()
@@ -150,7 +151,7 @@ def test_drag_one_cell_forward_and_one_backward(make_app, http_server, desktop):
     undo = toast_undo_button(app)
     assert undo is not None, "no showing Undo button in the toast:\n" + app.dump_tree()
     click_node(desktop, undo)
-    wait_saved(app, after_forward, what="state.json after the toast's Undo")
+    wait_saved(app, after_forward, what="the library after the toast's Undo")
     wait_order(app, after_forward)
 
 
@@ -162,7 +163,7 @@ def test_drag_a_sparse_selection_to_the_start_and_to_the_end(make_app, http_serv
     click(desktop, named["orange"].center, "ctrl")
     click(desktop, named["teal"].center, "ctrl")
     wait_selected(app, ["blue", "orange", "teal"])
-    assert app.state_bytes() == original, "selecting changed state.json"
+    assert app.state_bytes() == original, "selecting changed the library"
     group = ["blue", "orange", "teal"]
 
     # to the start: grab orange (selected, so all three go), drop on red's left half
@@ -177,7 +178,7 @@ def test_drag_a_sparse_selection_to_the_start_and_to_the_end(make_app, http_serv
         d.release()
     at_start = moved(NAMES, group, 0)
     assert at_start[:3] == ["blue", "orange", "teal"]
-    wait_saved(app, at_start, what="state.json with blue, orange, teal first")
+    wait_saved(app, at_start, what="the library with blue, orange, teal first")
     wait_order(app, at_start)
     wait_toast(app, "3 images moved")
     time.sleep(0.4)
@@ -192,7 +193,7 @@ def test_drag_a_sparse_selection_to_the_start_and_to_the_end(make_app, http_serv
     drag(desktop, named["teal"].center, right_half(last))
     at_end = moved(at_start, group, len(NAMES) - 3)
     assert at_end[-3:] == ["blue", "orange", "teal"]
-    wait_saved(app, at_end, what="state.json with blue, orange, teal last")
+    wait_saved(app, at_end, what="the library with blue, orange, teal last")
     wait_order(app, at_end)
     time.sleep(0.4)
     problems = screen_problems(app, colours)
@@ -203,7 +204,7 @@ def test_drag_a_sparse_selection_to_the_start_and_to_the_end(make_app, http_serv
     drag(desktop, named["red"].center, right_half(named["green"]))
     alone = moved(at_end, ["red"], at_end.index("green"))
     assert alone[:2] == ["green", "red"] and alone[-3:] == group
-    wait_saved(app, alone, what="state.json with only red moved")
+    wait_saved(app, alone, what="the library with only red moved")
     wait_selected(app, ["red"])
     wait_order(app, alone)
 
@@ -219,7 +220,7 @@ def test_drop_beside_the_end_of_the_last_row_or_below_it_lands_last(make_app, ht
     named = by_name(cells)
     drag(desktop, named["magenta"].center, (end.x + end.width + 50, end.y + end.height // 2))
     order = moved(NAMES, ["magenta"], len(NAMES) - 1)
-    wait_saved(app, order, what="state.json with magenta last")
+    wait_saved(app, order, what="the library with magenta last")
     cells = wait_order(app, order)
 
     # below the last row, in the middle: green goes last
@@ -229,7 +230,7 @@ def test_drop_beside_the_end_of_the_last_row_or_below_it_lands_last(make_app, ht
     named = by_name(cells)
     drag(desktop, named["green"].center, (view[0] + view[2] // 2, bottom + 20))
     order = moved(order, ["green"], len(NAMES) - 1)
-    wait_saved(app, order, what="state.json with green last")
+    wait_saved(app, order, what="the library with green last")
     wait_order(app, order)
     time.sleep(0.4)
     problems = screen_problems(app, colours)
@@ -253,7 +254,7 @@ def test_drop_in_the_gap_between_rows_and_in_the_margin(make_app, http_server, d
     drag(desktop, mover.center, (above.x + above.width * 3 // 4, gap_top + 2))
     names = NAMES
     order = moved(names, [cell_names([mover])[0]], names.index(cell_names([above])[0]) + 1)
-    wait_saved(app, order, what="state.json with %s right after %s" % (cell_names([mover])[0],
+    wait_saved(app, order, what="the library with %s right after %s" % (cell_names([mover])[0],
                                                                        cell_names([above])[0]))
     cells = wait_order(app, order)
 
@@ -266,7 +267,7 @@ def test_drop_in_the_gap_between_rows_and_in_the_margin(make_app, http_server, d
     drag(desktop, mover.center, (view[0] + 2, first.y + first.height // 2))
     names = order
     order = moved(names, [cell_names([mover])[0]], names.index(cell_names([first])[0]) - 1)
-    wait_saved(app, order, what="state.json with %s right before %s" % (cell_names([mover])[0],
+    wait_saved(app, order, what="the library with %s right before %s" % (cell_names([mover])[0],
                                                                         cell_names([first])[0]))
     wait_order(app, order)
     time.sleep(0.4)
@@ -332,7 +333,7 @@ def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(mak
     def landed(order):
         return "red" in order and order != names and [n for n in order if n != "red"] == names[1:]
 
-    harness.wait_until(lambda: landed(saved_names(app)), 5, 0.05, "state.json with red moved",
+    harness.wait_until(lambda: landed(saved_names(app)), 5, 0.1, "the library with red moved",
                        lambda: repr(saved_names(app)))
     order = saved_names(app)
     index = order.index("red")
@@ -364,7 +365,7 @@ def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(mak
     assert cell_names(cells) == order[order.index(cell_names(cells)[0]):][:len(cells)]
 
     # the top edge scrolls up; Escape there cancels: the order and the file stay
-    saved, mtime = app.state_bytes(), os.stat(app.state_path).st_mtime_ns
+    saved, files = app.state_bytes(), app.library_files()
     bottom_offset = scroll_offset()
     cell = cells[len(cells) // 2]
     with PointerDrag(desktop) as d:
@@ -375,14 +376,14 @@ def test_autoscroll_at_the_bottom_edge_and_drop_in_a_row_that_was_off_screen(mak
                            lambda: "offset %d (was %d)" % (scroll_offset(), bottom_offset))
         d.escape()
     assert saved_names(app) == order
-    wait_file_stable(app, saved, mtime)
+    wait_file_stable(app, saved, files)
 
 
 def test_escape_mid_drag_and_a_drop_outside_change_nothing(make_app, http_server, desktop):
     app, colours = launch_gallery(make_app, http_server)
     resting = app.wait_settled(12)
     original = app.state_bytes()
-    mtime = os.stat(app.state_path).st_mtime_ns
+    files = app.library_files()
     named = by_name(resting)
     gallery_box = app.gallery().extents()
 
@@ -396,7 +397,7 @@ def test_escape_mid_drag_and_a_drop_outside_change_nothing(make_app, http_server
     cells = app.wait_cells(lambda cs: [c.box for c in cs] == [c.box for c in resting], 5,
                            what="the cells back at their places after Escape")
     assert cell_names(cells) == NAMES
-    wait_file_stable(app, original, mtime)
+    wait_file_stable(app, original, files)
     assert toast_text(app) is None, "a toast after a cancelled drag: %r" % toast_text(app)
     time.sleep(0.3)
     problems = screen_problems(app, colours)
@@ -415,7 +416,7 @@ def test_escape_mid_drag_and_a_drop_outside_change_nothing(make_app, http_server
     cells = app.wait_cells(lambda cs: [c.box for c in cs] == [c.box for c in resting], 5,
                            what="the cells back at their places after a drop on the header bar")
     assert cell_names(cells) == NAMES
-    wait_file_stable(app, original, mtime)
+    wait_file_stable(app, original, files)
     assert toast_text(app) is None, "a toast after a drop on the header bar: %r" % toast_text(app)
 
     # a drop outside the window, on the bare screen
@@ -431,7 +432,7 @@ def test_escape_mid_drag_and_a_drop_outside_change_nothing(make_app, http_server
     cells = app.wait_cells(lambda cs: [c.box for c in cs] == [c.box for c in resting], 5,
                            what="the cells back at their places after a drop outside the window")
     assert cell_names(cells) == NAMES
-    wait_file_stable(app, original, mtime)
+    wait_file_stable(app, original, files)
     assert toast_text(app) is None, "a toast after a drop outside the window: %r" % toast_text(app)
 
 
@@ -467,7 +468,7 @@ def test_undo_and_redo_each_move_and_the_order_persists_after_relaunch(make_app,
     # Ctrl+Z three times: each move undone, in the window and in the file
     for k in (2, 1, 0):
         desktop.key("ctrl+z")
-        wait_saved(app, orders[k], what="state.json after undo to step %d" % k)
+        wait_saved(app, orders[k], what="the library after undo to step %d" % k)
         assert app.state() == states[k], "after undo to step %d the file differs from then" % k
         wait_order(app, orders[k])
     time.sleep(0.3)
@@ -477,20 +478,22 @@ def test_undo_and_redo_each_move_and_the_order_persists_after_relaunch(make_app,
     # Ctrl+Shift+Z three times: each move redone
     for k in (1, 2, 3):
         desktop.key("ctrl+shift+z")
-        wait_saved(app, orders[k], what="state.json after redo to step %d" % k)
+        wait_saved(app, orders[k], what="the library after redo to step %d" % k)
         assert app.state() == states[k], "after redo to step %d the file differs from then" % k
         wait_order(app, orders[k])
 
     # quit and launch again: the order is kept, and shown
-    saved = app.state_bytes()
+    saved, files = app.state_bytes(), app.library_files()
     app.stop()
-    assert app.state_bytes() == saved, "quitting rewrote state.json"
+    assert app.state_bytes() == saved, "quitting changed the library"
+    assert app.library_files() == files, "quitting wrote the library folder"
     app.start()
     cells = wait_order(app, orders[3], timeout=60)
     time.sleep(0.3)
     problems = screen_problems(app, colours, cells)
     assert not problems, "after relaunch:\n  " + "\n  ".join(problems)
-    assert app.state_bytes() == saved, "launching rewrote state.json"
+    assert app.state_bytes() == saved, "launching changed the library"
+    assert app.library_files() == files, "launching wrote the library folder"
 
 
 def test_keyboard_moves_the_selection_one_step(make_app, http_server, desktop):
@@ -519,7 +522,7 @@ def test_keyboard_moves_the_selection_one_step(make_app, http_server, desktop):
     below = min(rows[1], key=lambda c: abs(c.x + c.width / 2 - (yellow.x + yellow.width / 2)))
     desktop.key("alt+Down")
     order = moved(NAMES, ["yellow"], [n for n in NAMES if n != "yellow"].index(cell_names([below])[0]))
-    wait_saved(app, order, what="state.json with yellow before %s" % cell_names([below])[0])
+    wait_saved(app, order, what="the library with yellow before %s" % cell_names([below])[0])
     cells = wait_order(app, order)
     assert "yellow" in cell_names(row_of(cells, cell_names([below])[0]))
     # Alt+Left at the very start does nothing
@@ -528,7 +531,7 @@ def test_keyboard_moves_the_selection_one_step(make_app, http_server, desktop):
     saved = app.state_bytes()
     desktop.key("alt+Left")
     time.sleep(0.5)
-    assert app.state_bytes() == saved, "Alt+Left on the first cell changed state.json"
+    assert app.state_bytes() == saved, "Alt+Left on the first cell changed the library"
     time.sleep(0.3)
     problems = screen_problems(app, colours)
     assert not problems, "after the keyboard moves:\n  " + "\n  ".join(problems)
@@ -554,7 +557,7 @@ def test_selection_by_click_ctrl_click_shift_click_ctrl_a_and_escape(make_app, h
     desktop.key("Escape")
     wait_selected(app, [])
     time.sleep(0.3)
-    assert app.state_bytes() == original, "selecting changed state.json"
+    assert app.state_bytes() == original, "selecting changed the library"
 
 
 def test_a_drop_back_in_place_changes_nothing_and_a_group_dropped_on_itself_closes_up(make_app, http_server,
@@ -562,14 +565,14 @@ def test_a_drop_back_in_place_changes_nothing_and_a_group_dropped_on_itself_clos
     app, colours = launch_gallery(make_app, http_server)
     named = by_name(app.wait_settled(12))
     original = app.state_bytes()
-    mtime = os.stat(app.state_path).st_mtime_ns
+    files = app.library_files()
 
     # red dropped on its own right half: where it was; no move, no save, nothing to undo
     drag(desktop, named["red"].center, right_half(named["red"]), direction=(1, 0))
-    wait_file_stable(app, original, mtime)
+    wait_file_stable(app, original, files)
     assert toast_text(app) is None, "a toast for a drop in place: %r" % toast_text(app)
     desktop.key("ctrl+z")
-    wait_file_stable(app, original, mtime, 0.5)
+    wait_file_stable(app, original, files, 0.5)
 
     # green, orange and teal dropped on orange's right half: together, right after the cells before that point
     click(desktop, named["green"].center)
@@ -581,7 +584,7 @@ def test_a_drop_back_in_place_changes_nothing_and_a_group_dropped_on_itself_clos
     before_point = NAMES[:NAMES.index("orange") + 1]
     order = moved(NAMES, group, len([n for n in before_point if n not in group]))
     assert order[:8] == ["red", "blue", "yellow", "magenta", "cyan", "green", "orange", "teal"]
-    wait_saved(app, order, what="state.json with the group closed up after cyan")
+    wait_saved(app, order, what="the library with the group closed up after cyan")
     wait_order(app, order)
     time.sleep(0.4)
     problems = screen_problems(app, colours)
@@ -589,14 +592,14 @@ def test_a_drop_back_in_place_changes_nothing_and_a_group_dropped_on_itself_clos
 
     # a new move after an undo: nothing left to redo
     desktop.key("ctrl+z")
-    wait_saved(app, NAMES, what="state.json after undo")
+    wait_saved(app, NAMES, what="the library after undo")
     named = by_name(wait_order(app, NAMES))
     drag(desktop, named["brown"].center, left_half(named["red"]))
     order = moved(NAMES, ["brown"], 0)
-    saved = wait_saved(app, order, what="state.json with brown first")
-    mtime = os.stat(app.state_path).st_mtime_ns
+    saved = wait_saved(app, order, what="the library with brown first")
+    files = app.library_files()
     desktop.key("ctrl+shift+z")
-    wait_file_stable(app, saved, mtime, 0.5)
+    wait_file_stable(app, saved, files, 0.5)
 
 
 def test_after_ctrl_z_the_toast_does_not_undo_an_earlier_move(make_app, http_server, desktop):
@@ -606,12 +609,12 @@ def test_after_ctrl_z_the_toast_does_not_undo_an_earlier_move(make_app, http_ser
     named = by_name(app.wait_settled(12))
     drag(desktop, named["red"].center, right_half(named["blue"]))
     first = moved(NAMES, ["red"], NAMES.index("blue"))
-    wait_saved(app, first, what="state.json after the first move")
+    wait_saved(app, first, what="the library after the first move")
     named = by_name(wait_order(app, first))
     drag(desktop, named["brown"].center, left_half(named["green"]))
     second = moved(first, ["brown"], 0)
-    wait_saved(app, second, what="state.json after the second move")
+    wait_saved(app, second, what="the library after the second move")
     wait_toast(app, "Image moved")
     desktop.key("ctrl+z")
-    wait_saved(app, first, what="state.json after Ctrl+Z")
+    wait_saved(app, first, what="the library after Ctrl+Z")
     assert_toast_undo_spent(app, desktop, first, "its move was undone with Ctrl+Z")

@@ -2,7 +2,7 @@
 query finds images of every gallery (one by its note, one by its page's domain), grouped under their galleries;
 a result dragged onto a gallery's row moves it there; tags put on three selected images are found; Esc gives the
 gallery back scrolled where it was; the bar speaks French and Russian. Cells are read over AT-SPI, keys are real
-(xdotool), what is kept is read from state.json.
+(xdotool), what is kept is read from the library (`--print-state`).
 
 Run from the repository root with Debian's python (pyatspi):
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e/test_search.py -x -v
@@ -256,7 +256,7 @@ def test_a_saved_search_is_a_sidebar_row_whose_count_follows_a_drop_that_matches
     results(app, [DISTINCT_IMAGES[6][0]], "the image with the note")
     click_node(desktop, showing_button(app, "Save Search"))
     wait_until(lambda: row(app, "kyoto").name == "kyoto, saved search, 1 image", 15, 0.1, "the saved search's row counting 1")
-    state = wait_state(app, lambda s: len(s.get("smartGalleries", [])) == 1, "the saved search in state.json")
+    state = wait_state(app, lambda s: len(s.get("smartGalleries", [])) == 1, "the saved search in the library")
     assert state["smartGalleries"][0]["name"] == "kyoto"
     assert state["smartGalleries"][0]["query"] == {"text": "kyoto"}
     shot(app, "smart-gallery.png")

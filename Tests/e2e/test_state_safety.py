@@ -69,7 +69,7 @@ def test_two_copies_on_one_data_folder_keep_each_others_changes(make_app, http_s
     second.focus()
     second.key("End Delete")  # the second, which has not seen that, deletes the last image
     both = [NAMES[1], NAMES[0]] + NAMES[2:4]
-    wait_saved(second, both, what="state.json with the first copy's move and the second's deletion")
+    wait_saved(second, both, what="the library with the first copy's move and the second's deletion")
     # The first copy, saving again, keeps the deletion it never made, and shows it.
     first.focus()
     first.key("ctrl+a Escape Home ctrl+shift+Right")
@@ -99,13 +99,13 @@ def test_two_copies_reordering_one_gallery_keep_both_moves(make_app, http_server
     second.focus()
     second.key("End alt+Left")  # the second, which has not seen that, moves the last image before the fourth
     both = [NAMES[1], NAMES[0], NAMES[2], NAMES[4], NAMES[3]]
-    wait_saved(second, both, what="state.json with both copies' moves")
+    wait_saved(second, both, what="the library with both copies' moves")
     shows(second, both)
     # The first copy's next save (F9 shows or hides the sidebar) takes the second's move in, and keeps its own.
     sidebar = first.state().get("sidebarVisible", True)
     first.focus()
     first.key("F9")
-    wait_until(lambda: first.state().get("sidebarVisible", True) != sidebar, 10, 0.05, "the first copy's next save")
+    wait_until(lambda: first.state().get("sidebarVisible", True) != sidebar, 10, 0.1, "the first copy's next save")
     assert saved_names(first) == both
     shows(first, both)
     shows(second, both)
@@ -175,7 +175,7 @@ def test_symlink_mode_and_unknown_fields_survive_a_change(make_app, http_server,
     app.focus()
     app.key("Home alt+Right")
     wait_until(lambda: [name_of(i["url"]) for i in app.state()["galleries"][0]["images"]][:2] == [NAMES[1], NAMES[0]],
-               10, 0.05, "the move saved through the link")
+               10, 0.1, "the move saved through the link")
     assert os.path.islink(app.state_path) and os.readlink(app.state_path) == str(target)
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
     saved = app.state()

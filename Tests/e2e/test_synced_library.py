@@ -1,7 +1,7 @@
 """Issue 33, end to end with the real engine: two computers' libraries in one folder that two Syncthing peers share
 (Debian's syncthing, on 127.0.0.1), each app on its own X display with its own home, its library placed there by
 the setting Move Library writes. Both edit at once (a paste of a new picture, a move, a delete, a note, a new
-gallery); within 30 s of Syncthing reporting the folder in sync, both state files hold every edit, both windows
+gallery); within 30 s of Syncthing reporting the folder in sync, both libraries hold every edit, both windows
 show the same order, no conflict copy is left and every image shows on both. One app is killed with SIGKILL while
 the edits travel: relaunched, it has lost nothing. The images' addresses are on this machine (the test server on
 127.0.0.1): only the computer whose user added them asks for them, and the other gets them through the sync alone. How long the convergence took and how many conflict copies the
@@ -49,10 +49,19 @@ def approve(root, urls):
 
 
 def read_state(folder):
+    """The state file in `folder` (the one the test wrote, as the sync tool brought it), or None."""
     try:
         with open(os.path.join(folder, "state.json")) as f:
             return json.load(f)
     except (OSError, ValueError):
+        return None
+
+
+def library(app):
+    """The library `app` has (`--print-state` on its settings' folder), or None while it cannot be read."""
+    try:
+        return app.state()
+    except harness.LibraryUnreadable:
         return None
 
 
@@ -65,7 +74,7 @@ def summary(state):
 
 
 def every_edit(state):
-    """The edits both sides made, each found in a state file."""
+    """The edits both sides made, each found in a library."""
     if state is None or len(state["galleries"]) != 2:
         return False
     images = state["galleries"][0]["images"]
@@ -157,7 +166,7 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
                                what="every image waiting for the user's word")
                 assert http_server.requests() == [], http_server.requests()
         laptop, desktop_app = apps
-        wait_until(lambda: all(i.get("original") for i in read_state(peers.a.folder)["galleries"][0]["images"]),
+        wait_until(lambda: all(i.get("original") for i in laptop.state()["galleries"][0]["images"]),
                    30, 0.2, "the laptop keeping every image")
         asked = len(http_server.requests())
 
@@ -182,7 +191,7 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
         desktop_app.focus()
         desktop_app.key("ctrl+n")
         desktop_app.key("Escape")
-        wait_until(lambda: len((read_state(peers.b.folder) or {"galleries": []})["galleries"]) >= 2, 10, 0.1,
+        wait_until(lambda: len((library(desktop_app) or {"galleries": []})["galleries"]) >= 2, 10, 0.1,
                    "the new gallery saved")
         edits_done = time.monotonic()
         # The laptop is killed while the edits travel; it comes back on the same library.
@@ -192,19 +201,19 @@ def test_two_computers_edit_at_once_through_syncthing_and_lose_nothing(desktop, 
         laptop.start()
 
         def converged():
-            a, b = read_state(peers.a.folder), read_state(peers.b.folder)
+            a, b = library(laptop), library(desktop_app)
             return every_edit(a) and every_edit(b) and summary(a) == summary(b) and not peers.conflict_copies()
 
         def describe():
-            return "a: %s\nb: %s\nconflict copies: %s" % (summary(read_state(peers.a.folder)),
-                                                          summary(read_state(peers.b.folder)), peers.conflict_copies())
+            return "a: %s\nb: %s\nconflict copies: %s" % (summary(library(laptop)),
+                                                          summary(library(desktop_app)), peers.conflict_copies())
         # How long the two computers take to agree (a figure, not a limit: the check below is the test's).
-        wait_until(converged, 120, 0.1, "both state files holding every edit", describe)
+        wait_until(converged, 120, 0.1, "both libraries holding every edit", describe)
         converged_at = time.monotonic()
         time.sleep(2)  # past Syncthing's watcher delay, so "in sync" is about what the apps wrote last
         synced = peers.wait_in_sync()
         wait_until(lambda: converged() and peers.in_sync(), 30, 0.2,
-                   "both state files holding every edit, no conflict copy, once the folder is in sync", describe)
+                   "both libraries holding every edit, no conflict copy, once the folder is in sync", describe)
         agreed_after_sync = time.monotonic() - synced
         expected = [NAMES[1], NAMES[0], NAMES[2], NAMES[3], "pasted"]
         # The other computer shows the new gallery, and so may the laptop, launched again on a file that said so:

@@ -1,4 +1,4 @@
-"""Issue 32, end to end: tags. Three selected images get a tag with Ctrl+T and real keys, saved in state.json;
+"""Issue 32, end to end: tags. Three selected images get a tag with Ctrl+T and real keys, saved in the library;
 it is removed from one of them with its Remove button, and Ctrl+Z brings it back. Manage Tags (the main menu)
 renames a tag in place, with the tags nested in it, on every image; renaming onto a tag in use asks before
 merging. The dialog speaks French and Russian; ten thousand tags and a long one open, are found and renamed.

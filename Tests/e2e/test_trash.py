@@ -73,13 +73,13 @@ def test_one_cell_dragged_to_the_trash_is_gone_from_the_window_and_the_file(make
         assert is_tinted(hovered["pixel"]), (
             "the trash zone is not highlighted while the gallery's drag hovers over it: %r at %r (was %r)"
             % (hovered["pixel"], sample, before))
-        assert saved_names(app) == NAMES, "hovering over the trash changed the file"
+        assert saved_names(app) == NAMES, "hovering over the trash changed the library"
 
     orange = cells["orange"]
     drag_to_trash(app, desktop, orange.center, while_over_trash)
 
     expected = [n for n in NAMES if n != "orange"]
-    wait_saved(app, expected, what="state.json without orange")
+    wait_saved(app, expected, what="the library without orange")
     shown = app.wait_cells(lambda cs: "orange" not in cell_names(cs) and len(cs) == 11, 5,
                            what="the orange cell to leave the window")
     assert cell_names(shown) == expected
@@ -167,7 +167,7 @@ def test_dropped_image_flies_into_the_trash_icon_shrinking(make_app, http_server
         frames = recorder.frames()
     finally:
         recorder.stop()
-    wait_saved(app, [n for n in NAMES if n != "blue"], what="state.json without blue")
+    wait_saved(app, [n for n in NAMES if n != "blue"], what="the library without blue")
 
     assert len(frames) >= 15, "only %d frames in a second" % len(frames)
     gaps = [b.time - a.time for a, b in zip(frames, frames[1:])]
@@ -224,7 +224,7 @@ def test_three_selected_cells_dragged_to_the_trash_all_go_and_undo_brings_them_b
     click(desktop, cells["blue"].center, "ctrl")
     click(desktop, cells["teal"].center, "ctrl")
     wait_selected(app, group)
-    assert app.state_bytes() == original, "selecting changed state.json"
+    assert app.state_bytes() == original, "selecting changed the library"
 
     recorder = FrameRecorder(desktop, window_box, tmp_path / "frames", interval=0.04, duration=1.0).start()
     times = {}
@@ -239,7 +239,7 @@ def test_three_selected_cells_dragged_to_the_trash_all_go_and_undo_brings_them_b
     finally:
         recorder.stop()
     remaining = [n for n in NAMES if n not in group]
-    wait_saved(app, remaining, what="state.json without green, blue and teal")
+    wait_saved(app, remaining, what="the library without green, blue and teal")
     wait_order(app, remaining)
     wait_toast(app, "3 images moved to trash")
 
@@ -265,9 +265,9 @@ def test_three_selected_cells_dragged_to_the_trash_all_go_and_undo_brings_them_b
     # Ctrl+Z: all three back where they were, in the window and in the file
     time.sleep(0.5)  # the flights are over
     desktop.key("ctrl+z")
-    wait_saved(app, NAMES, what="state.json with the three images back in place")
+    wait_saved(app, NAMES, what="the library with the three images back in place")
     restored = wait_order(app, NAMES)
-    assert app.state() == harness.document(original), "after undo, state.json differs from the original"
+    assert app.state() == harness.document(original), "after undo, the library differs from the original"
     time.sleep(0.4)  # the cells slide back (220 ms)
     problems = screen_problems(app, colours)
     assert not problems, "after undo:\n  " + "\n  ".join(problems)
@@ -275,7 +275,7 @@ def test_three_selected_cells_dragged_to_the_trash_all_go_and_undo_brings_them_b
 
     # Ctrl+Shift+Z: gone again
     desktop.key("ctrl+shift+z")
-    wait_saved(app, remaining, what="state.json after redo")
+    wait_saved(app, remaining, what="the library after redo")
     wait_order(app, remaining)
 
 
@@ -297,7 +297,7 @@ def test_delete_key_deletes_the_selection_flying_from_the_cells(make_app, http_s
     finally:
         recorder.stop()
     remaining = [n for n in NAMES if n not in ("blue", "lime")]
-    wait_saved(app, remaining, what="state.json without blue and lime")
+    wait_saved(app, remaining, what="the library without blue and lime")
     wait_order(app, remaining)
     wait_toast(app, "2 images moved to trash")
 
@@ -336,11 +336,11 @@ def test_delete_key_deletes_the_selection_flying_from_the_cells(make_app, http_s
     saved = app.state_bytes()
     desktop.key("Delete")
     time.sleep(0.5)
-    assert app.state_bytes() == saved, "Delete with nothing selected changed state.json"
+    assert app.state_bytes() == saved, "Delete with nothing selected changed the library"
     assert cell_names(app.cells()) == remaining
 
     desktop.key("ctrl+z")
-    wait_saved(app, NAMES, what="state.json with blue and lime back")
+    wait_saved(app, NAMES, what="the library with blue and lime back")
     wait_order(app, NAMES)
 
 
@@ -360,7 +360,7 @@ def test_an_image_dragged_from_firefox_is_refused_by_the_trash(make_app, http_se
     resting = app.wait_cells(lambda cs: len(cs) == 12 and all(c.settled for c in cs) and cs[0].x > 400, 10,
                              what="the 12 cells in the moved window")
     original = app.state_bytes()
-    mtime = os.stat(app.state_path).st_mtime_ns
+    files = app.library_files()
     trash_box, icon_box = trash_parts(app)
     sample = trash_background_sample(trash_box, icon_box)
     cyan = by_name(resting)["cyan"]
@@ -400,8 +400,8 @@ def test_an_image_dragged_from_firefox_is_refused_by_the_trash(make_app, http_se
         # the drop did nothing: no new cell, nothing downloaded by the gallery, the file untouched
         time.sleep(1.5)
         assert cell_names(app.cells()) == NAMES, "the gallery changed:\n" + harness.format_cells(app.cells())
-        assert app.state_bytes() == original, "state.json changed after the drop on the trash"
-        assert os.stat(app.state_path).st_mtime_ns == mtime, "state.json was written after the drop on the trash"
+        assert app.state_bytes() == original, "the library changed after the drop on the trash"
+        assert app.library_files() == files, "the library folder was written after the drop on the trash"
         agents = [r.headers.get("User-Agent") for r in http_server.requests(sky.path)]
         assert all("Firefox" in str(agent) for agent in agents), (
             "the image dropped on the trash was fetched by the gallery: %r" % agents)
@@ -415,7 +415,7 @@ def original_file(app, sha256):
 
 
 def kept_originals(app):
-    """Each image's kept original (SHA-256) by URL, once state.json names one for every image; else None."""
+    """Each image's kept original (SHA-256) by URL, once the library names one for every image; else None."""
     try:
         images = app.state()["galleries"][0]["images"]
     except (FileNotFoundError, ValueError, KeyError, IndexError):
@@ -434,7 +434,7 @@ def test_trashed_images_stay_kept_while_undo_can_bring_them_back(make_app, http_
 
     drag_to_trash(app, desktop, cells["orange"].center)
     remaining = [n for n in NAMES if n != "orange"]
-    wait_saved(app, remaining, what="state.json without orange")
+    wait_saved(app, remaining, what="the library without orange")
     time.sleep(0.5)
     assert os.path.exists(originals["orange"]), "orange's original was deleted while undo can restore it"
 
@@ -442,7 +442,7 @@ def test_trashed_images_stay_kept_while_undo_can_bring_them_back(make_app, http_
     http_server.stop()
     shutil.rmtree(app.cache_dir, ignore_errors=True)
     desktop.key("ctrl+z")
-    wait_saved(app, NAMES, what="state.json with orange back")
+    wait_saved(app, NAMES, what="the library with orange back")
     restored = wait_order(app, NAMES)
     assert by_name(restored)["orange"].error is None, "orange came back broken: %s" % by_name(restored)["orange"]
     time.sleep(0.4)
@@ -451,7 +451,7 @@ def test_trashed_images_stay_kept_while_undo_can_bring_them_back(make_app, http_
 
     # deleted again, and the app quits: the next launch removes its original, and keeps the others
     desktop.key("ctrl+shift+z")
-    wait_saved(app, remaining, what="state.json without orange, again")
+    wait_saved(app, remaining, what="the library without orange, again")
     app.stop()
     assert os.path.exists(originals["orange"]), "orange's original was deleted before the next launch"
     app.start()
@@ -472,15 +472,15 @@ def test_everything_selected_to_the_trash_leaves_the_empty_gallery_and_undo_rest
     desktop.key("ctrl+a")
     wait_selected(app, NAMES)
     drag_to_trash(app, desktop, cells["purple"].center)
-    wait_saved(app, [], what="an empty gallery in state.json")
+    wait_saved(app, [], what="an empty gallery in the library")
     app.wait_cells(lambda cs: cs == [], 5, what="no cells")
     hint = app.wait_for_object("No Images Yet", timeout=5)
     assert hint.has_state("SHOWING"), "the empty state is not showing"
     wait_toast(app, "12 images moved to trash")
     time.sleep(0.6)
     desktop.key("ctrl+z")
-    wait_saved(app, NAMES, what="all twelve back in state.json")
-    assert app.state() == original, "after undo, state.json differs from before"
+    wait_saved(app, NAMES, what="all twelve back in the library")
+    assert app.state() == original, "after undo, the library differs from before"
     wait_order(app, NAMES, complete=True)
     time.sleep(0.4)
     problems = screen_problems(app, colours)
@@ -509,7 +509,7 @@ def test_on_the_way_to_the_trash_a_long_gallery_does_not_scroll(make_app, http_s
     drag_to_trash(app, desktop, cells["cyan"].center, while_over_trash)
     assert hovering["offset"] == 0, "the gallery scrolled by %d px while the drag rested over the trash" % (
         hovering["offset"])
-    wait_saved(app, [n for n in names if n != "cyan"], what="state.json without cyan (and nothing else)")
+    wait_saved(app, [n for n in names if n != "cyan"], what="the library without cyan (and nothing else)")
     assert offset() == 0
 
 
@@ -521,12 +521,12 @@ def test_after_ctrl_z_the_trash_toast_does_not_undo_an_earlier_action(make_app, 
     blue = named["blue"]
     drag(desktop, named["red"].center, (blue.x + blue.width * 3 // 4, blue.y + blue.height // 2))
     first = moved(NAMES, ["red"], NAMES.index("blue"))
-    wait_saved(app, first, what="state.json after a move")
+    wait_saved(app, first, what="the library after a move")
     named = by_name(wait_order(app, first))
     drag_to_trash(app, desktop, named["orange"].center)
-    wait_saved(app, [n for n in first if n != "orange"], what="state.json without orange")
+    wait_saved(app, [n for n in first if n != "orange"], what="the library without orange")
     wait_toast(app, "Image moved to trash")
     time.sleep(0.5)
     desktop.key("ctrl+z")
-    wait_saved(app, first, what="state.json with orange back")
+    wait_saved(app, first, what="the library with orange back")
     assert_toast_undo_spent(app, desktop, first, "Ctrl+Z had restored the image")

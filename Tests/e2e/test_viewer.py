@@ -184,13 +184,13 @@ def test_delete_in_the_viewer_moves_to_trash_shows_the_next_and_undo_restores(ma
     wait_viewer(app, "green.png")
     wait_header(app, "1 of 2")
     wait_until(lambda: image_id(0) not in [i["id"] for i in app.state()["galleries"][0]["images"]], 5, 0.2,
-               "state.json without the deleted image", lambda: app.state_bytes().decode())
+               "the library without the deleted image", app.state_text)
     wait_until(lambda: app.find_all(lambda a: a.role_name == "label" and a.has_state("SHOWING")
                                     and "Image moved to trash" in (a.name or "")), 5, 0.1,
                "the toast 'Image moved to trash'", app.dump_tree)
     app.key("ctrl+z")
     wait_until(lambda: [i["id"] for i in app.state()["galleries"][0]["images"]][:1] == [image_id(0)], 5, 0.2,
-               "state.json with the image back first", lambda: app.state_bytes().decode())
+               "the library with the image back first", app.state_text)
     wait_header(app, "2 of 3")
 
 
@@ -305,5 +305,5 @@ def test_a_click_then_at_once_a_drag_moves_the_cell_and_opens_nothing(make_app, 
     app.desktop.click(*first.center)
     app.desktop.drag(first.center, (last.x + last.width - 4, last.y + last.height // 2), steps=20, step_delay=0.02)
     wait_until(lambda: [i["id"] for i in app.state()["galleries"][0]["images"]] == [image_id(1), image_id(2), image_id(0)],
-               10, 0.2, "the striped image moved to the end", lambda: app.state_bytes().decode())
+               10, 0.2, "the striped image moved to the end", app.state_text)
     assert viewer(app, "stripes.png") is None, "the click and the drag's press opened the viewer"

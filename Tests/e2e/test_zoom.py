@@ -72,4 +72,4 @@ def test_ctrl_scroll_and_ctrl_plus_minus_change_images_per_row(desktop, make_app
     gallery_x, _, gallery_width, _ = app.gallery().extents()
     assert abs((row[-1].x + row[-1].width) - (gallery_x + gallery_width - 8)) <= 3, row
 
-    assert without_what_the_library_records(app.state_bytes()) == before, "zooming must not change the state file"
+    assert without_what_the_library_records(app.state_bytes()) == before, "zooming must not change the library"

@@ -8,7 +8,8 @@ Pieces, each usable on its own, one module each:
   - `desktop`: `Desktop`, Xvfb on a free display + a D-Bus session bus + the AT-SPI bus, and xdotool input on it;
   - `atspi`: `A11yBus` and `Node`, AT-SPI read over D-Bus;
   - `cells`: `Cell`, a visible gallery cell as its accessible object describes it;
-  - `app`: `App`, the built `image-gallery` binary launched with its own XDG directories, read over AT-SPI;
+  - `app`: `App`, the built `image-gallery` binary launched with its own XDG directories, read over AT-SPI, its
+    library read through `image-gallery --print-state`;
   - `processes`: ending child processes, and their memory;
   - `dialogs`: the app's dialogs answered over AT-SPI (`add_images_question`, `press`);
   - `hostile`: image files that declare a huge picture, or cost minutes to draw, one per format (`hostile.cases`).
@@ -19,7 +20,7 @@ and gir1.2-atspi-2.0 (both come with python3-pyatspi): run with Debian's /usr/bi
 """
 
 # With three private helpers (_safe, _short, _png_chunk) that tests and benchmarks call as harness._safe and so on.
-from .app import DEFAULT_BINARY, REPO_ROOT, benchmark_binary, WINDOW_TITLE, App, document
+from .app import DEFAULT_BINARY, REPO_ROOT, benchmark_binary, WINDOW_TITLE, App, LibraryUnreadable, document
 from .atspi import ROLE, A11yBus, A11yError, Node, Roles, _safe, a11y, walk
 from .cells import Cell, _short, format_cells
 from .colours import (DATA_IMAGE, DISTINCT_IMAGES, FILE_IMAGE, UI_COLOURS, average_colour, colour_bbox,
@@ -35,7 +36,7 @@ from .waiting import HarnessError, wait_until
 
 __all__ = [
     "A11yBus", "A11yError", "App", "add_images_question", "press", "CONTENT_TYPES", "Cell", "DATA_IMAGE", "DEFAULT_BINARY", "DISTINCT_IMAGES", "benchmark_binary",
-    "Desktop", "FILE_IMAGE", "document", "HarnessError", "ImageServer", "LoggedRequest", "Node", "REPO_ROOT", "ROLE", "Roles",
+    "Desktop", "FILE_IMAGE", "document", "HarnessError", "ImageServer", "LibraryUnreadable", "LoggedRequest", "Node", "REPO_ROOT", "ROLE", "Roles",
     "ServedImage", "UI_COLOURS", "WINDOW_TITLE", "a11y", "average_colour", "colour_bbox", "colour_close",
     "current_desktop", "data_url", "decode_png_size", "dominant_colour", "encoded_image", "file_url",
     "format_cells", "palette_png_bytes", "png_bytes", "process_memory_mib", "start_desktop", "stop_desktop",

@@ -25,6 +25,8 @@ def benchmark_binary():
     one."""
     release = os.path.join(REPO_ROOT, ".build", "release", "image-gallery")
     return os.environ.get("IMAGE_GALLERY_BIN") or (release if os.path.exists(release) else DEFAULT_BINARY)
+# `--print-state` needs no display and no session bus: it runs without them, as a script would.
+PRINTOUT_NEEDS_NOT = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS")
 # Windows are titled "<gallery name> — Image Gallery": they are found by process, and this suffix.
 WINDOW_TITLE = "Image Gallery"
 
@@ -68,6 +70,8 @@ class App:
         self._app_acc = None
         self._gallery = None
         self.stdout_path = self.stderr_path = None
+        # The last printout and the files it was read from (`_printout_sources`): read again only once they change.
+        self._printout = None
 
     # --- lifecycle ---
     def env(self):
@@ -168,33 +172,113 @@ class App:
             return f.read().decode(errors="replace")
 
     # --- files ---
+    def print_state(self, timeout=30):
+        """Runs `image-gallery --print-state` as the app runs (its HOME, XDG folders and settings, so the same library)
+        but with no display and no session bus, which it needs neither of: (status, stdout bytes, stderr text)."""
+        env = {name: value for name, value in self.env().items() if name not in PRINTOUT_NEEDS_NOT}
+        try:
+            done = subprocess.run([self.binary, "--print-state"], env=env, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=timeout, cwd=self.root)
+        except subprocess.TimeoutExpired:
+            raise HarnessError("`%s --print-state` did not finish within %ss" % (self.binary, timeout))
+        return done.returncode, done.stdout, done.stderr.decode(errors="replace")
+
+    def _printout_sources(self):
+        """What `--print-state` reads, as each file's path, identity, size and times: the library folder (the data
+        folder, and the one the settings name, less the kept originals' bytes, which it never reads), the settings, and
+        this computer's own state folder. A save (a rename or an append) changes it; while it stays the same, the
+        library printed last is still the library."""
+        env = self.env()
+        config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(env["HOME"], ".config"), "image-gallery")
+        own = os.path.join(env.get("XDG_STATE_HOME") or os.path.join(env["HOME"], ".local", "state"), "image-gallery")
+        folders = [self.state_dir, config, own]
+        try:
+            with open(os.path.join(config, "settings.json")) as f:
+                named = json.load(f).get("libraryFolder")
+            if isinstance(named, str):
+                folders.append(named)
+        except (OSError, ValueError, AttributeError):
+            pass
+        sources = []
+        for top in folders:
+            for folder, subfolders, names in os.walk(top):
+                if folder == top and "originals" in subfolders:
+                    subfolders.remove("originals")
+                for name in names:
+                    path = os.path.join(folder, name)
+                    try:
+                        info = os.stat(path)  # through a link: a save through it renames its target
+                    except OSError:
+                        continue  # a link to nothing, or gone meanwhile
+                    sources.append((path, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+        return sorted(sources)
+
+    def _printed(self):
+        """`print_state()`'s answer, printed again only when a file it reads has changed since the last time."""
+        sources = self._printout_sources()
+        if self._printout is None or self._printout[0] != sources:
+            self._printout = (sources, self.print_state())
+        return self._printout[1]
+
     def state_bytes(self):
+        """The library as `image-gallery --print-state` prints it: today's state file format, every computer's edits
+        merged, without the lineage. Raises LibraryUnreadable (a ValueError) when there is no library yet or it
+        cannot be read. Printed again only when a file it reads has changed since the last time."""
+        status, out, err = self._printed()
+        if status != 0:
+            raise LibraryUnreadable("--print-state exited with %d: %s" % (status, err.strip()))
+        return out
+
+    def state(self):
+        """The library (`state_bytes()` read as JSON): what the app has saved, whatever its layout on disk."""
+        return document(self.state_bytes())
+
+    def state_text(self):
+        """The library as printed, or why it cannot be had: for a failure's message."""
+        status, out, err = self._printed()
+        return out.decode(errors="replace") if status == 0 else "(no library: %s)" % err.strip()
+
+    def state_file_bytes(self):
+        """The bytes of the state file itself (`state_path`), for a test about the file rather than the library."""
         with open(self.state_path, "rb") as f:
             return f.read()
 
-    def state(self):
-        """The library the file holds: its document less the write's own name (`revision`, `ancestors`), which
-        each write makes new so that two computers syncing the file find the state both had."""
-        return document(self.state_bytes())
+    def library_files(self):
+        """Every file in the library folder (`state_dir`), by its path there: (size, modification time in ns). The same
+        before and after an action: the action wrote nothing, whatever the library's layout on disk."""
+        files = {}
+        for folder, _, names in os.walk(self.state_dir):
+            for name in names:
+                path = os.path.join(folder, name)
+                info = os.lstat(path)
+                files[os.path.relpath(path, self.state_dir)] = (info.st_size, info.st_mtime_ns)
+        return files
 
-    def wait_every_image_kept(self, timeout=60):
-        """Waits until state.json records an original for every image (the carry-over keeps a library's web images
-        after the first frame, each a save, written at the saver's pace): before a test takes the file as settled.
-        Returns the library then."""
+    def wait_state(self, predicate, timeout=10, what="the library", interval=0.05):
+        """Polls the library (`state()`, none while it cannot be read) until predicate(library) is true; returns
+        that library. Fails with the last library read."""
         last = {}
 
         def attempt():
             try:
                 last["state"] = self.state()
-            except (FileNotFoundError, ValueError):  # not written yet
+            except LibraryUnreadable as e:
+                last["state"] = str(e)
                 return False
-            return all("original" in image for gallery in last["state"]["galleries"] for image in gallery["images"])
+            return predicate(last["state"])
 
-        wait_until(attempt, timeout, 0.1, "every image kept in the library", lambda: self.state_bytes().decode())
+        wait_until(attempt, timeout, interval, what, lambda: repr(last.get("state"))[-3000:])
         return last["state"]
 
+    def wait_every_image_kept(self, timeout=60):
+        """Waits until the library records an original for every image (the carry-over keeps a library's web images
+        after the first frame, each a save, written at the saver's pace): before a test takes the library as
+        settled. Returns the library then."""
+        return self.wait_state(lambda state: all("original" in image for gallery in state["galleries"]
+                                                 for image in gallery["images"]), timeout, "every image kept")
+
     def image_urls(self, gallery=0):
-        """URLs of a gallery in state.json, in order."""
+        """URLs of a gallery in the library, in order."""
         return [i["url"] for i in self.state()["galleries"][gallery]["images"]]
 
     def cache_files(self):
@@ -438,8 +522,13 @@ class App:
         self.desktop.key(combo)
 
 
+class LibraryUnreadable(ValueError):
+    """`--print-state` gave no library: there is none yet, or it cannot be read (its message says which)."""
+
+
 def document(state_bytes):
-    """state.json's bytes read as the library they hold, less the lineage fields every write renews."""
+    """A library's bytes (`App.state_bytes()`, or a state file's) read as the library they hold, less the lineage
+    fields every write of the file renews."""
     state = json.loads(state_bytes)
     state.pop("revision", None)
     state.pop("ancestors", None)

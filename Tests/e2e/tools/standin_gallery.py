@@ -8,6 +8,7 @@ xdotool) to be exercised without the Swift binary:
   - a widget named "Trash";
   - state from $XDG_DATA_HOME/image-gallery/state.json, a cache in $XDG_CACHE_HOME/image-gallery/;
   - empty state text mentions a browser; a corrupt file is moved aside and the window says so.
+  - `--print-state` prints the library (state.json less its lineage) without opening a window, as the app does.
 It is deliberately simple (a Gtk.Fixed with one Gtk.Image per cell). It never writes state.json.
 Run it with:  /usr/bin/python3 Tests/e2e/tools/standin_gallery.py
 """
@@ -187,6 +188,21 @@ class App(Gtk.Application):
         self.window.present()
 
 
+def print_state():
+    try:
+        with open(os.path.join(DATA_DIR, "state.json"), "rb") as f:
+            state = json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError) as e:
+        sys.stderr.write("standin: %s\n" % e)
+        return 1
+    state.pop("revision", None)
+    state.pop("ancestors", None)
+    sys.stdout.write(json.dumps(state))
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--print-state"]:
+        sys.exit(print_state())
     Gdk.set_allowed_backends("x11")
     sys.exit(App().run(sys.argv))
