@@ -42,11 +42,12 @@ func measureDuplicates(count: Int) {
     print("\(count) images, \(groupCount) groups of near-duplicates")
     print(summary("Find Duplicates' grouping", grouping))
     var shown = 0
+    let index = FingerprintIndex(values.map(Fingerprint.init(rawValue:)))
     let ranking = (0..<31).map { _ in
-        let cell = cells.randomElement(using: &random)!
-        let fingerprint = cell.image!.likeness!.fingerprint
+        let fingerprint = Fingerprint(rawValue: values.randomElement(using: &random)!)
         return clock.measure {
-            shown += SearchResults(lookingLike: fingerprint, excluding: cell.id, in: galleries).ids.count
+            shown +=
+                index.nearest(LookAlikes.mostShown + 1, within: LookAlikes.farthestDistance, of: fingerprint).count - 1
         }
     }
     print(summary("More Like This's results", ranking) + " (\(shown / ranking.count) images each on average)")

@@ -119,6 +119,31 @@ private func likeness(of colour: UInt32, other: UInt32 = 0xFFFFFF, otherShare: D
         #expect(try #require(corpus.refine(narrowed, to: query)).ids.map(\.rawValue) == ["dark-red"])
     }
 
+    @Test func aColourWithALimitStopsAtTheEndOfAGalleryAndNarrowingItFindsTheRest() throws {
+        let galleries = (0..<3).map { number in
+            Gallery(
+                id: "g\(number)", name: "G\(number)",
+                images: [
+                    image("some-red-\(number)", likeness(of: 0x1C71D8, other: 0xE01B24, otherShare: 0.3)),
+                    image("blue-\(number)", likeness(of: 0x1C71D8)),
+                    image("red-\(number)", likeness(of: 0xE01B24)),
+                    image("dark-red-\(number)", likeness(of: 0x8B0000, other: 0xFFFFFF, otherShare: 0.4)),
+                ])
+        }
+        let corpus = SearchIndex(library: GalleryLibrary(state: GalleryState(galleries: galleries))).corpus
+        var query = SearchQuery()
+        query.colour = .named(.red)
+        let whole = try #require(corpus.search(query))
+        #expect(whole.count == 9)
+        // The first gallery's images, most of the colour first, and no further.
+        let first = try #require(corpus.search(query, limit: 2))
+        #expect(first.ids.map(\.rawValue) == ["red-0", "dark-red-0", "some-red-0"])
+        #expect(!first.isComplete)
+        let rest = try #require(corpus.search(query, narrowing: first))
+        #expect(rest.ids == whole.ids)
+        #expect(rest.isComplete)
+    }
+
     @Test func aSmartGalleryKeepsItsColourInTheStateFile() throws {
         for colour in [SearchColour.named(.green), .picked(0x336699)] {
             var query = SearchQuery(text: "leaf")

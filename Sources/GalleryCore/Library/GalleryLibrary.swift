@@ -468,8 +468,9 @@ public final class GalleryLibrary {
     }
 
     /// Records likenesses measured in the background (a library from before they were, an image carried over): no
-    /// undo step, as nothing the user did changed; one change and one save for all. Each comes with the gallery and
-    /// the cell index where its image stood when it was asked for, looked at first.
+    /// undo step, as nothing the user did changed; one change for all, and no save of its own, as a save writes the
+    /// whole library: the caller saves (`save()`) once it has recorded enough, else the next save writes them. Each
+    /// comes with the gallery and the cell index where its image stood when it was asked for, looked at first.
     public func recordLikenesses(_ measured: [(id: ImageID, galleryID: String, cellIndex: Int, likeness: Likeness)]) {
         var touched: [String] = []
         for (id, galleryID, hint, likeness) in measured {
@@ -483,8 +484,11 @@ public final class GalleryLibrary {
             }
             if changed == true, !touched.contains(galleryID) { touched.append(galleryID) }
         }
-        if !touched.isEmpty { commit(galleries: touched, changed: Set(measured.map(\.id))) }
+        for galleryID in touched { publishCells(galleryID, changed: Set(measured.map(\.id))) }
     }
+
+    /// Saves the library as it is: what was recorded without a save of its own (`recordLikenesses`).
+    public func save() { onSave(state) }
 
     /// An image whose kept original is `sha256` (the first in sidebar order), other than `excluded`.
     public func image(keeping sha256: String, excluding excluded: ImageID? = nil) -> (galleryID: String, id: ImageID)? {

@@ -159,6 +159,29 @@ public struct FingerprintIndex: Sendable {
         return found
     }
 
+    /// The first `limit` numbers whose fingerprints are at most `distance` from `fingerprint`, nearest first and in
+    /// number order among equals: one pass over the packed fingerprints (a search this wide would read most buckets),
+    /// then a counting sort by distance, as only a few of them are near.
+    public func nearest(_ limit: Int, within distance: Int, of fingerprint: Fingerprint) -> [(
+        number: Int, distance: Int
+    )] {
+        let target = fingerprint.rawValue
+        var byDistance = [[Int]](repeating: [], count: distance + 1)
+        fingerprints.withUnsafeBufferPointer { fingerprints in
+            isMeasured.withUnsafeBufferPointer { isMeasured in
+                for number in fingerprints.indices {
+                    let found = (fingerprints[number] ^ target).nonzeroBitCount
+                    if found <= distance && isMeasured[number] { byDistance[found].append(number) }
+                }
+            }
+        }
+        var nearest: [(number: Int, distance: Int)] = []
+        for (found, numbers) in byDistance.enumerated() where nearest.count < limit {
+            nearest += numbers.prefix(limit - nearest.count).map { ($0, found) }
+        }
+        return nearest
+    }
+
     private static func band(_ band: Int, of value: UInt64) -> Int {
         Int(truncatingIfNeeded: value >> UInt64(band * bandBits)) & ((1 << bandBits) - 1)
     }

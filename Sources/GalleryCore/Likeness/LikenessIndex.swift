@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The library's fingerprints, indexed (`FingerprintIndex`) and kept up to date with every change (an image added,
-/// deleted, merged, measured, or changed by another computer): built whole on a worker at the first look-up, then
+/// deleted, merged, measured, or changed by another computer): built whole on a worker when first asked, then
 /// changed in place on a worker, one change at a time, where the changed galleries' cells differ from what it
 /// holds. The index numbers the library's cells gallery by gallery, so it keeps no ids: a number found is the cell
 /// at that place, read here while nothing changed since. A look-up waits for the latest change to be taken up, so it
@@ -94,6 +94,68 @@ public final class LikenessIndex {
                     then(images.filter { !excluded.contains($0.id) })
                 })
         }
+    }
+
+    /// More Like This: the library's images whose fingerprints are within `LookAlikes.farthestDistance` of
+    /// `fingerprint`, nearest first (in library order among equals), at most `LookAlikes.mostShown`, image `excluded`
+    /// left out, found on a worker in the library as it is now; each run of one gallery's images under its name.
+    public func lookAlikes(
+        of fingerprint: Fingerprint, excluding excluded: ImageID, then: @escaping @MainActor (SearchResults) -> Void
+    ) {
+        withCurrent { [weak self, offThread, shared] in
+            guard let generation = self?.generation else { return }
+            let found = Mutex<[(number: Int, distance: Int)]>([])
+            offThread(
+                {
+                    // One more than shown, in case the image itself is among them.
+                    let nearest = shared.store.withLock {
+                        $0.index.nearest(LookAlikes.mostShown + 1, within: LookAlikes.farthestDistance, of: fingerprint)
+                    }
+                    found.withLock { $0 = nearest }
+                },
+                { [weak self] in
+                    guard let self else { return }
+                    // The numbers name cells only while nothing changed.
+                    guard generation == self.generation else {
+                        return lookAlikes(of: fingerprint, excluding: excluded, then: then)
+                    }
+                    then(
+                        SearchResults(lookAlikes: places(of: found.withLock { $0 }.map(\.number), excluding: excluded)))
+                })
+        }
+    }
+
+    /// Where the cells numbered `numbers` stand, in that order, while the index holds the library as it is: the first
+    /// `LookAlikes.mostShown` of them other than image `excluded`.
+    private func places(of numbers: [Int], excluding excluded: ImageID) -> [(
+        sectionIndex: Int, galleryID: String, name: String, position: Int, id: ImageID
+    )] {
+        let galleries = library.galleries
+        var starts: [Int] = []
+        var start = 0
+        for gallery in layout ?? [] {
+            starts.append(start)
+            start += gallery.count
+        }
+        var cellsBySection: [Int: [GalleryCell]] = [:]
+        var places: [(sectionIndex: Int, galleryID: String, name: String, position: Int, id: ImageID)] = []
+        for number in numbers where places.count < LookAlikes.mostShown {
+            // The last gallery that starts at or before the number (empty ones start where the next does).
+            var low = 0
+            var high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= number { low = middle } else { high = middle - 1 }
+            }
+            let position = number - starts[low]
+            let cells = cellsBySection[low] ?? library.cells(of: galleries[low].id)
+            cellsBySection[low] = cells
+            let id = cells[position].id
+            if id != excluded {
+                places.append((low, galleries[low].id, galleries[low].name, position, id))
+            }
+        }
+        return places
     }
 
     /// The id of the cell numbered `number`, while the index holds the library as it is.

@@ -34,19 +34,24 @@ public struct SearchCorpus: Sendable {
     /// it was found in this generation by a broader query, is searched instead of everything before where it stopped.
     /// The search stops once it has found `limit` images (a screenful is painted without reading the whole library):
     /// the results then say where (`resumePoint`), and narrowing them with the same query finds the rest. A colour
-    /// sorts its images by their share of it, so is always searched through. Returns nil when `isCancelled` says so
-    /// before the end.
+    /// sorts each gallery's images by their share of it, so stops only at the end of a gallery. Returns nil when
+    /// `isCancelled` says so before the end.
     public func search(
         _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil, limit: Int = .max,
         isCancelled: () -> Bool = { false }
     ) -> SearchResults? {
         guard !query.isEmpty else { return SearchResults(query: query, generation: generation, groups: []) }
-        let limit = query.colour == nil ? max(limit, 1) : .max
+        let limit = max(limit, 1)
         var results = SearchResults(query: query, generation: generation, groups: [])
         var start = Place(sectionIndex: 0, position: 0)
         if let previous, canNarrow(previous, to: query) {
             let words = words(of: query, notIn: previous.query)
-            guard narrow(previous, lookingFor: words, limit: limit, into: &results, isCancelled: isCancelled) else {
+            // A colour's results are not in gallery order within a gallery, where narrowing them could not resume.
+            guard
+                narrow(
+                    previous, lookingFor: words, limit: query.colour == nil ? limit : .max, into: &results,
+                    isCancelled: isCancelled)
+            else {
                 return nil
             }
             guard results.resumePoint == nil, let stopped = previous.resumePoint else { return results }
@@ -91,7 +96,7 @@ public struct SearchCorpus: Sendable {
                 let entries = section.entries
                 let candidates = place.position..<max(place.position, min(last ?? entries.count, entries.count))
                 var (found, examined) = entries.positions(
-                    candidates, holdingAll: words, limit: limit - results.count
+                    candidates, holdingAll: words, limit: filters.colour == nil ? limit - results.count : .max
                 ) { position in
                     entries.passes(query, filters: filters, failed: failed, at: position)
                 }
@@ -106,6 +111,11 @@ public struct SearchCorpus: Sendable {
                 if examined < candidates.count {
                     results.resumePoint = Place(
                         sectionIndex: place.sectionIndex, position: candidates.lowerBound + examined)
+                    return true
+                }
+                // A colour's gallery is found whole: the next one waits until the rest is asked for.
+                if filters.colour != nil, results.count >= limit, place.sectionIndex + 1 < sections.count {
+                    results.resumePoint = Place(sectionIndex: place.sectionIndex + 1, position: 0)
                     return true
                 }
             }

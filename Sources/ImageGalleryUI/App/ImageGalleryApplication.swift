@@ -72,6 +72,7 @@ public final class ImageGalleryApplication {
             self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
             self?.lastActiveWindow?.rememberSize()
+            self?.likenessPass?.flush()
             _ = self?.saver?.flush()
         }
         // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
@@ -432,6 +433,7 @@ public final class ImageGalleryApplication {
     /// reason and the choice to try again, or to quit without saving.
     private func requestQuit() {
         lastActiveWindow?.rememberSize()
+        likenessPass?.flush()
         guard let saver, let reason = saver.flush() else {
             application.quit()
             return

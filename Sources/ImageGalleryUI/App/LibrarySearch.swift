@@ -7,14 +7,15 @@ import GtkKit
 /// The library's search index, shared by every window's search bar and the overview: built on a worker once launch's
 /// first screen is loaded (at once when there are smart galleries), then kept up to date by the core with each change;
 /// searches run on the scheduler. It counts each smart gallery's images after each change, for the sidebar, looking
-/// again only at the galleries that changed. It holds the index of the library's fingerprints too, which finds the
-/// images that look like another.
+/// again only at the galleries that changed. It holds the index of the library's fingerprints too, built next, which
+/// finds the images that look like another.
 @MainActor
 final class LibrarySearch {
     private let library: GalleryLibrary
     private let scheduler: JobScheduler
     private var index: SearchIndex?
-    /// The library's fingerprints, built on workers at the first look-up and after each change from then on.
+    /// The library's fingerprints, built on workers after the search index (or at an earlier look-up) and after each
+    /// change from then on.
     let likeness: LikenessIndex
     /// Searches asked for while a worker builds the index.
     private var waiting: [@MainActor (SearchIndex) -> Void] = []
@@ -138,6 +139,8 @@ final class LibrarySearch {
                 let bodies = waiting
                 waiting = []
                 for body in bodies { body(index) }
+                // Then the fingerprints' index, so that More Like This finds it ready too.
+                likeness.build()
             })
     }
 
@@ -161,19 +164,18 @@ final class LibrarySearch {
         index?.corpus.refine(shown, to: query, limit: limit)
     }
 
-    /// More Like This: the library's images that look like image `id`, nearest first, found on a worker over its cells
-    /// as they are now and handed to `then` on the GTK thread; nothing comes once `cancellation` is cancelled.
+    /// More Like This: the library's images that look like image `id`, nearest first, found on a worker in the index
+    /// of fingerprints and handed to `then` on the GTK thread; nothing comes once `cancellation` is cancelled.
     func lookAlikes(
         of id: ImageID, cancellation: CancellationToken,
         then: @escaping @Sendable @MainActor (SearchResults) -> Void
     ) {
-        let galleries = library.galleries.map { ($0.id, $0.name, library.cells(of: $0.id)) }
         guard let (galleryID, index) = library.location(of: id),
             let fingerprint = library.cells(of: galleryID)[index].image?.likeness?.fingerprint
-        else { return then(SearchResults(lookingLike: Fingerprint(rawValue: 0), excluding: id, in: [])) }
-        scheduler.run(
-            .cpu, .visible, cancellation: cancellation,
-            { SearchResults(lookingLike: fingerprint, excluding: id, in: galleries) }, then: then)
+        else { return then(SearchResults(lookAlikes: [])) }
+        likeness.lookAlikes(of: fingerprint, excluding: id) { results in
+            if !cancellation.isCancelled { then(results) }
+        }
     }
 
     /// Finds `query` (its first `limit` images) on a worker over the index as it is now, and hands the results to

@@ -6,7 +6,9 @@ import GalleryIO
 /// Measures, at launch and in the background, the likeness of each image of a library from before likenesses were
 /// kept: read from its kept original or its file (or the thumbnail left of it), on the CPU lane at background
 /// priority, a couple at a time, so the cells a window shows load first. What is measured is recorded every half
-/// second and saved, so a quit midway loses little and the next launch carries on with the rest.
+/// second, where search and More Like This find it, and saved once a minute (a save writes the whole library, which
+/// holds the GTK thread a while), at the end and at quit, so a crash midway loses little and the next launch carries
+/// on with the rest.
 @MainActor
 final class LikenessPass {
     /// How far it got: images measured (or that could not be) of `total`.
@@ -28,6 +30,7 @@ final class LikenessPass {
     /// Pictures measured at once: one for each core, at the lowest priority.
     private static let parallelMeasures = 2
     private static let recordInterval: UInt32 = 500
+    private static let saveIntervalMicroseconds = 60_000_000
 
     private let library: GalleryLibrary
     private let pipeline: ImagePipeline
@@ -36,6 +39,9 @@ final class LikenessPass {
     private var running = 0
     private var measured: [(id: ImageID, galleryID: String, cellIndex: Int, likeness: Likeness)] = []
     private var recordTimer: UInt32 = 0
+    /// Whether likenesses were recorded since the last save, and when that was.
+    private var unsaved = false
+    private var savedAt = MainContext.monotonicMicroseconds
     private(set) var progress = Progress()
     var onProgress: (Progress) -> Void = { _ in }
 
@@ -71,9 +77,15 @@ final class LikenessPass {
 
     func cancel() {
         cancellation.cancel()
+        flush()
+    }
+
+    /// Records and saves what is measured so far (before a quit).
+    func flush() {
         MainContext.cancel(recordTimer)
         recordTimer = 0
         record()
+        save()
     }
 
     private func fillSlots() {
@@ -106,11 +118,7 @@ final class LikenessPass {
             }
         }
         fillSlots()
-        if progress.isFinished {
-            MainContext.cancel(recordTimer)
-            recordTimer = 0
-            record()
-        }
+        if progress.isFinished { flush() }
         onProgress(progress)
     }
 
@@ -119,5 +127,14 @@ final class LikenessPass {
         let batch = measured
         measured = []
         library.recordLikenesses(batch)
+        unsaved = true
+        if MainContext.monotonicMicroseconds - savedAt >= Self.saveIntervalMicroseconds { save() }
+    }
+
+    private func save() {
+        guard unsaved else { return }
+        unsaved = false
+        savedAt = MainContext.monotonicMicroseconds
+        library.save()
     }
 }
