@@ -4,7 +4,8 @@
 // near-duplicate look-up, `gallery-benchmark likeness FILE…` for files' fingerprints and palettes,
 // `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
 // `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count]` for
-// an edit's cost in the library's journal against the whole state file's.
+// an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost [image count]` for
+// an edit's cost on the GTK thread.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -150,6 +151,15 @@ if CommandLine.arguments.dropFirst().first == "search-scale" {
     measureSearchScale(
         count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 1_000_000,
         galleries: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 200)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "edit-cost" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    measureEditCost(
+        count: arguments.first.flatMap(Int.init) ?? 1_000_000,
+        galleries: arguments.dropFirst().first.flatMap(Int.init) ?? 200,
+        only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9)
     exit(0)
 }
 

@@ -32,6 +32,8 @@ public final class GalleryLibrary {
     private var unknownFields: [String: RawJSON]
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
+    /// Which gallery holds each image: an edit finds its image in one gallery, not by going through all of them.
+    private var imageGallery: [ImageID: String]
     /// Placeholders whose images make one undo step (a folder, a file chooser's selection), by key.
     private var arrivalBatches: [Int: ArrivalBatch] = [:]
     private var batchOfPlaceholder: [ImageID: Int] = [:]
@@ -51,6 +53,7 @@ public final class GalleryLibrary {
     /// Takes up a library prepared on a worker: a launch's GTK thread does nothing per image.
     public init(prepared: Prepared) {
         shelves = prepared.shelves
+        imageGallery = prepared.imageGallery
         version = prepared.state.version
         shownGalleryID = prepared.state.shownGalleryID
         sidebarSetting = prepared.state.sidebarVisible
@@ -64,9 +67,11 @@ public final class GalleryLibrary {
     public struct Prepared: Sendable {
         fileprivate let state: GalleryState
         fileprivate let shelves: [Shelf]
+        fileprivate let imageGallery: [ImageID: String]
 
         public init(_ state: GalleryState) {
-            var state = state.withUniqueIDs()
+            var (state, imageGallery) = state.withUniqueIDsAndTheirGalleries()
+            self.imageGallery = imageGallery
             if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
             shelves = state.galleries.map(Shelf.init)
             // Only what is not in the shelves: each gallery's images would be a second copy of every image.
@@ -79,16 +84,26 @@ public final class GalleryLibrary {
     fileprivate struct Shelf: Sendable {
         var entry: GalleryEntry
         var unknownFields: [String: RawJSON]
-        var cells: CellList
+        var cells: CellList {
+            didSet {
+                savedImages = nil
+                tagUses = nil
+            }
+        }
+        /// The images as last derived from the cells: every state saved until they change shares this one array.
+        var savedImages: [GalleryImage]?
+        /// The tags its images carry with their parents, by key, counted again only once its cells changed.
+        var tagUses: [String: TagUse]?
 
         init(_ gallery: Gallery) {
             entry = GalleryEntry(id: gallery.id, name: gallery.name)
             unknownFields = gallery.unknownFields
             cells = CellList(images: gallery.images)
+            savedImages = gallery.images
         }
 
         var saved: Gallery {
-            var gallery = Gallery(id: entry.id, name: entry.name, images: cells.images)
+            var gallery = Gallery(id: entry.id, name: entry.name, images: savedImages ?? cells.images)
             gallery.unknownFields = unknownFields
             return gallery
         }
@@ -107,6 +122,10 @@ public final class GalleryLibrary {
 
     /// What is saved: every gallery's images (never its placeholders), derived from the cells.
     public var state: GalleryState {
+        // Only the galleries changed since the last state derive their images again; the others hand theirs on.
+        for index in shelves.indices where shelves[index].savedImages == nil {
+            shelves[index].savedImages = shelves[index].cells.images
+        }
         var state = GalleryState(
             galleries: shelves.map(\.saved), shownGalleryID: shownGalleryID,
             sidebarVisible: sidebarSetting)
@@ -133,13 +152,9 @@ public final class GalleryLibrary {
 
     /// The gallery that holds a cell, and the cell's index in it.
     public func location(of id: ImageID) -> (galleryID: String, index: Int)? {
-        if let galleryID = placeholderGallery[id], let index = cellList(galleryID)?.index(of: id) {
-            return (galleryID, index)
-        }
-        for shelf in shelves {
-            if let index = shelf.cells.index(of: id) { return (shelf.entry.id, index) }
-        }
-        return nil
+        guard let galleryID = placeholderGallery[id] ?? imageGallery[id], let index = cellList(galleryID)?.index(of: id)
+        else { return nil }
+        return (galleryID, index)
     }
 
     public var canDeleteGallery: Bool { shelves.count > 1 }
@@ -217,6 +232,7 @@ public final class GalleryLibrary {
         var kept = list.cells
         kept.removeSubranges(RangeSet(removed.map(\.offset), within: kept))
         editCells(of: galleryID) { $0.cells = kept }
+        for (_, cell) in removedImages { imageGallery[cell.id] = nil }
         let placeholders = removed.filter(\.element.isPlaceholder).map(\.element.id)
         for id in placeholders { placeholderGallery[id] = nil }
         if !entries.isEmpty {
@@ -346,6 +362,7 @@ public final class GalleryLibrary {
                 let (index, imageIndex) = cellList(galleryID)?.position(of: id)
             else { continue }
             editCells(of: galleryID) { $0.cells[index] = GalleryCell(image) }
+            imageGallery[id] = galleryID
             if let key = batchOfPlaceholder.removeValue(forKey: id) {
                 arrivalBatches[key]?.waiting.remove(id)
                 arrivalBatches[key]?.arrived.append((id, galleryID))
@@ -612,7 +629,18 @@ public final class GalleryLibrary {
 
     /// Every tag in use with its parents, and how many images carry each or one nested in it, in
     /// alphabetical order: what completion offers and Manage Tags lists.
-    public func tagsInUse() -> [TagUse] { Self.tagCounts(shelves.lazy.flatMap(\.cells.cells).compactMap(\.image)) }
+    public func tagsInUse() -> [TagUse] {
+        var uses: [String: TagUse] = [:]
+        for index in shelves.indices {
+            if shelves[index].tagUses == nil {
+                shelves[index].tagUses = Self.tagUses(shelves[index].cells.cells.lazy.compactMap(\.image))
+            }
+            for (key, use) in shelves[index].tagUses! {
+                uses[key, default: TagUse(name: use.name, count: 0)].count += use.count
+            }
+        }
+        return Self.sorted(uses)
+    }
 
     /// The tags in use among galleries' cells, counted on any thread (a library's worth takes a tenth of a second).
     public nonisolated static func tagsInUse(among cells: [[GalleryCell]]) -> [TagUse] {
@@ -620,24 +648,26 @@ public final class GalleryLibrary {
     }
 
     /// Which of these ids are images of the library now, in one pass (a selection of thousands stays quick).
-    public func imageIDs(among ids: [ImageID]) -> [ImageID] {
-        let wanted = Set(ids)
-        let present = Set(
-            shelves.lazy.flatMap(\.cells.cells).filter { !$0.isPlaceholder && wanted.contains($0.id) }.map(\.id))
-        return ids.filter(present.contains)
-    }
+    public func imageIDs(among ids: [ImageID]) -> [ImageID] { ids.filter { imageGallery[$0] != nil } }
 
     /// The tags some images carry (their parents left out), and on how many of them each is.
     public func tags(of ids: [ImageID]) -> [TagUse] {
         let wanted = Set(ids)
+        let galleries = Set(wanted.compactMap { imageGallery[$0] })
         return Self.tagCounts(
-            shelves.lazy.flatMap(\.cells.cells).filter { wanted.contains($0.id) }.compactMap(\.image),
+            shelves.lazy.filter { galleries.contains($0.entry.id) }.flatMap(\.cells.cells)
+                .filter { wanted.contains($0.id) }.compactMap(\.image),
             withParents: false)
     }
 
     private nonisolated static func tagCounts<Images: Sequence<GalleryImage>>(
         _ images: Images, withParents: Bool = true
-    ) -> [TagUse] {
+    ) -> [TagUse] { sorted(tagUses(images, withParents: withParents)) }
+
+    /// The tags of these images by key, each with the first spelling found and on how many images it is.
+    private nonisolated static func tagUses<Images: Sequence<GalleryImage>>(
+        _ images: Images, withParents: Bool = true
+    ) -> [String: TagUse] {
         var uses: [String: TagUse] = [:]
         // Each distinct tag's names and keys worked out once: lowercasing each tag of each image took most of the time.
         var namesOfTag: [String: [(name: String, key: String)]] = [:]
@@ -658,6 +688,10 @@ public final class GalleryLibrary {
                 }
             }
         }
+        return uses
+    }
+
+    private nonisolated static func sorted(_ uses: [String: TagUse]) -> [TagUse] {
         // One sort key per tag, not a collation per comparison: ten thousand tags sort at once.
         return uses.values.map { (TagName.sortKey($0.name), $0) }.sorted {
             ($0.0, $0.1.name) < ($1.0, $1.1.name)
@@ -667,7 +701,8 @@ public final class GalleryLibrary {
     /// Applies `transform` to the tags of `ids` (nil: every image) as one step named `name`.
     private func changeTags(of ids: Set<ImageID>?, name: String, _ transform: ([String]) -> [String]) -> Bool {
         var edits: [LibraryEdit] = []
-        for shelf in shelves {
+        let galleries = ids.map { Set($0.compactMap { imageGallery[$0] }) }
+        for shelf in shelves where galleries?.contains(shelf.entry.id) ?? true {
             var changes: [TagChange] = []
             for cell in shelf.cells.cells {
                 guard ids?.contains(cell.id) ?? true, let image = cell.image else { continue }
@@ -847,7 +882,9 @@ public final class GalleryLibrary {
     /// galleries), else starts afresh.
     public func adoptMerge(_ merged: GalleryState, over ours: GalleryState) {
         let current = state
-        let adopted = GalleryState.merged(base: ours, theirs: merged, ours: current).withUniqueIDs()
+        let (adopted, adoptedImageGallery) = GalleryState.merged(
+            base: ours, theirs: merged, ours: current
+        ).withUniqueIDsAndTheirGalleries()
         guard adopted != current else { return }
         let steps = (history.undoStack + history.redoStack).map(\.edit)
         let listStays =
@@ -871,6 +908,7 @@ public final class GalleryLibrary {
             .flatMap { $0.cells.cells.filter(\.isPlaceholder).map(\.id) }
         for id in discarded { placeholderGallery[id] = nil }
         shelves = adoptedShelves
+        imageGallery = adoptedImageGallery
         version = adopted.version
         shownGalleryID = adopted.shownGalleryID
         sidebarSetting = adopted.sidebarVisible
@@ -921,13 +959,23 @@ public final class GalleryLibrary {
     private func apply(_ edit: LibraryEdit) {
         switch edit {
         case .images(let galleryID, let imageEdit):
-            editCells(of: galleryID) { $0.apply(imageEdit) }
+            guard editCells(of: galleryID, { $0.apply(imageEdit) }) != nil else { return }
+            if case .insert(let entries) = imageEdit {
+                for entry in entries { imageGallery[entry.image.id] = galleryID }
+            } else if case .remove(let entries) = imageEdit {
+                for entry in entries where imageGallery[entry.image.id] == galleryID {
+                    imageGallery[entry.image.id] = nil
+                }
+            }
         case .createGallery(let gallery, let index):
             guard self.gallery(gallery.id) == nil else { return }
             shelves.insert(Shelf(gallery), at: min(index, shelves.count))
+            for image in gallery.images { imageGallery[image.id] = gallery.id }
         case .deleteGallery(let gallery, _):
             guard let index = galleryIndex(gallery.id) else { return }
-            let placeholders = shelves.remove(at: index).cells.cells.filter(\.isPlaceholder).map(\.id)
+            let cells = shelves.remove(at: index).cells.cells
+            for cell in cells where !cell.isPlaceholder { imageGallery[cell.id] = nil }
+            let placeholders = cells.filter(\.isPlaceholder).map(\.id)
             for id in placeholders {
                 placeholderGallery[id] = nil
                 leaveBatch(id)
@@ -992,23 +1040,29 @@ extension LibraryEdit {
 extension GalleryState {
     /// The same state with every gallery and image id unique: a later duplicate (hand edits, sync
     /// tools) gets a fresh id, so no edit can mistake one image for another.
-    public func withUniqueIDs() -> GalleryState {
+    public func withUniqueIDs() -> GalleryState { withUniqueIDsAndTheirGalleries().state }
+
+    /// `withUniqueIDs()`, and the gallery that then holds each image (found in the same pass).
+    fileprivate func withUniqueIDsAndTheirGalleries() -> (state: GalleryState, imageGallery: [ImageID: String]) {
         var seenGalleries = Set<String>()
-        var seenImages = Set<ImageID>(minimumCapacity: galleries.reduce(0) { $0 + $1.images.count })
+        var imageGallery = [ImageID: String](minimumCapacity: galleries.reduce(0) { $0 + $1.images.count })
         var result = self
         for galleryIndex in result.galleries.indices {
             if !seenGalleries.insert(result.galleries[galleryIndex].id).inserted {
                 result.galleries[galleryIndex].id = RandomID.make()
                 seenGalleries.insert(result.galleries[galleryIndex].id)
             }
+            let galleryID = result.galleries[galleryIndex].id
             for imageIndex in result.galleries[galleryIndex].images.indices {
-                if !seenImages.insert(result.galleries[galleryIndex].images[imageIndex].id).inserted {
-                    let fresh = ImageID.make()
-                    result.galleries[galleryIndex].images[imageIndex].id = fresh
-                    seenImages.insert(fresh)
-                }
+                let id = result.galleries[galleryIndex].images[imageIndex].id
+                guard let first = imageGallery.updateValue(galleryID, forKey: id) else { continue }
+                // The first image keeps the id; this later one gets a fresh one.
+                imageGallery[id] = first
+                let fresh = ImageID.make()
+                result.galleries[galleryIndex].images[imageIndex].id = fresh
+                imageGallery[fresh] = galleryID
             }
         }
-        return result
+        return (result, imageGallery)
     }
 }
