@@ -47,14 +47,15 @@ CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value
     return curl_easy_getinfo(handle, info, value);
 }
 
-gboolean cshim_curl_negotiated_http2(CURL *handle) {
+CShimHandshake cshim_curl_handshake(CURL *handle) {
     struct curl_tlssessioninfo *session = NULL;
     if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL ||
-        session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) {
-        return FALSE;
+        session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL ||
+        !SSL_is_init_finished(session->internals)) {
+        return CSHIM_HANDSHAKE_PENDING;
     }
     const unsigned char *protocol = NULL;
     unsigned int length = 0;
     SSL_get0_alpn_selected(session->internals, &protocol, &length);
-    return length == 2 && memcmp(protocol, "h2", 2) == 0;
+    return length == 2 && memcmp(protocol, "h2", 2) == 0 ? CSHIM_HANDSHAKE_HTTP2 : CSHIM_HANDSHAKE_OTHER;
 }

@@ -70,4 +70,38 @@ import Testing
         #expect(connections.inUse == 6 * streams, "a server that stopped multiplexing holds a connection a transfer")
         #expect(!connections.admits("b:80"))
     }
+
+    @Test func aTLSServerNotHeardFromTakesOneTransferUntilItsHandshakeSays() {
+        let start = ContinuousClock.now
+        var connections = ServerConnections(perServer: 6, total: 8)
+        connections.start(on: "https://a:443", at: start)
+        #expect(!connections.admits("https://a:443"), "the others wait for the first's handshake")
+        #expect(connections.inUse == 1)
+        connections.heard("https://a:443", multiplexing: true)
+        for _ in 1..<10 { connections.start(on: "https://a:443") }
+        #expect(connections.inUse == 1)
+        connections.start(on: "https://b:443", at: start)
+        connections.heard("https://b:443", multiplexing: false)
+        for _ in 1..<6 { connections.start(on: "https://b:443") }
+        #expect(!connections.admits("https://b:443"), "an HTTP/1.1 server over TLS holds six connections")
+        #expect(connections.inUse == 7)
+        #expect(connections.admits("http://c:80"), "a cleartext server waits on no handshake")
+    }
+
+    @Test func aHandshakeKeepsTheOthersWaitingOnlyBriefly() {
+        let start = ContinuousClock.now
+        var connections = ServerConnections(perServer: 6, total: 8)
+        connections.start(on: "https://a:443", at: start)
+        let endedEarly = connections.endLongHandshakeWaits(at: start + ServerConnections.handshakeWait / 2)
+        #expect(!endedEarly)
+        #expect(!connections.admits("https://a:443"))
+        let ended = connections.endLongHandshakeWaits(at: start + ServerConnections.handshakeWait)
+        #expect(ended)
+        #expect(connections.admits("https://a:443"), "counted the HTTP/1.1 way once waited on long enough")
+        connections.start(on: "https://b:443", at: start)
+        connections.end(on: "https://b:443")
+        #expect(connections.awaitsHandshake("https://b:443"), "a transfer that ended unheard leaves it to the next")
+        let endedUnheard = connections.endLongHandshakeWaits(at: start + ServerConnections.handshakeWait)
+        #expect(!endedUnheard)
+    }
 }

@@ -83,9 +83,18 @@ CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
-/// Whether the TLS connection `handle` is on agreed on HTTP/2 in its handshake (ALPN "h2"): known before any
-/// answer. FALSE while it has no connection, over cleartext, or with another TLS library than OpenSSL.
-gboolean cshim_curl_negotiated_http2(CURL *handle);
+/// What the TLS handshake of the connection `handle` is on agreed (ALPN), known before any answer.
+typedef enum {
+    /// No handshake finished yet: no connection, or one still connecting; also over cleartext, or with another TLS
+    /// library than OpenSSL.
+    CSHIM_HANDSHAKE_PENDING,
+    /// HTTP/2 ("h2").
+    CSHIM_HANDSHAKE_HTTP2,
+    /// Anything else, or nothing: HTTP/1.1.
+    CSHIM_HANDSHAKE_OTHER,
+} CShimHandshake;
+
+CShimHandshake cshim_curl_handshake(CURL *handle);
 
 /// Starts the program at `path` with `option` and `argument`, `input` as its standard input and `output` as its
 /// standard output, and no other descriptor of this process; its process id, or -1.

@@ -128,11 +128,17 @@ final class EasyTransfer {
     }
 
     /// Whether the TLS connection it is on, to the server it was sent to first, agreed on HTTP/2 in its handshake:
-    /// its server multiplexes, known before the first answer comes.
-    var negotiatedMultiplexing: Bool {
+    /// whether its server multiplexes, known before the first answer comes; nil until a handshake with that server
+    /// has finished.
+    var negotiatedMultiplexing: Bool? {
         var redirects = 0
         cshim_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirects)
-        return redirects == 0 && cshim_curl_negotiated_http2(handle) != 0
+        guard redirects == 0 else { return nil }
+        switch cshim_curl_handshake(handle) {
+        case CSHIM_HANDSHAKE_HTTP2: return true
+        case CSHIM_HANDSHAKE_OTHER: return false
+        default: return nil
+        }
     }
 
     /// Notes how far it got since the last look, which the transfer thread takes about once a second.

@@ -17,10 +17,11 @@ struct TransferRequest: Sendable {
     /// aside and started again still stops once it has trickled for `limits.slowSeconds` in all.
     var stalled: Duration = .zero
 
-    /// The server it connects to first, as the per-host limit counts them: host and port.
+    /// The server it connects to first, as the per-host limit counts them: scheme, host and port, since a server
+    /// over TLS may turn out to multiplex (`ServerConnections`).
     var hostKey: String {
         guard let parsed = URL(string: url), let host = parsed.host?.lowercased() else { return url }
-        let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
+        let overTLS = parsed.scheme?.lowercased() == "https"
+        return "\(overTLS ? "https" : "http")://\(host):\(parsed.port ?? (overTLS ? 443 : 80))"
     }
 }

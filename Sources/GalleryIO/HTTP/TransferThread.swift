@@ -9,7 +9,7 @@ import Synchronization
 /// socket, however many downloads run, and no thread waits for a server. Other threads hand it
 /// values (`TransferRequest`, waits); the libcurl handles are made, used and freed on it alone.
 /// Transfers wait in a queue for a connection (so many per server, so many in all, an HTTP/2 server's
-/// transfers sharing theirs) and for room in the budget of bytes held; a transfer only starts its clocks once it has left the queue. About once a second
+/// transfers sharing theirs, a TLS server's first handshake saying which it is) and for room in the budget of bytes held; a transfer only starts its clocks once it has left the queue. About once a second
 /// it looks at what runs: a cancelled transfer is dropped, and one that stalled gives its connection to an image
 /// the user waits for and queues again.
 final class TransferThread: Sendable {
@@ -115,6 +115,7 @@ final class TransferThread: Sendable {
                     end(transfer, CURLE_ABORTED_BY_CALLBACK, running: &running, connectionsHeld: &connectionsHeld)
                     changed = true
                 }
+                changed = connectionsHeld.endLongHandshakeWaits(at: now) || changed
                 for transfer in running.values { transfer.look(at: now) }
                 // The longest stalled first give their connections to images the user waits for.
                 let stalled = running.values.filter {
@@ -140,9 +141,12 @@ final class TransferThread: Sendable {
             curl_multi_perform(multi, &active)
             // A server whose handshake agreed on HTTP/2 takes its waiting transfers on its connection now, not one
             // answer later: a slow server's first answers would otherwise hold the rest back a whole round trip.
-            for transfer in running.values
-            where !connectionsHeld.multiplexes(transfer.request.hostKey) && transfer.negotiatedMultiplexing {
-                connectionsHeld.heard(transfer.request.hostKey, multiplexing: true)
+            for transfer in running.values {
+                let server = transfer.request.hostKey
+                guard !connectionsHeld.multiplexes(server), let multiplexes = transfer.negotiatedMultiplexing,
+                    multiplexes || connectionsHeld.awaitsHandshake(server)
+                else { continue }
+                connectionsHeld.heard(server, multiplexing: multiplexes)
                 changed = true
             }
             var queued: Int32 = 0
