@@ -1,11 +1,23 @@
+import CShim
 import Foundation
 import GalleryCore
 
-/// `gallery-benchmark journal [image count]`: what one edit costs the library's journal (finding its changes and
-/// encoding its record) against today's save (the whole state file encoded), over a library of that many images in
-/// 200 galleries with notes, tags and origins; then the journal's whole-library work (carry-over, the library made
-/// from the replica, a snapshot written and read).
-func measureJournal(count: Int) {
+/// `gallery-benchmark journal [image count | state file]`: what one edit costs the library's journal (finding its
+/// changes and encoding its record) against today's save (the whole state file encoded), over a library of that many
+/// images in 200 galleries with notes, tags and origins (or the library a state file holds, as
+/// `Tests/benchmarks/generated_library.py` writes one); then the journal's whole-library work (carry-over, the
+/// library made from the replica, a snapshot written and read) beside today's state file written and read, and the
+/// memory each holds.
+func measureJournal(argument: String?) {
+    if let argument, Int(argument) == nil {
+        let data = try! Data(contentsOf: URL(fileURLWithPath: argument))
+        measureJournal(state: try! StateStore.decode(data))
+    } else {
+        measureJournal(state: generatedState(count: argument.flatMap(Int.init) ?? 50_000))
+    }
+}
+
+private func generatedState(count: Int) -> GalleryState {
     let perGallery = max(1, count / 200)
     let galleries = stride(from: 0, to: count, by: perGallery).map { first in
         Gallery(
@@ -19,8 +31,13 @@ func measureJournal(count: Int) {
                 return image
             })
     }
-    let state = GalleryState(galleries: galleries)
-    let clock = ContinuousClock()
+    return GalleryState(galleries: galleries)
+}
+
+private func measureJournal(state: GalleryState) {
+    let count = state.galleries.reduce(0) { $0 + $1.images.count }
+    // Processor time, not wall time: the machine these run on is shared.
+    let clock = ThreadProcessorClock()
     var replica = LibraryReplica()
     let carryOver = clock.measure { replica = LibraryReplica(carryingOver: state, by: "benchmark") }
     let last = state.galleries[0].images.count - 1
@@ -36,7 +53,7 @@ func measureJournal(count: Int) {
         ("a tag", { $0.galleries[0].images[last / 2].tags.append("cats/grey") }),
         ("a note", { $0.galleries[0].images[last / 3].note = "For the kitchen wall" }),
     ]
-    print("\(count) images in \(galleries.count) galleries")
+    print("\(count) images in \(state.galleries.count) galleries")
     for (name, edit) in edits {
         var new = state
         edit(&new)
@@ -53,6 +70,14 @@ func measureJournal(count: Int) {
     var stateBytes = 0
     let whole = (0..<3).map { _ in clock.measure { stateBytes = StateStore.encode(state).count } }
     print(journalSummary("today: the whole state file encoded", whole) + ", \(stateBytes) bytes")
+    let stateData = StateStore.encode(state)
+    var stateRead = GalleryState(galleries: [])
+    let stateMemory = heapBytes {
+        let reads = (0..<3).map { _ in clock.measure { stateRead = try! StateStore.decode(stateData) } }
+        print(journalSummary("today: the whole state file read", reads))
+    }
+    print("today: the state read holds \(stateMemory / count) bytes an image (malloc)")
+    precondition(stateRead.galleries.count == state.galleries.count)
     print(journalSummary("journal: carry-over of the state", [carryOver]))
     var made = GalleryState(galleries: [])
     print(
@@ -64,8 +89,34 @@ func measureJournal(count: Int) {
         clock.measure { snapshot = JournalSnapshot(replica: replica, covers: [:]).encoded }
     }
     print(journalSummary("journal: a snapshot written", writing) + ", \(snapshot.count) bytes")
-    let reading = (0..<3).map { _ in clock.measure { precondition(JournalSnapshot.decode(snapshot) != nil) } }
-    print(journalSummary("journal: a snapshot read", reading))
+    var read: JournalSnapshot?
+    let snapshotMemory = heapBytes {
+        let reading = (0..<3).map { _ in clock.measure { read = JournalSnapshot.decode(snapshot) } }
+        print(journalSummary("journal: a snapshot read", reading))
+    }
+    print("journal: the replica read holds \(snapshotMemory / count) bytes an image (malloc)")
+    precondition(read?.replica == replica)
+}
+
+/// The heap bytes in use after `body` more than before it, as malloc counts them.
+private func heapBytes(_ body: () -> Void) -> Int {
+    let before = cshim_allocated_bytes()
+    body()
+    return Int(cshim_allocated_bytes()) - Int(before)
+}
+
+/// The processor time this thread spends.
+private struct ThreadProcessorClock {
+    func measure(_ body: () -> Void) -> Duration {
+        func now() -> Duration {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+        }
+        let start = now()
+        body()
+        return now() - start
+    }
 }
 
 /// "name: median …, range …–…" in milliseconds.
@@ -75,6 +126,7 @@ private func journalSummary(_ name: String, _ samples: [Duration]) -> String {
     }
     let sorted = samples.sorted()
     return String(
-        format: "%@: median %.2f ms, range %.2f–%.2f ms (%d runs)", name, milliseconds(sorted[sorted.count / 2]),
+        format: "%@: median %.2f ms, range %.2f–%.2f ms of processor time (%d runs)", name,
+        milliseconds(sorted[sorted.count / 2]),
         milliseconds(sorted[0]), milliseconds(sorted.last!), sorted.count)
 }

@@ -3,9 +3,9 @@
 // in pieces and searches of it (to count under callgrind); `gallery-benchmark likeness-index [image count]` for the
 // near-duplicate look-up, `gallery-benchmark likeness FILE…` for files' fingerprints and palettes,
 // `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
-// `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count]` for
-// an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost [image count]` for
-// an edit's cost on the GTK thread.
+// `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count |
+// state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
+// [image count]` for an edit's cost on the GTK thread.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -164,7 +164,7 @@ if CommandLine.arguments.dropFirst().first == "edit-cost" {
 }
 
 if CommandLine.arguments.dropFirst().first == "journal" {
-    measureJournal(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 50_000)
+    measureJournal(argument: CommandLine.arguments.dropFirst(2).first)
     exit(0)
 }
 

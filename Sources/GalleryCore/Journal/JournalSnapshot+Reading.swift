@@ -15,6 +15,7 @@ extension JournalSnapshot {
             var snapshot = JournalSnapshot(replica: LibraryReplica(), covers: [:])
             var computers: [String]?
             var hasFormat = false
+            var previousGallery = ""
             try reader.readFields { (reader, field) throws(JSONReader.Failure) in
                 switch field {
                 case "format":
@@ -51,10 +52,16 @@ extension JournalSnapshot {
                     try reader.readArray { (reader) throws(JSONReader.Failure) in
                         try readGallery(&reader, computers, into: &snapshot.replica)
                     }
+                case "imageCount":
+                    // A hint, bounded by the text: each image takes more than sixteen bytes of it.
+                    guard let count = try reader.readWholeNumber(atMost: UInt64(text.count / 16)) else {
+                        throw JSONReader.Failure(offset: 0)
+                    }
+                    snapshot.replica.images.reserveCapacity(Int(count))
                 case "images":
                     guard let computers else { throw JSONReader.Failure(offset: 0) }
                     try reader.readArray { (reader) throws(JSONReader.Failure) in
-                        try readImage(&reader, computers, into: &snapshot.replica)
+                        try readImage(&reader, computers, previousGallery: &previousGallery, into: &snapshot.replica)
                     }
                 default: try reader.skipValue()
                 }
@@ -136,8 +143,11 @@ extension JournalSnapshot {
         }
     }
 
+    /// One image's registers, taken in with one look-up of its id. Images come grouped by gallery, so that each
+    /// names the gallery the one before it named (`previousGallery`), whose text it then shares.
     private static func readImage(
-        _ reader: inout JSONReader, _ computers: [String], into replica: inout LibraryReplica
+        _ reader: inout JSONReader, _ computers: [String], previousGallery: inout String,
+        into replica: inout LibraryReplica
     ) throws(JSONReader.Failure) {
         var id: ImageID?
         var base: (stamp: JournalStamp, image: GalleryImage)?
@@ -170,35 +180,51 @@ extension JournalSnapshot {
                 }
             case "place":
                 var stamp: JournalStamp?
-                var texts: [String] = []
+                var gallery: String?
+                var key: String?
                 try readTuple(&reader) { (reader, index) throws(JSONReader.Failure) in
                     switch index {
                     case 0: stamp = try readStamp(&reader, computers)
-                    case 1, 2: texts.append(try readName(&reader))
+                    case 1:
+                        let name = try reader.readName()
+                        if previousGallery.isEmpty || !name.isText(previousGallery) {
+                            let text = name.text
+                            guard (1...JournalEntry.nameLimit).contains(text.utf8.count) else {
+                                throw JSONReader.Failure(offset: 0)
+                            }
+                            previousGallery = text
+                        }
+                        gallery = previousGallery
+                    case 2: key = try reader.readString()
                     default: throw JSONReader.Failure(offset: 0)
                     }
                 }
-                guard let stamp, texts.count != 1, texts.count < 2 || PositionKey.isValid(texts[1]) else {
+                guard let stamp, (gallery == nil) == (key == nil), key.map(PositionKey.isValid) ?? true else {
                     throw JSONReader.Failure(offset: 0)
                 }
-                let place = texts.isEmpty ? nil : JournalChange.ImagePlacement(gallery: texts[0], key: texts[1])
+                let place = gallery.map { JournalChange.ImagePlacement(gallery: $0, key: key!) }
                 placement = JournalRegister(stamp: stamp, value: place)
             default: try reader.skipValue()
             }
         }
         guard let imageID = base?.image.id ?? id, id == nil || base == nil else { throw JSONReader.Failure(offset: 0) }
-        if let base {
-            replica.apply(.addImage(base.image), at: base.stamp)
-            replica.clock = max(replica.clock, base.stamp.counter)
+        var record = LibraryReplica.ImageRecord()
+        if let (stamp, arrived) = base {
+            var image = arrived
+            // As the state file writes it (JSON has no infinity), as `LibraryReplica.apply` takes an arrival in.
+            if !image.aspectRatio.isFinite { image.aspectRatio = 0 }
+            record.mergeBase(JournalRegister(stamp: stamp, value: image))
+            replica.clock = max(replica.clock, stamp.counter)
         }
         for (name, register) in fields {
-            replica.apply(.setImageField(imageID, name: name, value: register.value), at: register.stamp)
+            record.mergeField(name, register)
             replica.clock = max(replica.clock, register.stamp.counter)
         }
         if let placement {
-            replica.apply(.placeImage(imageID, placement.value), at: placement.stamp)
+            record.mergePlacement(placement)
             replica.clock = max(replica.clock, placement.stamp.counter)
         }
+        replica.images[imageID, default: LibraryReplica.ImageRecord()].merge(record)
     }
 
     /// `[stamp]` or `[stamp, value]`.
@@ -228,10 +254,10 @@ extension JournalSnapshot {
             switch index {
             case 0: counter = try readCounter(&reader)
             case 1:
-                guard let number = Int(try reader.readNumber()), computers.indices.contains(number) else {
-                    throw JSONReader.Failure(offset: 0)
-                }
-                computer = computers[number]
+                guard let number = try reader.readWholeNumber(atMost: UInt64(max(computers.count - 1, 0))),
+                    computers.indices.contains(Int(number))
+                else { throw JSONReader.Failure(offset: 0) }
+                computer = computers[Int(number)]
             default: throw JSONReader.Failure(offset: 0)
             }
         }
@@ -240,7 +266,7 @@ extension JournalSnapshot {
     }
 
     private static func readCounter(_ reader: inout JSONReader) throws(JSONReader.Failure) -> UInt64 {
-        guard let counter = UInt64(try reader.readNumber()), counter <= JournalStamp.maximumCounter else {
+        guard let counter = try reader.readWholeNumber(atMost: JournalStamp.maximumCounter) else {
             throw JSONReader.Failure(offset: 0)
         }
         return counter

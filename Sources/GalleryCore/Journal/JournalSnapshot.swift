@@ -4,10 +4,11 @@
 ///
 /// `{"format":1,"clock":N,"computers":[…],"covers":{"<computer>":offset},"settings":{name:[stamp,value]},
 /// "galleries":[{"id","fields":{name:[stamp,value]},"key":[stamp,key],"deleted":[stamp,bool],"deletedAt":[stamp]}],
-/// "images":[{"base":[stamp,{image}],"fields":{name:[stamp,value]},"place":[stamp,gallery,key]}]}`
+/// "imageCount":N,"images":[{"base":[stamp,{image}],"fields":{name:[stamp,value]},"place":[stamp,gallery,key]}]}`
 ///
 /// A stamp is `[counter, n]`, `n` the index of its computer in `computers` (which comes first); a register without
 /// its value (`[stamp]`) holds none: a field removed, an image deleted. An image without `base` names its `id`.
+/// Images come grouped by gallery, so that a reader makes each gallery's id once (a launch reads every image).
 public struct JournalSnapshot: Hashable, Sendable {
     /// The largest snapshot read: the state file's bound.
     public static let limit = StateFileBytes.limit
@@ -31,11 +32,17 @@ public struct JournalSnapshot: Hashable, Sendable {
     var text: [UInt8] {
         var computers: [String] = []
         var indices: [String: Int] = [:]
+        // Most stamps name the computer the one before named: compared first, the text is not hashed.
+        var previous: (computer: String, index: Int) = ("", 0)
         func index(_ computer: String) -> Int {
-            if let index = indices[computer] { return index }
-            indices[computer] = computers.count
-            computers.append(computer)
-            return computers.count - 1
+            if computer == previous.computer { return previous.index }
+            let index = indices[computer] ?? computers.count
+            if index == computers.count {
+                indices[computer] = index
+                computers.append(computer)
+            }
+            previous = (computer, index)
+            return index
         }
         // Every stamp's computer first, so that `computers` is written before any stamp.
         for register in replica.settings.values { _ = index(register.stamp.computer) }
@@ -45,10 +52,19 @@ public struct JournalSnapshot: Hashable, Sendable {
             if let isDeleted = record.isDeleted { _ = index(isDeleted.stamp.computer) }
             if let deletedAt = record.deletedAt { _ = index(deletedAt.computer) }
         }
-        for record in replica.images.values {
+        // Images grouped by gallery, so that a reader shares each gallery's id among its images.
+        var groups: [String: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index]] = [:]
+        var unplaced: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index] = []
+        for position in replica.images.indices {
+            let record = replica.images[position].value
             if let base = record.base { _ = index(base.stamp.computer) }
             for register in record.fields.values { _ = index(register.stamp.computer) }
             if let placement = record.placement { _ = index(placement.stamp.computer) }
+            if let gallery = record.placement?.value?.gallery {
+                groups[gallery, default: []].append(position)
+            } else {
+                unplaced.append(position)
+            }
         }
         var writer = JSONWriter(compact: true)
         let stamp = { (writer: inout JSONWriter, stamp: JournalStamp) in
@@ -57,7 +73,7 @@ public struct JournalSnapshot: Hashable, Sendable {
                 writer.element()
                 writer.integer(Int(stamp.counter))
                 writer.element()
-                writer.integer(indices[stamp.computer]!)
+                writer.integer(index(stamp.computer))
             }
         }
         let register = { (writer: inout JSONWriter, register: JournalRegister<RawJSON?>) in
@@ -121,9 +137,12 @@ public struct JournalSnapshot: Hashable, Sendable {
                     }
                 }
             }
+            writer.field("imageCount")
+            writer.integer(replica.images.count)
             writer.field("images")
             writer.array { writer in
-                for (id, record) in replica.images {
+                for position in groups.keys.sorted().flatMap({ groups[$0]! }) + unplaced {
+                    let (id, record) = replica.images[position]
                     writer.element()
                     writer.object { writer in
                         if let base = record.base {

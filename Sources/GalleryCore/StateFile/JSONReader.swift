@@ -376,6 +376,19 @@ struct JSONReader {
         return String(decoding: UnsafeBufferPointer(rebasing: text), as: UTF8.self)
     }
 
+    /// A whole number of at most `maximum` (at most sixteen digits), read without making a text of it; nil for any
+    /// other number (a fraction, an exponent, a sign, a larger one), passed over.
+    mutating func readWholeNumber(atMost maximum: UInt64) throws(Failure) -> UInt64? {
+        let text = try skipNumber()
+        guard text.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in text {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + UInt64(byte &- UInt8(ascii: "0"))
+        }
+        return value <= maximum ? value : nil
+    }
+
     /// Moves past a number checked as `readNumber` checks it; its text.
     private mutating func skipNumber() throws(Failure) -> Slice<UnsafeBufferPointer<UInt8>> {
         skipWhiteSpace()
@@ -538,6 +551,13 @@ extension JSONReader {
         }
 
         var text: String { escaped ?? String(decoding: plain!, as: UTF8.self) }
+
+        /// Whether it is `text`, compared without making a `String` of it.
+        func isText(_ text: String) -> Bool {
+            guard let plain else { return escaped == text }
+            return text.utf8.withContiguousStorageIfAvailable { plain.elementsEqual($0) }
+                ?? text.utf8.elementsEqual(plain)
+        }
 
         /// `case "id":` in a switch over names.
         static func ~= (pattern: StaticString, name: Name) -> Bool {

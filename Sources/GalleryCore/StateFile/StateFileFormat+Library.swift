@@ -59,6 +59,25 @@ extension KeptOriginal {
         if let format { fields["format"] = .string(format) }
         return fields
     }
+
+    /// The object as the state file writes it: its fields in name order.
+    func write(to writer: inout JSONWriter) {
+        guard unknownFields.isEmpty else { return writer.object(known: knownFields, unknown: unknownFields) }
+        writer.object { writer in
+            writer.field("bytes")
+            writer.integer(byteCount)
+            if let format {
+                writer.field("format")
+                writer.string(format)
+            }
+            writer.field("height")
+            writer.integer(pixelHeight)
+            writer.field("sha256")
+            writer.string(sha256)
+            writer.field("width")
+            writer.integer(pixelWidth)
+        }
+    }
 }
 
 extension ImageOrigin {
@@ -103,6 +122,26 @@ extension ImageOrigin {
             if let text = self[keyPath: path] { fields[name] = .string(text) }
         }
         return fields
+    }
+
+    /// The object as the state file writes it: its fields in name order.
+    func write(to writer: inout JSONWriter) {
+        guard unknownFields.isEmpty else { return writer.object(known: knownFields, unknown: unknownFields) }
+        writer.object { writer in
+            func write(_ name: String, _ text: String?) {
+                guard let text else { return }
+                writer.field(name)
+                writer.string(text)
+            }
+            write("added", added)
+            write("alt", altText)
+            write("arrival", arrival?.rawValue)
+            write("description", browserDescription)
+            write("link", link)
+            write("page", page)
+            write("pageTitle", pageTitle)
+            write("title", title)
+        }
     }
 }
 

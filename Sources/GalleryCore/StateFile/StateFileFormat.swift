@@ -300,11 +300,57 @@ enum StateFileFormat {
     }
 
     static func write(_ image: GalleryImage, to writer: inout JSONWriter) {
-        writer.object { writer in
-            for name in imageFieldNames(image) {
-                writer.field(name)
-                writeImageField(name, of: image, to: &writer)
+        guard image.unknownFields.isEmpty else {
+            return writer.object { writer in
+                for name in imageFieldNames(image) {
+                    writer.field(name)
+                    writeImageField(name, of: image, to: &writer)
+                }
             }
+        }
+        // The known fields alone, in name order, without gathering their names: a snapshot writes every image.
+        writer.object { writer in
+            if let animation = image.animation {
+                writer.field("animation")
+                write(animation, to: &writer)
+            }
+            writer.field("aspectRatio")
+            writer.double(image.aspectRatio)
+            writer.field("id")
+            writer.string(image.id.rawValue)
+            if let likeness = image.likeness {
+                writer.field("likeness")
+                writer.string(likeness.savedText)
+            }
+            let copies = image.mergedCopies
+            if !copies.isEmpty {
+                writer.field("mergedCopies")
+                writer.value(.array(copies.map(\.json)))
+            }
+            if let note = image.note {
+                writer.field("note")
+                writer.string(note)
+            }
+            if let origin = image.origin {
+                writer.field("origin")
+                origin.write(to: &writer)
+            }
+            if let original = image.original {
+                writer.field("original")
+                original.write(to: &writer)
+            }
+            let tags = image.tags
+            if !tags.isEmpty {
+                writer.field("tags")
+                writer.array { writer in
+                    for tag in tags {
+                        writer.element()
+                        writer.string(tag)
+                    }
+                }
+            }
+            writer.field("url")
+            writer.string(image.url)
         }
     }
 
@@ -330,10 +376,8 @@ enum StateFileFormat {
         // Without the known value, a field of that name is one kept as read (of another shape).
         case "note" where image.note != nil: writer.string(image.note!)
         case "tags" where !image.tags.isEmpty: writer.value(.array(image.tags.map(JSONValue.string)))
-        case "origin" where image.origin != nil:
-            writer.object(known: image.origin!.knownFields, unknown: image.origin!.unknownFields)
-        case "original" where image.original != nil:
-            writer.object(known: image.original!.knownFields, unknown: image.original!.unknownFields)
+        case "origin" where image.origin != nil: image.origin!.write(to: &writer)
+        case "original" where image.original != nil: image.original!.write(to: &writer)
         case "likeness" where image.likeness != nil: writer.string(image.likeness!.savedText)
         case "animation" where image.animation != nil: write(image.animation!, to: &writer)
         case "mergedCopies" where !image.mergedCopies.isEmpty: writer.value(.array(image.mergedCopies.map(\.json)))
