@@ -78,7 +78,7 @@ import Testing
 
     /// Each colour's search and count give what reading every palette does; returns how many each found.
     private static func expectSameAsScan(_ library: GalleryLibrary, _ corpus: SearchCorpus) throws -> [Int] {
-        try colours.map { colour in
+        try colours.map { colour throws -> Int in
             var query = SearchQuery()
             query.colour = colour
             let expected = scanned(library, for: colour)
