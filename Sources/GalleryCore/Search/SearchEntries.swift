@@ -24,14 +24,18 @@ public struct SearchEntries: Sendable {
 
     private var records: [Record] = []
     private var bytes: [UInt8] = []
+    /// The colours of the records' palettes, block by block, so that a colour search skips the blocks without it.
+    private var colours = PaletteBlocks()
 
     public init() {}
 
     public var count: Int { records.count }
     public var indices: Range<Int> { records.indices }
 
-    /// The memory the entries hold, in bytes: their records and their buffer, as allocated.
-    public var allocatedBytes: Int { records.capacity * MemoryLayout<Record>.stride + bytes.capacity }
+    /// The memory the entries hold, in bytes: their records, their buffer and their palettes' blocks, as allocated.
+    public var allocatedBytes: Int {
+        records.capacity * MemoryLayout<Record>.stride + bytes.capacity + colours.allocatedBytes
+    }
 
     public func id(at position: Int) -> ImageID { records[position].id }
 
@@ -46,6 +50,7 @@ public struct SearchEntries: Sendable {
     mutating func reserveCapacity(adding count: Int, bytes byteCount: Int) {
         records.reserveCapacity(records.count + count)
         bytes.reserveCapacity(bytes.count + byteCount)
+        colours.reserveCapacity(adding: count)
     }
 
     /// The longest name of a format read from an address's extension: counting a format as that long is cheaper
@@ -119,7 +124,7 @@ public struct SearchEntries: Sendable {
             appendVarint(domain.count)
         }
         let ratio = image.displayAspectRatio
-        records.append(
+        append(
             Record(
                 id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
                 textCount: UInt32(textCount),
@@ -150,7 +155,12 @@ public struct SearchEntries: Sendable {
         let end = position + 1 < other.records.count ? other.records[position + 1].start : other.bytes.count
         bytes.append(contentsOf: other.bytes[record.start..<end])
         record.start = bytes.count - (end - other.records[position].start)
+        append(record)
+    }
+
+    private mutating func append(_ record: Record) {
         records.append(record)
+        colours.append(record.palette)
     }
 
     /// The bytes the entry at `position` takes in the buffer.
@@ -320,6 +330,12 @@ public struct SearchEntries: Sendable {
             return true
         }
         return formatFound && tagFound && domainFound
+    }
+
+    /// The runs of positions within `range` where an image of the colour `match` looks for may be: the entries outside
+    /// them are of other colours.
+    func runs(mayHolding match: ColourMatch, within range: Range<Int>) -> [Range<Int>] {
+        colours.runs(mayHolding: match, within: range)
     }
 
     /// The share of the image, in fifteenths, of the colour `match` looks for.
