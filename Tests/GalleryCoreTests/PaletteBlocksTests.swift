@@ -101,7 +101,7 @@ import Testing
         for round in 0..<6 {
             let galleryID = "g\(round % 3)"
             var cells = library.cells(of: galleryID)
-            // A red image added, some deleted, one merged into another, one measured.
+            // A red image added, some deleted, one merged into another, one moved, one measured.
             var red = Self.image("new-\(round)", using: &random)
             red.likeness = Likeness(
                 fingerprint: Fingerprint(rawValue: 0),
@@ -115,6 +115,9 @@ import Testing
             _ = library.remove(deleted, from: galleryID)
             cells = library.cells(of: galleryID)
             _ = library.merge([DuplicateMerge(kept: cells[1].id, merged: [cells[cells.count / 2].id])])
+            cells = library.cells(of: galleryID)
+            // The last one moved to the front: the entries between change places, and their blocks' colours.
+            _ = library.move([cells[cells.count - 1].id], in: galleryID, toInsertionIndex: 0)
             cells = library.cells(of: galleryID)
             if let unmeasured = cells.firstIndex(where: { $0.image != nil && $0.image?.likeness == nil }) {
                 library.recordLikenesses([

@@ -46,6 +46,13 @@ public struct PaletteBlocks: Sendable {
         }
     }
 
+    /// Forgets the palettes from the block holding `position` on, so that those from there can be appended again.
+    public mutating func removeLast(from position: Int) {
+        let block = min(position, count) / Self.blockSize
+        words.removeSubrange(min(block * Self.wordsPerBlock, words.count)...)
+        count = block * Self.blockSize
+    }
+
     /// The runs of positions within `range` whose blocks may hold an image of the colour `match` looks for (an image
     /// in the others cannot be of it), in order.
     func runs(mayHolding match: ColourMatch, within range: Range<Int>) -> [Range<Int>] {
