@@ -52,7 +52,7 @@ public final class ImageGalleryApplication {
         }
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
-        HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
+        HTTPClient.setUserAgent("ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // The one place the XDG folders are read: every path the app uses follows from them.
         let paths = LibraryPaths(XDGDirectories())
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
