@@ -31,6 +31,8 @@ public final class ImageGalleryApplication {
     /// Play Animations, in the main menu: every animation on screen plays, in every window.
     private var playAnimationsAction: Action?
     private var likenessPass: LikenessPass?
+    /// The likeness pass runs once a launch, after the first window's first screen.
+    private var likenessPassStarted = false
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -307,7 +309,6 @@ public final class ImageGalleryApplication {
                 }
             }
             self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-            self?.startLikenessPass()
             // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
             self?.saver?.takeInChanges()
         }
@@ -406,8 +407,14 @@ public final class ImageGalleryApplication {
         let window = MainWindow(services: services, galleryID: galleryID)
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
-        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
-        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
+        // the memory and the cores with the likeness pass's decodes.
+        if windows.isEmpty {
+            window.gallery.onFirstScreenLoaded = { [weak self] in
+                services.search.buildIndex()
+                self?.startLikenessPass()
+            }
+        }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -616,7 +623,8 @@ public final class ImageGalleryApplication {
     /// Measures the likeness of the images that have none (a library from before), in the background; the images to
     /// measure are found on a worker, and the toast tells how it goes when it takes more than a second.
     private func startLikenessPass() {
-        guard let services else { return }
+        guard let services, !likenessPassStarted else { return }
+        likenessPassStarted = true
         let library = services.library
         let galleries = library.galleries.map { (id: $0.id, cells: library.cells(of: $0.id)) }
         Self.scheduler.run(
