@@ -31,6 +31,8 @@ public final class ImageGalleryApplication {
     /// Play Animations, in the main menu: every animation on screen plays, in every window.
     private var playAnimationsAction: Action?
     private var likenessPass: LikenessPass?
+    /// The likeness pass runs once a launch, after the first window's first screen.
+    private var likenessPassStarted = false
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -52,7 +54,7 @@ public final class ImageGalleryApplication {
         }
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
-        HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
+        HTTPClient.setUserAgent("ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // The one place the XDG folders are read: every path the app uses follows from them.
         let paths = LibraryPaths(XDGDirectories())
         // A large gallery's state takes longer to decode than GTK takes to start: both at once.
@@ -307,7 +309,6 @@ public final class ImageGalleryApplication {
                 }
             }
             self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-            self?.startLikenessPass()
             // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
             self?.saver?.takeInChanges()
         }
@@ -406,8 +407,14 @@ public final class ImageGalleryApplication {
         let window = MainWindow(services: services, galleryID: galleryID)
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
-        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
-        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
+        // the memory and the cores with the likeness pass's decodes.
+        if windows.isEmpty {
+            window.gallery.onFirstScreenLoaded = { [weak self] in
+                services.search.buildIndex()
+                self?.startLikenessPass()
+            }
+        }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -616,7 +623,8 @@ public final class ImageGalleryApplication {
     /// Measures the likeness of the images that have none (a library from before), in the background; the images to
     /// measure are found on a worker, and the toast tells how it goes when it takes more than a second.
     private func startLikenessPass() {
-        guard let services else { return }
+        guard let services, !likenessPassStarted else { return }
+        likenessPassStarted = true
         let library = services.library
         let galleries = library.galleries.map { (id: $0.id, cells: library.cells(of: $0.id)) }
         Self.scheduler.run(
