@@ -1,34 +1,79 @@
 import Dispatch
+import Foundation
 import GalleryCore
 import GalleryIO
 import Synchronization
 
-/// Reads and decodes the state file, and prepares the library from it, as a job started before GTK is:
-/// a large library takes longer to decode than GTK takes to start.
+/// Opens the library's journal (<doc:LibraryJournal>: its snapshot and logs, with the folder's `state.json` taken in
+/// as `StateFileIntake` says) and prepares the library from it, as a job started before GTK is: a large library takes
+/// longer to read than GTK takes to start.
 final class StateLoading: Sendable {
-    let store: StateStore
+    let intake: StateFileIntake
+    /// What the saver tells, forwarded to the app once it listens: the saver is made before the app is.
+    let events = Events()
     private let loaded = Mutex<Loaded?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    /// What the file held, its version noted before it was read (a sync tool may put another over it before the
-    /// saver exists), and the library made of it.
-    typealias Loaded = (
-        result: StateStore.LoadResult, revision: StateStore.Revision?, prepared: GalleryLibrary.Prepared?
-    )
+    /// The saver, nil when the journal cannot be written (and why); what the folder's `state.json` held when it was
+    /// read; and the library, prepared.
+    struct Loaded: Sendable {
+        var saver: JournalSaver?
+        var saverFailure: String?
+        var stateFile: StateStore.LoadResult
+        var state: GalleryState
+        var prepared: GalleryLibrary.Prepared
+    }
 
-    init(store: StateStore, scheduler: JobScheduler) {
-        self.store = store
+    /// Handlers set once the app exists; until then what the saver tells (nothing, before any save) is dropped.
+    final class Events: Sendable {
+        let onError = Mutex<(@Sendable (String) -> Void)?>(nil)
+        let onMerged = Mutex<(@Sendable (GalleryState, GalleryState) -> Void)?>(nil)
+        let beforeWrite = Mutex<(@Sendable () throws -> Void)?>(nil)
+    }
+
+    init(paths: LibraryPaths, scheduler: JobScheduler) {
+        intake = StateFileIntake(paths)
         scheduler.submit(.io, .visible) { [self] in
-            let revision = store.revision()
-            let result = store.load()
-            let prepared = result.state.map(GalleryLibrary.Prepared.init)
-            loaded.withLock { $0 = (result, revision, prepared) }
+            let opened = Self.open(paths, intake: intake, events: events, scheduler: scheduler)
+            loaded.withLock { $0 = opened }
             done.signal()
         }
     }
 
-    /// Waits for the load (on a launch, the time GTK took to start was the head start): what the file held,
-    /// and the library made of it when it held one.
+    private static func open(
+        _ paths: LibraryPaths, intake: StateFileIntake, events: Events, scheduler: JobScheduler
+    ) -> Loaded {
+        let (finding, fingerprint) = intake.look()
+        let library = try? LibraryFolder.open(paths.libraryFolder, creating: true)
+        // The file is carried over while no snapshot holds it (the first launch, or one killed before its snapshot).
+        let carries = finding == .first || (finding == .known && library.map(JournalSaver.hasSnapshot) != true)
+        let stateFile = carries || finding == .changed ? intake.store.load() : .missing
+        let fileState = stateFile.state.map { $0.galleries.isEmpty ? nil : $0 } ?? nil
+        var saver: JournalSaver?
+        var failure: String?
+        do {
+            guard let library else { throw FileError(code: ENOENT, path: paths.libraryFolder.path) }
+            saver = try JournalSaver(
+                library: library, stateFolder: paths.computerState, carryingOver: carries ? fileState : nil,
+                runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
+                onError: { message in events.onError.withLock { $0 }?(message) },
+                onMerged: { merged, ours in events.onMerged.withLock { $0 }?(merged, ours) },
+                beforeWrite: { try events.beforeWrite.withLock { $0 }?() })
+        } catch {
+            failure = "\(error)"
+        }
+        if let saver, finding == .changed, let fileState {
+            saver.takeIn(library: fileState, adopting: true)
+        }
+        if saver != nil, stateFile.state != nil, let fingerprint { intake.remember(fingerprint) }
+        var state = saver?.library ?? fileState ?? .initial
+        if state.galleries.isEmpty { state = .initial }
+        return Loaded(
+            saver: saver, saverFailure: failure, stateFile: stateFile, state: state,
+            prepared: GalleryLibrary.Prepared(state))
+    }
+
+    /// Waits for the reading (on a launch, the time GTK took to start was the head start).
     func result() -> Loaded {
         done.wait()
         done.signal()
