@@ -77,11 +77,15 @@ public enum LibraryPrintout {
         guard hasJournal || file != nil else {
             return .failure(Failure(message: tr("There is no library in {folder} yet.", ["folder": folder])))
         }
-        let carried = finding == .changed && hasSnapshot ? nil : file
+        let carried = finding == .first || !hasSnapshot ? file : nil
         guard let opened,
             var state = JournalSaver.read(library: opened, carryingOver: carried, computer: computer ?? "printout")
         else { return .success(file ?? GalleryState(galleries: [])) }
-        if finding == .changed, let file { state = GalleryState.merged(theirs: file, ours: state) }
+        if finding == .changed, let file {
+            state =
+                intake.lastTakenIn().map { GalleryState.merged(base: $0, theirs: file, ours: state) }
+                ?? GalleryState.merged(theirs: file, ours: state)
+        }
         return .success(state)
     }
 

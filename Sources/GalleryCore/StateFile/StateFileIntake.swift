@@ -3,14 +3,18 @@ import Foundation
 /// A `state.json` in the library folder, in the state file's format (<doc:StateFile>), as the journal takes it in
 /// (<doc:LibraryJournal>): the first one this computer finds in a folder is carried over, under stamps every edit's
 /// win over; after that, one whose bytes differ from the last taken in (a backup put back, an older version of the
-/// app on another computer) is taken in as this computer's edits, stamped now. This computer's record of the last one
-/// taken in is kept in its own state folder, never synced.
+/// app on another computer) is merged in as this computer's edits, stamped now, three-way against the last one taken
+/// in. This computer's record of the last one taken in, and a copy of it, are kept in its own state folder, never
+/// synced.
 public struct StateFileIntake: Sendable {
     /// The name of the record, in this computer's own state folder.
     public static let recordName = "journal-state-file.json"
+    /// The name of the copy of the last file taken in, the common state of the next one's merge.
+    public static let copyName = "journal-state-file-copy.json"
 
     public let store: StateStore
     private let record: URL
+    private let copy: StateStore
 
     public init(_ paths: LibraryPaths) {
         self.init(store: StateStore.library(paths), stateFolder: paths.computerState)
@@ -19,6 +23,7 @@ public struct StateFileIntake: Sendable {
     init(store: StateStore, stateFolder: URL) {
         self.store = store
         record = stateFolder.appendingPathComponent(Self.recordName)
+        copy = StateStore(fileURL: stateFolder.appendingPathComponent(Self.copyName))
     }
 
     /// What the folder's `state.json` is to the journal.
@@ -40,24 +45,49 @@ public struct StateFileIntake: Sendable {
         let revision: StateStore.Revision?
     }
 
+    /// What `look` found: the file's fingerprint and bytes, when it read them.
+    public struct Look: Sendable {
+        public let finding: Finding
+        public let fingerprint: Fingerprint?
+        let bytes: [UInt8]?
+    }
+
     /// Looks at the folder's file: read only when it is not the file the record names.
-    public func look() -> (finding: Finding, fingerprint: Fingerprint?) {
-        guard let revision = store.revision() else { return (.known, nil) }
+    public func look() -> Look {
+        guard let revision = store.revision() else { return Look(finding: .known, fingerprint: nil, bytes: nil) }
         let folder = store.fileURL.deletingLastPathComponent().standardizedFileURL.path
         let recorded = readRecord().flatMap { $0.folder == folder ? $0 : nil }
-        if let recorded, recorded.revision == revision { return (.known, recorded) }
+        if let recorded, recorded.revision == revision {
+            return Look(finding: .known, fingerprint: recorded, bytes: nil)
+        }
         guard let bytes = try? StateFileBytes.read(store.resolvedFileURL.path, followingLink: store.followsLink) else {
-            return (recorded == nil ? .first : .known, nil)
+            return Look(finding: recorded == nil ? .first : .known, fingerprint: nil, bytes: nil)
         }
         let fingerprint = Fingerprint(
             folder: folder, size: bytes.count, checksum: CRC32.checksum(bytes), revision: revision)
-        guard let recorded else { return (.first, fingerprint) }
+        guard let recorded else { return Look(finding: .first, fingerprint: fingerprint, bytes: bytes) }
         let same = recorded.size == fingerprint.size && recorded.checksum == fingerprint.checksum
-        return (same ? .known : .changed, fingerprint)
+        return Look(finding: same ? .known : .changed, fingerprint: fingerprint, bytes: bytes)
     }
 
-    /// Records `fingerprint` as the file last taken in, once what it holds is in the journal.
-    public func remember(_ fingerprint: Fingerprint) {
+    /// The last file taken in from this folder, as it was: the common state of the next one's merge.
+    public func lastTakenIn() -> GalleryState? {
+        guard case .loaded(let state) = copy.read() else { return nil }
+        return Lineage.withoutLineage(state)
+    }
+
+    /// Records what `look` found as the file last taken in, once what it holds is in the journal: a copy of its
+    /// bytes, then its fingerprint. Written only when a file is taken in, never by an edit.
+    public func remember(_ look: Look) {
+        guard let fingerprint = look.fingerprint else { return }
+        if let bytes = look.bytes {
+            do {
+                try FileWriter.makeFolders(record.deletingLastPathComponent().path)
+                try FileWriter.kept.write(Data(bytes), to: copy.fileURL.path, policy: .replace)
+            } catch {
+                return
+            }
+        }
         var fields: [String: Any] = [
             "folder": fingerprint.folder, "size": fingerprint.size, "checksum": Int(fingerprint.checksum),
         ]
@@ -75,9 +105,12 @@ public struct StateFileIntake: Sendable {
     /// running, a file that lands is new input however it is found); blocking. A file half written or from a newer
     /// version is left for its next change.
     public func takeIn(into saver: JournalSaver) {
-        let (finding, fingerprint) = look()
-        guard finding != .known, let fingerprint, case .loaded(let raw) = store.read() else { return }
-        if saver.takeIn(library: Lineage.withoutLineage(raw), adopting: false) == nil { remember(fingerprint) }
+        let found = look()
+        guard found.finding != .known, let bytes = found.bytes, let raw = try? StateStore.decode(bytes),
+            raw.version <= GalleryState.currentVersion
+        else { return }
+        let taken = saver.takeIn(library: Lineage.withoutLineage(raw), base: lastTakenIn(), adopting: false)
+        if taken == nil { remember(found) }
     }
 
     private func readRecord() -> Fingerprint? {

@@ -43,12 +43,14 @@ final class StateLoading: Sendable {
     private static func open(
         _ paths: LibraryPaths, intake: StateFileIntake, events: Events, scheduler: JobScheduler
     ) -> Loaded {
-        let (finding, fingerprint) = intake.look()
+        let found = intake.look()
+        let finding = found.finding
         let library = try? LibraryFolder.open(paths.libraryFolder, creating: true)
-        // The file is carried over while no snapshot holds it (the first launch, or one killed before its snapshot).
-        let carries = finding == .first || (finding == .known && library.map(JournalSaver.hasSnapshot) != true)
+        // The file is carried over the first time, and again while no snapshot holds it (a launch killed before its
+        // first snapshot, or no edit since).
+        let carries = finding == .first || library.map(JournalSaver.hasSnapshot) != true
         let stateFile = carries || finding == .changed ? intake.store.load() : .missing
-        let fileState = stateFile.state.map { $0.galleries.isEmpty ? nil : $0 } ?? nil
+        let fileState = stateFile.state
         var saver: JournalSaver?
         var failure: String?
         do {
@@ -63,9 +65,9 @@ final class StateLoading: Sendable {
             failure = "\(error)"
         }
         if let saver, finding == .changed, let fileState {
-            saver.takeIn(library: fileState, adopting: true)
+            saver.takeIn(library: fileState, base: intake.lastTakenIn(), adopting: true)
         }
-        if saver != nil, stateFile.state != nil, let fingerprint { intake.remember(fingerprint) }
+        if saver != nil, finding != .known, stateFile.state != nil { intake.remember(found) }
         var state = saver?.library ?? fileState ?? .initial
         if state.galleries.isEmpty { state = .initial }
         return Loaded(
