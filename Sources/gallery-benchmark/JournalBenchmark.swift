@@ -6,20 +6,8 @@ import GalleryCore
 /// 200 galleries with notes, tags and origins; then the journal's whole-library work (carry-over, the library made
 /// from the replica, a snapshot written and read).
 func measureJournal(count: Int) {
-    let perGallery = max(1, count / 200)
-    let galleries = stride(from: 0, to: count, by: perGallery).map { first in
-        Gallery(
-            name: "Gallery \(first / perGallery)",
-            images: (first..<min(count, first + perGallery)).map { index in
-                var image = GalleryImage(
-                    url: "https://cdn\(index % 97).example.org/photos/\(index).jpg", aspectRatio: 1.5)
-                image.note = index % 3 == 0 ? "note \(index)" : nil
-                image.tags = ["colour/red", "set\(index % 50)"]
-                image.origin = ImageOrigin(arrival: .drop, added: "2026-11-26T22:40:00Z", altText: "photo \(index)")
-                return image
-            })
-    }
-    let state = GalleryState(galleries: galleries)
+    let state = journalBenchmarkLibrary(count: count)
+    let galleries = state.galleries
     let clock = ContinuousClock()
     var replica = LibraryReplica()
     let carryOver = clock.measure { replica = LibraryReplica(carryingOver: state, by: "benchmark") }
@@ -68,8 +56,26 @@ func measureJournal(count: Int) {
     print(journalSummary("journal: a snapshot read", reading))
 }
 
+/// `count` images in 200 galleries with notes, tags and origins: the library the journal's benchmarks edit.
+func journalBenchmarkLibrary(count: Int) -> GalleryState {
+    let perGallery = max(1, count / 200)
+    let galleries = stride(from: 0, to: count, by: perGallery).map { first in
+        Gallery(
+            name: "Gallery \(first / perGallery)",
+            images: (first..<min(count, first + perGallery)).map { index in
+                var image = GalleryImage(
+                    url: "https://cdn\(index % 97).example.org/photos/\(index).jpg", aspectRatio: 1.5)
+                image.note = index % 3 == 0 ? "note \(index)" : nil
+                image.tags = ["colour/red", "set\(index % 50)"]
+                image.origin = ImageOrigin(arrival: .drop, added: "2026-11-26T22:40:00Z", altText: "photo \(index)")
+                return image
+            })
+    }
+    return GalleryState(galleries: galleries)
+}
+
 /// "name: median …, range …–…" in milliseconds.
-private func journalSummary(_ name: String, _ samples: [Duration]) -> String {
+func journalSummary(_ name: String, _ samples: [Duration]) -> String {
     func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
     }

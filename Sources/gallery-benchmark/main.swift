@@ -4,7 +4,8 @@
 // near-duplicate look-up, `gallery-benchmark likeness FILE…` for files' fingerprints and palettes,
 // `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
 // `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count]` for
-// an edit's cost in the library's journal against the whole state file's.
+// an edit's cost in the library's journal against the whole state file's, `gallery-benchmark save [image count]` for an
+// edit's bytes written and time to disk through the app's saver.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -155,6 +156,11 @@ if CommandLine.arguments.dropFirst().first == "search-scale" {
 
 if CommandLine.arguments.dropFirst().first == "journal" {
     measureJournal(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 50_000)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "save" {
+    measureSave(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 10_000)
     exit(0)
 }
 

@@ -248,6 +248,7 @@ public final class JournalSaver: Sendable {
         if !entries.isEmpty {
             do {
                 try beforeWrite()
+                try checkLibraryFolder()
                 let end = try journal.log.append(entries)
                 journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
                 journal.offsets[journal.computer] = end
@@ -322,6 +323,22 @@ public final class JournalSaver: Sendable {
 
     /// The library as the journal holds it now: what a launch shows once `takeIn(library:adopting:)` has run.
     public var library: GalleryState { journal.withLock { $0.saved } }
+
+    /// Why the journal's folder is no longer the library's (moved away, a file put in its place): an append there
+    /// would count as saved where no launch reads it.
+    struct FolderGone: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private func checkLibraryFolder() throws(FolderGone) {
+        let library = folder.url.deletingLastPathComponent()
+        var atPath = stat()
+        guard stat(folder.url.path, &atPath) == 0, atPath.st_mode & S_IFMT == S_IFDIR,
+            let opened = folder.ownStatus(), opened.st_dev == atPath.st_dev, opened.st_ino == atPath.st_ino
+        else {
+            throw FolderGone(description: tr("{path} is not a folder", ["path": library.path]))
+        }
+    }
 
     // MARK: Snapshots
 

@@ -356,8 +356,10 @@ public final class ImageGalleryApplication {
                 guard names.contains(stateFileName) else { return }
                 scheduler.submit(.io, .visible) { intake.takeIn(into: saver) }
             },
-            FolderWatcher(folder: folder.appendingPathComponent(JournalLogFile.folderName)) { names in
-                if names.contains(where: { $0.hasSuffix(".log") }) { saver.takeInChanges() }
+            FolderWatcher(folder: folder.appendingPathComponent(JournalLogFile.folderName), appends: true) { names in
+                // This copy's own appends wait for their turn (`SavePacing`): only another log's change is taken in.
+                let own = saver.computer + ".log"
+                if names.contains(where: { $0.hasSuffix(".log") && $0 != own }) { saver.takeInChanges() }
             },
         ].compactMap { $0 }
     }

@@ -4,6 +4,10 @@ import GalleryCore
 import GalleryIO
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Opens the library's journal (<doc:LibraryJournal>: its snapshot and logs, with the folder's `state.json` taken in
 /// as `StateFileIntake` says) and prepares the library from it, as a job started before GTK is: a large library takes
 /// longer to read than GTK takes to start.
@@ -56,7 +60,7 @@ final class StateLoading: Sendable {
         do {
             guard let library else { throw FileError(code: ENOENT, path: paths.libraryFolder.path) }
             saver = try JournalSaver(
-                library: library, stateFolder: paths.computerState, carryingOver: carries ? fileState : nil,
+                library: library, stateFolder: stateFolder(paths), carryingOver: carries ? fileState : nil,
                 runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
                 onError: { message in events.onError.withLock { $0 }?(message) },
                 onMerged: { merged, ours in events.onMerged.withLock { $0 }?(merged, ours) },
@@ -73,6 +77,31 @@ final class StateLoading: Sendable {
         return Loaded(
             saver: saver, saverFailure: failure, stateFile: stateFile, state: state,
             prepared: GalleryLibrary.Prepared(state))
+    }
+
+    /// The lock this process holds on this computer's id while it appends to its log.
+    private static let computerLock = Mutex<Int32?>(nil)
+
+    /// The folder that holds the id this run appends under: this computer's own, unless another copy of the app on
+    /// this computer holds it (two appenders to one log would interleave their records and share their stamps), when
+    /// this run takes an id of its own for its run, kept in a temporary folder.
+    private static func stateFolder(_ paths: LibraryPaths) -> URL {
+        let held = computerLock.withLock { held -> Bool in
+            if held != nil { return true }
+            try? FileWriter.makeFolders(paths.computerState.path)
+            let path = paths.computerState.appendingPathComponent(JournalSaver.computerFileName + ".lock").path
+            let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { return false }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                close(descriptor)
+                return false
+            }
+            held = descriptor
+            return true
+        }
+        return held
+            ? paths.computerState
+            : FileManager.default.temporaryDirectory.appendingPathComponent("image-gallery-\(UUID().uuidString)")
     }
 
     /// Waits for the reading (on a launch, the time GTK took to start was the head start).
