@@ -288,15 +288,20 @@ public final class JournalSaver: Sendable {
     /// Takes in a whole library (a `state.json` put in the folder, a library moved here) as this computer's edits,
     /// stamped now: merged with the journal's three-way against `base` (the file taken in before), or, with none, with
     /// nothing either counts as deleted (`GalleryState.merged(theirs:ours:)`); its changes appended to the log,
-    /// flushed; blocking. When `adopting` (the launch, before anyone holds the
+    /// flushed; blocking. `asItIs` (the data folder, which no sync tool shares: a backup put back by hand) makes the
+    /// library the file's, deletions and all. When `adopting` (the launch, before anyone holds the
     /// library), the merge becomes the caller's; otherwise it goes to `onMerged`. Returns why it is not in the log.
     @discardableResult
-    public func takeIn(library: GalleryState, base: GalleryState? = nil, adopting: Bool) -> String? {
+    public func takeIn(library: GalleryState, base: GalleryState? = nil, asItIs: Bool = false, adopting: Bool)
+        -> String?
+    {
         if let reason = writePending(scheduled: false) { return reason }
         let outcome: (reason: String?, merged: (GalleryState, GalleryState)?) = journal.withLock { journal in
             let merged =
-                base.map { GalleryState.merged(base: $0, theirs: library, ours: journal.saved) }
-                ?? GalleryState.merged(theirs: library, ours: journal.saved)
+                asItIs
+                ? library
+                : base.map { GalleryState.merged(base: $0, theirs: library, ours: journal.saved) }
+                    ?? GalleryState.merged(theirs: library, ours: journal.saved)
             var replica = journal.replica
             let entries = replica.commit(replica.changes(from: journal.saved, to: merged), by: journal.computer)
             guard !entries.isEmpty else { return (nil, nil) }

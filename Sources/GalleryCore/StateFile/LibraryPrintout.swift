@@ -81,7 +81,9 @@ public enum LibraryPrintout {
         guard let opened,
             var state = JournalSaver.read(library: opened, carryingOver: carried, computer: computer ?? "printout")
         else { return .success(file ?? GalleryState(galleries: [])) }
-        if finding == .changed, let file {
+        if finding == .changed, let file, intake.takenAsItIs {
+            state = file
+        } else if finding == .changed, let file {
             state =
                 intake.lastTakenIn().map { GalleryState.merged(base: $0, theirs: file, ours: state) }
                 ?? GalleryState.merged(theirs: file, ours: state)

@@ -16,12 +16,19 @@ public struct StateFileIntake: Sendable {
     private let record: URL
     private let copy: StateStore
 
+    /// Whether a changed file is taken as it is (the data folder, which no sync tool shares: a backup put back by
+    /// hand), not merged.
+    public let takenAsItIs: Bool
+
     public init(_ paths: LibraryPaths) {
-        self.init(store: StateStore.library(paths), stateFolder: paths.computerState)
+        self.init(
+            store: StateStore.library(paths), stateFolder: paths.computerState,
+            takenAsItIs: !paths.location.isShareable)
     }
 
-    init(store: StateStore, stateFolder: URL) {
+    init(store: StateStore, stateFolder: URL, takenAsItIs: Bool = false) {
         self.store = store
+        self.takenAsItIs = takenAsItIs
         record = stateFolder.appendingPathComponent(Self.recordName)
         copy = StateStore(fileURL: stateFolder.appendingPathComponent(Self.copyName))
     }
@@ -109,7 +116,8 @@ public struct StateFileIntake: Sendable {
         guard found.finding != .known, let bytes = found.bytes, let raw = try? StateStore.decode(bytes),
             raw.version <= GalleryState.currentVersion
         else { return }
-        let taken = saver.takeIn(library: Lineage.withoutLineage(raw), base: lastTakenIn(), adopting: false)
+        let taken = saver.takeIn(
+            library: Lineage.withoutLineage(raw), base: lastTakenIn(), asItIs: takenAsItIs, adopting: false)
         if taken == nil { remember(found) }
     }
 

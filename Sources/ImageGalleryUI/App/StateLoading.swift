@@ -69,7 +69,7 @@ final class StateLoading: Sendable {
             failure = "\(error)"
         }
         if let saver, finding == .changed, let fileState {
-            saver.takeIn(library: fileState, base: intake.lastTakenIn(), adopting: true)
+            saver.takeIn(library: fileState, base: intake.lastTakenIn(), asItIs: intake.takenAsItIs, adopting: true)
         }
         if saver != nil, finding != .known, stateFile.state != nil { intake.remember(found) }
         var state = saver?.library ?? fileState ?? .initial
