@@ -31,7 +31,7 @@ func measureSave(count: Int) {
             "journal",
             edits(of: &current) {
                 saver.save($0)
-                _ = saver.flush()
+                _ = saver.flush(timeout: 600)
             })
         let file = root.appendingPathComponent("state-library/state.json")
         let store = StateStore(fileURL: file)
@@ -42,7 +42,7 @@ func measureSave(count: Int) {
             "state file",
             edits(of: &current) {
                 whole.save($0)
-                _ = whole.flush()
+                _ = whole.flush(timeout: 600)
             })
     } catch {
         print("error: \(error)")

@@ -76,6 +76,8 @@ public final class JournalSaver: Sendable {
     private let clock: SavePacing.Clock
     private let journal: Mutex<Journal>
     private let requests = Mutex(Requests())
+    /// Held from taking what is pending until it is in the log: a flush waits for an append already on its way.
+    private let writing = Mutex(())
     /// Held while a snapshot is encoded and written: one at a time, never holding the journal.
     private let snapshotWriting = Mutex(())
     private let onError: @Sendable (String) -> Void
@@ -194,6 +196,10 @@ public final class JournalSaver: Sendable {
 
     /// Commits and appends what is pending; returns why it is not in the log, if it is not.
     private func writePending(scheduled: Bool) -> String? {
+        writing.withLock { _ in writePendingAlone(scheduled: scheduled) }
+    }
+
+    private func writePendingAlone(scheduled: Bool) -> String? {
         let pending = requests.withLock { requests in
             defer { requests.pending = nil }
             if scheduled { requests.scheduled = false }
