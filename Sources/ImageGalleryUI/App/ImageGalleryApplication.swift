@@ -72,7 +72,7 @@ public final class ImageGalleryApplication {
             self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
             self?.lastActiveWindow?.rememberSize()
-            self?.likenessPass?.flush()
+            self?.likenessPass?.cancel()
             _ = self?.saver?.flush()
         }
         // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
