@@ -61,7 +61,6 @@ def test_print_state_beside_a_running_app_after_an_edit_and_a_state_file_put_in_
         carried_over = f.read()
     app.start()
     app.wait_cells(lambda cs: len(cs) == 4 and all(c.settled for c in cs), 30, what="4 cells loaded")
-    app.wait_every_image_kept()
 
     def images(library):
         return [(name_of(i["url"]), i.get("note")) for i in library["galleries"][0]["images"]]
