@@ -80,7 +80,8 @@ public enum FileReader {
         // The reported size is only a first guess: /proc files report 0, and a file may grow while read.
         let reported = Int(status.st_size)
         var chunk = min(max(reported + 1, 64 * 1024), wanted)
-        var data = Data()
+        // Room asked for up front: growing a Data to the file's size would leave a quarter more held with its bytes.
+        var data = Data(capacity: chunk)
         while data.count < wanted {
             let start = data.count
             if reported > 0 && start >= reported {
