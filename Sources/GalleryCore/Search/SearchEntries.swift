@@ -196,78 +196,8 @@ public struct SearchEntries: Sendable {
     /// are folded, their bytes written at the buffer's end. The changed images are those of `changed`, or when it is
     /// nil those that hash otherwise than when they were indexed.
     public mutating func follow(_ cells: [GalleryCell], changed: Set<ImageID>?) {
-        var cellStart = 0
-        var recordStart = 0
-        while cellStart < cells.count, recordStart < records.count {
-            if case .placeholder = cells[cellStart].content {
-                cellStart += 1
-            } else if cells[cellStart].id == records[recordStart].id {
-                cellStart += 1
-                recordStart += 1
-            } else {
-                break
-            }
-        }
-        var cellEnd = cells.count
-        var recordEnd = records.count
-        var firstChanged = records.count
-        while cellEnd > cellStart, recordEnd > recordStart {
-            if case .placeholder = cells[cellEnd - 1].content {
-                cellEnd -= 1
-            } else if cells[cellEnd - 1].id == records[recordEnd - 1].id {
-                cellEnd -= 1
-                recordEnd -= 1
-            } else {
-                break
-            }
-        }
-        if cellStart < cellEnd || recordStart < recordEnd {
-            firstChanged = recordStart
-            let old = Dictionary(
-                (recordStart..<recordEnd).map { (records[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
-            var kept = Set<Int>()
-            var between: [Record] = []
-            for cell in cells[cellStart..<cellEnd] {
-                if case .placeholder = cell.content { continue }
-                if let position = old[cell.id] {
-                    between.append(records[position])
-                    kept.insert(position)
-                } else {
-                    // Written below: a start of -1 marks an image new to the entries.
-                    between.append(
-                        Record(
-                            id: cell.id, added: nil, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
-                            hasNote: false, isAnimated: false, palette: 0))
-                }
-            }
-            for position in recordStart..<recordEnd where !kept.contains(position) {
-                unusedBytes += byteCount(at: position)
-            }
-            let growth = between.count - (recordEnd - recordStart)
-            if records.count + growth > records.capacity {
-                records.reserveCapacity(records.count + max(growth, records.count / 16))
-            }
-            records.replaceSubrange(recordStart..<recordEnd, with: between)
-        }
-        // The images to fold: cell index and record position. A few changed ids are compared rather than hashed.
-        let fewChanged = changed.flatMap { $0.count <= 8 ? Array($0) : nil }
-        var written: [(cell: Int, position: Int)] = []
-        var position = 0
-        for index in cells.indices {
-            if case .placeholder = cells[index].content { continue }
-            let isWritten: Bool
-            if records[position].start < 0 {
-                isWritten = true
-            } else if let fewChanged {
-                isWritten = !fewChanged.isEmpty && fewChanged.contains(cells[index].id)
-            } else if let changed {
-                isWritten = changed.contains(cells[index].id)
-            } else {
-                isWritten = cells[index].image?.hashValue != records[position].sourceHash
-            }
-            if isWritten { written.append((index, position)) }
-            position += 1
-        }
+        let firstChanged = reorder(to: cells)
+        let written = positionsToWrite(of: cells, changed: changed)
         guard let firstWritten = written.first?.position else {
             restateColours(from: firstChanged)
             return
@@ -287,6 +217,87 @@ public struct SearchEntries: Sendable {
         }
         restateColours(from: min(firstChanged, firstWritten))
         if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
+    }
+
+    /// Puts the records in the order of `cells`' images: those before the first and after the last that differ are
+    /// only compared by id, those between are looked up by id, and an image new to the entries gets a record with a
+    /// start of -1, to be written. Returns the first position whose record changed (`count` when none did).
+    private mutating func reorder(to cells: [GalleryCell]) -> Int {
+        var cellStart = 0
+        var recordStart = 0
+        while cellStart < cells.count, recordStart < records.count {
+            if case .placeholder = cells[cellStart].content {
+                cellStart += 1
+            } else if cells[cellStart].id == records[recordStart].id {
+                cellStart += 1
+                recordStart += 1
+            } else {
+                break
+            }
+        }
+        var cellEnd = cells.count
+        var recordEnd = records.count
+        while cellEnd > cellStart, recordEnd > recordStart {
+            if case .placeholder = cells[cellEnd - 1].content {
+                cellEnd -= 1
+            } else if cells[cellEnd - 1].id == records[recordEnd - 1].id {
+                cellEnd -= 1
+                recordEnd -= 1
+            } else {
+                break
+            }
+        }
+        guard cellStart < cellEnd || recordStart < recordEnd else { return records.count }
+        let old = Dictionary(
+            (recordStart..<recordEnd).map { (records[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        var kept = Set<Int>()
+        var between: [Record] = []
+        for cell in cells[cellStart..<cellEnd] {
+            if case .placeholder = cell.content { continue }
+            if let position = old[cell.id] {
+                between.append(records[position])
+                kept.insert(position)
+            } else {
+                between.append(
+                    Record(
+                        id: cell.id, added: nil, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
+                        hasNote: false, isAnimated: false, palette: 0))
+            }
+        }
+        for position in recordStart..<recordEnd where !kept.contains(position) {
+            unusedBytes += byteCount(at: position)
+        }
+        let growth = between.count - (recordEnd - recordStart)
+        if records.count + growth > records.capacity {
+            records.reserveCapacity(records.count + max(growth, records.count / 16))
+        }
+        records.replaceSubrange(recordStart..<recordEnd, with: between)
+        return recordStart
+    }
+
+    /// The images to fold, as cell index and record position: those new to the entries (a start of -1), and those
+    /// of `changed` or, when it is nil, those that hash otherwise than when they were indexed. A few changed ids are
+    /// compared rather than hashed.
+    private func positionsToWrite(of cells: [GalleryCell], changed: Set<ImageID>?) -> [(cell: Int, position: Int)] {
+        let fewChanged = changed.flatMap { $0.count <= 8 ? Array($0) : nil }
+        var written: [(cell: Int, position: Int)] = []
+        var position = 0
+        for index in cells.indices {
+            if case .placeholder = cells[index].content { continue }
+            let isWritten: Bool
+            if records[position].start < 0 {
+                isWritten = true
+            } else if let fewChanged {
+                isWritten = !fewChanged.isEmpty && fewChanged.contains(cells[index].id)
+            } else if let changed {
+                isWritten = changed.contains(cells[index].id)
+            } else {
+                isWritten = cells[index].image?.hashValue != records[position].sourceHash
+            }
+            if isWritten { written.append((index, position)) }
+            position += 1
+        }
+        return written
     }
 
     /// Sums up the palettes again from the block holding `position` on, where records were written or moved in place.
