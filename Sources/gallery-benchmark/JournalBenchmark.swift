@@ -13,25 +13,8 @@ func measureJournal(argument: String?) {
         let data = try! Data(contentsOf: URL(fileURLWithPath: argument))
         measureJournal(state: try! StateStore.decode(data))
     } else {
-        measureJournal(state: generatedState(count: argument.flatMap(Int.init) ?? 50_000))
+        measureJournal(state: journalBenchmarkLibrary(count: argument.flatMap(Int.init) ?? 50_000))
     }
-}
-
-private func generatedState(count: Int) -> GalleryState {
-    let perGallery = max(1, count / 200)
-    let galleries = stride(from: 0, to: count, by: perGallery).map { first in
-        Gallery(
-            name: "Gallery \(first / perGallery)",
-            images: (first..<min(count, first + perGallery)).map { index in
-                var image = GalleryImage(
-                    url: "https://cdn\(index % 97).example.org/photos/\(index).jpg", aspectRatio: 1.5)
-                image.note = index % 3 == 0 ? "note \(index)" : nil
-                image.tags = ["colour/red", "set\(index % 50)"]
-                image.origin = ImageOrigin(arrival: .drop, added: "2026-11-26T22:40:00Z", altText: "photo \(index)")
-                return image
-            })
-    }
-    return GalleryState(galleries: galleries)
 }
 
 private func measureJournal(state: GalleryState) {
@@ -119,8 +102,26 @@ private struct ThreadProcessorClock {
     }
 }
 
+/// `count` images in 200 galleries with notes, tags and origins: the library the journal's benchmarks edit.
+func journalBenchmarkLibrary(count: Int) -> GalleryState {
+    let perGallery = max(1, count / 200)
+    let galleries = stride(from: 0, to: count, by: perGallery).map { first in
+        Gallery(
+            name: "Gallery \(first / perGallery)",
+            images: (first..<min(count, first + perGallery)).map { index in
+                var image = GalleryImage(
+                    url: "https://cdn\(index % 97).example.org/photos/\(index).jpg", aspectRatio: 1.5)
+                image.note = index % 3 == 0 ? "note \(index)" : nil
+                image.tags = ["colour/red", "set\(index % 50)"]
+                image.origin = ImageOrigin(arrival: .drop, added: "2026-11-26T22:40:00Z", altText: "photo \(index)")
+                return image
+            })
+    }
+    return GalleryState(galleries: galleries)
+}
+
 /// "name: median …, range …–…" in milliseconds.
-private func journalSummary(_ name: String, _ samples: [Duration]) -> String {
+func journalSummary(_ name: String, _ samples: [Duration]) -> String {
     func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
     }

@@ -5,7 +5,8 @@
 // `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
 // `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count |
 // state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
-// [image count]` for an edit's cost on the GTK thread.
+// [image count] [galleries] [edit] [repetitions] [index]` for an edit's cost on the GTK thread, `gallery-benchmark save
+// [image count]` for an edit's bytes written and time to disk through the app's saver.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -159,12 +160,18 @@ if CommandLine.arguments.dropFirst().first == "edit-cost" {
     measureEditCost(
         count: arguments.first.flatMap(Int.init) ?? 1_000_000,
         galleries: arguments.dropFirst().first.flatMap(Int.init) ?? 200,
-        only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9)
+        only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9,
+        withIndex: arguments.dropFirst(4).first == "index")
     exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "journal" {
     measureJournal(argument: CommandLine.arguments.dropFirst(2).first)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "save" {
+    measureSave(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 10_000)
     exit(0)
 }
 

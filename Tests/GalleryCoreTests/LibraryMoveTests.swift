@@ -7,6 +7,15 @@ import Testing
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("move-\(UUID().uuidString)")
     var from: URL { root.appendingPathComponent("data/image-gallery") }
     var to: URL { root.appendingPathComponent("Sync/Gallery") }
+    /// This computer's own folder: its id in the journal.
+    var stateFolder: URL { root.appendingPathComponent("state/image-gallery") }
+
+    /// The library in `folder`, as `--print-state` reads it.
+    private func library(in folder: URL) -> GalleryState? {
+        let intake = StateFileIntake(
+            store: StateStore(fileURL: folder.appendingPathComponent("state.json")), stateFolder: stateFolder)
+        return try? LibraryPrintout.read(intake, library: folder, computer: nil).get()
+    }
 
     private func image(_ id: String, original: String? = nil) -> GalleryImage {
         var image = GalleryImage(id: ImageID(id), url: "https://e.org/\(id).png", aspectRatio: 1)
@@ -53,17 +62,16 @@ import Testing
         var told: [Int] = []
         try move.copyOriginals(paths, progress: { told.append($0) })
         #expect(told == [1, 2, 3])
-        try move.moveState()
-        guard case .loaded(let moved) = StateStore(fileURL: to.appendingPathComponent("state.json")).load() else {
-            Issue.record("no state in the new folder")
-            return
-        }
-        #expect(moved == state)
+        try move.moveState(stateFolder: stateFolder)
+        #expect(library(in: to) == state)
+        #expect(FileManager.default.fileExists(atPath: to.appendingPathComponent("journal").path))
+        #expect(!FileManager.default.fileExists(atPath: to.appendingPathComponent("state.json").path))
         #expect(originals(in: to) == originals(in: from))
         #expect(move.originalsToCopy().isEmpty, "every original is there whole")
         move.removeOld()
         #expect(originals(in: from).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: from.appendingPathComponent("state.json").path))
+        #expect(!FileManager.default.fileExists(atPath: from.appendingPathComponent("journal").path))
         #expect(originals(in: to).count == 3)
     }
 
@@ -82,7 +90,7 @@ import Testing
             return
         }
         #expect(old == state)
-        #expect(!FileManager.default.fileExists(atPath: to.appendingPathComponent("state.json").path))
+        #expect(library(in: to) == nil)
         // A copy cut short by a kill is a hidden temporary file, never an original of the wrong bytes.
         #expect(move.originalsToCopy().count == 2)
     }
@@ -96,9 +104,9 @@ import Testing
         _ = try StateStore(fileURL: to.appendingPathComponent("state.json")).save(theirs)
         let move = LibraryMove(from: from, to: to, dataFolder: from)
         try move.copyOriginals(move.originalsToCopy())
-        try move.moveState()
-        guard case .loaded(let merged) = StateStore(fileURL: to.appendingPathComponent("state.json")).load() else {
-            Issue.record("no state in the new folder")
+        try move.moveState(stateFolder: stateFolder)
+        guard let merged = library(in: to) else {
+            Issue.record("no library in the new folder")
             return
         }
         let ids = Set(merged.galleries.flatMap(\.images).map(\.id.rawValue))
@@ -112,7 +120,7 @@ import Testing
         try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
         try Data(#"{"version": 99, "galleries": []}"#.utf8).write(to: to.appendingPathComponent("state.json"))
         #expect(throws: LibraryMove.Failure.newerLibrary(version: 99)) {
-            try LibraryMove(from: from, to: to, dataFolder: from).moveState()
+            try LibraryMove(from: from, to: to, dataFolder: from).moveState(stateFolder: stateFolder)
         }
         #expect(
             LibraryMove(from: from, to: from.appendingPathComponent("."), dataFolder: from).from

@@ -37,82 +37,93 @@ private struct Folder {
 
     var store: StateStore { StateStore(fileURL: directory.appendingPathComponent("state.json")) }
 
-    func write(_ state: GalleryState, as name: String = "state.json", lineage: Lineage? = nil) throws {
-        let stamped = lineage.map { $0.stamped(state) } ?? state
+    /// Writes `state` as an older version wrote it, with its `revision` and `ancestors` when given.
+    func write(_ state: GalleryState, as name: String = "state.json", lineage: (String, [String])? = nil) throws {
+        var stamped = state
+        if let (revision, ancestors) = lineage {
+            stamped.unknownFields[StateFileFormat.revisionField] = RawJSON(.string(revision))
+            stamped.unknownFields[StateFileFormat.ancestorsField] = RawJSON(.array(ancestors.map { .string($0) }))
+        }
         try StateStore.encode(stamped).write(to: directory.appendingPathComponent(name))
     }
 
-    /// Every file's name and bytes: a printout must leave them as they were.
+    /// This computer's own folder, beside the library: the printout reads its records, never writes them.
+    var stateFolder: URL { URL(fileURLWithPath: directory.path + "-state", isDirectory: true) }
+
+    /// Every file's path and bytes, in the folder and its subfolders: a printout must leave them as they were.
     var contents: [String: Data] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = FileManager.default.subpaths(atPath: directory.path) ?? []
         return Dictionary(
             uniqueKeysWithValues: names.map {
                 ($0, (try? Data(contentsOf: directory.appendingPathComponent($0))) ?? Data())
             })
     }
 
-    func printout(keptCopies: BackgroundStateSaver.KeptCopies? = nil) -> Result<GalleryState, LibraryPrintout.Failure> {
-        LibraryPrintout.read(store, keptCopies: keptCopies)
+    func printout() -> Result<GalleryState, LibraryPrintout.Failure> {
+        LibraryPrintout.read(
+            StateFileIntake(store: store, stateFolder: stateFolder), library: directory,
+            computer: JournalSaver.existingComputer(in: stateFolder))
+    }
+
+    /// A saver of `computer`'s on the folder, its id in a state folder of its own.
+    func saver(_ computer: String, carryingOver: GalleryState? = nil) throws -> JournalSaver {
+        let own = URL(fileURLWithPath: directory.path + "-" + computer, isDirectory: true)
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        try Data((computer + "\n").utf8).write(to: own.appendingPathComponent(JournalSaver.computerFileName))
+        return try JournalSaver(
+            library: LibraryFolder.open(directory), stateFolder: own, carryingOver: carryingOver,
+            runInBackground: { _, work in work() }, onError: { _ in })
     }
 }
-
-private let copyName = "state.sync-conflict-20261129-010000-ABCDEFG.json"
 
 @Suite("image-gallery --print-state")
 struct LibraryPrintoutTests {
     @Test func theFileIsPrintedWithoutItsLineageAndInItsOwnFormat() throws {
         let folder = try Folder()
-        try folder.write(shared, lineage: Lineage(revision: "r1", takenIn: [Lineage(revision: "r0", takenIn: [])]))
+        try folder.write(shared, lineage: ("r1", ["r0"]))
         let printed = try folder.printout().get()
         #expect(printed == shared)
         #expect(printed.unknownFields.isEmpty)
         #expect(StateFileFormat.encode(printed) == StateStore.encode(shared))
     }
 
-    @Test func aConflictCopyIsMergedAsTheAppMergesItAndLeftWhereItIs() throws {
+    @Test func everyComputersLogIsPrintedMergedAndNothingIsWritten() throws {
         let folder = try Folder()
-        let local = try Folder()
-        // This computer's own copy of the state both computers had tells what the copy was made from.
-        let common = Lineage(revision: "r0", takenIn: [])
-        let kept = BackgroundStateSaver.keptCopies(in: local.directory)
-        try kept.lastWritten.save(common.stamped(shared))
-        // Both edited it; the sync tool kept the other computer's version as the file and this one's beside it.
-        let ours = edited { $0.galleries[0].images.append(image("ours", note: "mine")) }
-        let theirs = edited {
-            $0.galleries[0].images.remove(at: 0)
-            $0.galleries.append(Gallery(id: "n", name: "New"))
-        }
-        try folder.write(ours, as: copyName, lineage: Lineage(revision: "r2", takenIn: [common]))
-        try folder.write(theirs, lineage: Lineage(revision: "r1", takenIn: [common]))
+        try folder.write(shared)
+        let laptop = try folder.saver("laptop", carryingOver: shared)
+        let desktop = try folder.saver("desktop", carryingOver: shared)
+        laptop.save(edited { $0.galleries[0].images.swapAt(0, 1) })
+        #expect(laptop.flush() == nil)
+        desktop.save(edited { $0.galleries[1].images[0].note = "From the desktop" })
+        #expect(desktop.flush() == nil)
+        // A record cut by a crash, or not yet whole from the sync tool: the log's owner cuts it back, a reader never.
+        let log = try FileHandle(
+            forWritingTo: folder.directory.appendingPathComponent("journal/laptop.log"))
+        try log.seekToEnd()
+        try log.write(contentsOf: Data("0000005b 8c1d3a0e {\"at\"".utf8))
+        try log.close()
         let before = folder.contents
-        let printed = try folder.printout(keptCopies: kept).get()
+        let printed = try folder.printout().get()
+        #expect(ids(printed) == ["b", "a", "c"])
+        #expect(printed.galleries[1].images[0].note == "From the desktop")
         #expect(folder.contents == before)
-        #expect(ids(printed) == ["b", "c", "ours"])
-        #expect(printed.galleries.map(\.id) == ["g", "k", "n"])
-        // The app, opening the same folder, writes the same library.
-        let saver = BackgroundStateSaver(
-            store: folder.store, loaded: theirs, runInBackground: { _, work in work() }, localFolder: local.directory,
-            onError: { _ in })
-        saver.takeInChanges()
-        #expect(!folder.contents.keys.contains(copyName))
-        guard case .loaded(let written) = folder.store.read() else {
-            Issue.record("the app wrote no library")
-            return
-        }
-        #expect(Lineage.withoutLineage(written) == printed)
+        #expect(!FileManager.default.fileExists(atPath: folder.stateFolder.path), "no id made, no record written")
     }
 
-    @Test func aCopyTheFileTookInAlreadyIsNotMergedAgain() throws {
+    @Test func aStateFileWhoseBytesChangedSinceItWasTakenInIsPrintedMergedIn() throws {
         let folder = try Folder()
-        let first = Lineage(revision: "r1", takenIn: [])
-        let copyLineage = Lineage(revision: "rc", takenIn: [first])
-        let copy = edited { $0.galleries[0].images.append(image("x")) }
-        // The app merged the copy, then the user deleted its image; the copy is not removed yet.
-        let mergedLineage = Lineage(revision: "r2", takenIn: [copyLineage, first])
-        let now = edited { $0.galleries[0].name = "Renamed" }
-        try folder.write(copy, as: copyName, lineage: copyLineage)
-        try folder.write(now, lineage: Lineage(revision: "r3", takenIn: [mergedLineage]))
-        #expect(try folder.printout().get() == now)
+        try folder.write(shared)
+        let saver = try folder.saver("laptop", carryingOver: shared)
+        saver.save(edited { $0.galleries[0].images.removeLast() })
+        #expect(saver.flush() == nil)
+        let intake = StateFileIntake(store: folder.store, stateFolder: folder.stateFolder)
+        intake.remember(intake.look())
+        #expect(ids(try folder.printout().get()) == ["a", "b"], "the file taken in is not taken in again")
+        // An older version on another computer writes the file: what it added comes in, nothing it lacks goes.
+        try folder.write(edited { $0.galleries[1].images.append(image("m")) })
+        let printed = try folder.printout().get()
+        #expect(ids(printed) == ["a", "b"])
+        #expect(ids(printed, "k") == ["k", "m"])
     }
 
     @Test func aLibraryThatCannotBeReadIsReportedAndLeftAsItIs() throws {
@@ -152,6 +163,7 @@ struct LibraryPrintoutTests {
         try Folder(existing: synced).write(shared)
         try paths.remember(synced)
         #expect(try LibraryPrintout.read(LibraryPaths(directories)).get() == shared)
+        #expect(!FileManager.default.fileExists(atPath: paths.computerState.path), "nothing written for this computer")
     }
 }
 

@@ -89,6 +89,12 @@ public final class LibraryFolder: Sendable {
     }
 
     /// The status of `name` itself (a link's own, not its target's); nil when there is none.
+    /// The folder's own status, through its descriptor: the folder opened, wherever it was moved since.
+    public func ownStatus() -> stat? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? status : nil
+    }
+
     public func status(of name: String) -> stat? {
         guard (try? Self.check(name, in: self)) != nil else { return nil }
         var status = stat()

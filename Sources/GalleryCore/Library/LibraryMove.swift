@@ -1,6 +1,6 @@
 import Foundation
 
-/// Moving the library (state.json and originals/) from one folder into another, such as a folder a sync
+/// Moving the library (its journal and originals/) from one folder into another, such as a folder a sync
 /// tool shares. Nothing is removed until the new folder holds everything and this computer's settings
 /// name it: a move stopped anywhere (cancelled, killed) leaves the old library whole and named, and the
 /// copies made so far are found again by the next try (originals are named by their bytes).
@@ -22,12 +22,15 @@ public struct LibraryMove: Sendable {
         case cancelled
         case file(FileError)
         case newerLibrary(version: Int)
+        /// The new folder's journal did not take the library in: why.
+        case journal(String)
 
         public var description: String {
             switch self {
             case .sameFolder: tr("the library is in that folder already")
             case .cancelled: tr("cancelled")
             case .file(let error): error.description
+            case .journal(let reason): reason
             case .newerLibrary(let version):
                 tr(
                     "the folder holds a library from a newer version (format {format})",
@@ -77,32 +80,30 @@ public struct LibraryMove: Sendable {
         }
     }
 
-    /// Writes the library's state into the new folder: the old folder's file as it is, or, when the new
-    /// folder holds a library already (another computer's, carried there by the sync tool), both merged
-    /// with nothing either has counted as deleted.
-    public func moveState() throws(Failure) {
+    /// Writes the library into the new folder's journal (<doc:LibraryJournal>): the old folder's library, as
+    /// `--print-state` reads it, taken in as this computer's edits, merged with a library already there (another
+    /// computer's, carried there by the sync tool) with nothing either has counted as deleted. `stateFolder` is this
+    /// computer's own, which holds its id in the journal.
+    public func moveState(stateFolder: URL) throws(Failure) {
         let oldStore = StateStore(fileURL: from.appendingPathComponent("state.json"), followsLink: from == dataFolder)
         let newStore = StateStore(fileURL: to.appendingPathComponent("state.json"), followsLink: to == dataFolder)
-        guard case .loaded(let ours) = oldStore.read() else { return }  // nothing saved yet: nothing to move
-        var written = ours
-        switch newStore.read() {
-        case .loaded(let theirs):
-            let (theirState, theirLineage) = Lineage.split(theirs)
-            let (ourState, ourLineage) = Lineage.split(ours)
-            let lineage = Lineage(revision: RandomID.make(), takenIn: [theirLineage, ourLineage].compactMap { $0 })
-            written = lineage.stamped(GalleryState.merged(theirs: theirState, ours: ourState))
-        case .newer(let version):
-            throw .newerLibrary(version: version)
-        case .missing, .invalid, .failed, .tooLarge:
-            break  // an unusable file there is kept aside by the save below, as a launch would
-        }
+        let read = LibraryPrintout.read(
+            StateFileIntake(store: oldStore, stateFolder: stateFolder), library: from,
+            computer: JournalSaver.existingComputer(in: stateFolder))
+        guard case .success(let ours) = read else { return }  // nothing saved yet: nothing to move
+        if case .newer(let version) = newStore.read() { throw .newerLibrary(version: version) }
+        let saver: JournalSaver
         do {
-            _ = try newStore.save(written)
+            saver = try JournalSaver(
+                library: LibraryFolder.open(to, creating: true), stateFolder: stateFolder, onError: { _ in })
         } catch let error as FileError {
+            throw .file(error)
+        } catch JournalLogFile.Failure.failed(let error) {
             throw .file(error)
         } catch {
             throw .file(FileError(code: EIO))
         }
+        if let reason = saver.takeIn(library: ours, adopting: true) { throw .journal(reason) }
     }
 
     /// Removes the old folder's state file and originals, once the settings name the new folder; what
@@ -110,6 +111,10 @@ public struct LibraryMove: Sendable {
     public func removeOld() {
         guard from != to, let library = Self.folder(from, []) else { return }
         library.remove("state.json")
+        if let journal = try? library.folder(JournalLogFile.folderName) {
+            for name in journal.names() { journal.remove(name) }
+            library.removeEmptyFolder(JournalLogFile.folderName)
+        }
         guard let source = try? library.folder("originals") else { return }
         for folder in source.names() where folder.utf8.count == 2 {
             // Emptied only when it is the library's own folder: a link leads to someone else's files.

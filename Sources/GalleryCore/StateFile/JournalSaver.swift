@@ -5,9 +5,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// Saves the library as the journal holds it (<doc:LibraryJournal>), with `BackgroundStateSaver`'s interface: each
-/// save's changes (`LibraryReplica.changes`) are committed and appended to this computer's log as one entry, off
-/// the caller's thread and paced as that saver paces its writes (`SavePacing`); a snapshot is written now and then
+/// Saves the library as the journal holds it (<doc:LibraryJournal>): each save's changes (`LibraryReplica.changes`)
+/// are committed and appended to this computer's log as one entry, off the caller's thread and paced (`SavePacing`);
+/// a snapshot is written now and then
 /// (`SnapshotPolicy`); the other computers' logs are read from where the last reading stopped when the folder changes
 /// (`takeInChanges`), and the library they make is handed to `onMerged`.
 public final class JournalSaver: Sendable {
@@ -72,15 +72,30 @@ public final class JournalSaver: Sendable {
 
     private let folder: LibraryFolder
     private let policy: SnapshotPolicy
-    private let runInBackground: BackgroundStateSaver.RunInBackground
+    private let runInBackground: RunInBackground
     private let clock: SavePacing.Clock
     private let journal: Mutex<Journal>
     private let requests = Mutex(Requests())
+    /// Held from taking what is pending until it is in the log: a flush waits for an append already on its way.
+    private let writing = Mutex(())
     /// Held while a snapshot is encoded and written: one at a time, never holding the journal.
     private let snapshotWriting = Mutex(())
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
     private let beforeWrite: @Sendable () throws -> Void
+
+    /// Runs `work` off the caller's thread once `after` has passed.
+    public typealias RunInBackground = @Sendable (_ after: Duration, _ work: @escaping @Sendable () -> Void) -> Void
+
+    /// Runs each write on a thread of its own that first sleeps out the wait: for callers with no job scheduler (tests,
+    /// tools), which write rarely.
+    public static let onThreadOfItsOwn: RunInBackground = { wait, work in
+        Thread.detachNewThread {
+            let (seconds, attoseconds) = wait.components
+            if wait > .zero { Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18) }
+            work()
+        }
+    }
 
     /// The library as the journal held it when this saver opened it.
     public let loaded: GalleryState
@@ -92,15 +107,15 @@ public final class JournalSaver: Sendable {
     /// whole, then every log from the offset it covers.
     /// - Parameters:
     ///   - stateFolder: this computer's own folder, never synced: it keeps this computer's id.
-    ///   - carryingOver: the library's older `state.json`, taken in when no snapshot is read (the first launch of
-    ///     the journal, or one killed before its first snapshot): taking it in again changes nothing.
+    ///   - carryingOver: the library's older `state.json` (the first launch of the journal, or one killed before its
+    ///     first snapshot), under stamps every edit's win over: taking it in again changes nothing.
     ///   - onMerged: other computers' entries were taken in; `merged` holds them on top of `ours`, the last state
     ///     asked to save. Called where the reading runs.
     ///   - beforeWrite: called before each append; when it throws, the save fails as a failed append does.
     public init(
         library: LibraryFolder, stateFolder: URL, carryingOver: GalleryState? = nil,
         policy: SnapshotPolicy = .standard,
-        runInBackground: @escaping BackgroundStateSaver.RunInBackground = BackgroundStateSaver.onThreadOfItsOwn,
+        runInBackground: @escaping RunInBackground = onThreadOfItsOwn,
         clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },
@@ -133,7 +148,8 @@ public final class JournalSaver: Sendable {
             computer = try Self.makeComputer(in: stateFolder)
             opened = try JournalLogFile.open(in: library, computer: computer)
         }
-        if snapshot == nil, let carryingOver { replica.merge(LibraryReplica(carryingOver: carryingOver, by: computer)) }
+        // Its values lose to every edit's (`LibraryReplica(carryingOver:)`): taken in again, it changes nothing.
+        if let carryingOver { replica.merge(LibraryReplica(carryingOver: carryingOver, by: computer)) }
         for entry in opened.read.entries { replica.apply(entry) }
         offsets[computer] = opened.read.end
         var sizes: [String: Int] = [:]
@@ -193,6 +209,10 @@ public final class JournalSaver: Sendable {
 
     /// Commits and appends what is pending; returns why it is not in the log, if it is not.
     private func writePending(scheduled: Bool) -> String? {
+        writing.withLock { _ in writePendingAlone(scheduled: scheduled) }
+    }
+
+    private func writePendingAlone(scheduled: Bool) -> String? {
         let pending = requests.withLock { requests in
             defer { requests.pending = nil }
             if scheduled { requests.scheduled = false }
@@ -247,6 +267,7 @@ public final class JournalSaver: Sendable {
         if !entries.isEmpty {
             do {
                 try beforeWrite()
+                try checkLibraryFolder()
                 let end = try journal.log.append(entries)
                 journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
                 journal.offsets[journal.computer] = end
@@ -281,6 +302,66 @@ public final class JournalSaver: Sendable {
             return requests.pacing.wait(at: now)
         }
         if let wait { scheduleWrite(after: wait) }
+    }
+
+    /// Takes in a whole library (a `state.json` put in the folder, a library moved here) as this computer's edits,
+    /// stamped now: merged with the journal's three-way against `base` (the file taken in before), or, with none, with
+    /// nothing either counts as deleted (`GalleryState.merged(theirs:ours:)`); its changes appended to the log,
+    /// flushed; blocking. `asItIs` (the data folder, which no sync tool shares: a backup put back by hand) makes the
+    /// library the file's, deletions and all. When `adopting` (the launch, before anyone holds the
+    /// library), the merge becomes the caller's; otherwise it goes to `onMerged`. Returns why it is not in the log.
+    @discardableResult
+    public func takeIn(library: GalleryState, base: GalleryState? = nil, asItIs: Bool = false, adopting: Bool)
+        -> String?
+    {
+        if let reason = writePending(scheduled: false) { return reason }
+        let outcome: (reason: String?, merged: (GalleryState, GalleryState)?) = journal.withLock { journal in
+            let merged =
+                asItIs
+                ? library
+                : base.map { GalleryState.merged(base: $0, theirs: library, ours: journal.saved) }
+                    ?? GalleryState.merged(theirs: library, ours: journal.saved)
+            var replica = journal.replica
+            let entries = replica.commit(replica.changes(from: journal.saved, to: merged), by: journal.computer)
+            guard !entries.isEmpty else { return (nil, nil) }
+            do {
+                try beforeWrite()
+                let end = try journal.log.append(entries)
+                journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
+                journal.offsets[journal.computer] = end
+            } catch {
+                return ("\(error)", nil)
+            }
+            journal.replica = replica
+            journal.saved = replica.state
+            if adopting { journal.base = journal.saved }
+            return (nil, journal.saved != journal.base ? (journal.saved, journal.base) : nil)
+        }
+        if let reason = outcome.reason {
+            onError(reason)
+            return reason
+        }
+        if let (merged, ours) = outcome.merged { onMerged(merged, ours) }
+        return nil
+    }
+
+    /// The library as the journal holds it now: what a launch shows once `takeIn(library:adopting:)` has run.
+    public var library: GalleryState { journal.withLock { $0.saved } }
+
+    /// Why the journal's folder is no longer the library's (moved away, a file put in its place): an append there
+    /// would count as saved where no launch reads it.
+    struct FolderGone: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private func checkLibraryFolder() throws(FolderGone) {
+        let library = folder.url.deletingLastPathComponent()
+        var atPath = stat()
+        guard stat(folder.url.path, &atPath) == 0, atPath.st_mode & S_IFMT == S_IFDIR,
+            let opened = folder.ownStatus(), opened.st_dev == atPath.st_dev, opened.st_ino == atPath.st_ino
+        else {
+            throw FolderGone(description: tr("{path} is not a folder", ["path": library.path]))
+        }
     }
 
     // MARK: Snapshots
@@ -355,6 +436,45 @@ public final class JournalSaver: Sendable {
         if let merged, merged.merged != merged.ours { onMerged(merged.merged, merged.ours) }
     }
 
+    /// The library the journal in `library` holds (the newest snapshot read whole, then every log from the offset it
+    /// covers), read without writing anything: no log is cut back or appended to and no id is made. Nil when the
+    /// folder holds no journal; `carryingOver` as the saver takes it in, for `computer` (any id when this computer
+    /// has none yet).
+    public static func read(library: LibraryFolder, carryingOver: GalleryState?, computer: String) -> GalleryState? {
+        guard let folder = try? library.folder(JournalLogFile.folderName) else {
+            return carryingOver.map { LibraryReplica(carryingOver: $0, by: computer).state }
+        }
+        var replica = LibraryReplica()
+        var offsets: [String: Int] = [:]
+        if let snapshot = newestSnapshot(in: folder) {
+            replica = snapshot.snapshot.replica
+            offsets = snapshot.snapshot.covers
+        }
+        if let carryingOver { replica.merge(LibraryReplica(carryingOver: carryingOver, by: computer)) }
+        for log in otherLogs(in: folder, besides: "") {
+            guard let read = readLog(log, in: folder, from: offsets[log] ?? 0) else { continue }
+            for entry in read.read.entries { replica.apply(entry) }
+        }
+        return replica.state
+    }
+
+    /// Whether `library`'s journal holds a snapshot (read whole or not): when it does not, the library's `state.json`
+    /// is carried over again at each launch.
+    public static func hasSnapshot(in library: LibraryFolder) -> Bool {
+        guard let folder = try? library.folder(JournalLogFile.folderName) else { return false }
+        return folder.names().contains { $0.hasPrefix(snapshotPrefix) && $0.hasSuffix(snapshotSuffix) }
+    }
+
+    /// This computer's id, if it has one yet: read, never made.
+    public static func existingComputer(in stateFolder: URL) -> String? {
+        let path = stateFolder.appendingPathComponent(computerFileName).path
+        guard let data = try? FileReader.read(path, limit: 4096),
+            let id = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            JournalStamp.isValidComputer(id)
+        else { return nil }
+        return id
+    }
+
     // MARK: Reading the folder
 
     /// The computers whose logs are in `folder`, but `computer`.
@@ -421,13 +541,7 @@ public final class JournalSaver: Sendable {
 
     /// This computer's id, kept in its own state folder; made the first time.
     private static func computer(in stateFolder: URL) throws(JournalLogFile.Failure) -> String {
-        let path = stateFolder.appendingPathComponent(computerFileName).path
-        if let data = try? FileReader.read(path, limit: 4096),
-            let id = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-            JournalStamp.isValidComputer(id)
-        {
-            return id
-        }
+        if let id = existingComputer(in: stateFolder) { return id }
         return try makeComputer(in: stateFolder)
     }
 

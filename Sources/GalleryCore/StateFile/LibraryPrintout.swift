@@ -4,10 +4,10 @@ import Foundation
     import Glibc
 #endif
 
-/// `image-gallery --print-state`: the library as a whole, in the state file's format, for scripts and backups. The
-/// state file is read as the app opens it, without its lineage (`Lineage`), and the conflict copies a sync tool left
-/// beside it are merged in as the app merges them (`BackgroundStateSaver`): every computer's edits, whatever layout
-/// the library has on disk. Nothing is written, moved or locked, so it runs beside the app.
+/// `image-gallery --print-state`: the library as a whole, in the state file's format, for scripts and backups: what
+/// the library's journal holds (<doc:LibraryJournal>, every computer's log merged), with the folder's `state.json`
+/// taken in as a launch would take it in (`StateFileIntake`). Nothing is written, moved or locked, no log is cut back
+/// and no id is made, so it runs beside the app.
 public enum LibraryPrintout {
     public static let option = "--print-state"
 
@@ -40,64 +40,55 @@ public enum LibraryPrintout {
         return 0
     }
 
-    /// The library this computer's settings name (`settings.json`'s `libraryFolder`, else the data folder), with its
-    /// conflict copies merged; this computer's kept copies of what it last read and wrote (in a folder a sync tool may
-    /// share) tell which state a copy was made from, as they tell the app.
+    /// The library this computer's settings name (`settings.json`'s `libraryFolder`, else the data folder).
     public static func read(_ paths: LibraryPaths) -> Result<GalleryState, Failure> {
-        let store = StateStore.library(paths)
-        let kept = paths.location.isShareable ? BackgroundStateSaver.keptCopies(in: paths.computerState) : nil
-        return read(store, keptCopies: kept)
+        read(
+            StateFileIntake(paths), library: paths.libraryFolder,
+            computer: JournalSaver.existingComputer(in: paths.computerState))
     }
 
-    static func read(_ store: StateStore, keptCopies: BackgroundStateSaver.KeptCopies?) -> Result<GalleryState, Failure>
-    {
-        let folder = store.fileURL.deletingLastPathComponent().path
-        let raw: GalleryState
-        switch store.read() {
-        case .loaded(let state): raw = state
-        case .missing: return .failure(Failure(message: tr("There is no library in {folder} yet.", ["folder": folder])))
-        case .invalid: return .failure(unreadable(folder, tr("it is not a valid gallery file")))
-        case .newer(let version):
-            return .failure(
-                unreadable(
-                    folder,
-                    tr("it was written by a newer version (format {format})", ["format": String(version)])))
-        case .tooLarge:
-            let size = ByteCountFormatter.string(fromByteCount: Int64(StateFileBytes.limit), countStyle: .binary)
-            return .failure(
-                unreadable(folder, tr("it is larger than {size}, more than any gallery holds", ["size": size])))
-        case .failed(let reason):
-            return .failure(unreadable(folder, tr("it could not be opened ({reason})", ["reason": reason])))
-        }
-        let copies = store.conflictCopies()
-        guard !copies.isEmpty else { return .success(Lineage.withoutLineage(raw)) }
-        return .success(merging(copies, into: raw, keptCopies: keptCopies))
-    }
-
-    /// The file's state with each conflict copy merged in, oldest first, against the newest state the copy was made
-    /// from that this computer knows (else the oldest it knows), as the app's saver does; a copy the file has taken
-    /// in already (the app merged it and is about to remove it) is not merged twice.
-    private static func merging(
-        _ copies: [URL], into raw: GalleryState, keptCopies: BackgroundStateSaver.KeptCopies?
-    ) -> GalleryState {
-        let (file, lineage) = Lineage.split(raw)
-        var history = Lineage.History()
-        for kept in keptCopies?.byAge ?? [] {
-            if case .loaded(let copy) = kept.read() {
-                let (state, keptLineage) = Lineage.split(copy)
-                history.add(Lineage.History.sharingStorage(of: state, with: file), keptLineage)
+    static func read(_ intake: StateFileIntake, library: URL, computer: String?) -> Result<GalleryState, Failure> {
+        let folder = library.path
+        let opened = try? LibraryFolder.open(library)
+        let hasJournal = (try? opened?.folder(JournalLogFile.folderName)) != nil
+        let finding = intake.look().finding
+        let hasSnapshot = opened.map(JournalSaver.hasSnapshot(in:)) ?? false
+        // A launch carries the file over while no snapshot holds it, and takes in one that changed since.
+        var file: GalleryState?
+        if !hasJournal || !hasSnapshot || finding != .known {
+            switch intake.store.read() {
+            case .loaded(let state): file = Lineage.withoutLineage(state)
+            case .missing: break
+            case .invalid where !hasJournal: return .failure(unreadable(folder, tr("it is not a valid gallery file")))
+            case .newer(let version) where !hasJournal:
+                return .failure(
+                    unreadable(
+                        folder,
+                        tr("it was written by a newer version (format {format})", ["format": String(version)])))
+            case .tooLarge where !hasJournal:
+                let size = ByteCountFormatter.string(fromByteCount: Int64(StateFileBytes.limit), countStyle: .binary)
+                return .failure(
+                    unreadable(folder, tr("it is larger than {size}, more than any gallery holds", ["size": size])))
+            case .failed(let reason) where !hasJournal:
+                return .failure(unreadable(folder, tr("it could not be opened ({reason})", ["reason": reason])))
+            case .invalid, .newer, .tooLarge, .failed: break  // the journal holds the library; a launch sets it aside
             }
         }
-        history.add(file, lineage)
-        var merged = file
-        for copy in copies {
-            guard let read = StateStore.readCopy(copy) else { continue }  // half written or newer: as the app leaves it
-            let (copied, copyLineage) = Lineage.split(read)
-            if let copyLineage, lineage?.ancestors.contains(copyLineage.revision) == true { continue }
-            let common = history.newest(commonTo: [copyLineage]) ?? history.oldest ?? file
-            merged = GalleryState.merged(base: common, theirs: copied, ours: merged)
+        guard hasJournal || file != nil else {
+            return .failure(Failure(message: tr("There is no library in {folder} yet.", ["folder": folder])))
         }
-        return merged
+        let carried = finding == .first || !hasSnapshot ? file : nil
+        guard let opened,
+            var state = JournalSaver.read(library: opened, carryingOver: carried, computer: computer ?? "printout")
+        else { return .success(file ?? GalleryState(galleries: [])) }
+        if finding == .changed, let file, intake.takenAsItIs {
+            state = file
+        } else if finding == .changed, let file {
+            state =
+                intake.lastTakenIn().map { GalleryState.merged(base: $0, theirs: file, ours: state) }
+                ?? GalleryState.merged(theirs: file, ours: state)
+        }
+        return .success(state)
     }
 
     private static func unreadable(_ folder: String, _ reason: String) -> Failure {

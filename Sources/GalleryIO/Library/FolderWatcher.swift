@@ -11,10 +11,13 @@ public final class FolderWatcher: Sendable {
     private let descriptor: Int32
 
     /// Nil when the folder cannot be watched (it does not exist, or inotify is out of watches).
-    public init?(folder: URL, onChange: @escaping @Sendable ([String]) -> Void) {
+    /// - Parameter appends: files written through a descriptor kept open count too (a log another copy of the app on
+    ///   this computer appends to), not only files closed or renamed into place.
+    public init?(folder: URL, appends: Bool = false, onChange: @escaping @Sendable ([String]) -> Void) {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+        let mask = UInt32(
+            IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | (appends ? IN_MODIFY : 0))
         guard inotify_add_watch(descriptor, folder.path, mask) >= 0 else {
             close(descriptor)
             return nil

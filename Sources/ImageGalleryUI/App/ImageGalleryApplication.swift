@@ -13,7 +13,7 @@ public final class ImageGalleryApplication {
     private let application = Application(id: ImageGalleryApplication.id)
     /// The app's background work, from the process's start.
     private static let scheduler = JobScheduler()
-    /// The state file being read since the process started.
+    /// The library being read since the process started.
     private static var stateLoading: StateLoading?
     /// Where the app keeps everything, resolved at start.
     private let paths: LibraryPaths
@@ -21,8 +21,8 @@ public final class ImageGalleryApplication {
     private var windows: [MainWindow] = []
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
     private var lastActiveWindow: MainWindow?
-    private var saver: BackgroundStateSaver?
-    private var folderWatcher: FolderWatcher?
+    private var saver: JournalSaver?
+    private var folderWatchers: [FolderWatcher] = []
     private var undoAction: Action?
     private var redoAction: Action?
     private var historyObservation: Observation?
@@ -31,6 +31,8 @@ public final class ImageGalleryApplication {
     /// Play Animations, in the main menu: every animation on screen plays, in every window.
     private var playAnimationsAction: Action?
     private var likenessPass: LikenessPass?
+    /// The likeness pass runs once a launch, after the first window's first screen.
+    private var likenessPassStarted = false
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -52,11 +54,11 @@ public final class ImageGalleryApplication {
         }
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
-        HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
+        HTTPClient.setUserAgent("ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // The one place the XDG folders are read: every path the app uses follows from them.
         let paths = LibraryPaths(XDGDirectories())
-        // A large gallery's state takes longer to decode than GTK takes to start: both at once.
-        stateLoading = StateLoading(store: StateStore.library(paths), scheduler: scheduler)
+        // A large library takes longer to read than GTK takes to start: both at once.
+        stateLoading = StateLoading(paths: paths, scheduler: scheduler)
         #if StallLog
             StallLog.startIfAsked()
         #endif
@@ -192,14 +194,19 @@ public final class ImageGalleryApplication {
 
     /// Loads the document and starts what every window shares.
     private func startServices() -> AppServices {
-        let loading = Self.stateLoading ?? StateLoading(store: StateStore.library(paths), scheduler: Self.scheduler)
+        let loading = Self.stateLoading ?? StateLoading(paths: paths, scheduler: Self.scheduler)
         Self.stateLoading = nil
-        let (loaded, loadedRevision, prepared) = loading.result()
-        let (state, problem, canSave) = Self.opening(loaded, of: loading.store)
-        let library = GalleryLibrary(prepared: prepared ?? GalleryLibrary.Prepared(state))
+        let loaded = loading.result()
+        let state = loaded.state
+        var (problem, canSave) = Self.opening(loaded.stateFile, of: loading.intake.store)
+        if let failure = loaded.saverFailure {
+            problem = tr("Your gallery could not be saved: {reason}", ["reason": failure])
+            canSave = false
+        }
+        let library = GalleryLibrary(prepared: loaded.prepared)
         let bytesSource = makeBytesSource()
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: Self.scheduler, bytes: bytesSource))
-        upkeep = makeUpkeep(of: state, isLoaded: loaded.state != nil, source: bytesSource)
+        upkeep = makeUpkeep(of: state, isLoaded: canSave, source: bytesSource)
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         downloader.onPage = { [weak self] capture, placeholder, galleryID, arrival in
@@ -208,11 +215,8 @@ public final class ImageGalleryApplication {
         downloader.onAlreadyKept = { [weak self] existing, galleryID, addAnyway in
             self?.window(showing: galleryID)?.sayAlreadyKept(existing, addAnyway: addAnyway)
         }
-        if canSave {
-            // An unreadable file was moved aside: the one noted before it was read is gone.
-            let revision: StateStore.Revision?? =
-                loaded.state == nil && loaded != .missing ? nil : .some(loadedRevision)
-            startSaving(library, store: loading.store, loaded: state, revision: revision, source: bytesSource)
+        if canSave, let saver = loaded.saver {
+            startSaving(library, saver: saver, loading: loading, source: bytesSource)
         }
         listen(to: loader, for: library, source: bytesSource)
         historyObservation = library.observe { [weak self] change in
@@ -242,31 +246,31 @@ public final class ImageGalleryApplication {
         return services
     }
 
-    /// The state a launch starts from, what to tell the user about the file, and whether changes may be saved
-    /// (not over a file left untouched because it could not be read).
+    /// What to tell the user about the folder's state.json, and whether changes may be saved (not beside a file left
+    /// untouched because it could not be read).
     private static func opening(
         _ loaded: StateStore.LoadResult, of store: StateStore
-    ) -> (state: GalleryState, problem: String?, canSave: Bool) {
+    ) -> (problem: String?, canSave: Bool) {
         switch loaded {
-        case .loaded(let saved): return (saved, nil, true)
-        case .loadedWithoutUnknownFields(let saved, let droppedFields):
+        case .loaded: return (nil, true)
+        case .loadedWithoutUnknownFields(_, let droppedFields):
             let problem = trPlural(
                 "Your gallery holds {count} field from a newer version that is too large to keep here: it was left out, and the next save will not write it.",
                 "Your gallery holds {count} fields from a newer version that are too large to keep here: they were left out, and the next save will not write them.",
                 droppedFields)
-            return (saved, problem, true)
-        case .missing: return (.initial, nil, true)
+            return (problem, true)
+        case .missing: return (nil, true)
         case .unreadable(let reason, let keptAt):
             if keptAt == store.fileURL {
                 let problem = tr(
                     "Your gallery could not be read: {reason}. It was left untouched at {path}, and changes will not be saved.",
                     ["reason": reason, "path": keptAt.path])
-                return (.initial, problem, false)
+                return (problem, false)
             }
             let problem = tr(
                 "Your gallery could not be read: {reason}. It was kept as {file}; a new gallery was started.",
                 ["reason": reason, "file": keptAt.lastPathComponent])
-            return (.initial, problem, true)
+            return (problem, true)
         }
     }
 
@@ -307,60 +311,59 @@ public final class ImageGalleryApplication {
                 }
             }
             self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-            self?.startLikenessPass()
-            // The saver's launch reading (the file's revision, this computer's last writes and reads) goes first.
+            // Other computers' logs that grew while the launch read them.
             self?.saver?.takeInChanges()
         }
     }
 
-    /// Saves the library's changes in the background, and takes in another computer's edits as they land.
+    /// Saves the library's changes in the background, and takes in another computer's edits as they land: their logs
+    /// growing in `journal/`, or a `state.json` put in the folder.
     private func startSaving(
-        _ library: GalleryLibrary, store: StateStore, loaded state: GalleryState,
-        revision: StateStore.Revision??, source bytesSource: ImageBytesSource
+        _ library: GalleryLibrary, saver: JournalSaver, loading: StateLoading, source bytesSource: ImageBytesSource
     ) {
         let scheduler = Self.scheduler
         let launch = Date()
+        let intake = loading.intake
+        // What a killed save of an older version left beside its state.json.
         scheduler.submit(.io, .background) {
-            store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
+            intake.store.removeStaleTemporaryFiles(olderThan: launch.addingTimeInterval(-60))
         }
-        let saver = BackgroundStateSaver(
-            store: store, loaded: state, loadedRevision: revision,
-            runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
-            // Copies of its last write and reads serve a library a sync tool may overwrite: in the data folder,
-            // which none shares, a file put back by hand is taken as it is.
-            localFolder: paths.location.isShareable ? paths.computerState : nil,
-            onError: { [weak self] message in
+        loading.events.onError.withLock {
+            $0 = { [weak self] message in
                 MainContext.post {
                     self?.say(
                         tr("Your gallery could not be saved: {reason}", ["reason": message]), about: nil,
                         seconds: nil)
                 }
-            },
-            onMerged: { [weak self] merged, ours in
+            }
+        }
+        loading.events.onMerged.withLock {
+            $0 = { [weak self] merged, ours in
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
                     let before = library.state
                     library.adoptMerge(merged, over: ours)
                     self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
                 }
-            },
-            onConflictCopiesMerged: { count in
-                // For whoever reads the log of a synced library: the sync tool's copies did not pile up.
-                FileHandle.standardError.write(
-                    Data(untranslated("image-gallery: merged \(count) conflict copies\n").utf8))
-            }, beforeWrite: { try bytesSource.originals.makeDurable() })
-        self.saver = saver
-        library.onSave = { saver.save($0) }
-        // Another computer's edits (a sync tool writing the file, or its conflict copies) come in as they land.
-        let file = store.resolvedFileURL
-        try? FileManager.default.createDirectory(
-            at: store.resolvedFileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        folderWatcher = FolderWatcher(folder: store.resolvedFileURL.deletingLastPathComponent()) { names in
-            if names.contains(where: { StateStore.isFileOrConflictCopy($0, of: file) }) {
-                saver.takeInChanges()
             }
         }
+        loading.events.beforeWrite.withLock { $0 = { try bytesSource.originals.makeDurable() } }
+        self.saver = saver
+        library.onSave = { saver.save($0) }
+        let stateFileName = intake.store.fileURL.lastPathComponent
+        let folder = paths.libraryFolder
+        // Another computer's edits come in as the sync tool writes its log; a state.json, as `StateFileIntake` says.
+        folderWatchers = [
+            FolderWatcher(folder: folder) { names in
+                guard names.contains(stateFileName) else { return }
+                scheduler.submit(.io, .visible) { intake.takeIn(into: saver) }
+            },
+            FolderWatcher(folder: folder.appendingPathComponent(JournalLogFile.folderName), appends: true) { names in
+                // This copy's own appends wait for their turn (`SavePacing`): only another log's change is taken in.
+                let own = saver.computer + ".log"
+                if names.contains(where: { $0.hasSuffix(".log") && $0 != own }) { saver.takeInChanges() }
+            },
+        ].compactMap { $0 }
     }
 
     /// What loading images teaches the library: an image's measured shape, and addresses the user approved.
@@ -406,8 +409,14 @@ public final class ImageGalleryApplication {
         let window = MainWindow(services: services, galleryID: galleryID)
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
-        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
-        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
+        // the memory and the cores with the likeness pass's decodes.
+        if windows.isEmpty {
+            window.gallery.onFirstScreenLoaded = { [weak self] in
+                services.search.buildIndex()
+                self?.startLikenessPass()
+            }
+        }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
@@ -616,7 +625,8 @@ public final class ImageGalleryApplication {
     /// Measures the likeness of the images that have none (a library from before), in the background; the images to
     /// measure are found on a worker, and the toast tells how it goes when it takes more than a second.
     private func startLikenessPass() {
-        guard let services else { return }
+        guard let services, !likenessPassStarted else { return }
+        likenessPassStarted = true
         let library = services.library
         let galleries = library.galleries.map { (id: $0.id, cells: library.cells(of: $0.id)) }
         Self.scheduler.run(

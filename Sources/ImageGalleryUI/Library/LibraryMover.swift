@@ -106,7 +106,7 @@ final class LibraryMover {
         }
         do throws(LibraryMove.Failure) {
             try move.copyOriginals(move.originalsToCopy())
-            try move.moveState()
+            try move.moveState(stateFolder: paths.computerState)
             do throws(FileError) {
                 try paths.remember(move.to, movedFrom: move.from)
             } catch {

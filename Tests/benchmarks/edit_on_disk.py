@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""An edit on disk (issue 48): `/usr/bin/python3 Tests/benchmarks/edit_on_disk.py [--sizes 10000,50000] [--runs 3]`.
+
+The app ($IMAGE_GALLERY_BIN, else `.build/release/image-gallery`) on million.py's generated library (N images in 200
+galleries, its state.json put back before each launch), in a fresh Xvfb with Metacity as million.py runs it. One
+warm-up launch, then per run: a launch, the first screen painted, the app left until it is quiet, then a move (Home,
+Alt+Right: the first image one place on), measured from the key until it is on disk (a build that keeps the library in
+state.json: the file holds the new order; one that keeps a journal: this computer's log has grown by the move's
+record), and the bytes the app wrote from the key until its writes stay still for 1 s (/proc/PID/io write_bytes).
+The journal is kept from one launch to the next, as a user's is: the warm-up's first edit writes its first snapshot.
+Printed: each run's figures, then median (min–max) per size. Not a test.
+"""
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
+from million import Library, cell, chord, in_order, wait_quiet, wait_writes_still  # noqa: E402
+from versus_gthumb import HOMES, SIZE, ImageGallery, Session, log, run_alone  # noqa: E402
+
+
+def journal_log(app):
+    """This computer's log, nil for a build that keeps state.json."""
+    logs = glob.glob(os.path.join(os.path.dirname(app.state_path), "journal", "*.log"))
+    return max(logs, key=os.path.getmtime) if logs else None
+
+
+def size_of(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def move_on_disk(app, screen, timeout):
+    """Alt+Right on the first image: (seconds from the key until it is on disk, bytes written)."""
+    first, second = app.image_id(0), app.image_id(1)
+    log_path = journal_log(app)
+    start = size_of(log_path) if log_path else None
+    revision, written = app.file_revision(), app.written_bytes()
+    pressed = chord(screen, "Alt_L", "Right")
+    deadline = pressed + timeout
+    while time.monotonic() < deadline:
+        if log_path is not None:
+            if size_of(log_path) > start:
+                with open(log_path, "rb") as f:
+                    f.seek(start)
+                    if b'"image":"%s"' % first.encode() in f.read():
+                        break
+        elif app.file_revision() != revision:
+            revision = app.file_revision()
+            if in_order(app.file_text(), [second, first]):
+                break
+        time.sleep(0.005)
+        app.check_alive()
+    else:
+        return None, app.written_bytes() - written
+    seen = time.monotonic()
+    return seen - pressed, wait_writes_still(app) - written
+
+
+def one_run(app, results, timeout):
+    with Session() as session:
+        try:
+            app.write_state()
+            started = app.launch(session.desktop, session.screen, SIZE)
+            session.screen.wait_painted(ImageGallery.area, started, 900, cpu=app.cpu)
+            wait_quiet(app)
+            app.focus(session.screen)
+            session.screen.key("Home")
+            time.sleep(0.5)
+            latency, written = move_on_disk(app, session.screen, timeout)
+            log("  a move: on disk after %s, %.1f kB written"
+                % ("%.3f s" % latency if latency is not None else "(not within %d s)" % timeout, written / 1e3))
+            if results is not None and latency is not None:
+                results["latency"].append(latency)
+                results["bytes"].append(written)
+        finally:
+            app.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="10000,50000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=60)
+    args = parser.parse_args()
+    run_alone()
+    binary = os.environ.get("IMAGE_GALLERY_BIN") or os.path.join(harness.REPO_ROOT, ".build", "release",
+                                                                 "image-gallery")
+    table = {}
+    for count in [int(n) for n in args.sizes.split(",")]:
+        # A home of its own (million.py's may be in use), its generated library linked from million.py's when there.
+        home = os.path.join(HOMES, "edit-on-disk-%d" % count)
+        shared = os.path.join(HOMES, "million-%d" % count, "library")
+        if not os.path.exists(home) and os.path.exists(os.path.join(shared, "generated-%d" % count)):
+            os.makedirs(home)
+            subprocess.run(["cp", "-al", shared, os.path.join(home, "library")], check=True)
+        app = Library(home, binary, count)
+        # Each binary starts from the generated state.json alone: no journal, no record of another build's.
+        for path in glob.glob(os.path.join(os.path.dirname(app.state_path), "journal", "*")) + glob.glob(
+                os.path.join(app.home, ".local", "state", "image-gallery", "journal-*")):
+            os.unlink(path)
+        results = {"latency": [], "bytes": []}
+        log("%d images: warm-up" % count)
+        one_run(app, None, args.timeout)
+        for run in range(args.runs):
+            log("%d images, run %d/%d (load average %.1f)" % (count, run + 1, args.runs, os.getloadavg()[0]))
+            one_run(app, results, args.timeout)
+        table[count] = results
+    print("binary: %s, %d runs each" % (binary, args.runs))
+    print("| images | a move: on disk after | a move: written |")
+    print("| --- | --- | --- |")
+    for count, results in table.items():
+        print("| {:,} | {} | {} |".format(count, cell(results["latency"], 1e-3, "ms", 0),
+                                         cell(results["bytes"], 1e3, "kB", 1)))
+
+
+if __name__ == "__main__":
+    main()
