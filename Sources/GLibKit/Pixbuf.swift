@@ -49,6 +49,15 @@ public final class Pixbuf: Sendable {
         Pixbuf(taking: gdk_pixbuf_scale_simple(pixbuf, gint(max(width, 1)), gint(max(height, 1)), GDK_INTERP_BILINEAR)!)
     }
 
+    /// Shrunk to `width`×`height` by averaging the area each new pixel covers, as `scaled` does, in a fraction of
+    /// its time for 8-bit RGB without alpha (a JPEG's pixels); other pixels are scaled.
+    public func shrunk(width: Int, height: Int) -> Pixbuf {
+        guard let made = cshim_pixbuf_shrunk(pixbuf, gint(width), gint(height)) else {
+            return scaled(width: width, height: height)
+        }
+        return Pixbuf(taking: made)
+    }
+
     /// A cairo surface of these pixels for a device `scale` (2 on HiDPI: half as many points).
     /// Any thread may make one: it touches no display.
     public func surface(scale: Int) -> CairoSurface {

@@ -23,6 +23,31 @@ import Testing
         #expect((picture.originalWidth, picture.originalHeight) == (24, 16))
     }
 
+    /// Decoded at libjpeg's DCT scale 1/2 and shrunk from there: the fitted size, the file's own recorded.
+    @Test func jpegDecodesFittedWithItsOwnSize() throws {
+        let picture = try decode(HostileImages.jpeg(width: 1_702, height: 1_135, progressive: false), fit: (512, 512))
+            .get()
+        #expect((picture.originalWidth, picture.originalHeight) == (1_702, 1_135))
+        #expect((picture.bitmap.width, picture.bitmap.height) == (512, 341))
+    }
+
+    /// Each shrunk pixel averages the area it covers: a checkerboard of single black and white pixels turns grey,
+    /// where sampling would keep black or white.
+    @Test func shrinkingAveragesTheAreaEachPixelCovers() throws {
+        let (width, height) = (851, 568)
+        let bytes = (0..<height).flatMap { y in
+            (0..<width).flatMap { x in [UInt8](repeating: (x + y).isMultiple(of: 2) ? 0 : 255, count: 3) }
+        }
+        let board = try #require(
+            Pixbuf(.init(width: width, height: height, rowstride: width * 3, hasAlpha: false, bytes: Data(bytes))))
+        let shrunk = board.shrunk(width: 512, height: 341)
+        #expect((shrunk.width, shrunk.height) == (512, 341))
+        let levels = shrunk.withPixelBytes { pixels, rowstride, _ in
+            (0..<341).flatMap { y in (0..<512 * 3).map { Int(pixels[y * rowstride + $0]) } }
+        }
+        #expect(levels.allSatisfy { (64...192).contains($0) })
+    }
+
     /// The image data holds one empty row: a decoder that went past the header would call it incomplete.
     @Test func pngClaimingThirtyThousandSquareIsRefusedFromItsHeader() {
         let result = decode(TestImages.pngClaiming(width: 30_000, height: 30_000))

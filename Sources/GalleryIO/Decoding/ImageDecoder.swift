@@ -61,6 +61,8 @@ public enum ImageDecoder {
         var scalable = false
         /// Checked for its end after decoding: libjpeg fills a JPEG cut short with grey.
         var jpeg = false
+        /// The size a JPEG decoded larger (at libjpeg's DCT scale) is shrunk to afterwards.
+        var shrunkSize: (width: Int, height: Int)?
     }
 
     /// The size to decode at, or a refusal, the moment the size is known.
@@ -86,9 +88,24 @@ public enum ImageDecoder {
             Double(fit.width) / Double(prepared.width), Double(fit.height) / Double(prepared.height))
         // A vector image is drawn at the size asked, larger too: crisp in a cell of any size.
         guard factor < 1 || prepared.isScalable else { return .asIs }
+        let width = max(1, Int((Double(prepared.width) * factor).rounded()))
+        let height = max(1, Int((Double(prepared.height) * factor).rounded()))
+        guard check.jpeg else { return .scaled(width: width, height: height) }
+        // Told the size of the smallest DCT scale that covers the fit, libjpeg decodes at that scale and the loader
+        // scales nothing after: its generic filter costs more than the shrink here.
+        check.shrunkSize = (width, height)
+        let denominators: [Int] = [8, 4, 2]
+        let covering = denominators.first { denominator in
+            dctScaled(prepared.width, denominator) >= width && dctScaled(prepared.height, denominator) >= height
+        }
+        guard let denominator = covering else { return .asIs }
         return .scaled(
-            width: max(1, Int((Double(prepared.width) * factor).rounded())),
-            height: max(1, Int((Double(prepared.height) * factor).rounded())))
+            width: dctScaled(prepared.width, denominator), height: dctScaled(prepared.height, denominator))
+    }
+
+    /// A side as libjpeg decodes it at DCT scale 1/`denominator`.
+    private static func dctScaled(_ side: Int, _ denominator: Int) -> Int {
+        (side + denominator - 1) / denominator
     }
 
     private static func decodeWithGdkPixbuf(_ bytes: Data, fit: (width: Int, height: Int)?) -> Result<
@@ -122,6 +139,11 @@ public enum ImageDecoder {
         if check.jpeg && !reachesEndOfImage(bytes) { return .failure(.incomplete) }
         // Photos carry their rotation in EXIF: the upright size is reported.
         let swapped = upright.quarterTurned
+        var pixbuf = upright.pixbuf
+        if let size = check.shrunkSize {
+            let (width, height) = swapped ? (size.height, size.width) : (size.width, size.height)
+            if pixbuf.width > width || pixbuf.height > height { pixbuf = pixbuf.shrunk(width: width, height: height) }
+        }
         var originalWidth = swapped ? check.height : check.width
         var originalHeight = swapped ? check.width : check.height
         if check.scalable {
@@ -132,7 +154,7 @@ public enum ImageDecoder {
             originalHeight = max(1, Int((Double(originalHeight) * grow).rounded()))
         }
         return .success(
-            DecodedImage(bitmap: upright.pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
+            DecodedImage(bitmap: pixbuf, originalWidth: originalWidth, originalHeight: originalHeight))
     }
 
     /// Whether a JPEG's bytes reach its end-of-image marker: libjpeg fills a file cut short with grey and
