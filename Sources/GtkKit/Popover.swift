@@ -17,4 +17,8 @@ public final class Popover: Widget {
     }
 
     public func popup() { gtk_popover_popup(typed()) }
+
+    /// GTK keeps a popover, each of its items following its action, as long as the window it points into: a menu
+    /// replaced by the next one goes.
+    public func destroy() { gtk_widget_destroy(widget) }
 }

@@ -52,6 +52,30 @@ private func image(_ name: String) -> GalleryImage {
         #expect(l.library.galleries.first?.name == "Kitchen ideas")
     }
 
+    @Test func eachGalleryIsFoundWhereItStandsAfterMovesDeletionsAndUndo() {
+        let l = Library()
+        func expectEachFound() {
+            for (index, entry) in l.library.galleries.enumerated() {
+                #expect(l.library.galleryIndex(entry.id) == index)
+                #expect(l.library.gallery(entry.id)?.name == entry.name)
+            }
+        }
+        let made = (0..<5).map { _ in l.library.createGallery() }
+        expectEachFound()
+        l.library.moveGallery(made[4], to: 0)
+        l.library.moveGallery("cats", to: 6)
+        expectEachFound()
+        l.library.deleteGallery(made[2])
+        #expect(l.library.galleryIndex(made[2]) == nil)
+        #expect(l.library.gallery(made[2]) == nil)
+        expectEachFound()
+        l.library.undo()
+        #expect(l.library.galleryIndex(made[2]) != nil)
+        expectEachFound()
+        #expect(l.library.cells(of: "cats").count == 5)
+        #expect(l.library.galleryIndex("nowhere") == nil)
+    }
+
     @Test func renameTrimsIgnoresBlankAndUndoes() {
         let l = Library()
         #expect(l.library.renameGallery("cats", to: "  Kittens "))

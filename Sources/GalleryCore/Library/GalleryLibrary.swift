@@ -22,6 +22,8 @@ public final class GalleryLibrary {
 
     /// The galleries in sidebar order.
     private var shelves: [Shelf]
+    /// Where each gallery's shelf stood when last looked for: checked at each use, looked for again when it moved.
+    private var shelfIndexes: [String: Int] = [:]
     /// What the saved state holds besides its galleries, written back as read.
     private var version: Int
     private var shownGalleryID: String?
@@ -113,9 +115,16 @@ public final class GalleryLibrary {
 
     public var galleries: [GalleryEntry] { shelves.map(\.entry) }
 
-    public func gallery(_ id: String) -> GalleryEntry? { shelves.first { $0.entry.id == id }?.entry }
+    public func gallery(_ id: String) -> GalleryEntry? { galleryIndex(id).map { shelves[$0].entry } }
 
-    public func galleryIndex(_ id: String) -> Int? { shelves.firstIndex { $0.entry.id == id } }
+    /// A search's results name hundreds of galleries: each is found at once, not by going through every shelf.
+    public func galleryIndex(_ id: String) -> Int? {
+        if let index = shelfIndexes[id], index < shelves.count, shelves[index].entry.id == id { return index }
+        guard let index = shelves.firstIndex(where: { $0.entry.id == id }) else { return nil }
+        if shelfIndexes.count > shelves.count * 2 { shelfIndexes = [:] }
+        shelfIndexes[id] = index
+        return index
+    }
 
     /// A gallery as it is saved: its images without placeholders, derived from its cells.
     public func savedGallery(_ id: String) -> Gallery? { galleryIndex(id).map { shelves[$0].saved } }

@@ -566,6 +566,7 @@ final class MainWindow {
             menu.append(label: tr("_Export…"), action: "win.export-gallery", target: galleryID)
         }
         menu.append(label: tr("_Delete"), action: "win.delete-gallery", target: galleryID)
+        galleryMenu?.destroy()
         let popover = Popover(menu: menu, relativeTo: sidebar.list)
         popover.pointTo(x: x, y: y)
         popover.popup()
@@ -601,6 +602,8 @@ final class MainWindow {
             menu.append(label: tr("_Paste"), action: "win.paste")
             menu.append(label: tr("Select _All"), action: "win.select-all")
         }
+        // Every item of a menu left alive answers each change of its action: a selection changed would update them all.
+        cellMenu?.destroy()
         let popover = Popover(menu: menu, relativeTo: gallery.canvas)
         popover.pointTo(x: x, y: y)
         popover.popup()

@@ -171,7 +171,8 @@ final class WindowSearch {
     }
 
     /// More Like This: the bar opens empty, saying whose look-alikes show, and the library's images that look like
-    /// image `id` show in the results, nearest first; typing searches words instead.
+    /// image `id` show in the results, nearest first; typing searches words instead. The keyboard stays where the
+    /// caller puts it (the results), so focus moves once.
     func showLookAlikes(of id: ImageID, named label: String) {
         lookAlikesOf = id
         heading.text = tr("Images that look like “{image}”", ["image": label])
@@ -183,7 +184,6 @@ final class WindowSearch {
         // Emptying the entry runs the query, which is the look-alikes' now.
         if entry.text.isEmpty { run(narrowing: nil) } else { entry.text = "" }
         chips.offer([], library: library)
-        entry.grabFocus()
     }
 
     /// Keeps the search as a smart gallery named after its words (or its first filter).
@@ -492,6 +492,7 @@ final class WindowSearch {
         flags.append(
             label: SearchFilter.animated.label(in: library), action: action, target: SearchFilter.animated.token)
         menu.appendSection(flags)
+        filterMenu?.destroy()
         let popover = Popover(menu: menu, relativeTo: filterButton)
         popover.popup()
         filterMenu = popover
