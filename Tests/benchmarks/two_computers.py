@@ -97,6 +97,12 @@ def wait_quiet(app, share=0.05, still=2.0, limit=600):
     log("  (%s not quiet after %d s)" % (app.root, limit))
 
 
+def main_thread_ms(app):
+    """Processor time the app's GTK thread (its main thread) has run, in ms."""
+    with open("/proc/%d/task/%d/schedstat" % (app.proc.pid, app.proc.pid)) as stat:
+        return int(stat.read().split()[0]) / 1e6
+
+
 def size_of(path):
     try:
         return os.path.getsize(path)
@@ -239,6 +245,7 @@ class Computers:
         log_before = size_of(log_path)
         bytes_before = sent_between(self.peers)
         events = {peer.name: last_event(peer) for peer in (self.peers.a, self.peers.b)}
+        b_main = main_thread_ms(self.b)
         pressed = keys_then()
         wall = time.time() - (time.monotonic() - pressed)
         on_disk = synced = None
@@ -255,6 +262,7 @@ class Computers:
             time.sleep(0.02)
         else:
             seen = None
+        b_main = main_thread_ms(self.b) - b_main
         time.sleep(2)
         self.peers.wait_in_sync(120)
         time.sleep(2)
@@ -268,11 +276,11 @@ class Computers:
         figure = {"kind": kind, "shown": None if seen is None else seen - pressed,
                   "on_disk": None if on_disk is None else on_disk - pressed,
                   "synced": None if synced is None else synced - pressed,
-                  "bytes": sent, "log_bytes": size_of(log_path) - log_before, "load": os.getloadavg()[0]}
+                  "bytes": sent, "b_main_ms": b_main, "log_bytes": size_of(log_path) - log_before, "load": os.getloadavg()[0]}
         log("  %s: shown on B after %s (on A's disk %s, B's copy %s), %.1f kB sent between the Syncthings, "
-            "A's log +%d B (load %.1f)" % (
+            "A's log +%d B, B's GTK thread %.0f ms until shown (load %.1f)" % (
                 kind, seconds(figure["shown"]), seconds(figure["on_disk"]), seconds(figure["synced"]),
-                sent / 1e3, figure["log_bytes"], figure["load"]))
+                sent / 1e3, figure["log_bytes"], b_main, figure["load"]))
         return figure
 
     def round(self, number):
@@ -362,13 +370,15 @@ def main():
         computers.stop()
     print("binary: %s, %d images in %d galleries, Syncthing's watcher delay %g s, %d rounds"
           % (binary, args.count, args.galleries, args.watcher_delay, args.rounds))
-    print("| edit | shown on B after | on A's disk after | on B's disk after | sent between the Syncthings |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| edit | shown on B after | on A's disk after | on B's disk after | sent between the Syncthings | "
+          "B's GTK thread until shown |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for kind in ("move", "tag", "note", None):
         chosen = [f for f in figures if kind is None or f["kind"] == kind]
-        print("| %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s |" % (
             kind or "all", cell([f["shown"] for f in chosen], 1, "s", 2), cell([f["on_disk"] for f in chosen], 1, "s", 2),
-            cell([f["synced"] for f in chosen], 1, "s", 2), cell([f["bytes"] for f in chosen], 1e3, "kB", 1)))
+            cell([f["synced"] for f in chosen], 1, "s", 2), cell([f["bytes"] for f in chosen], 1e3, "kB", 1),
+            cell([f["b_main_ms"] for f in chosen], 1, "ms", 0)))
     loads = [f["load"] for f in figures]
     if loads:
         print("load average during the edits: %.1f–%.1f" % (min(loads), max(loads)))
