@@ -21,8 +21,10 @@ shows it, read over AT-SPI as the e2e tests read it (a move: the first two cells
 Tags line of B's properties; a note: B's Note field), polled every 20 ms; on the way, when A's log had grown by the
 edit (on A's disk) and when B's copy of A's log had reached that size (Syncthing's part). The bytes the two Syncthings
 sent each other for it: /rest/system/connections' inBytesTotal + outBytesTotal of A's connection to B, from before
-the key until the folder is in sync again and 2 s after. Printed: each edit, then the median (min-max) of each kind
-and of all. Not a test.
+the key until the folder is in sync again and 2 s after; and the processor time B's GTK thread ran from the key until
+B showed it (/proc/PID/task/PID/schedstat: taking the edit in, and answering the AT-SPI reads). Syncthing's events
+on both peers for the edit (scans, index updates, the file fetched) are logged with their time from the key. Printed:
+each edit, then the median (min-max) of each kind and of all. Not a test.
 """
 import argparse
 import glob
