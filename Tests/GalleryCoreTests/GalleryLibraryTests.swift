@@ -76,6 +76,31 @@ private func image(_ name: String) -> GalleryImage {
         #expect(l.library.galleryIndex("nowhere") == nil)
     }
 
+    @Test func anotherComputersNoteIsTakenInAsTheChangeOfItsGalleryAlone() {
+        let subject = Library()
+        let ours = subject.library.state
+        var merged = ours
+        merged.galleries[1].images[2].note = "From the laptop"
+        merged.galleries[1].images.swapAt(0, 1)
+        subject.changes = []
+        subject.library.adoptMerge(merged, over: ours)
+        #expect(subject.library.state == merged)
+        #expect(subject.changes == [.history, .cells(galleryID: "dogs")])
+        #expect(subject.library.location(of: ImageID("d1"))?.index == 0)
+        #expect(subject.saves.last == merged)
+    }
+
+    @Test func anImageMovedToAnotherGalleryElsewhereIsFoundThere() {
+        let subject = Library()
+        let ours = subject.library.state
+        var merged = ours
+        merged.galleries[1].images.append(merged.galleries[0].images.remove(at: 2))
+        subject.library.adoptMerge(merged, over: ours)
+        #expect(subject.library.state == merged)
+        #expect(subject.library.location(of: ImageID("c2"))?.galleryID == "dogs")
+        #expect(subject.ids("cats") == ["c0", "c1", "c3", "c4"])
+    }
+
     @Test func renameTrimsIgnoresBlankAndUndoes() {
         let l = Library()
         #expect(l.library.renameGallery("cats", to: "  Kittens "))

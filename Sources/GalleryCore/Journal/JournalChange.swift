@@ -39,4 +39,13 @@ public enum JournalChange: Hashable, Sendable {
         case .addImage, .setImageField, .placeImage: 2
         }
     }
+
+    /// The image it changes, if it changes one.
+    var imageID: ImageID? {
+        switch self {
+        case .addImage(let image): image.id
+        case .setImageField(let id, _, _), .placeImage(let id, _): id
+        case .setGalleryField, .placeGallery, .setGalleryDeleted, .setSetting: nil
+        }
+    }
 }

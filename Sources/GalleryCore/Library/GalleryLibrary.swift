@@ -901,6 +901,7 @@ public final class GalleryLibrary {
     /// galleries), else starts afresh.
     public func adoptMerge(_ merged: GalleryState, over ours: GalleryState) {
         let current = state
+        if current == ours, adoptImages(of: merged, over: current) { return }
         let (adopted, adoptedImageGallery) = GalleryState.merged(
             base: ours, theirs: merged, ours: current
         ).withUniqueIDsAndTheirGalleries()
@@ -941,6 +942,56 @@ public final class GalleryLibrary {
         publish(.galleries)
         for shelf in shelves { publish(.cells(galleryID: shelf.entry.id)) }
         onSave(state)
+    }
+
+    /// Nothing was edited here since the merge was made, and only galleries' images came in (another computer's move,
+    /// tag or note): `merged` is taken as it is, and only the galleries whose images differ are made again and told,
+    /// so that such an edit costs its galleries, not the library. False, with nothing done, when more changed.
+    private func adoptImages(of merged: GalleryState, over current: GalleryState) -> Bool {
+        guard merged.galleries.count == current.galleries.count, merged.version == current.version,
+            merged.shownGalleryID == current.shownGalleryID, merged.sidebarVisible == current.sidebarVisible,
+            merged.playAnimations == current.playAnimations, merged.smartGalleries == current.smartGalleries,
+            merged.unknownFields == current.unknownFields
+        else { return false }
+        var changed: [Int] = []
+        for (index, (theirs, ours)) in zip(merged.galleries, current.galleries).enumerated() {
+            guard theirs.id == ours.id, theirs.name == ours.name, theirs.unknownFields == ours.unknownFields else {
+                return false
+            }
+            // Arrays shared with the state saved last compare at once.
+            if theirs.images != ours.images { changed.append(index) }
+        }
+        guard !changed.isEmpty else { return true }
+        // Each image in one gallery: none comes in that a gallery left as it is holds.
+        let changedIDs = Set(changed.map { current.galleries[$0].id })
+        var placed = Set<ImageID>()
+        for index in changed {
+            for image in merged.galleries[index].images {
+                guard placed.insert(image.id).inserted, imageGallery[image.id].map(changedIDs.contains) ?? true else {
+                    return false
+                }
+            }
+        }
+        for index in changed {
+            for image in current.galleries[index].images where !placed.contains(image.id) {
+                imageGallery[image.id] = nil
+            }
+        }
+        for index in changed {
+            let gallery = merged.galleries[index]
+            for image in gallery.images { imageGallery[image.id] = gallery.id }
+            var shelf = Shelf(gallery)
+            for (position, cell) in shelves[index].cells.cells.enumerated() where cell.isPlaceholder {
+                shelf.cells.cells.insert(cell, at: min(position, shelf.cells.cells.count))
+            }
+            shelves[index] = shelf
+        }
+        let steps = (history.undoStack + history.redoStack).map(\.edit)
+        if steps.contains(where: { !changedIDs.isDisjoint(with: $0.galleryIDs) }) { history.clear() }
+        publish(.history)
+        for index in changed { publishCells(current.galleries[index].id, changed: nil) }
+        onSave(state)
+        return true
     }
 
     // MARK: Undo

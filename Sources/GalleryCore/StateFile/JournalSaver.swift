@@ -416,19 +416,36 @@ public final class JournalSaver: Sendable {
     private func takeInOtherLogs() {
         let merged: (merged: GalleryState, ours: GalleryState)? = journal.withLock { journal in
             var tookIn = false
+            // The galleries the entries change the images of (nil: more than images), and the images they name.
+            var touched: Set<String>? = []
+            var named = Set<ImageID>()
             for other in Self.otherLogs(in: folder, besides: journal.computer) {
                 let offset = journal.offsets[other] ?? 0
                 guard let status = folder.status(of: other + Self.logSuffix),
                     Int(status.st_size) != journal.sizes[other] || Int(status.st_size) < offset,
                     let read = Self.readLog(other, in: folder, from: offset)
                 else { continue }
-                for entry in read.read.entries { journal.replica.apply(entry) }
+                for entry in read.read.entries {
+                    if touched != nil, let galleries = journal.replica.galleriesTouched(by: entry) {
+                        touched?.formUnion(galleries)
+                        named.formUnion(entry.changes.compactMap(\.imageID))
+                    } else {
+                        touched = nil
+                    }
+                    journal.replica.apply(entry)
+                }
                 tookIn = tookIn || !read.read.entries.isEmpty
                 journal.offsets[other] = read.read.end
                 journal.sizes[other] = read.size
             }
             guard tookIn else { return nil }
-            let state = journal.replica.state
+            // From the library last saved when it is the replica's, its other galleries' arrays shared: a comparison of
+            // them costs nothing, here and in the window that takes the merge in.
+            let state =
+                touched.flatMap {
+                    journal.base == journal.saved
+                        ? journal.replica.state(updating: journal.saved, touched: $0, named: named) : nil
+                } ?? journal.replica.state
             guard state != journal.saved else { return nil }
             journal.saved = state
             return (state, journal.base)
