@@ -22,6 +22,8 @@ public final class ImageGalleryApplication {
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
     private var lastActiveWindow: MainWindow?
     private var saver: JournalSaver?
+    /// The launch read the shown gallery first: the rest comes in as a merge, which is no other computer's edits.
+    private var restToCome = false
     private var folderWatchers: [FolderWatcher] = []
     private var undoAction: Action?
     private var redoAction: Action?
@@ -204,7 +206,7 @@ public final class ImageGalleryApplication {
         let library = GalleryLibrary(prepared: loaded.prepared)
         let bytesSource = makeBytesSource()
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: Self.scheduler, bytes: bytesSource))
-        upkeep = makeUpkeep(of: state, isLoaded: canSave, source: bytesSource)
+        upkeep = makeUpkeep(of: state, saver: loaded.saver, isLoaded: canSave, source: bytesSource)
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         downloader.onPage = { [weak self] capture, placeholder, galleryID, arrival in
@@ -287,31 +289,39 @@ public final class ImageGalleryApplication {
 
     /// Images deleted in an earlier session can no longer be undone: their originals, downloads and imported
     /// bytes go. A download stays only while its image has no kept original.
-    private func makeUpkeep(of state: GalleryState, isLoaded: Bool, source bytesSource: ImageBytesSource) -> () -> Void
-    {
+    private func makeUpkeep(
+        of state: GalleryState, saver: JournalSaver?, isLoaded: Bool, source bytesSource: ImageBytesSource
+    ) -> () -> Void {
         let launch = Date()
         let paths = paths
         let scheduler = Self.scheduler
-        return { [weak self] in
-            if isLoaded {
-                scheduler.submit(.io, .background) {
-                    let images = state.galleries.lazy.flatMap(\.images)
-                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                    let shared = paths.location.isShareable
-                    bytesSource.originals.prune(
-                        keeping: Set(images.compactMap { $0.original?.sha256 }),
-                        unreferencedFor: shared ? 7 * 24 * 3600 : 0,
-                        record: shared ? paths.unreferencedOriginalsFile : nil)
-                    bytesSource.pruneCache(
-                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                    bytesSource.pruneImports(
-                        in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
+        // What is kept is what the whole library names: a launch that read its shown gallery first waits for the rest.
+        let whole: (@escaping @Sendable (GalleryState) -> Void) -> Void =
+            saver.map { saver in { saver.whenWhole($0) } } ?? { $0(state) }
+        return {
+            whole { state in
+                if isLoaded {
+                    scheduler.submit(.io, .background) {
+                        let images = state.galleries.lazy.flatMap(\.images)
+                        // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                        let shared = paths.location.isShareable
+                        bytesSource.originals.prune(
+                            keeping: Set(images.compactMap { $0.original?.sha256 }),
+                            unreferencedFor: shared ? 7 * 24 * 3600 : 0,
+                            record: shared ? paths.unreferencedOriginalsFile : nil)
+                        bytesSource.pruneCache(
+                            keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                        bytesSource.pruneImports(
+                            in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
+                    }
+                }
+                MainContext.post { [weak self] in
+                    self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
+                    self?.startLikenessPass()
+                    // Other computers' logs that grew while the launch read them.
+                    self?.saver?.takeInChanges()
                 }
             }
-            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-            self?.startLikenessPass()
-            // Other computers' logs that grew while the launch read them.
-            self?.saver?.takeInChanges()
         }
     }
 
@@ -340,6 +350,7 @@ public final class ImageGalleryApplication {
             $0 = { [weak self] merged, ours in
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
+                    guard !self.restToCome else { return library.adoptMerge(merged, over: ours) }
                     let before = library.state
                     library.adoptMerge(merged, over: ours)
                     self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
@@ -348,6 +359,9 @@ public final class ImageGalleryApplication {
         }
         loading.events.beforeWrite.withLock { $0 = { try bytesSource.originals.makeDurable() } }
         self.saver = saver
+        // Posted after the rest's merge: what merges come next are other computers' edits.
+        restToCome = !saver.isWhole
+        saver.whenWhole { _ in MainContext.post { [weak self] in self?.restToCome = false } }
         library.onSave = { saver.save($0) }
         let stateFileName = intake.store.fileURL.lastPathComponent
         let folder = paths.libraryFolder
@@ -409,7 +423,13 @@ public final class ImageGalleryApplication {
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
-        if windows.isEmpty { window.gallery.onFirstScreenLoaded = { services.search.buildIndex() } }
+        // A launch that read its shown gallery first reads the rest once that gallery's first screen is in.
+        if windows.isEmpty {
+            window.gallery.onFirstScreenLoaded = { [weak self] in
+                services.search.buildIndex()
+                self?.saver?.readRest()
+            }
+        }
         windows.append(window)
         lastActiveWindow = window
         window.onActivated = { [weak self] window in
