@@ -70,6 +70,11 @@ done
 rm -f "$help_pot"
 
 export PATH="/opt/swift/usr/bin:$PATH"
+# Each run of the Swift driver leaves a "TemporaryDirectory.*" folder in $TMPDIR (swift-driver keeps it on purpose), so
+# Swift's tools, and the unit tests they run, get a temporary folder of their own, removed when this script ends.
+swift_temporary=$(mktemp -d)
+trap 'rm -rf "$swift_temporary"' EXIT
+swift() { TMPDIR="$swift_temporary" command swift "$@"; }
 # The code's style: `swift format` (.swift-format: 120 columns) has nothing to change or warn about.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift
 # Warnings are errors here, not in Package.swift, where a newer compiler's new warning would stop a packager's

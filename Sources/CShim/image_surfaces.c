@@ -1,5 +1,6 @@
 #include "cshim.h"
 #include <string.h>
+#include <sys/mman.h>
 
 /* Decoded pictures are made on worker threads as plain image surfaces, and copied once, on the
  * GUI thread, into images the display reads directly: GDK's own conversion
@@ -7,7 +8,47 @@
  * GUI thread alone, and a plain surface would be uploaded again at every paint
  * (Tests/benchmarks/README.md). */
 
-cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf) {
+/* A picture kept for a cell is made on a worker and dropped on the GUI thread once its display copy replaces it:
+ * its pixels get pages of their own, handed back with the surface, where malloc would keep them resident in the
+ * worker's arena beside the copy. */
+
+typedef struct {
+    void *pixels;
+    size_t size;
+} OwnPages;
+
+static const cairo_user_data_key_t own_pages_key;
+
+static void own_pages_unmap(void *data) {
+    OwnPages *pages = data;
+    munmap(pages->pixels, pages->size);
+    g_free(pages);
+}
+
+cairo_surface_t *cshim_image_surface_create_own_pages(cairo_format_t format, int width, int height) {
+    const int stride = cairo_format_stride_for_width(format, width);
+    if (stride <= 0 || width <= 0 || height <= 0) {
+        return cairo_image_surface_create(format, width, height);
+    }
+    const size_t size = (size_t)stride * (size_t)height;
+    void *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pixels == MAP_FAILED) {
+        return cairo_image_surface_create(format, width, height);
+    }
+    cairo_surface_t *surface = cairo_image_surface_create_for_data(pixels, format, width, height, stride);
+    OwnPages *pages = g_new(OwnPages, 1);
+    pages->pixels = pixels;
+    pages->size = size;
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS ||
+        cairo_surface_set_user_data(surface, &own_pages_key, pages, own_pages_unmap) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        own_pages_unmap(pages);
+        return cairo_image_surface_create(format, width, height);
+    }
+    return surface;
+}
+
+cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf, gboolean own_pages) {
     const int width = gdk_pixbuf_get_width(pixbuf);
     const int height = gdk_pixbuf_get_height(pixbuf);
     const int channels = gdk_pixbuf_get_n_channels(pixbuf);
@@ -15,8 +56,9 @@ cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf) {
     const int source_stride = gdk_pixbuf_get_rowstride(pixbuf);
     const guchar *source = gdk_pixbuf_read_pixels(pixbuf);
 
-    cairo_surface_t *surface = cairo_image_surface_create(has_alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
-                                                          width, height);
+    const cairo_format_t format = has_alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24;
+    cairo_surface_t *surface = own_pages ? cshim_image_surface_create_own_pages(format, width, height)
+                                         : cairo_image_surface_create(format, width, height);
     if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
         return surface;
     }

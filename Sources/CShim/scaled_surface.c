@@ -90,7 +90,7 @@ cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, i
     const int source_width = cairo_image_surface_get_width(image);
     const int source_height = cairo_image_surface_get_height(image);
     const gboolean has_alpha = cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32;
-    cairo_surface_t *surface = cairo_image_surface_create(
+    cairo_surface_t *surface = cshim_image_surface_create_own_pages(
         has_alpha || with_alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, MAX(width, 1), MAX(height, 1));
     if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
         return surface;

@@ -52,7 +52,7 @@ public final class Pixbuf: Sendable {
     /// A cairo surface of these pixels for a device `scale` (2 on HiDPI: half as many points).
     /// Any thread may make one: it touches no display.
     public func surface(scale: Int) -> CairoSurface {
-        let surface = cshim_image_surface_from_pixbuf(pixbuf)!
+        let surface = cshim_image_surface_from_pixbuf(pixbuf, 0)!
         cairo_surface_set_device_scale(surface, Double(max(scale, 1)), Double(max(scale, 1)))
         return CairoSurface(
             taking: surface, logicalWidth: Double(width) / Double(max(scale, 1)),
@@ -71,8 +71,9 @@ public final class Pixbuf: Sendable {
             && 2 * height >= self.height
         let pixels =
             interpolated || (width, height) == (self.width, self.height) ? self : scaled(width: width, height: height)
-        var made = cshim_image_surface_from_pixbuf(pixels.pixbuf)!
-        if (width, height) != (pixels.width, pixels.height) || cornerRadius > 0 {
+        let shrinks = (width, height) != (pixels.width, pixels.height) || cornerRadius > 0
+        var made = cshim_image_surface_from_pixbuf(pixels.pixbuf, shrinks ? 0 : 1)!
+        if shrinks {
             let shrunk = cshim_image_surface_shrunk(made, gint(width), gint(height), cornerRadius > 0 ? 1 : 0)!
             cairo_surface_destroy(made)
             made = shrunk

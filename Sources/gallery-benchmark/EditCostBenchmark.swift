@@ -6,9 +6,11 @@ import GalleryCore
 /// library's images: each edit on one image of a gallery in the middle of the list (a move one place on, a tag, a
 /// note, a move to the next gallery, a deletion) and its undo, with what the app has listening (a window's session
 /// showing that gallery, the saver's last state kept), first without the search index, then with it. Printed: the
-/// median and range of each. With an edit's name, only that edit and its undo run, without the index: count them with
-/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*performEdit*'`.
-@MainActor func measureEditCost(count: Int, galleries galleryCount: Int, only: String?, repetitions: Int) {
+/// median and range of each. With an edit's name, only that edit and its undo run, without the index (with it when
+/// `withIndex`): count them with `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*performEdit*'`.
+@MainActor func measureEditCost(
+    count: Int, galleries galleryCount: Int, only: String?, repetitions: Int, withIndex: Bool = false
+) {
     let library = makeSearchLibrary(
         count: count, galleries: galleryCount, ratios: (0..<count).map { 0.4 + Double($0 % 22) / 10 })
     let galleryNumber = galleryCount / 2
@@ -55,8 +57,8 @@ import GalleryCore
                     + "\(summary(editSamples)); its undo: \(summary(undoSamples))")
         }
     }
-    run("library and a window")
-    guard only == nil else { return }
+    if only == nil || !withIndex { run("library and a window") }
+    guard only == nil || withIndex else { return }
     let index = SearchIndex(library: library)
     run("with the search index")
     withExtendedLifetime((index, session)) {}

@@ -55,8 +55,11 @@ func printLikenesses(of paths: [String]) {
             format: "near-duplicate look-up within %d: median %.3f ms, p95 %.3f ms, max %.3f ms (%d found)",
             Likeness.nearDuplicateDistance, milliseconds(samples[samples.count / 2]),
             milliseconds(samples[samples.count * 95 / 100]), milliseconds(samples.last!), found))
-    // The palettes are the search entries', which colour searches read.
-    let bytes = index.byteCount + MemoryLayout<Palette>.size * count
+    // The palettes are the search entries', which colour searches read, with their blocks.
+    var blocks = PaletteBlocks()
+    blocks.reserveCapacity(adding: count)
+    for _ in 0..<count { blocks.append(0xF000_0000_0000_0000) }
+    let bytes = index.byteCount + MemoryLayout<Palette>.size * count + blocks.allocatedBytes
     print(String(format: "fingerprints, palettes and index: %.1f bytes an image", Double(bytes) / Double(count)))
     measureLiveLikenessIndex(values: values)
     measureLikenessOfPicture()

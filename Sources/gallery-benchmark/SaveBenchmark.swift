@@ -2,7 +2,8 @@ import Foundation
 import GalleryCore
 
 /// `gallery-benchmark save [image count]`: one edit (a move, a note) put on the disk by the app's saver, the journal's
-/// (`JournalSaver`, this computer's log appended) beside the whole state file's (`BackgroundStateSaver`), in a folder
+/// (`JournalSaver`, this computer's log appended) beside the whole state file written again (`StateStore.save`, what
+/// each edit cost before the journal), in a folder
 /// on the disk under the current directory: the bytes the process wrote (`wchar` of /proc/self/io, every write
 /// call) and the time from `save` to `flush` returning with the edit flushed (after a quiet spell a save is written
 /// at once, as `flush` writes it), median and range of 9 edits each.
@@ -36,13 +37,11 @@ func measureSave(count: Int) {
         let file = root.appendingPathComponent("state-library/state.json")
         let store = StateStore(fileURL: file)
         try store.save(state)
-        let whole = BackgroundStateSaver(store: store, loaded: state, onError: { print("error: \($0)") })
         current = state
         report(
             "state file",
             edits(of: &current) {
-                whole.save($0)
-                _ = whole.flush(timeout: 600)
+                do { try store.save($0) } catch { print("error: \(error)") }
             })
     } catch {
         print("error: \(error)")

@@ -5,8 +5,8 @@
 // `gallery-benchmark duplicates [image count]` for Find Duplicates and More Like This,
 // `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count |
 // state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
-// [image count]` for an edit's cost on the GTK thread, `gallery-benchmark save [image count]` for an edit's bytes
-// written and time to disk through the app's saver.
+// [image count] [galleries] [edit] [repetitions] [index]` for an edit's cost on the GTK thread, `gallery-benchmark save
+// [image count]` for an edit's bytes written and time to disk through the app's saver.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -160,7 +160,8 @@ if CommandLine.arguments.dropFirst().first == "edit-cost" {
     measureEditCost(
         count: arguments.first.flatMap(Int.init) ?? 1_000_000,
         galleries: arguments.dropFirst().first.flatMap(Int.init) ?? 200,
-        only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9)
+        only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9,
+        withIndex: arguments.dropFirst(4).first == "index")
     exit(0)
 }
 

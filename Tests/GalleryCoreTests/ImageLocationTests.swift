@@ -32,7 +32,9 @@ import Testing
         let asked = Array(known.union(scanned.keys)).sorted { $0.rawValue < $1.rawValue }
         #expect(library.imageIDs(among: asked) == asked.filter(Set(images).contains), "after \(step)")
         let cells = library.galleries.map { library.cells(of: $0.id) }
-        #expect(library.tagsInUse() == GalleryLibrary.tagsInUse(among: cells), "after \(step)")
+        #expect(
+            library.tagsInUse() == GalleryLibrary.tagsInUse(merging: cells.map(GalleryLibrary.tagUses(among:))),
+            "after \(step)")
         let state = library.state
         #expect(state.galleries.map(\.id) == library.galleries.map(\.id), "after \(step)")
         for (gallery, cells) in zip(state.galleries, cells) {

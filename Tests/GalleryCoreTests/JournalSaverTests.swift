@@ -11,7 +11,7 @@ private final class Runner: Sendable {
 
     init(inline: Bool) { runsAtOnce = inline }
 
-    var run: BackgroundStateSaver.RunInBackground {
+    var run: JournalSaver.RunInBackground {
         { [self] _, work in
             if runsAtOnce { work() } else { queued.withLock { $0.append(work) } }
         }

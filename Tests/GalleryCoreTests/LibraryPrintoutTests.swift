@@ -37,8 +37,13 @@ private struct Folder {
 
     var store: StateStore { StateStore(fileURL: directory.appendingPathComponent("state.json")) }
 
-    func write(_ state: GalleryState, as name: String = "state.json", lineage: Lineage? = nil) throws {
-        let stamped = lineage.map { $0.stamped(state) } ?? state
+    /// Writes `state` as an older version wrote it, with its `revision` and `ancestors` when given.
+    func write(_ state: GalleryState, as name: String = "state.json", lineage: (String, [String])? = nil) throws {
+        var stamped = state
+        if let (revision, ancestors) = lineage {
+            stamped.unknownFields[StateFileFormat.revisionField] = RawJSON(.string(revision))
+            stamped.unknownFields[StateFileFormat.ancestorsField] = RawJSON(.array(ancestors.map { .string($0) }))
+        }
         try StateStore.encode(stamped).write(to: directory.appendingPathComponent(name))
     }
 
@@ -75,7 +80,7 @@ private struct Folder {
 struct LibraryPrintoutTests {
     @Test func theFileIsPrintedWithoutItsLineageAndInItsOwnFormat() throws {
         let folder = try Folder()
-        try folder.write(shared, lineage: Lineage(revision: "r1", takenIn: [Lineage(revision: "r0", takenIn: [])]))
+        try folder.write(shared, lineage: ("r1", ["r0"]))
         let printed = try folder.printout().get()
         #expect(printed == shared)
         #expect(printed.unknownFields.isEmpty)

@@ -108,6 +108,35 @@ import Testing
         }
     }
 
+    /// An edit's entries are written where the buffer ends and the others stay where they are: a note or a tag writes
+    /// one entry, a move writes none, whatever the gallery's size; the bytes left behind are given back once they are
+    /// an eighth of the buffer.
+    @Test func anEditWritesOnlyTheEntriesOfTheImagesItChanges() {
+        var random = SplitMix64(seed: 5)
+        let images = (0..<300).map { Self.image($0, &random) }
+        let library = GalleryLibrary(state: GalleryState(galleries: [Gallery(id: "g", name: "G", images: images)]))
+        let index = SearchIndex(library: library)
+        var entries: SearchEntries { index.corpus.sections[0].entries }
+        func starts() -> [ImageID: Int] {
+            Dictionary(uniqueKeysWithValues: entries.indices.map { (entries.id(at: $0), entries.start(at: $0)) })
+        }
+        let before = starts()
+        let length = entries.byteCount
+        library.setNote("crème 150", of: ImageID("i150"))
+        library.addTags(["été"], to: [ImageID("i20")])
+        library.move([ImageID("i250")], in: "g", toInsertionIndex: 10)
+        var after = starts()
+        #expect(after.removeValue(forKey: ImageID("i150")) == length)
+        let noted = entries.indices.first { entries.id(at: $0) == ImageID("i150") } ?? 0
+        #expect(after.removeValue(forKey: ImageID("i20")) == length + entries.byteCount(at: noted))
+        #expect(after == before.filter { $0.key != ImageID("i150") && $0.key != ImageID("i20") })
+        #expect(entries.id(at: 10) == ImageID("i250"))
+        for _ in 0..<400 { library.setNote("crème \(random.next() % 1_000)", of: ImageID("i150")) }
+        let used = entries.indices.reduce(0) { $0 + entries.byteCount(at: $1) }
+        #expect(entries.byteCount <= used + used / 8 + 64)
+        #expect(Self.contents(index.corpus) == Self.contents(SearchIndex(library: library).corpus))
+    }
+
     @Test func searchesThatStopAtALimitResumeToWhatASearchThroughFinds() throws {
         var random = SplitMix64(seed: 7)
         let library = Self.library(&random)

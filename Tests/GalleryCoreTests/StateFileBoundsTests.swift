@@ -89,29 +89,6 @@ private let oneImage =
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func aSaveOverAFileThatGrewPastTheLimitKeepsItAsideUnread() throws {
-        let directory = try folder()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("state.json")
-        let store = StateStore(fileURL: file)
-        let base = GalleryState(galleries: [Gallery(id: "g", name: "G")])
-        try store.save(base)
-        let saver = BackgroundStateSaver(store: store, loaded: base, onError: { _ in })
-        // Another computer's file, past the limit (sparse): refused from its size, as a launch refuses it.
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.truncate(atOffset: UInt64(StateFileBytes.limit) + 1)
-        try handle.close()
-        var ours = base
-        ours.galleries[0].name = "Ours"
-        saver.save(ours)
-        #expect(saver.flush() == nil)
-        #expect(try StateStore.decode(Data(contentsOf: file)).galleries.map(\.name) == ["Ours"])
-        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
-            $0.hasPrefix("state.json.corrupt-")
-        }
-        #expect(aside.count == 1)
-    }
-
     @Test func readingStopsOneBytePastTheLimitWhateverTheFileSays() throws {
         // A device whose size says nothing of what it gives: the read stops, it does not take it all.
         #expect(throws: StateFileBytes.Failure.tooLarge) { try StateFileBytes.read("/dev/zero", limit: 1 << 20) }

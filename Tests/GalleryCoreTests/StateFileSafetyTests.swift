@@ -19,22 +19,6 @@ private func loaded(_ result: StateStore.LoadResult) -> GalleryState? {
     return nil
 }
 
-/// Saves collected from the saver's queue.
-private final class Merges: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [GalleryState] = []
-    func append(_ state: GalleryState) {
-        lock.lock()
-        list.append(state)
-        lock.unlock()
-    }
-    var all: [GalleryState] {
-        lock.lock()
-        defer { lock.unlock() }
-        return list
-    }
-}
-
 @Suite struct StateFileSafetyTests {
     @Test func unknownFieldsRoundTripAtEveryLevel() throws {
         let directory = try temporaryDirectory()
@@ -132,40 +116,6 @@ private final class Merges: @unchecked Sendable {
 
     // MARK: Two writers
 
-    @Test func aSaverMergesWhatAnotherCopyWroteMeanwhile() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("state.json")
-        let base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
-        try StateStore(fileURL: file).save(base)
-        let merges = Merges()
-        let first = BackgroundStateSaver(
-            store: StateStore(fileURL: file), loaded: base, onError: { _ in },
-            onMerged: { merged, _ in merges.append(merged) })
-        let second = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
-        // The second copy deletes b and adds a gallery; the first, not knowing, moves c first.
-        var theirs = base
-        theirs.galleries[0].images.remove(at: 1)
-        theirs.galleries.append(Gallery(id: "h", name: "H", images: [image("x")]))
-        second.save(theirs)
-        #expect(second.flush() == nil)
-        var ours = base
-        ours.galleries[0].images = [image("c"), image("a"), image("b")]
-        first.save(ours)
-        #expect(first.flush() == nil)
-        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
-        #expect(onDisk.galleries.map(\.id) == ["g", "h"])
-        #expect(onDisk.galleries[0].images.map(\.id.rawValue) == ["c", "a"])
-        #expect(merges.all == [onDisk])
-        // Written once more by the first copy without news from elsewhere: no merge.
-        var later = onDisk
-        later.galleries[0].name = "Later"
-        first.save(later)
-        #expect(first.flush() == nil)
-        #expect(merges.all.count == 1)
-        #expect(loaded(StateStore(fileURL: file).load()) == later)
-    }
-
     @Test func mergeTakesEachSidesOwnChanges() {
         let base = GalleryState(galleries: [
             Gallery(id: "g", name: "G", images: [image("a"), image("b")]),
@@ -241,56 +191,6 @@ private final class Merges: @unchecked Sendable {
 }
 
 @Suite struct TwoWritersTests {
-    private func temporaryFile() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "two-writers-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.appendingPathComponent("state.json")
-    }
-
-    @Test func twoCopiesSavingAtOnceLoseNothing() throws {
-        let file = try temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let base = GalleryState(galleries: [Gallery(id: "g", name: "G")])
-        try StateStore(fileURL: file).save(base)
-        let savers = (0..<2).map { _ in
-            BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
-        }
-        // Each copy adds its own 40 images, one save each, both at once.
-        DispatchQueue.concurrentPerform(iterations: 2) { copy in
-            var state = base
-            for index in 0..<40 {
-                state.galleries[0].images.append(image("c\(copy)-\(index)"))
-                savers[copy].save(state)
-                _ = savers[copy].flush()
-            }
-        }
-        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
-        #expect(Set(onDisk.galleries[0].images.map(\.id.rawValue)).count == 80)
-    }
-
-    @Test func aSaveBeforeTheMergeIsTakenInKeepsTheOtherCopysChange() throws {
-        let file = try temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a")])])
-        try StateStore(fileURL: file).save(base)
-        let mine = BackgroundStateSaver(store: StateStore(fileURL: file), loaded: base, onError: { _ in })
-        var theirs = base
-        theirs.galleries.append(Gallery(id: "h", name: "Theirs"))
-        try StateStore(fileURL: file).save(theirs)
-        var ours = base
-        ours.galleries[0].name = "Mine"
-        mine.save(ours)
-        #expect(mine.flush() == nil)
-        // The window has not taken the merge in yet and saves again, without "Theirs".
-        ours.galleries[0].images.append(image("b"))
-        mine.save(ours)
-        #expect(mine.flush() == nil)
-        let onDisk = try #require(loaded(StateStore(fileURL: file).load()))
-        #expect(onDisk.galleries.map(\.name) == ["Mine", "Theirs"])
-        #expect(onDisk.galleries[0].images.map(\.id.rawValue) == ["a", "b"])
-    }
-
     @Test func fieldsAndSettingsOnlyTheyChangedComeFromThem() {
         var base = GalleryState(galleries: [Gallery(id: "g", name: "G", images: [image("a"), image("b"), image("c")])])
         base.unknownFields = ["notes": RawJSON(.string("old"))]

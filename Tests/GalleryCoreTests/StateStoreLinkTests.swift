@@ -55,18 +55,6 @@ import Testing
         #expect(try outsideNames() == ["bystander", "state.json"])
     }
 
-    @Test func aLinkedLockOrConflictCopyLeadsNowhere() throws {
-        defer { cleanUp() }
-        try link(".state.json.lock", to: outside.appendingPathComponent("made-by-the-lock").path)
-        try link("state.sync-conflict-20260101-000000-PEER.json", to: outside.appendingPathComponent("bystander").path)
-        let store = StateStore(fileURL: library.appendingPathComponent("state.json"), followsLink: false)
-        try store.lockFolder().unlock()
-        #expect(try kind(".state.json.lock") == .typeRegular)
-        #expect(store.conflictCopies().isEmpty)
-        try store.save(state)
-        #expect(try outsideNames() == ["bystander"])
-    }
-
     @Test func theUsersOwnLinkedStateFileInTheDataFolderIsWrittenThrough() throws {
         defer { cleanUp() }
         let target = outside.appendingPathComponent("state.json")

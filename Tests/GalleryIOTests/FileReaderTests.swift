@@ -30,6 +30,19 @@ import Testing
         #expect(try FileReader.head(path, count: 4) == Data(bytes.prefix(4)))
     }
 
+    @Test func aLargeFileTakesNoMoreMemoryThanItsSizeOnceRead() throws {
+        defer { folder.remove() }
+        let size = 4 << 20
+        let path = try folder.write([UInt8](repeating: 7, count: size), to: "photo.tif")
+        let data = try FileReader.read(path)
+        #expect(data.count == size)
+        // Room for as much again, asked for to learn that the file ended, would stay with the bytes.
+        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+        let usableSize = unsafeBitCast(try #require(dlsym(nil, "malloc_usable_size")), to: UsableSize.self)
+        let held = data.withUnsafeBytes { usableSize(UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+        #expect(held < size + size / 8)
+    }
+
     @Test func anEmptyFileIsEmpty() throws {
         defer { folder.remove() }
         let path = try folder.write([], to: "empty.png")

@@ -270,9 +270,9 @@ import Testing
     }
 }
 
-/// libcurl's global set-up, once for every test that downloads.
+/// The user agent every test that downloads sends, set once.
 enum HTTPClientSetUp {
-    private static let done: Void = HTTPClient.globalInit(userAgent: "GalleryIOTests")
+    private static let done: Void = HTTPClient.setUserAgent("GalleryIOTests")
 
     static func once() { done }
 }

@@ -217,19 +217,38 @@ import Testing
         ])
     }
 
-    @Test func originalsAreFlushedTogetherBeforeTheFirstStateThatNamesThemIsWritten() throws {
+    @Test func originalsAreFlushedTogetherBeforeTheFirstEditThatNamesThemIsWritten() throws {
         defer { folder.remove() }
-        let stateStore = StateStore(fileURL: folder.url.appendingPathComponent("state.json"))
+        let library = folder.url.appendingPathComponent("library")
         let named = Mutex<[String]>([])
-        // What each save's flush found: how many files it put on the disk, and whether the file named them already.
-        let flushes = Mutex<[(flushed: Int, fileNamedThem: Bool)]>([])
-        let saver = BackgroundStateSaver(
-            store: stateStore, loaded: .initial, onError: { Issue.record("\($0)") },
+        // The journal's logs, all of them: what the library on disk names.
+        let logged: @Sendable () -> String = {
+            let journal = library.appendingPathComponent(JournalLogFile.folderName)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []
+            return names.map { (try? String(contentsOf: journal.appendingPathComponent($0), encoding: .utf8)) ?? "" }
+                .joined()
+        }
+        // What each save's flush found: how many files it put on the disk, and whether the journal named them already.
+        let flushes = Mutex<[(flushed: Int, journalNamedThem: Bool)]>([])
+        // The saver's writes (the first snapshot among them) end before the folder goes.
+        let writes = DispatchGroup()
+        defer { writes.wait() }
+        let saver = try JournalSaver(
+            library: LibraryFolder.open(library, creating: true),
+            stateFolder: folder.url.appendingPathComponent("state"),
+            runInBackground: { wait, work in
+                writes.enter()
+                JournalSaver.onThreadOfItsOwn(wait) {
+                    work()
+                    writes.leave()
+                }
+            },
+            onError: { Issue.record("\($0)") },
             beforeWrite: { [store] in
                 let flushed = try store.makeDurable()
-                let text = (try? String(contentsOf: stateStore.fileURL, encoding: .utf8)) ?? ""
-                let fileNamedThem = named.withLock { $0.contains { text.contains($0) } }
-                flushes.withLock { $0.append((flushed, fileNamedThem)) }
+                let text = logged()
+                let journalNamedThem = named.withLock { $0.contains { text.contains($0) } }
+                flushes.withLock { $0.append((flushed, journalNamedThem)) }
             })
         let kept = try (0..<3).map { try store.keep(Data("picture \($0)".utf8)) }
         named.withLock { $0 = kept }
@@ -240,8 +259,8 @@ import Testing
         #expect(saver.flush() == nil)
         let seen = flushes.withLock { $0 }
         #expect(seen.map(\.flushed) == [3, 0])
-        #expect(seen.map(\.fileNamedThem) == [false, true])
-        let text = try String(contentsOf: stateStore.fileURL, encoding: .utf8)
+        #expect(seen.map(\.journalNamedThem) == [false, true])
+        let text = logged()
         #expect(kept.allSatisfy { text.contains($0) })
         // Bytes an earlier run kept (and flushed) are neither written nor flushed again.
         let relaunched = OriginalsStore(directory: store.directory)

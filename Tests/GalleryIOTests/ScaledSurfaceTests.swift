@@ -30,6 +30,25 @@ import Testing
         return [Int(value >> 24), Int(value >> 16 & 0xFF), Int(value >> 8 & 0xFF), Int(value & 0xFF)]
     }
 
+    /// Whether the page at `address` is mapped in this process: `mincore` says ENOMEM for one that is not.
+    func isMapped(_ address: UnsafeMutableRawPointer) -> Bool {
+        var resident: UInt8 = 0
+        return mincore(address, 1, &resident) == 0 || errno != ENOMEM
+    }
+
+    /// A cell's picture is dropped on the GUI thread once its display copy replaces it: its pixels go back to the
+    /// system then, not into the arena of the worker that made them.
+    @Test(arguments: [(300, 200), (512, 341)])
+    func aCellsPixelsHavePagesOfTheirOwnHandedBackWithTheSurface(width: Int, height: Int) throws {
+        let source = try pixbuf(width: 512, height: 341, alpha: false) { _, _ in [200, 100, 50] }
+        var surface: CairoSurface? = source.surface(width: width, height: height, scale: 1)
+        let pixels = try #require(surface.flatMap { cairo_image_surface_get_data($0.surface) })
+        #expect(Int(bitPattern: pixels) % Int(sysconf(Int32(_SC_PAGESIZE))) == 0)
+        #expect(isMapped(pixels))
+        surface = nil
+        #expect(!isMapped(pixels))
+    }
+
     @Test func aPlainColourStaysExactAtAnySize() throws {
         let source = try pixbuf(width: 512, height: 341, alpha: false) { _, _ in [200, 100, 50] }
         for (width, height) in [(300, 200), (301, 201), (17, 11), (512, 341), (700, 466), (300, 342)] {

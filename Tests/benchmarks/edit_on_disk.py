@@ -13,7 +13,6 @@ Printed: each run's figures, then median (min–max) per size. Not a test.
 import argparse
 import glob
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
-from million import Library, chord, in_order, wait_quiet, wait_writes_still  # noqa: E402
+from million import Library, cell, chord, in_order, wait_quiet, wait_writes_still  # noqa: E402
 from versus_gthumb import HOMES, SIZE, ImageGallery, Session, log, run_alone  # noqa: E402
 
 
@@ -84,13 +83,6 @@ def one_run(app, results, timeout):
                 results["bytes"].append(written)
         finally:
             app.stop()
-
-
-def cell(values, scale, unit, digits):
-    if not values:
-        return "–"
-    values = [v / scale for v in values]
-    return "%.*f %s (%.*f–%.*f)" % (digits, statistics.median(values), unit, digits, min(values), digits, max(values))
 
 
 def main():

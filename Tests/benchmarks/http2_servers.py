@@ -6,9 +6,11 @@ The built app ($IMAGE_GALLERY_BIN, else the release build if present, else debug
 of 100 web images, which it keeps at launch; printed is the time from launch until state.json records every one
 kept, for one HTTP/2 server (nghttpd over TLS on 127.0.0.1, trusted through the test's own certificate authority)
 and for twenty such servers holding five each, and for one server that answers each image one second after its
-request (`slow_http2_server.py`, Python's h2: nghttpd cannot wait), in turn, as median and range of --runs launches
-each, with the connections the one servers were opened and the most streams the slow one carried at once. Needs
-Debian's nghttp2-server and python3-h2. Not a test: timings go here.
+request (`slow_http2_server.py`, Python's h2: nghttpd cannot wait; kept at launch, the images beyond the window's
+cells are carried over four at a time, so the 3 s goal is measured on a drop, `versus_gthumb.py --only drop
+--drop-http2`), in turn, as median and range of --runs launches each, with the connections the one servers were
+opened and the most streams the slow one carried at once. Needs Debian's nghttp2-server and python3-h2. Not a test:
+timings go here.
 """
 import argparse
 import os
@@ -76,8 +78,11 @@ def main():
             values = times[key]
             print("%d images kept from %-22s median %.2f s (%.2f–%.2f)" % (
                 IMAGES, label + ":", statistics.median(values), min(values), max(values)))
-        print("a one-second server: goal at most 3 s; (connections, most streams at once) each run: %s"
-              % slow_connections)
+        # Kept at launch, images beyond the window's cells are carried over four at a time (OriginalsCarryOver), so
+        # this is not the goal's figure: that is a drop's, `versus_gthumb.py --only drop --drop-http2`.
+        print("a one-second server, the launch's carry-over (four fetches at a time beside the window's cells; the "
+              "3 s goal is a drop's, versus_gthumb.py --only drop --drop-http2); (connections, most streams at once) "
+              "each run: %s" % slow_connections)
         print("one server / twenty: %.2f (goal at most 1.2); connections to the one server: %s" % (
             statistics.median(times["one"]) / statistics.median(times["twenty"]), connections))
     finally:

@@ -180,13 +180,16 @@ def install(tmp_path_factory):
         assert shutil.which(tool), "%s not found on PATH" % tool
 
     base = tmp_path_factory.mktemp("meson")
-    build_dir, prefix = base / "build", base / "prefix"
+    build_dir, prefix, temporary = base / "build", base / "prefix", base / "tmp"
+    temporary.mkdir()
+    # Each run of the Swift driver leaves a "TemporaryDirectory.*" folder in $TMPDIR: here, in the test's own.
+    env = dict(os.environ, TMPDIR=str(temporary))
     setup = run_checked(
         ["meson", "setup", build_dir, MESON_ROOT, "--prefix=%s" % prefix,
          "-Dswiftpm_configuration=debug", "-Dswiftpm_build_args=%s" % ",".join(SWIFT_BUILD_ARGS)],
-        cwd=REPO_ROOT)
+        cwd=REPO_ROOT, env=env)
     # `meson install` builds first, which runs swift build (a no-op when up to date).
-    installed = run_checked(["meson", "install", "-C", build_dir], timeout=1800, cwd=REPO_ROOT)
+    installed = run_checked(["meson", "install", "-C", build_dir], timeout=1800, cwd=REPO_ROOT, env=env)
     return prefix, build_dir, setup.stdout + installed.stdout
 
 

@@ -1,12 +1,15 @@
 """The first thing a new user does: drop an image on the empty gallery, where the empty-state message
-lies over the canvas. The drop must go through it, and the message must give way to the image."""
+lies over the canvas. The drop must go through it, and the message must give way to the image. The session (the
+drop downloaded, kept, thumbnailed and saved, then a quit) leaves nothing in the app's temporary folder."""
 import harness
 from drag_source import DragSource, target, uri_list
 
 
 def test_first_drop_on_the_empty_state_lands(desktop, make_app, http_server, tmp_path):
     image = http_server.add_image("first", 300, 200, (220, 20, 20))
-    app = make_app()
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    app = make_app(env_overrides={"TMPDIR": str(temporary)})
     app.start()
     app.resize(900, 700)
     hint = app.wait_for_object("browser", contains=True, ignore_case=True, timeout=20)
@@ -26,3 +29,5 @@ def test_first_drop_on_the_empty_state_lands(desktop, make_app, http_server, tmp
                    "the drop to be saved")
     # The message has given way to the image.
     assert not hint.has_state("SHOWING"), "the empty-state text still shows over the image"
+    app.stop()
+    assert sorted(p.name for p in temporary.iterdir()) == [], "the app left these in $TMPDIR"

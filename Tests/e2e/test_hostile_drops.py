@@ -38,10 +38,10 @@ def drag(desktop, tmp_path, app, targets):
 
 
 def saved_urls(app):
-    """The library's URLs; none before the first save."""
+    """The library's URLs; none before the first save (no library yet, or one with no gallery saved)."""
     try:
         return app.image_urls()
-    except (OSError, ValueError):
+    except (OSError, ValueError, IndexError):
         return []
 
 

@@ -5,8 +5,8 @@ library through them:
   original and unreferenced for a month: an image carried over at launch and another dropped are not written there,
   the launch's pruning deletes nothing there, both images show, and the drop says why it could not keep its image;
 - `state.json`, `.state.json.lock` and a conflict copy links to outside files: the app says the state file was a
-  link and starts a new gallery, whose save writes no byte and makes no file outside; the conflict copy's gallery is
-  not taken in;
+  link and starts a new gallery, whose save goes into the library's journal and writes no byte and makes no file
+  outside; the lock and the conflict copy are left alone, and the conflict copy's gallery is not taken in;
 - a kept original in the data folder replaced by a link to another file is not handed out by a drag-out."""
 import hashlib
 import json
@@ -111,16 +111,24 @@ def test_a_linked_state_file_lock_and_conflict_copy_lead_nowhere(make_app, http_
     app.start()
     said = toast(app, "link to another file", timeout=30)
     assert "state.json.corrupt-" in said, said
-    # A change is saved: into the library's own files, beside the link set aside (nothing outside is written).
+    # A change is saved: into the library's own journal, beside the link set aside (nothing outside is written).
     app.focus()
     app.key("ctrl+n")
     state = app.wait_state(lambda s: len(s["galleries"]) >= 2, 30, "the new gallery saved in the library")
     assert "Read through a link" not in [g["name"] for g in state["galleries"]], state
-    assert os.path.isfile(str(library / ".state.json.lock")) and not os.path.islink(str(library / ".state.json.lock"))
+    journal = library / "journal"
+    assert os.path.isdir(str(journal)) and not os.path.islink(str(journal))
+    assert [n for n in os.listdir(str(journal)) if n.endswith(".log") and os.path.isfile(str(journal / n))
+            and not os.path.islink(str(journal / n))], os.listdir(str(journal))
     app.stop()
     assert listing(outside) == before_listing
     corrupt = [n for n in os.listdir(str(library)) if n.startswith("state.json.corrupt-")]
     assert len(corrupt) == 1 and os.readlink(str(library / corrupt[0])) == str(outside / "notes.txt")
+    # The lock and the conflict copy are left as they were: the journal locks nothing in the folder and takes in no
+    # conflict copy.
+    assert os.readlink(str(library / ".state.json.lock")) == str(outside / "made-by-the-lock")
+    copy = library / "state.sync-conflict-20260101-000000-PEER7.json"
+    assert os.readlink(str(copy)) == str(outside / "other.json")
 
 
 def test_a_drag_out_never_hands_out_what_replaced_a_kept_original(desktop, make_app, http_server, tmp_path):

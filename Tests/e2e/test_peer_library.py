@@ -145,6 +145,27 @@ def shown(cell):
     return cell.settled and cell.error is None and set(cell.states) <= {"selected"}
 
 
+def journal_payloads(content):
+    """Every record's payload in a journal file (a log or a snapshot): a line each, its JSON after an 18-character
+    header."""
+    lines = content.split(b"\n")
+    assert lines[-1] == b"", "a record cut short"
+    return [json.loads(line[18:]) for line in lines[:-1]]
+
+
+def elsewhere_than_an_image_address(value, addresses, key=None, holder=None):
+    """Where one of `addresses` appears in `value` other than as an image's own `url` (an object with an `id`)."""
+    if isinstance(value, dict):
+        return [found for name, item in value.items()
+                for found in elsewhere_than_an_image_address(item, addresses, name, value)]
+    if isinstance(value, list):
+        return [found for item in value for found in elsewhere_than_an_image_address(item, addresses, key, holder)]
+    if isinstance(value, str) and any(url in value for url in addresses):
+        if not (key == "url" and value in addresses and "id" in holder):
+            return [(key, value)]
+    return []
+
+
 def approvals(app):
     path = os.path.join(app.root, ".local", "state", "image-gallery", "local-addresses.json")
     try:
@@ -158,6 +179,7 @@ def test_an_address_on_this_computer_from_another_one_loads_only_once_the_user_s
                                                                                        tmp_path):
     red, green, blue = (http_server.add_image(*spec) for spec in harness.DISTINCT_IMAGES[:3])
     app, folder = peer_library(make_app, tmp_path, [red.url, green.url])
+    written = (folder / "state.json").read_bytes()
     app.start()
     cells = by_url(app.wait_cells(lambda cs: len(cs) == 2 and all("on your local network" in c.name for c in cs), 30,
                                   what="both cells waiting for the user's word"))
@@ -198,11 +220,19 @@ def test_an_address_on_this_computer_from_another_one_loads_only_once_the_user_s
         app.wait_cells(lambda cs: len(cs) == 3 and all(shown(c) for c in cs), 30, what="the pasted image shown")
     finally:
         owner.terminate()
-    # The approvals are this computer's own, never in the shared folder.
+    # The approvals are this computer's own, never in the shared folder: the addresses are there only as the
+    # images' own, in the state file the other computer wrote and in the journal's records of those images.
     assert sorted(approvals(app)) == sorted([red.url, green.url, blue.url])
+    app.stop()
+    addresses = [red.url, green.url, blue.url]
     for root, _, names in os.walk(folder):
         for name in names:
-            if name != "state.json":
-                with open(os.path.join(root, name), "rb") as f:
-                    assert red.url.encode() not in f.read(), os.path.join(root, name)
-    app.stop()
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                content = f.read()
+            if path == os.path.join(folder, "state.json"):
+                assert content == written, path
+            elif os.path.dirname(path) == os.path.join(folder, "journal"):
+                assert not elsewhere_than_an_image_address(journal_payloads(content), addresses), path
+            else:
+                assert not any(url.encode() in content for url in addresses), path

@@ -1,9 +1,9 @@
 """Issue 48: `image-gallery --print-state`, the library as a whole for scripts and backups.
 
 - Beside a running app whose library lives in a folder the user chose (settings.json's `libraryFolder`): after an edit
-  in the window, and after a sync tool's conflict copy lands beside the file, it prints, with no display and no
-  session bus, the library the app has (the file less its lineage, the copy's edit merged in), in the state file's
-  format;
+  in the window (in the library's journal: the state file is left as it was), and after another computer's
+  `state.json` lands in the folder, it prints, with no display and no session bus, the library the app has (the
+  file's edit merged in with the window's, before the app takes the file in and after), in the state file's format;
 - a library that cannot be read (none yet, half written) gives a short message and a non-zero status, and leaves the
   folder as it was; the folder's lock, held by a save under way, does not hold it up.
 """
@@ -11,12 +11,12 @@ import fcntl
 import json
 import os
 import subprocess
+import zlib
 
 from drag_helpers import gallery_state, name_of
-from harness import DEFAULT_BINARY, DISTINCT_IMAGES, document, wait_until
+from harness import DEFAULT_BINARY, DISTINCT_IMAGES, wait_until
 
 NAMES = [spec[0] for spec in DISTINCT_IMAGES[:4]]
-COPY = "state.sync-conflict-20261129-010000-PEER7.json"
 
 
 def binary():
@@ -40,18 +40,6 @@ def printed(env):
     return library
 
 
-def printed_beside(env, file):
-    """The printout and the library the file held meanwhile: read again when the app wrote it during the printout."""
-    for _ in range(10):
-        with open(file, "rb") as f:
-            before = f.read()
-        library = printed(env)
-        with open(file, "rb") as f:
-            if f.read() == before:
-                return library, document(before)
-    raise AssertionError("the app kept writing %s" % file)
-
-
 def in_folder(app, folder, state):
     """Makes `folder` the app's library, as Move Library… leaves it, holding `state`."""
     os.makedirs(folder)
@@ -63,45 +51,59 @@ def in_folder(app, folder, state):
         json.dump({"libraryFolder": folder}, out)
 
 
-def test_print_state_beside_a_running_app_after_an_edit_and_a_conflict_copy(make_app, http_server, tmp_path):
+def test_print_state_beside_a_running_app_after_an_edit_and_a_state_file_put_in_the_folder(make_app, http_server,
+                                                                                           tmp_path):
     folder = str(tmp_path / "Sync" / "Gallery")
     file = os.path.join(folder, "state.json")
     app = make_app(None)
     in_folder(app, folder, gallery_state([http_server.add_image(*spec) for spec in DISTINCT_IMAGES[:4]]))
+    with open(file, "rb") as f:
+        carried_over = f.read()
     app.start()
     app.wait_cells(lambda cs: len(cs) == 4 and all(c.settled for c in cs), 30, what="4 cells loaded")
 
-    def on_disk():
-        with open(file, "rb") as f:
-            return json.loads(f.read())
+    def images(library):
+        return [(name_of(i["url"]), i.get("note")) for i in library["galleries"][0]["images"]]
 
-    # An edit in the window: the first image one place to the right.
+    # An edit in the window, the first image one place to the right: in the journal, never in the state file.
     app.focus()
     app.key("Home alt+Right")
     moved = [NAMES[1], NAMES[0]] + NAMES[2:]
-    wait_until(lambda: [name_of(i["url"]) for i in on_disk()["galleries"][0]["images"]] == moved, 10, 0.05,
-               "the move saved")
-    library, held = printed_beside(app.env(), file)
-    assert library == held
+    edited = app.wait_state(lambda s: [name for name, _ in images(s)] == moved, 10, "the move saved")
+    assert printed(app.env()) == edited
+    with open(file, "rb") as f:
+        assert f.read() == carried_over
 
-    # Another computer wrote a note on the third image; the sync tool kept its file beside this one's.
-    theirs = on_disk()
+    # Another computer (an older version) wrote a note on the third image into the file it last saw; the sync tool
+    # put it in place. The window's move, which that file never saw, stays.
+    theirs = json.loads(carried_over)
     theirs["galleries"][0]["images"][2]["note"] = "From the other computer"
-    theirs["ancestors"] = [theirs["revision"]] + theirs.get("ancestors", [])
-    theirs["revision"] = "peer-1"
-    landing = os.path.join(folder, ".syncthing.%s.tmp" % COPY)
+    landing = os.path.join(folder, ".syncthing.state.json.tmp")
     with open(landing, "w") as out:
         json.dump(theirs, out)
-    os.rename(landing, os.path.join(folder, COPY))
+    with open(landing, "rb") as f:
+        landed = f.read()
+    os.rename(landing, file)
+    expected = [(NAMES[1], None), (NAMES[0], None), (NAMES[2], "From the other computer"), (NAMES[3], None)]
     # Before the app takes it in or after: the same library.
     first = printed(app.env())
-    wait_until(lambda: not os.path.exists(os.path.join(folder, COPY)), 10, 0.05, "the app to merge the copy")
+    assert images(first) == expected
+    wait_until(lambda: taken_in(app) == (len(landed), zlib.crc32(landed)), 10, 0.05, "the app to take the file in")
+    after = printed(app.env())
+    assert after == first
+    assert images(app.state()) == expected
     with open(file, "rb") as f:
-        merged = document(f.read())
-    assert merged["galleries"][0]["images"][2]["note"] == "From the other computer"
-    assert first == merged
-    library, held = printed_beside(app.env(), file)
-    assert library == held == merged
+        assert f.read() == landed
+
+
+def taken_in(app):
+    """The length and CRC-32 of the last state.json the app took in, from this computer's record of it."""
+    try:
+        with open(os.path.join(app.root, ".local", "state", "image-gallery", "journal-state-file.json")) as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return record.get("size"), record.get("checksum")
 
 
 def test_print_state_says_why_it_cannot_read_a_library_and_leaves_it_alone(make_app):

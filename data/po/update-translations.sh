@@ -12,6 +12,8 @@ pot=$(mktemp --suffix=.pot)
 data=$(mktemp --suffix=.pot)
 trap 'rm -f "$pot" "$data"' EXIT
 files=$(grep -v '^#' data/po/POTFILES.in)
+# xgettext's own messages are silenced below, so a file listed but gone is said here.
+for file in $files; do [ -e "$file" ] || { echo "data/po/POTFILES.in names $file, which does not exist" >&2; exit 1; }; done
 # xgettext has no Swift parser; its C lexer reads Swift's string literals and calls alike (it warns
 # about Swift's multi-line literals, which hold no messages of their own).
 xgettext --from-code=UTF-8 --language=C --keyword=tr:1 --keyword=trPlural:1,2 --keyword=N_ \

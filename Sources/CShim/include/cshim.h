@@ -48,13 +48,18 @@ GdkPixbuf *cshim_png_read_thumbnail(const char *path, gint max_side, gchar **key
 /// `text_count` tEXt chunks; NULL if encoding failed.
 GBytes *cshim_png_encode_stored(GdkPixbuf *pixbuf, gchar **keys, gchar **values, gint text_count);
 
+/// A new image surface whose pixels have pages of their own, unmapped when it is destroyed (see image_surfaces.c):
+/// for pictures kept after the thread that made them has moved on.
+cairo_surface_t *cshim_image_surface_create_own_pages(cairo_format_t format, int width, int height);
+
 /// The pixels of `pixbuf` (8-bit RGB or RGBA) in a new image surface (ARGB32 with alpha, else
-/// RGB24) that belongs to no display, so any thread may make one (see image_surfaces.c).
-cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf);
+/// RGB24) that belongs to no display, so any thread may make one (see image_surfaces.c); with `own_pages`, made by
+/// `cshim_image_surface_create_own_pages`.
+cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf, gboolean own_pages);
 
 /// `image` (ARGB32 or RGB24) shrunk to `width`×`height`, by at most half along each side, with bilinear
 /// interpolation, in a new image surface (ARGB32 with alpha or `with_alpha`, else RGB24) that belongs to
-/// no display (see scaled_surface.c).
+/// no display, made by `cshim_image_surface_create_own_pages` (see scaled_surface.c).
 cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha);
 
 /// Clears the corners of an ARGB32 image surface outside round corners of `radius` pixels

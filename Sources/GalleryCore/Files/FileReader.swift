@@ -78,10 +78,20 @@ public enum FileReader {
         if refusingMore && Int(status.st_size) > limit { throw .tooLarge(limit: limit) }
         let wanted = refusingMore ? limit + 1 : limit
         // The reported size is only a first guess: /proc files report 0, and a file may grow while read.
-        var chunk = min(max(Int(status.st_size) + 1, 64 * 1024), wanted)
-        var data = Data()
+        let reported = Int(status.st_size)
+        var chunk = min(max(reported + 1, 64 * 1024), wanted)
+        // Room asked for up front: growing a Data to the file's size would leave a quarter more held with its bytes.
+        var data = Data(capacity: chunk)
         while data.count < wanted {
             let start = data.count
+            if reported > 0 && start >= reported {
+                // A small read says whether the file grew: room for as much again would double the memory a large
+                // file's bytes take while they are read.
+                let more = try probe(descriptor, upTo: min(4096, wanted - start))
+                if more.isEmpty { break }
+                data.append(contentsOf: more)
+                continue
+            }
             let count = min(chunk, wanted - start)
             data.count = start + count
             let got = data.withUnsafeMutableBytes { buffer in
@@ -99,6 +109,17 @@ public enum FileReader {
         }
         if refusingMore && data.count > limit { throw .tooLarge(limit: limit) }
         return data
+    }
+
+    /// At most `count` more bytes of `descriptor`, none at its end.
+    private static func probe(_ descriptor: Int32, upTo count: Int) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        while true {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, count) }
+            if got >= 0 { return Array(bytes.prefix(got)) }
+            let code = errno
+            if code != EINTR { throw .unreadable(code: code) }
+        }
     }
 
     /// What `path` names, looked at without opening it.

@@ -642,9 +642,19 @@ public final class GalleryLibrary {
         return Self.sorted(uses)
     }
 
-    /// The tags in use among galleries' cells, counted on any thread (a library's worth takes a tenth of a second).
-    public nonisolated static func tagsInUse(among cells: [[GalleryCell]]) -> [TagUse] {
-        tagCounts(cells.lazy.joined().compactMap(\.image))
+    /// The tags in use among a gallery's cells by key, counted on any thread, a gallery at a time: a library's worth
+    /// would hold a worker as long as a search takes many times over. `tagsInUse(merging:)` adds them up.
+    public nonisolated static func tagUses(among cells: [GalleryCell]) -> [String: TagUse] {
+        tagUses(cells.lazy.compactMap(\.image))
+    }
+
+    /// The tags in use in galleries counted one by one (`tagUses(among:)`), added up and sorted.
+    public nonisolated static func tagsInUse(merging galleries: [[String: TagUse]]) -> [TagUse] {
+        var uses: [String: TagUse] = [:]
+        for gallery in galleries {
+            for (key, use) in gallery { uses[key, default: TagUse(name: use.name, count: 0)].count += use.count }
+        }
+        return sorted(uses)
     }
 
     /// Which of these ids are images of the library now, in one pass (a selection of thousands stays quick).

@@ -1,8 +1,11 @@
 /// Which of the colours a saved palette can hold a search's colour takes, worked out once a search for each of
-/// them, so that matching a palette is four look-ups: the index reads every image's palette at each colour search.
+/// them, so that matching a palette is four look-ups; and the bins (`PaletteBlocks`) of the blocks of palettes that
+/// may hold it, so that a search reads only those blocks.
 public struct ColourMatch: Sendable {
     /// For each colour a swatch may hold (its 12 bits of lightness, green–red and blue–yellow), whether it matches.
     private let matches: [Bool]
+    /// The bins (`PaletteBlocks`) of a block of palettes that may hold an image of the colour.
+    let bins: [UInt64]
 
     /// The least share of the picture, in fifteenths, a swatch must cover for the image to count as of its colour:
     /// a speck is not what the image looks like.
@@ -15,12 +18,13 @@ public struct ColourMatch: Sendable {
     public static let largestCoverage = Palette.swatchCount * 15
 
     /// The name of each colour a swatch may hold, worked out once.
-    private static let names = (0..<Palette.colourCount).map { NamedColour(nearest: Palette.colour(code: UInt64($0))) }
+    static let names = (0..<Palette.colourCount).map { NamedColour(nearest: Palette.colour(code: UInt64($0))) }
 
     public init(_ colour: SearchColour) {
         switch colour {
         case .named(let name):
             matches = Self.names.map { $0 == name }
+            bins = PaletteBlocks.bins(of: name)
         case .picked(let rgb):
             let picked = OklabColour(rgb: rgb)
             matches = (0..<Palette.colourCount).map { code in
@@ -28,6 +32,7 @@ public struct ColourMatch: Sendable {
                 let (l, a, b) = ((swatch.l - picked.l) / 2, swatch.a - picked.a, swatch.b - picked.b)
                 return (l * l + a * a + b * b).squareRoot() <= Self.pickedDistance
             }
+            bins = PaletteBlocks.bins(ofAny: matches)
         }
     }
 

@@ -74,7 +74,9 @@ public struct SearchCorpus: Sendable {
         let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
         let filters = FoldedFilters(query, folding: &folding)
         let entries = section.entries
-        return entries.positions(entries.indices, holdingAll: words, limit: .max) { position in
+        let candidates =
+            filters.colour.map { entries.runs(mayHolding: $0, within: entries.indices) } ?? [entries.indices]
+        return entries.positions(candidates.joined(), holdingAll: words, limit: .max) { position in
             entries.passes(query, filters: filters, failed: failed, at: position)
         }.found.count
     }
@@ -95,17 +97,27 @@ public struct SearchCorpus: Sendable {
                 // Each entry is read in place: copying it out (its id, text, tags…) took most of the time.
                 let entries = section.entries
                 let candidates = place.position..<max(place.position, min(last ?? entries.count, entries.count))
-                var (found, examined) = entries.positions(
-                    candidates, holdingAll: words, limit: filters.colour == nil ? limit - results.count : .max
-                ) { position in
-                    entries.passes(query, filters: filters, failed: failed, at: position)
-                }
+                let found: [Int]
+                let examined: Int
                 if let colour = filters.colour {
-                    // Those with most of the colour first, each share's in gallery order (a counting sort: a colour may
+                    // Every entry of the blocks where an image of the colour may be (its results are sorted, so found
+                    // whole): those with most of it first, each share's in gallery order (a counting sort: a colour may
                     // find most of the library); narrowing keeps this order.
+                    let matching = entries.positions(
+                        entries.runs(mayHolding: colour, within: candidates).joined(), holdingAll: words, limit: .max
+                    ) { position in
+                        entries.passes(query, filters: filters, failed: failed, at: position)
+                    }.found
                     var byCoverage = [[Int]](repeating: [], count: ColourMatch.largestCoverage + 1)
-                    for position in found { byCoverage[entries.colourCoverage(colour, at: position)].append(position) }
-                    found = byCoverage.reversed().flatMap(\.self)
+                    for position in matching {
+                        byCoverage[entries.colourCoverage(colour, at: position)].append(position)
+                    }
+                    (found, examined) = (byCoverage.reversed().flatMap(\.self), candidates.count)
+                } else {
+                    (found, examined) = entries.positions(candidates, holdingAll: words, limit: limit - results.count) {
+                        position in
+                        entries.passes(query, filters: filters, failed: failed, at: position)
+                    }
                 }
                 results.append(section: place.sectionIndex, of: section, found)
                 if examined < candidates.count {

@@ -24,21 +24,26 @@ public struct SearchEntries: Sendable {
 
     private var records: [Record] = []
     private var bytes: [UInt8] = []
+    /// The colours of the records' palettes, block by block, so that a colour search skips the blocks without it.
+    private var colours = PaletteBlocks()
+    /// About the bytes of the buffer that no entry reads any more (an entry written again, or its image gone): the
+    /// buffer is copied without them once they are an eighth of it.
+    private var unusedBytes = 0
 
     public init() {}
 
     public var count: Int { records.count }
     public var indices: Range<Int> { records.indices }
 
-    /// The memory the entries hold, in bytes: their records and their buffer, as allocated.
-    public var allocatedBytes: Int { records.capacity * MemoryLayout<Record>.stride + bytes.capacity }
+    /// The memory the entries hold, in bytes: their records, their buffer and their palettes' blocks, as allocated.
+    public var allocatedBytes: Int {
+        records.capacity * MemoryLayout<Record>.stride + bytes.capacity + colours.allocatedBytes
+    }
 
     public func id(at position: Int) -> ImageID { records[position].id }
 
     /// The length of the entry's folded text: what looking for a word in it reads at most.
     func textCount(at position: Int) -> Int { Int(records[position].textCount) }
-
-    func sourceHash(at position: Int) -> Int { records[position].sourceHash }
 
     /// Makes room for `count` more entries of `bytes` bytes in all (`estimatedByteCount`), so that they are appended
     /// in place without a buffer's doubling (which leaves up to half of it unused, and holds the old and the new at
@@ -46,6 +51,7 @@ public struct SearchEntries: Sendable {
     mutating func reserveCapacity(adding count: Int, bytes byteCount: Int) {
         records.reserveCapacity(records.count + count)
         bytes.reserveCapacity(bytes.count + byteCount)
+        colours.reserveCapacity(adding: count)
     }
 
     /// The longest name of a format read from an address's extension: counting a format as that long is cheaper
@@ -79,6 +85,11 @@ public struct SearchEntries: Sendable {
     /// address, link and page (their count, then where each stands in the text and its length), each number in
     /// 7-bit groups, lowest first.
     public mutating func append(_ image: GalleryImage, folding: inout SearchFolding) {
+        append(write(image, folding: &folding))
+    }
+
+    /// Writes the entry of `image` at the buffer's end (see `append`) and returns its record.
+    private mutating func write(_ image: GalleryImage, folding: inout SearchFolding) -> Record {
         let start = bytes.count
         let origin = image.origin
         folding.append(image.label, to: &bytes)
@@ -119,13 +130,12 @@ public struct SearchEntries: Sendable {
             appendVarint(domain.count)
         }
         let ratio = image.displayAspectRatio
-        records.append(
-            Record(
-                id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
-                textCount: UInt32(textCount),
-                orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-                hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false,
-                palette: image.likeness?.palette.rawValue ?? 0))
+        return Record(
+            id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
+            textCount: UInt32(textCount),
+            orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
+            hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false,
+            palette: image.likeness?.palette.rawValue ?? 0)
     }
 
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
@@ -147,15 +157,158 @@ public struct SearchEntries: Sendable {
     /// Appends the entry at `position` of `other` as it is (its image did not change).
     mutating func append(_ position: Int, of other: SearchEntries) {
         var record = other.records[position]
-        let end = position + 1 < other.records.count ? other.records[position + 1].start : other.bytes.count
-        bytes.append(contentsOf: other.bytes[record.start..<end])
-        record.start = bytes.count - (end - other.records[position].start)
-        records.append(record)
+        record.start = bytes.count
+        bytes.append(contentsOf: other.bytes[other.records[position].start..<other.end(at: position)])
+        append(record)
     }
 
+    private mutating func append(_ record: Record) {
+        records.append(record)
+        colours.append(record.palette)
+    }
+
+    /// The length of the buffer of all the entries' bytes, those no entry reads any more included.
+    var byteCount: Int { bytes.count }
+
+    /// Where the entry at `position` starts in the buffer.
+    func start(at position: Int) -> Int { records[position].start }
+
     /// The bytes the entry at `position` takes in the buffer.
-    func byteCount(at position: Int) -> Int {
-        (position + 1 < records.count ? records[position + 1].start : bytes.count) - records[position].start
+    func byteCount(at position: Int) -> Int { end(at: position) - records[position].start }
+
+    /// Where the entry at `position` ends in the buffer: past its facts (entries written again stand at its end, out
+    /// of gallery order, so the next record's start does not tell).
+    private func end(at position: Int) -> Int {
+        var index = records[position].start + Int(records[position].textCount)
+        let format = readVarint(&index)
+        index += max(format - 1, 0)
+        let tagCount = readVarint(&index)
+        if tagCount > 0 {
+            for _ in 0...tagCount { _ = readVarint(&index) }
+        }
+        for _ in 0..<2 * readVarint(&index) { _ = readVarint(&index) }
+        return index
+    }
+
+    /// Follows a change of the gallery to `cells`, in place and at about the cost of the change: the entries of the
+    /// images that stayed are kept (the records of those between the first and the last that moved or went are put
+    /// in their new order; those before and after are only compared by id), and only the images that came or changed
+    /// are folded, their bytes written at the buffer's end. The changed images are those of `changed`, or when it is
+    /// nil those that hash otherwise than when they were indexed.
+    public mutating func follow(_ cells: [GalleryCell], changed: Set<ImageID>?) {
+        var cellStart = 0
+        var recordStart = 0
+        while cellStart < cells.count, recordStart < records.count {
+            if case .placeholder = cells[cellStart].content {
+                cellStart += 1
+            } else if cells[cellStart].id == records[recordStart].id {
+                cellStart += 1
+                recordStart += 1
+            } else {
+                break
+            }
+        }
+        var cellEnd = cells.count
+        var recordEnd = records.count
+        var firstChanged = records.count
+        while cellEnd > cellStart, recordEnd > recordStart {
+            if case .placeholder = cells[cellEnd - 1].content {
+                cellEnd -= 1
+            } else if cells[cellEnd - 1].id == records[recordEnd - 1].id {
+                cellEnd -= 1
+                recordEnd -= 1
+            } else {
+                break
+            }
+        }
+        if cellStart < cellEnd || recordStart < recordEnd {
+            firstChanged = recordStart
+            let old = Dictionary(
+                (recordStart..<recordEnd).map { (records[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+            var kept = Set<Int>()
+            var between: [Record] = []
+            for cell in cells[cellStart..<cellEnd] {
+                if case .placeholder = cell.content { continue }
+                if let position = old[cell.id] {
+                    between.append(records[position])
+                    kept.insert(position)
+                } else {
+                    // Written below: a start of -1 marks an image new to the entries.
+                    between.append(
+                        Record(
+                            id: cell.id, added: nil, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
+                            hasNote: false, isAnimated: false, palette: 0))
+                }
+            }
+            for position in recordStart..<recordEnd where !kept.contains(position) {
+                unusedBytes += byteCount(at: position)
+            }
+            let growth = between.count - (recordEnd - recordStart)
+            if records.count + growth > records.capacity {
+                records.reserveCapacity(records.count + max(growth, records.count / 16))
+            }
+            records.replaceSubrange(recordStart..<recordEnd, with: between)
+        }
+        // The images to fold: cell index and record position. A few changed ids are compared rather than hashed.
+        let fewChanged = changed.flatMap { $0.count <= 8 ? Array($0) : nil }
+        var written: [(cell: Int, position: Int)] = []
+        var position = 0
+        for index in cells.indices {
+            if case .placeholder = cells[index].content { continue }
+            let isWritten: Bool
+            if records[position].start < 0 {
+                isWritten = true
+            } else if let fewChanged {
+                isWritten = !fewChanged.isEmpty && fewChanged.contains(cells[index].id)
+            } else if let changed {
+                isWritten = changed.contains(cells[index].id)
+            } else {
+                isWritten = cells[index].image?.hashValue != records[position].sourceHash
+            }
+            if isWritten { written.append((index, position)) }
+            position += 1
+        }
+        guard let firstWritten = written.first?.position else {
+            restateColours(from: firstChanged)
+            return
+        }
+        var room = 0
+        for (index, _) in written { room += cells[index].image.map { Self.estimatedByteCount(of: $0) } ?? 0 }
+        if bytes.count + room > bytes.capacity {
+            // Room for more than these, but not the doubling an append would make: the rest of the room is taken
+            // by later edits.
+            bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16))
+        }
+        var folding = SearchFolding()
+        for (index, position) in written {
+            guard let image = cells[index].image else { continue }
+            if records[position].start >= 0 { unusedBytes += byteCount(at: position) }
+            records[position] = write(image, folding: &folding)
+        }
+        restateColours(from: min(firstChanged, firstWritten))
+        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
+    }
+
+    /// Sums up the palettes again from the block holding `position` on, where records were written or moved in place.
+    private mutating func restateColours(from position: Int) {
+        colours.removeLast(from: position)
+        for index in colours.count..<records.count { colours.append(records[index].palette) }
+    }
+
+    /// Copies the entries' bytes, in gallery order, into a buffer of their size, without those no entry reads.
+    private mutating func reclaimUnusedBytes() {
+        var used = 0
+        for position in records.indices { used += byteCount(at: position) }
+        var compact: [UInt8] = []
+        compact.reserveCapacity(used)
+        for position in records.indices {
+            let start = records[position].start
+            let end = self.end(at: position)
+            records[position].start = compact.count
+            compact.append(contentsOf: bytes[start..<end])
+        }
+        bytes = compact
+        unusedBytes = 0
     }
 
     /// Appends `address` folded and a line break; returns where its host, folded, stands in `bytes` (without
@@ -320,6 +473,12 @@ public struct SearchEntries: Sendable {
             return true
         }
         return formatFound && tagFound && domainFound
+    }
+
+    /// The runs of positions within `range` where an image of the colour `match` looks for may be: the entries outside
+    /// them are of other colours.
+    func runs(mayHolding match: ColourMatch, within range: Range<Int>) -> [Range<Int>] {
+        colours.runs(mayHolding: match, within: range)
     }
 
     /// The share of the image, in fifteenths, of the colour `match` looks for.

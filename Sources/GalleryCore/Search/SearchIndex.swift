@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Keeps a `SearchCorpus` up to date with the library: a gallery's images are indexed again when its
-/// cells change, each image folded again only when it changed, so a search never reads the library.
+/// Keeps a `SearchCorpus` up to date with the library: when a gallery's cells change, its entries follow in place,
+/// only the images that came or changed folded again, so a search never reads the library and an edit costs the index
+/// about the edit's size.
 @MainActor
 public final class SearchIndex {
     private unowned let library: GalleryLibrary
@@ -20,9 +21,8 @@ public final class SearchIndex {
         self.library = library
         let old = Dictionary(built.sections.map { ($0.galleryID, $0.entries) }, uniquingKeysWith: { first, _ in first })
         for gallery in library.galleries {
-            let entries =
-                unchanged.contains(gallery.id)
-                ? old[gallery.id] ?? SearchEntries() : entries(of: gallery.id, old[gallery.id] ?? SearchEntries())
+            var entries = old[gallery.id] ?? SearchEntries()
+            if !unchanged.contains(gallery.id) { entries.follow(library.cells(of: gallery.id), changed: nil) }
             corpus.sections.append(SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries))
         }
         observation = library.observe { [weak self] change in self?.apply(change) }
@@ -131,71 +131,24 @@ public final class SearchIndex {
             guard let index = corpus.sections.firstIndex(where: { $0.galleryID == galleryID }) else {
                 return apply(.galleries)
             }
-            let old = corpus.sections[index].entries
-            corpus.sections[index].entries = SearchEntries()
-            corpus.sections[index].entries = entries(of: galleryID, old, changed: library.imagesChanged)
+            corpus.sections[index].entries.follow(library.cells(of: galleryID), changed: library.imagesChanged)
         case .galleries:
             // A gallery's images change with a change of its cells: here only galleries come, go, move or are renamed,
             // and only those new to the index (one brought back by an undo) are indexed.
             var old = Dictionary(
                 corpus.sections.map { ($0.galleryID, $0.entries) }, uniquingKeysWith: { first, _ in first })
             corpus.sections = library.galleries.map { gallery in
-                let entries = old.removeValue(forKey: gallery.id) ?? entries(of: gallery.id, SearchEntries())
+                var entries = SearchEntries()
+                if let kept = old.removeValue(forKey: gallery.id) {
+                    entries = kept
+                } else {
+                    entries.follow(library.cells(of: gallery.id), changed: nil)
+                }
                 return SearchCorpus.Section(galleryID: gallery.id, name: gallery.name, entries: entries)
             }
         case .progress, .placeholdersDiscarded, .history:
             return
         }
         corpus.generation += 1
-    }
-
-    /// The entries of a gallery's images in order, reusing those of `old` whose image did not change: those not
-    /// named in `changed`, or when it is nil those whose image hashes as it did. The two lists are walked side by side;
-    /// only where they differ (an image came or went) is an entry looked up by id. What is reused is found first, so
-    /// that the entries are made room for at once.
-    private func entries(of galleryID: String, _ old: SearchEntries, changed: Set<ImageID>? = nil) -> SearchEntries {
-        let cells = library.cells(of: galleryID)
-        var positionByID: [ImageID: Int]?
-        var next = 0
-        // For each image, where its unchanged entry stands in `old`, or -1.
-        var reused: [Int] = []
-        reused.reserveCapacity(cells.count)
-        var bytes = 0
-        for cell in cells {
-            guard let image = cell.image else { continue }
-            var position: Int? = next < old.count && old.id(at: next) == image.id ? next : nil
-            if position == nil {
-                if positionByID == nil {
-                    positionByID = Dictionary(
-                        old.indices.map { (old.id(at: $0), $0) }, uniquingKeysWith: { first, _ in first })
-                }
-                position = positionByID?[image.id]
-            }
-            if let position,
-                changed.map({ !$0.contains(image.id) }) ?? (old.sourceHash(at: position) == image.hashValue)
-            {
-                reused.append(position)
-                bytes += old.byteCount(at: position)
-                next = position + 1
-            } else {
-                reused.append(-1)
-                bytes += SearchEntries.estimatedByteCount(of: image)
-            }
-        }
-        var result = SearchEntries()
-        result.reserveCapacity(adding: reused.count, bytes: bytes)
-        var folding = SearchFolding()
-        var index = 0
-        for cell in cells {
-            guard let image = cell.image else { continue }
-            if reused[index] >= 0 {
-                result.append(reused[index], of: old)
-            } else {
-                result.append(image, folding: &folding)
-            }
-            index += 1
-        }
-        result.releaseUnusedRoom()
-        return result
     }
 }

@@ -5,9 +5,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// Saves the library as the journal holds it (<doc:LibraryJournal>), with `BackgroundStateSaver`'s interface: each
-/// save's changes (`LibraryReplica.changes`) are committed and appended to this computer's log as one entry, off
-/// the caller's thread and paced as that saver paces its writes (`SavePacing`); a snapshot is written now and then
+/// Saves the library as the journal holds it (<doc:LibraryJournal>): each save's changes (`LibraryReplica.changes`)
+/// are committed and appended to this computer's log as one entry, off the caller's thread and paced (`SavePacing`);
+/// a snapshot is written now and then
 /// (`SnapshotPolicy`); the other computers' logs are read from where the last reading stopped when the folder changes
 /// (`takeInChanges`), and the library they make is handed to `onMerged`.
 public final class JournalSaver: Sendable {
@@ -87,7 +87,7 @@ public final class JournalSaver: Sendable {
 
     private let folder: LibraryFolder
     private let policy: SnapshotPolicy
-    private let runInBackground: BackgroundStateSaver.RunInBackground
+    private let runInBackground: RunInBackground
     private let clock: SavePacing.Clock
     private let journal: Mutex<Journal>
     private let requests = Mutex(Requests())
@@ -101,6 +101,19 @@ public final class JournalSaver: Sendable {
     private let whole: Mutex<Whole>
     /// Left once the rest of the library is in: what needs the whole library (a flush, a state file taken in) waits.
     private let restRead = DispatchGroup()
+
+    /// Runs `work` off the caller's thread once `after` has passed.
+    public typealias RunInBackground = @Sendable (_ after: Duration, _ work: @escaping @Sendable () -> Void) -> Void
+
+    /// Runs each write on a thread of its own that first sleeps out the wait: for callers with no job scheduler (tests,
+    /// tools), which write rarely.
+    public static let onThreadOfItsOwn: RunInBackground = { wait, work in
+        Thread.detachNewThread {
+            let (seconds, attoseconds) = wait.components
+            if wait > .zero { Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18) }
+            work()
+        }
+    }
 
     /// The library as the journal held it when this saver opened it: its shown gallery alone when the launch left the
     /// rest for later (`readRest`).
@@ -123,7 +136,7 @@ public final class JournalSaver: Sendable {
     public init(
         library: LibraryFolder, stateFolder: URL, carryingOver: GalleryState? = nil,
         restLaterBeyond: Int? = nil, policy: SnapshotPolicy = .standard,
-        runInBackground: @escaping BackgroundStateSaver.RunInBackground = BackgroundStateSaver.onThreadOfItsOwn,
+        runInBackground: @escaping RunInBackground = onThreadOfItsOwn,
         clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
         onMerged: @escaping @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void = { _, _ in },

@@ -54,26 +54,6 @@ enum StateFileFormat {
         return Data(writer.bytes)
     }
 
-    /// The state's text, each image's taken from `texts` while the image is the one it was written from;
-    /// `texts` is left holding this text's.
-    static func encode(_ state: GalleryState, reusing texts: inout StateEncoder.ImageTexts) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 128 + state.galleries.reduce(0) { $0 + 140 * $1.images.count })
-        var written = StateEncoder.ImageTexts()
-        write(state, to: &writer) { writer, image in
-            writer.element()
-            let start = writer.bytes.count
-            if let (previous, range) = texts.byID[image.id], previous == image {
-                writer.raw(texts.bytes[range])
-            } else {
-                write(image, to: &writer)
-            }
-            written.byID[image.id] = (image, start..<writer.bytes.count)
-        }
-        written.bytes = writer.bytes
-        texts = written
-        return writer.bytes
-    }
-
     // MARK: Reading
 
     private static func readState(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryState {

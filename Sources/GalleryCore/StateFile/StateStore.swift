@@ -80,8 +80,7 @@ public struct StateStore: Sendable {
                         "it was written by a newer version (format {format})", ["format": String(state.version)]),
                     now: now)
             }
-            // The lineage is the saver's business (`BackgroundStateSaver`): naming a file without one by its
-            // content encodes the whole library again, which the first screen must not wait for.
+            // The lineage older versions wrote is theirs: the journal keeps no revisions.
             let clean = Lineage.withoutLineage(state)
             let loaded = clean.galleries.isEmpty ? GalleryState.initial : clean
             guard decoded.droppedFields == 0 else {
@@ -128,29 +127,6 @@ public struct StateStore: Sendable {
         return .loaded(state)
     }
 
-    /// Copies a sync tool kept beside the file when two computers changed it at once
-    /// (Syncthing's `state.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.json`), oldest first.
-    public func conflictCopies() -> [URL] {
-        let target = resolvedFileURL
-        let directory = target.deletingLastPathComponent()
-        guard let folder = try? LibraryFolder.open(directory) else { return [] }
-        // A sync tool's copy is a file: a link by that name is someone's way to have a file elsewhere read.
-        return folder.names().filter { Self.isConflictCopy($0, of: target) && folder.kind(of: $0) == .regularFile }
-            .sorted().map { directory.appendingPathComponent($0) }
-    }
-
-    /// Whether `name`, beside the state file `file` (`resolvedFileURL`), is that file or a sync tool's conflict copy
-    /// of it: a change to either may bring another computer's edits.
-    public static func isFileOrConflictCopy(_ name: String, of file: URL) -> Bool {
-        name == file.lastPathComponent || isConflictCopy(name, of: file)
-    }
-
-    private static func isConflictCopy(_ name: String, of file: URL) -> Bool {
-        let suffix = file.pathExtension.isEmpty ? "" : ".\(file.pathExtension)"
-        return name.hasPrefix("\(file.deletingPathExtension().lastPathComponent).sync-conflict-")
-            && name.hasSuffix(suffix)
-    }
-
     private func keepAside(reason: String, now: Date) -> LoadResult {
         let stamp = Int(now.timeIntervalSince1970)
         var target = fileURL.appendingPathExtension("corrupt-\(stamp)")
@@ -177,14 +153,6 @@ public struct StateStore: Sendable {
         try bytes.withUnsafeBufferPointer { buffer throws(StateFileFormat.Invalid) in
             try StateFileFormat.decode(buffer).state
         }
-    }
-
-    /// A conflict copy's state, nil when it cannot be used now (half written, too large, newer).
-    static func readCopy(_ url: URL) -> GalleryState? {
-        guard let bytes = try? StateFileBytes.read(url.path, followingLink: false), let state = try? decode(bytes),
-            state.version <= GalleryState.currentVersion
-        else { return nil }
-        return state
     }
 
     /// Identifies one version of the file on disk, to notice that someone else wrote it.
@@ -216,11 +184,6 @@ public struct StateStore: Sendable {
     private var isRefusedLink: Bool {
         var info = stat()
         return !followsLink && lstat(fileURL.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
-    }
-
-    /// When the file was last written, nil when there is none.
-    var modificationDate: Date? {
-        (try? FileManager.default.attributesOfItem(atPath: resolvedFileURL.path))?[.modificationDate] as? Date
     }
 
     /// The version on disk now, nil when there is no file.
@@ -255,12 +218,6 @@ public struct StateStore: Sendable {
     @discardableResult
     public func save(_ state: GalleryState) throws -> Revision? { try write(Self.encode(state)) }
 
-    /// Saves as `save(_:)` does, encoding with `encoder`, which reuses the text of images unchanged since its last.
-    @discardableResult
-    func save(_ state: GalleryState, encoder: inout StateEncoder) throws -> Revision? {
-        try write(encoder.encode(state))
-    }
-
     private func write(_ data: Data) throws -> Revision? {
         let target = resolvedFileURL
         try Self.makeFolders(target.deletingLastPathComponent())
@@ -289,37 +246,6 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// An exclusive lock on the state's folder (`.state.json.lock`, flock), held while a copy of the
-    /// app checks, merges and replaces the file, so two copies never interleave.
-    public func lockFolder() throws -> FolderLock {
-        let target = resolvedFileURL
-        try Self.makeFolders(target.deletingLastPathComponent())
-        let path = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).lock").path
-        // Never through a link: one found there (no copy of the app makes one) is replaced by a file.
-        var descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        var info = stat()
-        if descriptor < 0, errno == ELOOP, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, unlink(path) == 0
-        {
-            descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        }
-        guard descriptor >= 0 else {
-            throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": errnoText()]))
-        }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let reason = errnoText()
-                close(descriptor)
-                throw SaveError(description: tr("cannot lock {path}: {reason}", ["path": path, "reason": reason]))
-            }
-        }
-        return FolderLock(descriptor: descriptor)
-    }
-
-    public struct FolderLock: Sendable {
-        let descriptor: Int32
-        public func unlock() { close(descriptor) }  // closing releases the flock
-    }
-
     /// `mkdir -p` (new folders 0700), with the system's reason when it fails (a file in the way, a full disk).
     private static func makeFolders(_ directory: URL) throws {
         do throws(FileError) {
@@ -335,6 +261,4 @@ public struct StateStore: Sendable {
             throw SaveError(description: tr("{path} is not a folder", ["path": directory.path]))
         }
     }
-
-    private func errnoText() -> String { FileError(code: errno).description }
 }

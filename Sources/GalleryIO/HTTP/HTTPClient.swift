@@ -9,7 +9,7 @@ import Synchronization
 /// connect and low-speed timeouts, no redirect from the internet into the user's network or machine,
 /// and transfers queued behind per-host and total connection limits and a budget of bytes held.
 public enum HTTPClient {
-    /// How the app names itself to servers; set by `globalInit`.
+    /// How the app names itself to servers; set by `setUserAgent`.
     private static let userAgent = Mutex("")
 
     public struct Limits: Sendable {
@@ -49,9 +49,8 @@ public enum HTTPClient {
     private static let testCertificateAuthorities = ProcessInfo.processInfo.environment["IMAGE_GALLERY_TEST_CA_FILE"]
 
     /// Call once before any thread downloads.
-    public static func globalInit(userAgent: String) {
+    public static func setUserAgent(_ userAgent: String) {
         self.userAgent.withLock { $0 = userAgent }
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }
 
     public typealias Outcome = Result<HTTPResponse, DownloadError>

@@ -58,6 +58,8 @@ final class TransferThread: Sendable {
 
     private func run() {
         CurrentThread.name("transfers")
+        // Set up by the first download, not at launch: a launch that downloads nothing leaves TLS's pages unread.
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         let multi = curl_multi_init()!
         // libcurl's own limits hold where the queue cannot see: a redirect to another server.
         cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)

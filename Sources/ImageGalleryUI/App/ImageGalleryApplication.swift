@@ -33,6 +33,8 @@ public final class ImageGalleryApplication {
     /// Play Animations, in the main menu: every animation on screen plays, in every window.
     private var playAnimationsAction: Action?
     private var likenessPass: LikenessPass?
+    /// The likeness pass runs once a launch, after the first window's first screen.
+    private var likenessPassStarted = false
     private var shellSearch: ShellSearch?
     private var searchProvider: ShellSearchProvider?
     private var libraryChecker: LibraryChecker?
@@ -54,7 +56,7 @@ public final class ImageGalleryApplication {
         }
         Application.setProgramName(id)
         Application.paintWithoutOpenGL()
-        HTTPClient.globalInit(userAgent: "ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
+        HTTPClient.setUserAgent("ImageGallery/\(AppInfo.version) (+\(AppInfo.website))")
         // The one place the XDG folders are read: every path the app uses follows from them.
         let paths = LibraryPaths(XDGDirectories())
         // A large library takes longer to read than GTK takes to start: both at once.
@@ -74,7 +76,7 @@ public final class ImageGalleryApplication {
             self?.searchProvider?.unregister()
             // Before GTK destroys the windows: the one used last gives the next launch its size.
             self?.lastActiveWindow?.rememberSize()
-            self?.likenessPass?.flush()
+            self?.likenessPass?.cancel()
             _ = self?.saver?.flush()
         }
         // Logout, shutdown, Ctrl+C: quit now; `shutdown` writes what is pending first.
@@ -317,7 +319,6 @@ public final class ImageGalleryApplication {
                 }
                 MainContext.post { [weak self] in
                     self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-                    self?.startLikenessPass()
                     // Other computers' logs that grew while the launch read them.
                     self?.saver?.takeInChanges()
                 }
@@ -422,12 +423,16 @@ public final class ImageGalleryApplication {
         let window = MainWindow(services: services, galleryID: galleryID)
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
-        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it.
-        // A launch that read its shown gallery first reads the rest once that gallery's first screen is in.
+        // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
+        // the memory and the cores with the likeness pass's decodes. A launch that read its shown gallery first reads
+        // the rest once that gallery's first screen is in, and the likeness pass looks at the whole library.
         if windows.isEmpty {
             window.gallery.onFirstScreenLoaded = { [weak self] in
                 services.search.buildIndex()
-                self?.saver?.readRest()
+                guard let self else { return }
+                guard let saver else { return startLikenessPass() }
+                saver.readRest()
+                saver.whenWhole { _ in MainContext.post { [weak self] in self?.startLikenessPass() } }
             }
         }
         windows.append(window)
@@ -638,7 +643,8 @@ public final class ImageGalleryApplication {
     /// Measures the likeness of the images that have none (a library from before), in the background; the images to
     /// measure are found on a worker, and the toast tells how it goes when it takes more than a second.
     private func startLikenessPass() {
-        guard let services else { return }
+        guard let services, !likenessPassStarted else { return }
+        likenessPassStarted = true
         let library = services.library
         let galleries = library.galleries.map { (id: $0.id, cells: library.cells(of: $0.id)) }
         Self.scheduler.run(

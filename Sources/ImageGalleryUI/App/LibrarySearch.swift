@@ -28,6 +28,10 @@ final class LibrarySearch {
     private var changedGalleries: Set<String> = []
     private let countObservers = Observers<Void>()
     private var counting: CancellationToken?
+    /// Each gallery's tags in use by key, as last counted (`tagsInUse`); a gallery whose cells changed since is left out.
+    private var tagUsesByGallery: [String: [String: TagUse]] = [:]
+    /// How many times each gallery's cells changed: a count made meanwhile is not kept.
+    private var tagChanges: [String: Int] = [:]
     private var countQueued = false
     private var observation: Observation?
     /// The images that could not be loaded, for smart galleries that look for them.
@@ -43,6 +47,8 @@ final class LibrarySearch {
             switch change {
             case .cells(let galleryID):
                 self?.changedGalleries.insert(galleryID)
+                self?.tagUsesByGallery[galleryID] = nil
+                self?.tagChanges[galleryID, default: 0] += 1
                 self?.queueCount()
             case .galleries: self?.queueCount()
             case .progress, .placeholdersDiscarded, .history: break
@@ -144,15 +150,32 @@ final class LibrarySearch {
             })
     }
 
-    /// The tags in use, each with its name folded, worked out on a worker from the galleries' cells as they are now.
+    /// The tags in use, each with its name folded, worked out on workers from the galleries' cells as they are now:
+    /// each gallery not counted since it changed is counted in a job of its own, so that a search asked meanwhile
+    /// waits for one gallery's count at most, not the library's.
     func tagsInUse(then: @escaping @Sendable @MainActor ([(name: String, folded: String)]) -> Void) {
-        let cells = library.galleries.map { library.cells(of: $0.id) }
+        guard let galleryID = library.galleries.first(where: { tagUsesByGallery[$0.id] == nil })?.id else {
+            let counted = library.galleries.compactMap { tagUsesByGallery[$0.id] }
+            scheduler.run(
+                .cpu, .background,
+                {
+                    var folding = SearchFolding()
+                    return GalleryLibrary.tagsInUse(merging: counted).map { ($0.name, folding.string($0.name)) }
+                }, then: then)
+            return
+        }
+        let cells = library.cells(of: galleryID)
+        let changes = tagChanges[galleryID, default: 0]
         scheduler.run(
-            .cpu, .background,
-            {
-                var folding = SearchFolding()
-                return GalleryLibrary.tagsInUse(among: cells).map { ($0.name, folding.string($0.name)) }
-            }, then: then)
+            .cpu, .background, { GalleryLibrary.tagUses(among: cells) },
+            then: { [weak self] uses in
+                guard let self else { return }
+                // A gallery that changed meanwhile is counted again.
+                if tagChanges[galleryID, default: 0] == changes, library.gallery(galleryID) != nil {
+                    tagUsesByGallery[galleryID] = uses
+                }
+                tagsInUse(then: then)
+            })
     }
 
     /// Whether `results` were found in the index of the library as it is now.

@@ -75,6 +75,7 @@ final class LikenessPass {
         if running == 0 { onProgress(progress) }
     }
 
+    /// Stops the measuring (the app is shutting down) and records and saves what is measured so far.
     func cancel() {
         cancellation.cancel()
         flush()
