@@ -275,8 +275,12 @@ struct JournalSaverTests {
             #expect(other.flush() == nil)
             let reports = Reports()
             let launch = try saver(folders, computer: "launch", reports: reports, restLaterBeyond: 0)
-            #expect(launch.loaded.galleries.map(\.id) == ["g2"])
-            #expect(launch.loaded.galleries[0] == shownSecond.galleries[1])
+            // Every gallery, named, for the sidebar; the shown one's images alone, the others counted.
+            #expect(launch.loaded.galleries.map(\.id) == shownSecond.galleries.map(\.id))
+            #expect(launch.loaded.galleries.map(\.name) == shownSecond.galleries.map(\.name))
+            #expect(launch.loaded.galleries[1] == shownSecond.galleries[1])
+            #expect(launch.loaded.galleries[0].images.isEmpty && launch.loaded.galleries[2].images.isEmpty)
+            #expect(launch.unreadCounts == ["g1": shownSecond.galleries[0].images.count, "g3": 2])
             #expect(!launch.isWhole)
             let expected = noted(shownSecond, gallery: 0, image: 0, "From the log")
             #expect(whole(launch) == expected)
@@ -284,7 +288,7 @@ struct JournalSaverTests {
             #expect(reports.merged.withLock { $0 } == [expected])
             // A library whose rest is smaller than the bound is read whole at once.
             let small = try saver(folders, computer: "small", restLaterBeyond: 1 << 20)
-            #expect(small.isWhole && small.loaded == expected)
+            #expect(small.isWhole && small.loaded == expected && small.unreadCounts.isEmpty)
         }
     }
 
@@ -296,8 +300,8 @@ struct JournalSaverTests {
             let logURL = folders.log.appendingPathComponent("\(launch.computer).log")
             // The window moves an image within the shown gallery and notes another, and makes a gallery.
             var edited = launch.loaded
-            edited.galleries[0].images.swapAt(0, 2)
-            edited.galleries[0].images[1].note = "Before the rest"
+            edited.galleries[1].images.swapAt(0, 2)
+            edited.galleries[1].images[1].note = "Before the rest"
             edited.galleries.append(Gallery(id: "g4", name: "Doors", images: []))
             let logSize = { (try? Data(contentsOf: logURL))?.count ?? 0 }
             let before = logSize()
@@ -330,7 +334,7 @@ struct JournalSaverTests {
         try withFolders { folders in
             try snapshotted(folders, shownSecond)
             let launch = try saver(folders, computer: "launch", restLaterBeyond: 0)
-            #expect(launch.loaded.galleries.map(\.id) == ["g2"])
+            #expect(!launch.isWhole && launch.loaded.galleries[1] == shownSecond.galleries[1])
             // A byte of the last section changes on the disk before the rest is read.
             let name = try #require(
                 FileManager.default.contentsOfDirectory(atPath: folders.log.path).first { $0.hasPrefix("snapshot-") })

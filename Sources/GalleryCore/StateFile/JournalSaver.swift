@@ -115,9 +115,12 @@ public final class JournalSaver: Sendable {
         }
     }
 
-    /// The library as the journal held it when this saver opened it: its shown gallery alone when the launch left the
-    /// rest for later (`readRest`).
+    /// The library as the journal held it when this saver opened it: when the launch left the rest for later
+    /// (`readRest`), every gallery, but only the shown one with its images.
     public let loaded: GalleryState
+
+    /// The galleries whose images the launch left for later, with the count of images the snapshot gives each.
+    public let unreadCounts: [String: Int]
 
     /// This computer's id in the journal: its log is `journal/<computer>.log`.
     public var computer: String { journal.withLock { $0.computer } }
@@ -132,7 +135,8 @@ public final class JournalSaver: Sendable {
     ///     asked to save. Called where the reading runs.
     ///   - beforeWrite: called before each append; when it throws, the save fails as a failed append does.
     ///   - restLaterBeyond: when the newest snapshot's sections but the shown gallery's hold more than this many
-    ///     bytes, only the shown gallery's is read now (`loaded` holds that gallery alone), the rest by `readRest`.
+    ///     bytes, only the shown gallery's is read now (the others are in `loaded` without their images), the rest
+    ///     by `readRest`.
     public init(
         library: LibraryFolder, stateFolder: URL, carryingOver: GalleryState? = nil,
         restLaterBeyond: Int? = nil, policy: SnapshotPolicy = .standard,
@@ -186,9 +190,16 @@ public final class JournalSaver: Sendable {
             offsets[other] = read.read.end
             sizes[other] = read.size
         }
-        var state = replica.state
-        if let shownFirst { state.galleries.removeAll { $0.id != shownFirst.shown } }
+        let state = replica.state
         loaded = state
+        var unread: [String: Int] = [:]
+        if let shownFirst {
+            for index in shownFirst.rest.sections {
+                guard let gallery = shownFirst.contents.sections[index].gallery else { continue }
+                unread[gallery, default: 0] += shownFirst.contents.sections[index].imageCount
+            }
+        }
+        unreadCounts = unread
         var journal = Journal(
             replica: replica, saved: state, base: state, computer: computer, log: opened.file, offsets: offsets,
             sizes: sizes)

@@ -3,6 +3,7 @@ import GLibKit
 import GalleryCore
 import GalleryIO
 import GtkKit
+import Synchronization
 
 /// Starts the GtkApplication, loads the galleries once for the whole app (the library), and opens
 /// windows on it: each window holds its own session. App-wide actions (`app.`) live here.
@@ -22,8 +23,6 @@ public final class ImageGalleryApplication {
     /// The window the user used last: app-wide actions (new gallery, undo) act through it.
     private var lastActiveWindow: MainWindow?
     private var saver: JournalSaver?
-    /// The launch read the shown gallery first: the rest comes in as a merge, which is no other computer's edits.
-    private var restToCome = false
     private var folderWatchers: [FolderWatcher] = []
     private var undoAction: Action?
     private var redoAction: Action?
@@ -347,11 +346,20 @@ public final class ImageGalleryApplication {
                 }
             }
         }
+        // The first merge of a launch that read its shown gallery first is the rest of the library, no other
+        // computer's edits: its galleries are made here, on the saver's thread, and the GTK thread swaps them in.
+        let restToCome = Mutex(!saver.isWhole)
+        saver.whenWhole { _ in restToCome.withLock { $0 = false } }
         loading.events.onMerged.withLock {
             $0 = { [weak self] merged, ours in
+                let isRest = restToCome.withLock { isRest in
+                    defer { isRest = false }
+                    return isRest
+                }
+                let rest = isRest ? GalleryLibrary.Prepared(merged) : nil
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
-                    guard !self.restToCome else { return library.adoptMerge(merged, over: ours) }
+                    if let rest { return library.adoptRest(merged, prepared: rest, over: ours) }
                     let before = library.state
                     library.adoptMerge(merged, over: ours)
                     self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
@@ -360,9 +368,6 @@ public final class ImageGalleryApplication {
         }
         loading.events.beforeWrite.withLock { $0 = { try bytesSource.originals.makeDurable() } }
         self.saver = saver
-        // Posted after the rest's merge: what merges come next are other computers' edits.
-        restToCome = !saver.isWhole
-        saver.whenWhole { _ in MainContext.post { [weak self] in self?.restToCome = false } }
         library.onSave = { saver.save($0) }
         let stateFileName = intake.store.fileURL.lastPathComponent
         let folder = paths.libraryFolder
@@ -425,14 +430,21 @@ public final class ImageGalleryApplication {
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
         // the memory and the cores with the likeness pass's decodes. A launch that read its shown gallery first reads
-        // the rest once that gallery's first screen is in, and the likeness pass looks at the whole library.
+        // the rest once that gallery's first screen is in; the index and the likeness pass look at the whole library.
         if windows.isEmpty {
             window.gallery.onFirstScreenLoaded = { [weak self] in
-                services.search.buildIndex()
-                guard let self else { return }
-                guard let saver else { return startLikenessPass() }
+                guard let self, let saver else {
+                    services.search.buildIndex()
+                    self?.startLikenessPass()
+                    return
+                }
                 saver.readRest()
-                saver.whenWhole { _ in MainContext.post { [weak self] in self?.startLikenessPass() } }
+                saver.whenWhole { _ in
+                    MainContext.post { [weak self] in
+                        self?.services?.search.buildIndex()
+                        self?.startLikenessPass()
+                    }
+                }
             }
         }
         windows.append(window)

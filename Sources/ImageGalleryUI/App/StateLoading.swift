@@ -78,7 +78,8 @@ final class StateLoading: Sendable {
         if state.galleries.isEmpty { state = .initial }
         return Loaded(
             saver: saver, saverFailure: failure, stateFile: stateFile, state: state,
-            prepared: GalleryLibrary.Prepared(state))
+            prepared: GalleryLibrary.Prepared(
+                state, unreadCounts: saver?.isWhole == false ? saver?.unreadCounts ?? [:] : [:]))
     }
 
     /// A library whose galleries but the shown one hold more than this in the snapshot (some ten thousand images)
