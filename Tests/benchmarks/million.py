@@ -195,6 +195,11 @@ def one_run(app, args, results, measured):
             quiet = wait_quiet(app)
             results["rss_quiet"].append(memory_mb(app.proc.pid, "VmHWM"))
             log("  quiet after %.1f s more; peak RSS then %.0f MB" % (quiet, results["rss_quiet"][-1]))
+            stalls = app.stalls(since=started + painted["t"])
+            if stalls is not None:
+                results["stall_after"].append(max([s.ms for s in stalls] or [0]))
+                log("  main-loop stalls from the first screen until quiet: %s ms"
+                    % (", ".join("%.0f" % s.ms for s in stalls) or "none"))
             if args.launch_only:
                 return
             screen, desktop = session.screen, session.desktop
@@ -316,6 +321,7 @@ FIGURES = [
     ("launch_cpu", "its processor time (all threads)", 1, "s", 2),
     ("rss", "peak RSS after it", 1, "MB", 0),
     ("rss_quiet", "peak RSS once the launch's background work is done", 1, "MB", 0),
+    ("stall_after", "longest main-loop stall from the first screen until quiet (StallLog)", 1, "ms", 0),
     ("move_latency", "a move: on disk after", 1, "s", 2),
     ("move_bytes", "a move: written", 1e6, "MB", 1),
     ("move_gtk_ms", "a move: GTK thread", 1, "ms", 0),

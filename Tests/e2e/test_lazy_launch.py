@@ -62,8 +62,7 @@ def test_a_large_library_shows_its_gallery_first_with_every_gallery_listed_and_a
     app.click(x + w // 2, y + h // 2)
     snapshots = os.path.join(library, "journal", "snapshot-*.json")
     wait_until(lambda: glob.glob(snapshots), 30, 0.1, "the journal's snapshot")
-    app.wait_state(lambda s: s.get("shownGalleryID") == "stalled", 10, "Stalled shown")
-    app.stop()
+    app.stop()  # a quit writes what is not in the log yet
 
     app.start()
     # The first screen: "Stalled", still loading, so the rest of the library is not read yet.

@@ -359,7 +359,13 @@ public final class ImageGalleryApplication {
                 let rest = isRest ? GalleryLibrary.Prepared(merged) : nil
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
-                    if let rest { return library.adoptRest(merged, prepared: rest, over: ours) }
+                    if let rest {
+                        library.adoptRest(merged, prepared: rest, over: ours)
+                        #if StallLog
+                            StallLog.note(untranslated("rest-adopted"))
+                        #endif
+                        return
+                    }
                     let before = library.state
                     library.adoptMerge(merged, over: ours)
                     self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
