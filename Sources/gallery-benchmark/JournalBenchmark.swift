@@ -79,6 +79,38 @@ private func measureJournal(state: GalleryState) {
     }
     print("journal: the replica read holds \(snapshotMemory / count) bytes an image (malloc)")
     precondition(read?.replica == replica)
+    measureLaunchReading(snapshot: snapshot, shown: state.galleries[0].id)
+}
+
+/// A launch's reading of the journal (`JournalSaver` opened on a folder holding `snapshot`), whole and shown gallery
+/// first, to the library its first screen shows: processor time, and the heap it holds then.
+private func measureLaunchReading(snapshot: [UInt8], shown: String) {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("journal-benchmark-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let journal = root.appendingPathComponent("library/journal")
+    try! FileManager.default.createDirectory(at: journal, withIntermediateDirectories: true)
+    try! Data(snapshot).write(to: journal.appendingPathComponent("snapshot-benchmark.json"))
+    let library = try! LibraryFolder.open(root.appendingPathComponent("library"))
+    let clock = ThreadProcessorClock()
+    for (name, restLater) in [("whole", nil), ("shown gallery first", 0 as Int?)] {
+        var shownImages = 0
+        var held = 0
+        let samples = (0..<3).map { _ in
+            let before = cshim_allocated_bytes()
+            var saver: JournalSaver?
+            let time = clock.measure {
+                saver = try! JournalSaver(
+                    library: library, stateFolder: root.appendingPathComponent("state"), restLaterBeyond: restLater,
+                    onError: { _ in })
+            }
+            held = Int(cshim_allocated_bytes()) - Int(before)
+            shownImages = saver!.loaded.galleries.first { $0.id == shown }?.images.count ?? 0
+            return time
+        }
+        print(
+            journalSummary("journal: a launch's reading, \(name)", samples)
+                + ", shown gallery \(shownImages) images, \(held / 1_000_000) MB of heap then")
+    }
 }
 
 /// The heap bytes in use after `body` more than before it, as malloc counts them.

@@ -83,7 +83,9 @@ struct JournalCarryOverTests {
             #"{"format":1,"computers":["alpha"],"settings":{"sidebarVisible":[[1,1],true]}}"#,
             #"{"format":1,"computers":["alpha"],"settings":{"galleries":[[1,0],[]]}}"#,
             #"{"format":1,"computers":["alpha"],"images":[{"id":"i","place":[[1,0],"g","V0"]}]}"#,
-            #"{"format":2,"computers":[]}"#,
+            #"{"format":3,"computers":[]}"#,
+            #"{"format":2,"computers":["alpha"],"images":[]}"#,
+            #"{"format":2,"computers":[],"sections":[{"imageCount":1,"length":40}]}"#,
             #"{"settings":{},"format":1,"computers":["alpha"]}"#,
         ] {
             #expect(JournalSnapshot.decode(JournalRecord.frame(Array(text.utf8))) == nil, "\(text)")

@@ -50,11 +50,11 @@ private func withFolders(_ body: (Folders) throws -> Void) throws {
 
 private func saver(
     _ folders: Folders, computer: String = "a", runner: Runner = Runner(inline: true), reports: Reports = Reports(),
-    carryingOver: GalleryState? = nil, policy: JournalSaver.SnapshotPolicy = .standard
+    carryingOver: GalleryState? = nil, restLaterBeyond: Int? = nil, policy: JournalSaver.SnapshotPolicy = .standard
 ) throws -> JournalSaver {
     try JournalSaver(
         library: LibraryFolder.open(folders.library, creating: true), stateFolder: folders.stateFolder(computer),
-        carryingOver: carryingOver, policy: policy, runInBackground: runner.run,
+        carryingOver: carryingOver, restLaterBeyond: restLaterBeyond, policy: policy, runInBackground: runner.run,
         onError: { message in reports.errors.withLock { $0.append(message) } },
         onMerged: { merged, _ in reports.merged.withLock { $0.append(merged) } })
 }
@@ -68,6 +68,33 @@ private let library = GalleryState(galleries: [
     Gallery(id: "g1", name: "Walls", images: [image("i1"), image("i2"), image("i3")]),
     Gallery(id: "g2", name: "Floors", images: [image("i4"), image("i5"), image("i6")]),
 ])
+
+/// Three galleries, the second shown.
+private let shownSecond = GalleryState(
+    galleries: library.galleries + [Gallery(id: "g3", name: "Ceilings", images: [image("i7"), image("i8")])],
+    shownGalleryID: "g2")
+
+/// A library saved by one computer (its log holding every image) with a snapshot of it written.
+private func snapshotted(_ folders: Folders, _ state: GalleryState) throws {
+    let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+    let writer = try saver(folders, computer: "writer", policy: everyAppend)
+    writer.save(state)
+    #expect(writer.flush() == nil)
+    #expect(JournalSaver.hasSnapshot(in: try LibraryFolder.open(folders.library)))
+}
+
+/// Waits for the rest of the library (read on a thread of its own) and returns it.
+private func whole(_ saver: JournalSaver) -> GalleryState {
+    let arrived = DispatchSemaphore(value: 0)
+    let library = Mutex<GalleryState?>(nil)
+    saver.whenWhole { whole in
+        library.withLock { $0 = whole }
+        arrived.signal()
+    }
+    saver.readRest()
+    arrived.wait()
+    return library.withLock { $0! }
+}
 
 private func noted(_ state: GalleryState, gallery: Int, image: Int, _ note: String) -> GalleryState {
     var state = state
@@ -285,6 +312,89 @@ struct JournalSaverTests {
             #expect(second.flush() == nil)
             let third = try saver(folders)
             #expect(third.computer == second.computer && third.loaded == edited)
+        }
+    }
+
+    @Test func aLaunchReadsTheShownGalleryFirstAndTheRestAfterIt() throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            // Another computer's edit to a gallery not shown, in its log after the snapshot.
+            let other = try saver(folders, computer: "other")
+            other.save(noted(shownSecond, gallery: 0, image: 0, "From the log"))
+            #expect(other.flush() == nil)
+            let reports = Reports()
+            let launch = try saver(folders, computer: "launch", reports: reports, restLaterBeyond: 0)
+            // Every gallery, named, for the sidebar; the shown one's images alone, the others counted.
+            #expect(launch.loaded.galleries.map(\.id) == shownSecond.galleries.map(\.id))
+            #expect(launch.loaded.galleries.map(\.name) == shownSecond.galleries.map(\.name))
+            #expect(launch.loaded.galleries[1] == shownSecond.galleries[1])
+            #expect(launch.loaded.galleries[0].images.isEmpty && launch.loaded.galleries[2].images.isEmpty)
+            #expect(launch.unreadCounts == ["g1": shownSecond.galleries[0].images.count, "g3": 2])
+            #expect(!launch.isWhole)
+            let expected = noted(shownSecond, gallery: 0, image: 0, "From the log")
+            #expect(whole(launch) == expected)
+            #expect(launch.isWhole)
+            #expect(reports.merged.withLock { $0 } == [expected])
+            // A library whose rest is smaller than the bound is read whole at once.
+            let small = try saver(folders, computer: "small", restLaterBeyond: 1 << 20)
+            #expect(small.isWhole && small.loaded == expected && small.unreadCounts.isEmpty)
+        }
+    }
+
+    @Test func anEditMadeBeforeTheRestArrivesIsWrittenOnTopOfIt() throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            let reports = Reports()
+            let launch = try saver(folders, computer: "launch", reports: reports, restLaterBeyond: 0)
+            let logURL = folders.log.appendingPathComponent("\(launch.computer).log")
+            // The window moves an image within the shown gallery and notes another, and makes a gallery.
+            var edited = launch.loaded
+            edited.galleries[1].images.swapAt(0, 2)
+            edited.galleries[1].images[1].note = "Before the rest"
+            edited.galleries.append(Gallery(id: "g4", name: "Doors", images: []))
+            let logSize = { (try? Data(contentsOf: logURL))?.count ?? 0 }
+            let before = logSize()
+            launch.save(edited)
+            // Held, not written against a library the journal does not hold whole yet.
+            #expect(logSize() == before)
+            // A flush (a quit) reads the rest and writes the edit on it.
+            #expect(launch.flush() == nil)
+            #expect(logSize() > before)
+            var expected = shownSecond
+            expected.galleries[1].images.swapAt(0, 2)
+            expected.galleries[1].images[1].note = "Before the rest"
+            // The new gallery comes after the shown one; where among the others is its key's.
+            let holdsEdit = { (state: GalleryState?) -> Bool in
+                guard var state else { return false }
+                let made = state.galleries.firstIndex { $0.id == "g4" }
+                guard let made, state.galleries[made].name == "Doors", state.galleries[made].images.isEmpty else {
+                    return false
+                }
+                state.galleries.remove(at: made)
+                return state == expected
+            }
+            #expect(holdsEdit(reports.merged.withLock { $0.last }))
+            #expect(holdsEdit(try saver(folders, computer: "next").loaded))
+            #expect(reports.errors.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test func aSnapshotDamagedPastTheShownGalleryIsReadFromTheLogs() throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            let launch = try saver(folders, computer: "launch", restLaterBeyond: 0)
+            #expect(!launch.isWhole && launch.loaded.galleries[1] == shownSecond.galleries[1])
+            // A byte of the last section changes on the disk before the rest is read.
+            let name = try #require(
+                FileManager.default.contentsOfDirectory(atPath: folders.log.path).first { $0.hasPrefix("snapshot-") })
+            let file = try FileHandle(forUpdating: folders.log.appendingPathComponent(name))
+            let size = try file.seekToEnd()
+            try file.seek(toOffset: size - 10)
+            let byte = try #require(try file.read(upToCount: 1))
+            try file.seek(toOffset: size - 10)
+            try file.write(contentsOf: Data([byte[0] ^ 0x01]))
+            try file.close()
+            #expect(whole(launch) == shownSecond)
         }
     }
 }

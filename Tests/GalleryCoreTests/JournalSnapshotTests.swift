@@ -66,19 +66,64 @@ struct JournalSnapshotTests {
         #expect(JournalSnapshot.decode(read.encoded)?.replica == replica)
     }
 
-    @Test func imagesAreWrittenGroupedByGallery() throws {
+    @Test func eachGallerysImagesAreASectionOfTheirOwnAfterTheTable() throws {
         let galleries = (0..<4).map { gallery in
             Gallery(
                 id: "gallery-\(gallery)", name: "G\(gallery)",
                 images: (0..<50).map { GalleryImage(url: "https://e.org/\(gallery)/\($0).png", aspectRatio: 1) })
         }
-        let replica = LibraryReplica(carryingOver: GalleryState(galleries: galleries), by: "alpha")
-        let text = String(decoding: JournalSnapshot(replica: replica, covers: [:]).text, as: UTF8.self)
-        let named = text.components(separatedBy: #""place":[[1,0],""#).dropFirst().map { $0.prefix(9) }
-        #expect(named.count == 200)
-        // Each gallery's images one after another: the gallery named changes three times in all.
-        #expect(zip(named, named.dropFirst()).filter { $0 != $1 }.count == 3)
-        #expect(JournalSnapshot.decode(JournalRecord.frame(Array(text.utf8)))?.replica == replica)
+        var replica = LibraryReplica(carryingOver: GalleryState(galleries: galleries), by: "alpha")
+        replica.apply(
+            JournalEntry(
+                stamp: JournalStamp(counter: 2, computer: "alpha"),
+                changes: [
+                    .setImageField(ImageID("ghost"), name: "note", value: RawJSON(.string("Who?")))
+                ]))
+        let bytes = JournalSnapshot(replica: replica, covers: [:]).encoded
+        let found = bytes.withUnsafeBufferPointer { JournalRecord.read($0, from: 0, limit: JournalSnapshot.limit) }
+        #expect(found.stop == nil && found.payloads.count == 6)
+        let contents = try #require(
+            bytes.withUnsafeBufferPointer {
+                JournalSnapshot.readContents(UnsafeBufferPointer(rebasing: $0[found.payloads[0]]))
+            })
+        #expect(contents.snapshot.replica.images.isEmpty)
+        #expect(contents.sections.map(\.gallery) == galleries.map(\.id) + [nil])
+        #expect(contents.sections.map(\.imageCount) == [50, 50, 50, 50, 1])
+        // Each section read alone holds its gallery's images, and only them.
+        for (index, payload) in found.payloads.dropFirst().enumerated() {
+            var alone = contents
+            let read = bytes.withUnsafeBufferPointer {
+                JournalSnapshot.readSection(
+                    UnsafeBufferPointer(rebasing: $0[payload]), contents.sections[index], of: &alone)
+            }
+            #expect(read && alone.snapshot.replica.images.count == contents.sections[index].imageCount)
+            let shown = alone.snapshot.replica.state.galleries.filter { !$0.images.isEmpty }
+            #expect(shown.map(\.id) == (index < 4 ? [galleries[index].id] : []))
+            // A section read as another (its count of images not the table's) is refused.
+            var other = contents
+            other.sections[index].imageCount += 1
+            let refused = bytes.withUnsafeBufferPointer {
+                JournalSnapshot.readSection(
+                    UnsafeBufferPointer(rebasing: $0[payload]), other.sections[index], of: &other)
+            }
+            #expect(!refused)
+        }
+        #expect(JournalSnapshot.decode(bytes)?.replica == replica)
+    }
+
+    @Test func aSnapshotOfTheFirstFormatIsStillRead() throws {
+        let text =
+            #"{"format":1,"clock":3,"computers":["alpha"],"covers":{"alpha":40},"#
+            + #""settings":{"shownGalleryID":[[1,0],"g"]},"galleries":[{"id":"g","fields":{"name":[[1,0],"Cats"]},"#
+            + #""key":[[1,0],"V"]}],"imageCount":1,"images":[{"base":[[1,0],{"id":"i","url":"https://e.org/i.png","#
+            + #""aspectRatio":1.5}],"fields":{"note":[[3,0],"Grey"]},"place":[[1,0],"g","V"]}]}"#
+        let read = try #require(JournalSnapshot.decode(JournalRecord.frame(Array(text.utf8))))
+        #expect(read.covers == ["alpha": 40] && read.replica.clock == 3)
+        let state = read.replica.state
+        #expect(state.shownGalleryID == "g" && state.galleries.map(\.name) == ["Cats"])
+        #expect(state.galleries[0].images.map(\.note) == ["Grey"])
+        // Written again, in sections, it reads the same.
+        #expect(JournalSnapshot.decode(read.encoded) == read)
     }
 
     @Test func aSnapshotOfAnotherShapeIsRefusedWhole() {

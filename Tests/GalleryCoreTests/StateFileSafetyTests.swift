@@ -188,6 +188,32 @@ private func loaded(_ result: StateStore.LoadResult) -> GalleryState? {
         library.adoptMerge(touching, over: library.state)
         #expect(!library.history.canUndo && !library.history.canRedo)
     }
+
+    @MainActor @Test func theRestOfALibraryReadShownGalleryFirstIsSwappedInWithTheWindowsEditsKept() throws {
+        // A launch that read G first: K is listed and counted, its images still to come.
+        let shown = GalleryState(galleries: [
+            Gallery(id: "g", name: "G", images: [image("a"), image("b")]), Gallery(id: "k", name: "K"),
+        ])
+        for editsAfterSave in [false, true] {
+            let library = GalleryLibrary(prepared: GalleryLibrary.Prepared(shown, unreadCounts: ["k": 2]))
+            #expect(library.imageCount(of: "k") == 2 && library.imageCount(of: "g") == 2)
+            let placeholder = try #require(library.insertPlaceholder(in: "g", at: 2, label: "slow"))
+            library.move([ImageID("b")], in: "g", toInsertionIndex: 0)
+            let saved = library.state
+            // Edited again after the save the rest answers: the rest is merged in, as another computer's edits are.
+            if editsAfterSave { library.move([ImageID("a")], in: "g", toInsertionIndex: 0) }
+            var whole = saved
+            whole.galleries[1].images = [image("k1"), image("k2")]
+            library.adoptRest(whole, prepared: GalleryLibrary.Prepared(whole), over: saved)
+            #expect(library.cells(of: "k").map(\.id.rawValue) == ["k1", "k2"])
+            let order = library.cells(of: "g").filter { !$0.isPlaceholder }.map(\.id.rawValue)
+            #expect(order == (editsAfterSave ? ["a", "b"] : ["b", "a"]))
+            #expect(library.cells(of: "g").contains { $0.id == placeholder })
+            #expect(library.history.canUndo)
+            #expect(library.fulfillPlaceholder(placeholder, with: image("p")) == "g")
+            #expect(library.imageCount(of: "k") == 2)
+        }
+    }
 }
 
 @Suite struct TwoWritersTests {

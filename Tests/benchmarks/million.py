@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A million images (issue 48): `/usr/bin/python3 Tests/benchmarks/million.py [--sizes 10000,100000,1000000]
-[--runs 3] [--warm-ups 1] [--no-search]`.
+[--runs 3] [--warm-ups 1] [--no-search] [--launch-only --home NAME]`.
 
 The app ($IMAGE_GALLERY_BIN, else `.build/release/image-gallery`; built with `--traits StallLog`, whose log says when
 search results were painted) on a library `generated_library.py` makes (N images in 200 galleries, with origins, notes,
@@ -24,6 +24,9 @@ thumbnails), then `--runs` runs of:
    the bytes written from the first key until the file holds the last move (and write_bytes is still for 1 s);
 5. search as you type: search_typing.py's queries typed into Ctrl+F's field (its `type_queries`), each key to its
    results painted (the StallLog's `results-painted`), over all keys of the run: median and 99th percentile.
+`--launch-only` runs steps 1 and 2 alone, on a library whose journal is made once (a launch carries state.json over, a
+move is saved and the snapshot it leads to written) in a home of its own, million-N-NAME (`--home`, so that two builds'
+journals stay apart), beside the generated library it shares.
 Printed: each run's figures, then a table of median (min–max) per size. Not a test.
 """
 import argparse
@@ -48,8 +51,8 @@ class Library(ImageGallery):
     """Our app on a generated library, which each run starts from again."""
     place_within = 600  # a million images' window maps late on a busy machine
 
-    def __init__(self, home, binary, count):
-        self.library = os.path.join(home, "library")
+    def __init__(self, home, binary, count, source=None):
+        self.library = os.path.join(source or home, "library")
         self.count = count
         marker = os.path.join(self.library, "generated-%d" % count)
         if not os.path.exists(marker):
@@ -192,6 +195,13 @@ def one_run(app, args, results, measured):
             quiet = wait_quiet(app)
             results["rss_quiet"].append(memory_mb(app.proc.pid, "VmHWM"))
             log("  quiet after %.1f s more; peak RSS then %.0f MB" % (quiet, results["rss_quiet"][-1]))
+            stalls = app.stalls(since=started + painted["t"])
+            if stalls is not None:
+                results["stall_after"].append(max([s.ms for s in stalls] or [0]))
+                log("  main-loop stalls from the first screen until quiet: %s ms"
+                    % (", ".join("%.0f" % s.ms for s in stalls) or "none"))
+            if args.launch_only:
+                return
             screen, desktop = session.screen, session.desktop
             gui = app.harness_app(desktop)
             app.focus(screen)
@@ -279,11 +289,39 @@ def one_run(app, args, results, measured):
             app.stop()
 
 
+def make_journal(app, limit=1800):
+    """The library's journal, made once: a launch carries state.json over, a move is saved, and the snapshot it leads
+    to is written (a launch reads the snapshot from then on)."""
+    snapshots = os.path.join(os.path.dirname(app.state_path), "journal", "snapshot-*.json")
+    if glob.glob(snapshots):
+        return
+    log("%d images: making the journal" % app.count)
+    with Session() as session:
+        try:
+            app.write_state()
+            started = app.launch(session.desktop, session.screen, SIZE)
+            session.screen.wait_painted(ImageGallery.area, started, 900, cpu=app.cpu,
+                                        what="first screen of %d" % app.count)
+            app.focus(session.screen)
+            session.screen.key("Home")
+            time.sleep(0.5)
+            chord(session.screen, "Alt_L", "Right")
+            deadline = time.monotonic() + limit
+            while not glob.glob(snapshots):
+                if time.monotonic() > deadline:
+                    raise TimeoutError("no snapshot within %d s" % limit)
+                time.sleep(1)
+                app.check_alive()
+        finally:
+            app.stop()
+
+
 FIGURES = [
     ("launch", "warm launch → first screen painted", 1, "s", 2),
     ("launch_cpu", "its processor time (all threads)", 1, "s", 2),
     ("rss", "peak RSS after it", 1, "MB", 0),
     ("rss_quiet", "peak RSS once the launch's background work is done", 1, "MB", 0),
+    ("stall_after", "longest main-loop stall from the first screen until quiet (StallLog)", 1, "ms", 0),
     ("move_latency", "a move: on disk after", 1, "s", 2),
     ("move_bytes", "a move: written", 1e6, "MB", 1),
     ("move_gtk_ms", "a move: GTK thread", 1, "ms", 0),
@@ -314,6 +352,8 @@ def main():
     parser.add_argument("--edit-timeout", type=float, default=180)
     parser.add_argument("--warm-ups", type=int, default=1, help="unmeasured launches first (0: warm already)")
     parser.add_argument("--no-search", action="store_true")
+    parser.add_argument("--launch-only", action="store_true", help="steps 1 and 2 alone, on the library's journal")
+    parser.add_argument("--home", default="launch", help="with --launch-only: the home's name, one per build")
     args = parser.parse_args()
     run_alone()
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
@@ -322,7 +362,12 @@ def main():
     table = {}
     for count in sizes:
         began = time.monotonic()
-        app = Library(os.path.join(HOMES, "million-%d" % count), binary, count)
+        source = os.path.join(HOMES, "million-%d" % count)
+        if args.launch_only:
+            app = Library(os.path.join(HOMES, "million-%d-%s" % (count, args.home)), binary, count, source)
+            make_journal(app)
+        else:
+            app = Library(source, binary, count)
         results = {key: [] for key, *_ in FIGURES}
         results["timeouts"] = []
         for _ in range(args.warm_ups):

@@ -66,6 +66,16 @@ public enum JournalRecord {
         return found
     }
 
+    /// The length of the record a header starts (header, payload and newline); nil when `header` is no header of
+    /// a record of at most `limit` bytes.
+    static func recordLength(header: [UInt8], limit: Int) -> Int? {
+        guard header.count == headerLength, header[8] == 0x20, header[17] == 0x20,
+            let length = header.withUnsafeBufferPointer({ number($0[0..<8]) }),
+            header.withUnsafeBufferPointer({ number($0[9..<17]) }) != nil, length <= limit
+        else { return nil }
+        return headerLength + Int(length) + 1
+    }
+
     private static func hex(_ value: UInt32) -> [UInt8] {
         let digits = Array("0123456789abcdef".utf8)
         return (0..<8).reversed().map { digits[Int((value >> (4 * UInt32($0))) & 15)] }

@@ -1,26 +1,84 @@
 extension JournalSnapshot {
-    /// The snapshot `bytes` hold; nil when they are not one whole record of at most `limit` bytes holding a
-    /// snapshot of this format whose every value can be its field (a snapshot cut or damaged is not read at all:
-    /// the logs hold everything it did).
+    /// What a snapshot's first record holds: the settings and galleries (and, in format 1, every image), the
+    /// computers its stamps name, and the sections that follow it.
+    public struct Contents: Sendable {
+        public var snapshot: JournalSnapshot
+        var computers: [String]
+        public var sections: [Section]
+    }
+
+    /// The snapshot `bytes` hold; nil when they are not whole records of at most `limit` bytes holding a snapshot
+    /// of a format this version reads whose every value can be its field (a snapshot cut or damaged is not read at
+    /// all: the logs hold everything it did).
     public static func decode(_ bytes: [UInt8]) -> JournalSnapshot? {
         bytes.withUnsafeBufferPointer { buffer in
             let found = JournalRecord.read(buffer, from: 0, limit: limit)
-            guard found.payloads.count == 1, found.end == buffer.count else { return nil }
-            return try? read(UnsafeBufferPointer(rebasing: buffer[found.payloads[0]]))
+            guard found.stop == nil, found.end == buffer.count, let first = found.payloads.first,
+                var contents = readContents(UnsafeBufferPointer(rebasing: buffer[first])),
+                contents.sections.count == found.payloads.count - 1
+            else { return nil }
+            for (section, payload) in zip(contents.sections, found.payloads.dropFirst()) {
+                guard payload.count + JournalRecord.headerLength + 1 == section.length,
+                    readSection(UnsafeBufferPointer(rebasing: buffer[payload]), section, of: &contents)
+                else { return nil }
+            }
+            return contents.snapshot
         }
     }
 
-    private static func read(_ text: UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> JournalSnapshot {
+    /// The first record's payload read; nil when it is no snapshot of a format this version reads.
+    public static func readContents(_ text: UnsafeBufferPointer<UInt8>) -> Contents? {
+        try? read(text)
+    }
+
+    /// Takes in one section's images (its record's payload) into `contents.snapshot`; false when it is not that
+    /// section: another count of images, or a value that cannot be its field (the images read before it are taken
+    /// in, each whole and checked: the caller reads the library again from elsewhere, which changes none of them).
+    public static func readSection(
+        _ text: UnsafeBufferPointer<UInt8>, _ section: Section, of contents: inout Contents
+    ) -> Bool {
+        let computers = contents.computers
+        var replica = contents.snapshot.replica
+        // Dropped while it is read, so that taking the images in does not copy the table.
+        contents.snapshot.replica = LibraryReplica()
+        defer { contents.snapshot.replica = replica }
+        do throws(JSONReader.Failure) {
+            try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
+                var previousGallery = ""
+                var count = 0
+                replica.images.reserveCapacity(replica.images.count + min(section.imageCount, text.count / 16))
+                try reader.readFields { (reader, field) throws(JSONReader.Failure) in
+                    switch field {
+                    case "images":
+                        try reader.readArray { (reader) throws(JSONReader.Failure) in
+                            try readImage(&reader, computers, previousGallery: &previousGallery, into: &replica)
+                            count += 1
+                        }
+                    default: try reader.skipValue()
+                    }
+                }
+                guard count == section.imageCount else { throw JSONReader.Failure(offset: 0) }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private static func read(_ text: UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> Contents {
         try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
             var snapshot = JournalSnapshot(replica: LibraryReplica(), covers: [:])
             var computers: [String]?
-            var hasFormat = false
+            var format: String?
+            var sections: [Section] = []
+            var hasImages = false
             var previousGallery = ""
             try reader.readFields { (reader, field) throws(JSONReader.Failure) in
                 switch field {
                 case "format":
-                    guard try reader.readNumber() == String(format) else { throw JSONReader.Failure(offset: 0) }
-                    hasFormat = true
+                    let number = try reader.readNumber()
+                    guard number == "1" || number == String(Self.format) else { throw JSONReader.Failure(offset: 0) }
+                    format = number
                 case "clock": snapshot.replica.clock = max(snapshot.replica.clock, try readCounter(&reader))
                 case "computers":
                     var list: [String] = []
@@ -52,6 +110,10 @@ extension JournalSnapshot {
                     try reader.readArray { (reader) throws(JSONReader.Failure) in
                         try readGallery(&reader, computers, into: &snapshot.replica)
                     }
+                case "sections":
+                    try reader.readArray { (reader) throws(JSONReader.Failure) in
+                        sections.append(try readSectionEntry(&reader))
+                    }
                 case "imageCount":
                     // A hint, bounded by the text: each image takes more than sixteen bytes of it.
                     guard let count = try reader.readWholeNumber(atMost: UInt64(text.count / 16)) else {
@@ -60,15 +122,37 @@ extension JournalSnapshot {
                     snapshot.replica.images.reserveCapacity(Int(count))
                 case "images":
                     guard let computers else { throw JSONReader.Failure(offset: 0) }
+                    hasImages = true
                     try reader.readArray { (reader) throws(JSONReader.Failure) in
                         try readImage(&reader, computers, previousGallery: &previousGallery, into: &snapshot.replica)
                     }
                 default: try reader.skipValue()
                 }
             }
-            guard hasFormat else { throw JSONReader.Failure(offset: 0) }
-            return snapshot
+            // Format 1 holds its images in itself; format 2 in its sections.
+            guard let format, format == "1" ? sections.isEmpty : !hasImages else { throw JSONReader.Failure(offset: 0) }
+            return Contents(snapshot: snapshot, computers: computers ?? [], sections: sections)
         }
+    }
+
+    /// `{"gallery":id,"imageCount":N,"length":bytes}`, `gallery` left out for the images without a place.
+    private static func readSectionEntry(_ reader: inout JSONReader) throws(JSONReader.Failure) -> Section {
+        var gallery: String?
+        var count: UInt64?
+        var length: UInt64?
+        try reader.readFields { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "gallery": gallery = try readName(&reader)
+            case "imageCount": count = try reader.readWholeNumber(atMost: UInt64(limit))
+            case "length":
+                length = try reader.readWholeNumber(atMost: UInt64(limit))
+            default: try reader.skipValue()
+            }
+        }
+        guard let count, let length, length > UInt64(JournalRecord.headerLength) else {
+            throw JSONReader.Failure(offset: 0)
+        }
+        return Section(gallery: gallery, imageCount: Int(count), length: Int(length))
     }
 
     private static func readGallery(

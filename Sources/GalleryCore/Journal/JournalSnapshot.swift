@@ -1,18 +1,21 @@
 /// The whole library with its stamps, written now and then (`journal/snapshot-<computer>.json`) so that a launch
 /// reads it and only the log entries written after it: the replica (`LibraryReplica`) and how far into each
-/// computer's log it has taken in. One record (`JournalRecord`) holding one JSON object:
+/// computer's log it has taken in. Records (`JournalRecord`) each holding one JSON object: first the table of
+/// contents, then one section per gallery's images, in the order the table lists them, so that a launch reads the
+/// table and the shown gallery's section before its first screen and the rest after it.
 ///
-/// `{"format":1,"clock":N,"computers":[…],"covers":{"<computer>":offset},"settings":{name:[stamp,value]},
+/// `{"format":2,"clock":N,"computers":[…],"covers":{"<computer>":offset},"settings":{name:[stamp,value]},
 /// "galleries":[{"id","fields":{name:[stamp,value]},"key":[stamp,key],"deleted":[stamp,bool],"deletedAt":[stamp]}],
-/// "imageCount":N,"images":[{"base":[stamp,{image}],"fields":{name:[stamp,value]},"place":[stamp,gallery,key]}]}`
+/// "sections":[{"gallery":id,"imageCount":N,"length":bytes}]}`, then each section
+/// `{"images":[{"base":[stamp,{image}],"fields":{name:[stamp,value]},"place":[stamp,gallery,key]}]}`; the images
+/// without a place in a last section without `gallery`. Format 1 was the table with `imageCount` and `images` in it.
 ///
 /// A stamp is `[counter, n]`, `n` the index of its computer in `computers` (which comes first); a register without
 /// its value (`[stamp]`) holds none: a field removed, an image deleted. An image without `base` names its `id`.
-/// Images come grouped by gallery, so that a reader makes each gallery's id once (a launch reads every image).
 public struct JournalSnapshot: Hashable, Sendable {
     /// The largest snapshot read: the state file's bound.
     public static let limit = StateFileBytes.limit
-    static let format = 1
+    static let format = 2
 
     public var replica: LibraryReplica
     /// For each computer's log, the offset just past the last of its entries `replica` holds. Taking an entry in
@@ -26,10 +29,16 @@ public struct JournalSnapshot: Hashable, Sendable {
 
     // MARK: Writing
 
-    /// The snapshot as one record.
-    public var encoded: [UInt8] { JournalRecord.frame(text) }
+    /// One gallery's images (`gallery` nil: the images without a place), as a record after the table of contents.
+    public struct Section: Hashable, Sendable {
+        public var gallery: String?
+        public var imageCount: Int
+        /// The record's length, header and newline included: each section starts where the one before ends.
+        public var length: Int
+    }
 
-    var text: [UInt8] {
+    /// The snapshot as its records: the table of contents, then the sections.
+    public var encoded: [UInt8] {
         var computers: [String] = []
         var indices: [String: Int] = [:]
         // Most stamps name the computer the one before named: compared first, the text is not hashed.
@@ -93,6 +102,56 @@ public struct JournalSnapshot: Hashable, Sendable {
                 }
             }
         }
+        // Each gallery's images a record of its own, in the order of the galleries' ids, the images without a place
+        // last: a reader makes each gallery's id once, and a launch reads the shown gallery's alone.
+        var sections: [Section] = []
+        var records: [[UInt8]] = []
+        let sectioned =
+            groups.keys.sorted().map { ($0 as String?, groups[$0]!) } + (unplaced.isEmpty ? [] : [(nil, unplaced)])
+        for (gallery, positions) in sectioned {
+            var section = JSONWriter(compact: true)
+            section.object { writer in
+                writer.field("images")
+                writer.array { writer in
+                    for position in positions {
+                        let (id, record) = replica.images[position]
+                        writer.element()
+                        writer.object { writer in
+                            if let base = record.base {
+                                writer.field("base")
+                                writer.array { writer in
+                                    stamp(&writer, base.stamp)
+                                    writer.element()
+                                    StateFileFormat.write(base.value, to: &writer)
+                                }
+                            } else {
+                                writer.field("id")
+                                writer.string(id.rawValue)
+                            }
+                            if !record.fields.isEmpty {
+                                writer.field("fields")
+                                fields(&writer, record.fields)
+                            }
+                            if let placement = record.placement {
+                                writer.field("place")
+                                writer.array { writer in
+                                    stamp(&writer, placement.stamp)
+                                    if let place = placement.value {
+                                        writer.element()
+                                        writer.string(place.gallery)
+                                        writer.element()
+                                        writer.string(place.key)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let framed = JournalRecord.frame(section.bytes)
+            sections.append(Section(gallery: gallery, imageCount: positions.count, length: framed.count))
+            records.append(framed)
+        }
         writer.object { writer in
             writer.field("format")
             writer.integer(Self.format)
@@ -137,45 +196,26 @@ public struct JournalSnapshot: Hashable, Sendable {
                     }
                 }
             }
-            writer.field("imageCount")
-            writer.integer(replica.images.count)
-            writer.field("images")
+            writer.field("sections")
             writer.array { writer in
-                for position in groups.keys.sorted().flatMap({ groups[$0]! }) + unplaced {
-                    let (id, record) = replica.images[position]
+                for section in sections {
                     writer.element()
                     writer.object { writer in
-                        if let base = record.base {
-                            writer.field("base")
-                            writer.array { writer in
-                                stamp(&writer, base.stamp)
-                                writer.element()
-                                StateFileFormat.write(base.value, to: &writer)
-                            }
-                        } else {
-                            writer.field("id")
-                            writer.string(id.rawValue)
+                        if let gallery = section.gallery {
+                            writer.field("gallery")
+                            writer.string(gallery)
                         }
-                        if !record.fields.isEmpty {
-                            writer.field("fields")
-                            fields(&writer, record.fields)
-                        }
-                        if let placement = record.placement {
-                            writer.field("place")
-                            writer.array { writer in
-                                stamp(&writer, placement.stamp)
-                                if let place = placement.value {
-                                    writer.element()
-                                    writer.string(place.gallery)
-                                    writer.element()
-                                    writer.string(place.key)
-                                }
-                            }
-                        }
+                        writer.field("imageCount")
+                        writer.integer(section.imageCount)
+                        writer.field("length")
+                        writer.integer(section.length)
                     }
                 }
             }
         }
-        return writer.bytes
+        var bytes = JournalRecord.frame(writer.bytes)
+        bytes.reserveCapacity(bytes.count + sections.reduce(0) { $0 + $1.length })
+        for record in records { bytes += record }
+        return bytes
     }
 }

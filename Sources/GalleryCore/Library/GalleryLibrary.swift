@@ -36,6 +36,9 @@ public final class GalleryLibrary {
     private var placeholderGallery: [ImageID: String] = [:]
     /// Which gallery holds each image: an edit finds its image in one gallery, not by going through all of them.
     private var imageGallery: [ImageID: String]
+    /// The galleries a launch that read its shown gallery first has not read yet, with the count of images the
+    /// snapshot gives each: the sidebar counts them before they arrive (`adoptRest`).
+    private var unreadCounts: [String: Int]
     /// Placeholders whose images make one undo step (a folder, a file chooser's selection), by key.
     private var arrivalBatches: [Int: ArrivalBatch] = [:]
     private var batchOfPlaceholder: [ImageID: Int] = [:]
@@ -56,6 +59,7 @@ public final class GalleryLibrary {
     public init(prepared: Prepared) {
         shelves = prepared.shelves
         imageGallery = prepared.imageGallery
+        unreadCounts = prepared.unreadCounts
         version = prepared.state.version
         shownGalleryID = prepared.state.shownGalleryID
         sidebarSetting = prepared.state.sidebarVisible
@@ -70,10 +74,13 @@ public final class GalleryLibrary {
         fileprivate let state: GalleryState
         fileprivate let shelves: [Shelf]
         fileprivate let imageGallery: [ImageID: String]
+        fileprivate let unreadCounts: [String: Int]
 
-        public init(_ state: GalleryState) {
+        /// `unreadCounts`: the galleries whose images are still to come, with how many each holds.
+        public init(_ state: GalleryState, unreadCounts: [String: Int] = [:]) {
             var (state, imageGallery) = state.withUniqueIDsAndTheirGalleries()
             self.imageGallery = imageGallery
+            self.unreadCounts = unreadCounts
             if state.galleries.isEmpty { state.galleries = GalleryState.initial.galleries }
             shelves = state.galleries.map(Shelf.init)
             // Only what is not in the shelves: each gallery's images would be a second copy of every image.
@@ -150,6 +157,7 @@ public final class GalleryLibrary {
 
     public func imageCount(of galleryID: String) -> Int {
         guard let cells = cellList(galleryID)?.cells else { return 0 }
+        if cells.isEmpty, let unread = unreadCounts[galleryID] { return unread }
         return cells.count - placeholderGallery.values.lazy.filter { $0 == galleryID }.count
     }
 
@@ -906,34 +914,53 @@ public final class GalleryLibrary {
             base: ours, theirs: merged, ours: current
         ).withUniqueIDsAndTheirGalleries()
         guard adopted != current else { return }
+        install(adopted.galleries.map(Shelf.init), imageGallery: adoptedImageGallery, settings: adopted, over: current)
+    }
+
+    /// Takes in the rest of a library whose launch read its shown gallery first (`merged` on top of `ours`, as
+    /// `adoptMerge` takes it), prepared on a worker: when the window is still as it saved `ours`, the prepared
+    /// galleries replace the window's as they are, so that the GTK thread does nothing per image.
+    public func adoptRest(_ merged: GalleryState, prepared: Prepared, over ours: GalleryState) {
+        unreadCounts = [:]
+        let current = state
+        guard current == ours else { return adoptMerge(merged, over: ours) }
+        install(prepared.shelves, imageGallery: prepared.imageGallery, settings: prepared.state, over: current)
+    }
+
+    /// Makes `adopted` the library's galleries (the window's placeholders kept where they were), and `settings`'s
+    /// its settings; the history stays when the galleries its steps touch are as they were.
+    private func install(
+        _ adopted: [Shelf], imageGallery adoptedImageGallery: [ImageID: String], settings: GalleryState,
+        over current: GalleryState
+    ) {
         let steps = (history.undoStack + history.redoStack).map(\.edit)
         let listStays =
             !steps.contains(where: \.changesGalleryList)
-            || adopted.galleries.map(\.id) == current.galleries.map(\.id)
+            || adopted.map(\.entry.id) == current.galleries.map(\.id)
         let stepsStay =
             listStays
             && Set(steps.flatMap(\.galleryIDs)).allSatisfy { id in
-                adopted.galleries.first { $0.id == id } == current.galleries.first { $0.id == id }
+                adopted.first { $0.entry.id == id }?.saved == current.galleries.first { $0.id == id }
             }
-        var adoptedShelves: [Shelf] = []
-        for gallery in adopted.galleries {
-            var shelf = Shelf(gallery)
-            for (index, cell) in (cellList(gallery.id)?.cells ?? []).enumerated() where cell.isPlaceholder {
-                shelf.cells.cells.insert(cell, at: min(index, shelf.cells.cells.count))
+        var adoptedShelves = adopted
+        for index in adoptedShelves.indices {
+            let cells = cellList(adoptedShelves[index].entry.id)?.cells ?? []
+            for (position, cell) in cells.enumerated() where cell.isPlaceholder {
+                adoptedShelves[index].cells.cells.insert(
+                    cell, at: min(position, adoptedShelves[index].cells.cells.count))
             }
-            adoptedShelves.append(shelf)
         }
-        let kept = Set(adopted.galleries.map(\.id))
+        let kept = Set(adoptedShelves.map(\.entry.id))
         let discarded = shelves.filter { !kept.contains($0.entry.id) }
             .flatMap { $0.cells.cells.filter(\.isPlaceholder).map(\.id) }
         for id in discarded { placeholderGallery[id] = nil }
         shelves = adoptedShelves
         imageGallery = adoptedImageGallery
-        version = adopted.version
-        shownGalleryID = adopted.shownGalleryID
-        sidebarSetting = adopted.sidebarVisible
-        playAnimationsSetting = adopted.playAnimations
-        unknownFields = adopted.unknownFields
+        version = settings.version
+        shownGalleryID = settings.shownGalleryID
+        sidebarSetting = settings.sidebarVisible
+        playAnimationsSetting = settings.playAnimations
+        unknownFields = settings.unknownFields
         // Before the history starts afresh: a batch these complete records nothing that lasts.
         for id in discarded { leaveBatch(id) }
         if !stepsStay { history.clear() }

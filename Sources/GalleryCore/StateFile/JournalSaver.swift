@@ -68,6 +68,21 @@ public final class JournalSaver: Sendable {
         /// The launch read no snapshot and replayed every log: the first save's snapshot spares the next launch that.
         var snapshotOwed = false
         var snapshotScheduled = false
+        /// The snapshot's sections the launch left for after its first screen; nil once they are in.
+        var rest: Rest?
+    }
+
+    /// What a launch that read the shown gallery first has still to read: the snapshot's other sections.
+    private struct Rest: Sendable {
+        var file: JournalSnapshotFile
+        var sections: [Int]
+    }
+
+    /// Whether the rest of the library is in, and who waits for it.
+    private struct Whole {
+        var isWhole: Bool
+        var started = false
+        var waiting: [@Sendable (GalleryState) -> Void] = []
     }
 
     private let folder: LibraryFolder
@@ -83,6 +98,9 @@ public final class JournalSaver: Sendable {
     private let onError: @Sendable (String) -> Void
     private let onMerged: @Sendable (_ merged: GalleryState, _ ours: GalleryState) -> Void
     private let beforeWrite: @Sendable () throws -> Void
+    private let whole: Mutex<Whole>
+    /// Left once the rest of the library is in: what needs the whole library (a flush, a state file taken in) waits.
+    private let restRead = DispatchGroup()
 
     /// Runs `work` off the caller's thread once `after` has passed.
     public typealias RunInBackground = @Sendable (_ after: Duration, _ work: @escaping @Sendable () -> Void) -> Void
@@ -97,8 +115,12 @@ public final class JournalSaver: Sendable {
         }
     }
 
-    /// The library as the journal held it when this saver opened it.
+    /// The library as the journal held it when this saver opened it: when the launch left the rest for later
+    /// (`readRest`), every gallery, but only the shown one with its images.
     public let loaded: GalleryState
+
+    /// The galleries whose images the launch left for later, with the count of images the snapshot gives each.
+    public let unreadCounts: [String: Int]
 
     /// This computer's id in the journal: its log is `journal/<computer>.log`.
     public var computer: String { journal.withLock { $0.computer } }
@@ -112,9 +134,12 @@ public final class JournalSaver: Sendable {
     ///   - onMerged: other computers' entries were taken in; `merged` holds them on top of `ours`, the last state
     ///     asked to save. Called where the reading runs.
     ///   - beforeWrite: called before each append; when it throws, the save fails as a failed append does.
+    ///   - restLaterBeyond: when the newest snapshot's sections but the shown gallery's hold more than this many
+    ///     bytes, only the shown gallery's is read now (the others are in `loaded` without their images), the rest
+    ///     by `readRest`.
     public init(
         library: LibraryFolder, stateFolder: URL, carryingOver: GalleryState? = nil,
-        policy: SnapshotPolicy = .standard,
+        restLaterBeyond: Int? = nil, policy: SnapshotPolicy = .standard,
         runInBackground: @escaping RunInBackground = onThreadOfItsOwn,
         clock: SavePacing.Clock = .system,
         onError: @escaping @Sendable (String) -> Void,
@@ -134,7 +159,13 @@ public final class JournalSaver: Sendable {
         }
         var replica = LibraryReplica()
         var offsets: [String: Int] = [:]
-        let snapshot = Self.newestSnapshot(in: folder)
+        let journalFolder = folder
+        let shownFirst =
+            carryingOver == nil
+            ? restLaterBeyond.flatMap { Self.readingShownFirst(in: journalFolder, beyond: $0) } : nil
+        let snapshot =
+            shownFirst.map { (snapshot: $0.contents.snapshot, size: $0.rest.file.size) }
+            ?? Self.newestSnapshot(in: folder)
         if let snapshot {
             replica = snapshot.snapshot.replica
             offsets = snapshot.snapshot.covers
@@ -161,13 +192,24 @@ public final class JournalSaver: Sendable {
         }
         let state = replica.state
         loaded = state
+        var unread: [String: Int] = [:]
+        if let shownFirst {
+            for index in shownFirst.rest.sections {
+                guard let gallery = shownFirst.contents.sections[index].gallery else { continue }
+                unread[gallery, default: 0] += shownFirst.contents.sections[index].imageCount
+            }
+        }
+        unreadCounts = unread
         var journal = Journal(
             replica: replica, saved: state, base: state, computer: computer, log: opened.file, offsets: offsets,
             sizes: sizes)
+        journal.rest = shownFirst?.rest
+        whole = Mutex(Whole(isWhole: shownFirst == nil))
         journal.lastSnapshotBytes = snapshot?.size ?? 0
         journal.snapshotOwed = snapshot == nil
         journal.logBytesSinceSnapshot = max(0, opened.read.end - (snapshot?.snapshot.covers[computer] ?? 0))
         self.journal = Mutex(journal)
+        if shownFirst != nil { restRead.enter() }
     }
 
     // MARK: Saving
@@ -209,10 +251,17 @@ public final class JournalSaver: Sendable {
 
     /// Commits and appends what is pending; returns why it is not in the log, if it is not.
     private func writePending(scheduled: Bool) -> String? {
-        writing.withLock { _ in writePendingAlone(scheduled: scheduled) }
+        // Edits made on the shown gallery alone are written once the rest is in: their changes are found against it.
+        if !scheduled { awaitWhole() }
+        return writing.withLock { _ in writePendingAlone(scheduled: scheduled) }
     }
 
     private func writePendingAlone(scheduled: Bool) -> String? {
+        if scheduled && !whole.withLock({ $0.isWhole }) {
+            // Kept pending: the rest's arrival writes it.
+            requests.withLock { $0.scheduled = false }
+            return nil
+        }
         let pending = requests.withLock { requests in
             defer { requests.pending = nil }
             if scheduled { requests.scheduled = false }
@@ -364,6 +413,78 @@ public final class JournalSaver: Sendable {
         }
     }
 
+    // MARK: The rest of the library
+
+    /// Whether the whole library is in: false from a launch that read its shown gallery first until `readRest` is done.
+    public var isWhole: Bool { whole.withLock { $0.isWhole } }
+
+    /// Hands the whole library to `work` once the rest is in (after `onMerged` has it), where the reading runs; at
+    /// once when it is in already. Reading it is `readRest`'s.
+    public func whenWhole(_ work: @escaping @Sendable (_ whole: GalleryState) -> Void) {
+        let now = whole.withLock { whole in
+            if !whole.isWhole { whole.waiting.append(work) }
+            return whole.isWhole
+        }
+        if now { work(library) }
+    }
+
+    /// Reads the snapshot's sections the launch left for later, on a thread of its own, takes them in, and hands the
+    /// whole library to `onMerged` (the edits held until then written on top), then to those `whenWhole` names.
+    public func readRest() {
+        let starts = whole.withLock { whole in
+            defer { whole.started = true }
+            return !whole.isWhole && !whole.started
+        }
+        if starts { Thread.detachNewThread { [self] in takeInRest() } }
+    }
+
+    /// Blocks until the rest is in.
+    private func awaitWhole() {
+        guard !isWhole else { return }
+        readRest()
+        restRead.wait()
+    }
+
+    private func takeInRest() {
+        guard let rest = journal.withLock({ $0.rest }) else { return }
+        var contents = rest.file.contents
+        contents.snapshot.replica = LibraryReplica()
+        var replica = LibraryReplica()
+        if rest.file.read(sections: rest.sections, into: &contents) {
+            replica = contents.snapshot.replica
+        } else {
+            // What was read of it stays (each register whole and checked); the rest comes from the other files.
+            replica = contents.snapshot.replica
+            replica.merge(Self.replicaWithout(snapshot: rest.file.name, in: folder))
+        }
+        let waiting = writing.withLock { _ in
+            let merged: (GalleryState, GalleryState)? = journal.withLock { journal in
+                // The larger replica takes the smaller in: taking in is the same in either order.
+                replica.merge(journal.replica)
+                journal.replica = replica
+                journal.rest = nil
+                journal.saved = replica.state
+                return journal.saved != journal.base ? (journal.saved, journal.base) : nil
+            }
+            let waiting = whole.withLock { whole in
+                whole.isWhole = true
+                defer { whole.waiting = [] }
+                return whole.waiting
+            }
+            if requests.withLock({ $0.pending != nil }) {
+                // Its changes are found against the library the window showed, and its merge goes to `onMerged`.
+                _ = writePendingAlone(scheduled: false)
+            } else if let merged {
+                onMerged(merged.0, merged.1)
+            }
+            return waiting
+        }
+        restRead.leave()
+        let library = library
+        for work in waiting { work(library) }
+        takeInOtherLogs()
+    }
+
     // MARK: Snapshots
 
     private func scheduleSnapshot() {
@@ -408,6 +529,8 @@ public final class JournalSaver: Sendable {
     /// is handed to `onMerged` when it changed.
     public func takeInChanges() {
         runInBackground(.zero) { [self] in
+            // The rest's arrival reads every log again from where the launch stopped.
+            guard whole.withLock({ $0.isWhole }) else { return }
             _ = writePending(scheduled: false)
             takeInOtherLogs()
         }
@@ -542,18 +665,61 @@ public final class JournalSaver: Sendable {
         return (found, size)
     }
 
-    /// The newest snapshot in `folder` that reads whole, and its size.
-    private static func newestSnapshot(in folder: LibraryFolder) -> (snapshot: JournalSnapshot, size: Int)? {
+    /// The snapshots in `folder`, newest first.
+    private static func snapshotsByAge(in folder: LibraryFolder) -> [String] {
         let names = folder.names().filter { $0.hasPrefix(snapshotPrefix) && $0.hasSuffix(snapshotSuffix) }
-        let byAge = names.compactMap { name in folder.status(of: name).map { (name, $0.st_mtim) } }
-            .sorted { ($0.1.tv_sec, $0.1.tv_nsec) > ($1.1.tv_sec, $1.1.tv_nsec) }
-        for (name, _) in byAge {
-            guard let data = try? FileReader.read(name, in: folder, limit: JournalSnapshot.limit),
-                let snapshot = JournalSnapshot.decode([UInt8](data))
-            else { continue }
-            return (snapshot, data.count)
+        return names.compactMap { name in folder.status(of: name).map { (name, $0.st_mtim) } }
+            .sorted { ($0.1.tv_sec, $0.1.tv_nsec) > ($1.1.tv_sec, $1.1.tv_nsec) }.map(\.0)
+    }
+
+    /// The newest snapshot in `folder` that reads whole (but `besides`), and its size.
+    private static func newestSnapshot(in folder: LibraryFolder, besides: String? = nil) -> (
+        snapshot: JournalSnapshot, size: Int
+    )? {
+        for name in snapshotsByAge(in: folder) where name != besides {
+            guard let file = JournalSnapshotFile(named: name, in: folder) else { continue }
+            var contents = file.contents
+            guard file.read(sections: contents.sections.indices, into: &contents) else { continue }
+            return (contents.snapshot, file.size)
         }
         return nil
+    }
+
+    /// The newest snapshot's table and its shown gallery's section (the one the state shows, else the first), when
+    /// its other sections hold more than `beyond` bytes; nil when it has no such sections or does not read.
+    private static func readingShownFirst(in folder: LibraryFolder, beyond: Int) -> (
+        contents: JournalSnapshot.Contents, shown: String, rest: Rest
+    )? {
+        guard let name = snapshotsByAge(in: folder).first, let file = JournalSnapshotFile(named: name, in: folder)
+        else { return nil }
+        var contents = file.contents
+        let galleries = contents.snapshot.replica.state
+        guard
+            let shown = galleries.galleries.first(where: { $0.id == galleries.shownGalleryID })?.id
+                ?? galleries.galleries.first?.id
+        else { return nil }
+        let first = contents.sections.indices.filter { contents.sections[$0].gallery == shown }
+        let rest = contents.sections.indices.filter { contents.sections[$0].gallery != shown }
+        guard rest.reduce(0, { $0 + contents.sections[$1].length }) > beyond,
+            file.read(sections: first, into: &contents)
+        else { return nil }
+        return (contents, shown, Rest(file: file, sections: rest))
+    }
+
+    /// The library every other snapshot and every log hold, read from their starts: what a launch reads when the
+    /// snapshot it began with turns out damaged past its shown gallery.
+    private static func replicaWithout(snapshot name: String, in folder: LibraryFolder) -> LibraryReplica {
+        var replica = LibraryReplica()
+        var offsets: [String: Int] = [:]
+        if let other = newestSnapshot(in: folder, besides: name) {
+            replica = other.snapshot.replica
+            offsets = other.snapshot.covers
+        }
+        for log in otherLogs(in: folder, besides: "") {
+            guard let read = readLog(log, in: folder, from: offsets[log] ?? 0) else { continue }
+            for entry in read.read.entries { replica.apply(entry) }
+        }
+        return replica
     }
 
     /// This computer's id, kept in its own state folder; made the first time.

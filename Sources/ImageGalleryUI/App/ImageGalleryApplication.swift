@@ -3,6 +3,7 @@ import GLibKit
 import GalleryCore
 import GalleryIO
 import GtkKit
+import Synchronization
 
 /// Starts the GtkApplication, loads the galleries once for the whole app (the library), and opens
 /// windows on it: each window holds its own session. App-wide actions (`app.`) live here.
@@ -206,7 +207,7 @@ public final class ImageGalleryApplication {
         let library = GalleryLibrary(prepared: loaded.prepared)
         let bytesSource = makeBytesSource()
         let loader = ImageLoader(pipeline: ImagePipeline(scheduler: Self.scheduler, bytes: bytesSource))
-        upkeep = makeUpkeep(of: state, isLoaded: canSave, source: bytesSource)
+        upkeep = makeUpkeep(of: state, saver: loaded.saver, isLoaded: canSave, source: bytesSource)
         let downloader = DropDownloader(library: library, loader: loader)
         downloader.onFailure = { [weak self] message, galleryID in self?.say(message, about: galleryID) }
         downloader.onPage = { [weak self] capture, placeholder, galleryID, arrival in
@@ -289,30 +290,38 @@ public final class ImageGalleryApplication {
 
     /// Images deleted in an earlier session can no longer be undone: their originals, downloads and imported
     /// bytes go. A download stays only while its image has no kept original.
-    private func makeUpkeep(of state: GalleryState, isLoaded: Bool, source bytesSource: ImageBytesSource) -> () -> Void
-    {
+    private func makeUpkeep(
+        of state: GalleryState, saver: JournalSaver?, isLoaded: Bool, source bytesSource: ImageBytesSource
+    ) -> () -> Void {
         let launch = Date()
         let paths = paths
         let scheduler = Self.scheduler
-        return { [weak self] in
-            if isLoaded {
-                scheduler.submit(.io, .background) {
-                    let images = state.galleries.lazy.flatMap(\.images)
-                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                    let shared = paths.location.isShareable
-                    bytesSource.originals.prune(
-                        keeping: Set(images.compactMap { $0.original?.sha256 }),
-                        unreferencedFor: shared ? 7 * 24 * 3600 : 0,
-                        record: shared ? paths.unreferencedOriginalsFile : nil)
-                    bytesSource.pruneCache(
-                        keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                    bytesSource.pruneImports(
-                        in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
+        // What is kept is what the whole library names: a launch that read its shown gallery first waits for the rest.
+        let whole: (@escaping @Sendable (GalleryState) -> Void) -> Void =
+            saver.map { saver in { saver.whenWhole($0) } } ?? { $0(state) }
+        return {
+            whole { state in
+                if isLoaded {
+                    scheduler.submit(.io, .background) {
+                        let images = state.galleries.lazy.flatMap(\.images)
+                        // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                        let shared = paths.location.isShareable
+                        bytesSource.originals.prune(
+                            keeping: Set(images.compactMap { $0.original?.sha256 }),
+                            unreferencedFor: shared ? 7 * 24 * 3600 : 0,
+                            record: shared ? paths.unreferencedOriginalsFile : nil)
+                        bytesSource.pruneCache(
+                            keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
+                        bytesSource.pruneImports(
+                            in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
+                    }
+                }
+                MainContext.post { [weak self] in
+                    self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
+                    // Other computers' logs that grew while the launch read them.
+                    self?.saver?.takeInChanges()
                 }
             }
-            self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
-            // Other computers' logs that grew while the launch read them.
-            self?.saver?.takeInChanges()
         }
     }
 
@@ -337,10 +346,26 @@ public final class ImageGalleryApplication {
                 }
             }
         }
+        // The first merge of a launch that read its shown gallery first is the rest of the library, no other
+        // computer's edits: its galleries are made here, on the saver's thread, and the GTK thread swaps them in.
+        let restToCome = Mutex(!saver.isWhole)
+        saver.whenWhole { _ in restToCome.withLock { $0 = false } }
         loading.events.onMerged.withLock {
             $0 = { [weak self] merged, ours in
+                let isRest = restToCome.withLock { isRest in
+                    defer { isRest = false }
+                    return isRest
+                }
+                let rest = isRest ? GalleryLibrary.Prepared(merged) : nil
                 MainContext.post {
                     guard let self, let library = self.services?.library else { return }
+                    if let rest {
+                        library.adoptRest(merged, prepared: rest, over: ours)
+                        #if StallLog
+                            StallLog.note(untranslated("rest-adopted"))
+                        #endif
+                        return
+                    }
                     let before = library.state
                     library.adoptMerge(merged, over: ours)
                     self.report(IncomingChanges(before: before, after: library.state).message, seconds: 10)
@@ -410,11 +435,22 @@ public final class ImageGalleryApplication {
         window.gallery.playsEveryAnimation = services.library.playAnimations
         if upkeep != nil { window.gallery.onFirstFrame = { [weak self] in self?.startUpkeep() } }
         // The first keys typed in the search bar find the index ready; launch's pictures do not wait for it, nor share
-        // the memory and the cores with the likeness pass's decodes.
+        // the memory and the cores with the likeness pass's decodes. A launch that read its shown gallery first reads
+        // the rest once that gallery's first screen is in; the index and the likeness pass look at the whole library.
         if windows.isEmpty {
             window.gallery.onFirstScreenLoaded = { [weak self] in
-                services.search.buildIndex()
-                self?.startLikenessPass()
+                guard let self, let saver else {
+                    services.search.buildIndex()
+                    self?.startLikenessPass()
+                    return
+                }
+                saver.readRest()
+                saver.whenWhole { _ in
+                    MainContext.post { [weak self] in
+                        self?.services?.search.buildIndex()
+                        self?.startLikenessPass()
+                    }
+                }
             }
         }
         windows.append(window)

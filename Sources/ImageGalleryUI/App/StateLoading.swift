@@ -59,8 +59,10 @@ final class StateLoading: Sendable {
         var failure: String?
         do {
             guard let library else { throw FileError(code: ENOENT, path: paths.libraryFolder.path) }
+            // A state file to merge in needs the whole library before the first screen.
             saver = try JournalSaver(
                 library: library, stateFolder: stateFolder(paths), carryingOver: carries ? fileState : nil,
+                restLaterBeyond: finding == .changed ? nil : restLaterBeyond,
                 runInBackground: { wait, work in scheduler.submit(.io, .visible, after: wait, work) },
                 onError: { message in events.onError.withLock { $0 }?(message) },
                 onMerged: { merged, ours in events.onMerged.withLock { $0 }?(merged, ours) },
@@ -76,8 +78,13 @@ final class StateLoading: Sendable {
         if state.galleries.isEmpty { state = .initial }
         return Loaded(
             saver: saver, saverFailure: failure, stateFile: stateFile, state: state,
-            prepared: GalleryLibrary.Prepared(state))
+            prepared: GalleryLibrary.Prepared(
+                state, unreadCounts: saver?.isWhole == false ? saver?.unreadCounts ?? [:] : [:]))
     }
+
+    /// A library whose galleries but the shown one hold more than this in the snapshot (some ten thousand images)
+    /// shows that gallery first and reads the others after its first screen; a smaller one is read whole at once.
+    private static let restLaterBeyond = 4 << 20
 
     /// The lock this process holds on this computer's id while it appends to its log.
     private static let computerLock = Mutex<Int32?>(nil)
