@@ -51,7 +51,7 @@ def kind_of(path):
     base = os.path.basename(path)
     for prefix in ("libicu", "libswift", "libFoundation", "libgtk", "libgdk", "libglib", "libgio", "libgobject",
                    "libcairo", "libpango", "libharfbuzz", "libfreetype", "libfontconfig", "libpixman", "libX",
-                   "libxcb", "libcurl", "libatk", "libatspi", "libdbus", "libjpeg", "libpng", "libz"):
+                   "libxcb", "libcurl", "librsvg", "libatk", "libatspi", "libdbus", "libjpeg", "libpng", "libz"):
         if base.startswith(prefix):
             return "library " + prefix + "*"
     if base == "image-gallery":

@@ -51,6 +51,10 @@ DESKTOP_NAME = APP_ID + ".desktop"
 METAINFO_NAME = APP_ID + ".metainfo.xml"
 APP_ICON = DATA_DIR / "icons/hicolor/scalable/apps" / (APP_ID + ".svg")
 SYMBOLIC_ICON = DATA_DIR / "icons/hicolor/symbolic/apps" / (APP_ID + "-symbolic.svg")
+# The app icon rendered at the sizes a window's icon takes, so a window reads no SVG.
+ICON_PNG_SIZES = (16, 32, 48)
+ICON_PNGS = {size: DATA_DIR / ("icons/hicolor/%dx%d/apps" % (size, size)) / (APP_ID + ".png")
+             for size in ICON_PNG_SIZES}
 STYLESHEET = DATA_DIR / "style.css"
 HELP_PAGES = DATA_DIR / "help" / "C"
 
@@ -61,6 +65,7 @@ INSTALLED_FILES = [
     "share/metainfo/" + METAINFO_NAME,
     "share/icons/hicolor/scalable/apps/" + APP_ID + ".svg",
     "share/icons/hicolor/symbolic/apps/" + APP_ID + "-symbolic.svg",
+] + ["share/icons/hicolor/%dx%d/apps/%s.png" % (size, size, APP_ID) for size in ICON_PNG_SIZES] + [
     "share/image-gallery/style.css",
     "share/gnome-shell/search-providers/" + APP_ID + ".search-provider.ini",
     "share/dbus-1/services/" + APP_ID + ".service",
@@ -219,7 +224,7 @@ def test_installed_data_files_match_the_sources(install):
         (STYLESHEET, prefix / "share/image-gallery/style.css"),
         (APP_ICON, prefix / "share/icons/hicolor/scalable/apps" / APP_ICON.name),
         (SYMBOLIC_ICON, prefix / "share/icons/hicolor/symbolic/apps" / SYMBOLIC_ICON.name),
-    ]
+    ] + [(png, prefix / "share" / png.relative_to(DATA_DIR)) for png in ICON_PNGS.values()]
     for source, installed in pairs:
         assert filecmp.cmp(source, installed, shallow=False), "%s is not a copy of %s" % (installed, source)
 
@@ -428,6 +433,28 @@ def test_icons_load_through_gdk_pixbuf(icon, sizes):
     for size, fraction in coverage.items():
         # Neither blank nor a full square: a real icon shape with transparent margins.
         assert 0.1 < fraction < 0.95, "%s at %dpx covers %.0f%%" % (icon.name, size, fraction * 100)
+
+
+def test_app_icon_pngs_are_the_svg_rendered_at_their_sizes():
+    """Each PNG is what gdk-pixbuf's librsvg loader makes of the SVG at its size (to regenerate one:
+    `GdkPixbuf.Pixbuf.new_from_file_at_size(svg, size, size).savev(png, "png", [], [])`), so they cannot drift
+    from the SVG."""
+    output = run_python("""
+        import gi
+        gi.require_version("GdkPixbuf", "2.0")
+        from gi.repository import GdkPixbuf
+        svg, pngs = %r, %r
+        for size, png in pngs.items():
+            drawn = GdkPixbuf.Pixbuf.new_from_file_at_size(svg, size, size)
+            kept = GdkPixbuf.Pixbuf.new_from_file(png)
+            assert (kept.get_width(), kept.get_height(), kept.get_n_channels()) == (size, size, 4), png
+            a, b = drawn.get_pixels(), kept.get_pixels()
+            print(size, max(abs(a[y * drawn.get_rowstride() + x] - b[y * kept.get_rowstride() + x])
+                            for y in range(size) for x in range(size * 4)))
+    """ % (str(APP_ICON), {size: str(path) for size, path in ICON_PNGS.items()})).stdout
+    differences = {int(s): int(d) for s, d in (line.split() for line in output.splitlines())}
+    assert set(differences) == set(ICON_PNG_SIZES), output
+    assert max(differences.values()) <= 2, "a PNG differs from the SVG rendered at its size: %s" % differences
 
 
 def test_app_icon_is_a_128px_full_colour_svg():

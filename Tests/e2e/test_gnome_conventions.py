@@ -53,6 +53,29 @@ def test_the_window_class_is_the_application_id(make_app):
     assert klass.lower() == APP_ID.lower(), out
 
 
+def test_the_window_icon_is_the_apps_pngs_and_no_svg_is_read(make_app, tmp_path):
+    """The window icon comes from the app icon's PNGs (16, 32 and 48 px, the sizes GTK hands the window manager):
+    an SVG would bring librsvg's library pages into every window's memory."""
+    path = tmp_path / "red.png"
+    path.write_bytes(harness.png_bytes(64, 48, (220, 20, 20)))
+    app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
+        {"id": "i", "url": harness.file_url(str(path)), "aspectRatio": 64 / 48}]}]})
+    app.start()
+    app.wait_cells(lambda cells: len(cells) == 1 and not cells[0].loading, what="the image's cell")
+    out = subprocess.run(["xprop", "-display", app.desktop.display, "-id", app.window_id(), "-notype",
+                          "32c", "_NET_WM_ICON"], capture_output=True, text=True, timeout=30).stdout
+    values = [int(v) for v in out.split("=", 1)[1].replace("\n", " ").split(",")]
+    sizes = set()
+    while values:
+        width, height = values[0], values[1]
+        sizes.add((width, height))
+        values = values[2 + width * height:]
+    assert sizes == {(16, 16), (32, 32), (48, 48)}, out[:200]
+    with open("/proc/%d/maps" % app.proc.pid) as maps:
+        libraries = {line.split()[-1] for line in maps if ".so" in line}
+    assert not [name for name in libraries if "rsvg" in name], sorted(libraries)
+
+
 def test_f1_opens_the_installed_help_by_its_help_address(make_app, tmp_path):
     record = str(tmp_path / "help.txt")
     app = start(make_app, help_viewer=record, installed_help=True)
