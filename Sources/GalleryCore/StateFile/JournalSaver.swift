@@ -315,11 +315,7 @@ public final class JournalSaver: Sendable {
         let entries = replica.commit(changes, by: journal.computer)
         if !entries.isEmpty {
             do {
-                try beforeWrite()
-                try checkLibraryFolder()
-                let end = try journal.log.append(entries)
-                journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
-                journal.offsets[journal.computer] = end
+                try append(entries, to: &journal)
             } catch {
                 return .failed(reason: "\(error)")
             }
@@ -374,10 +370,7 @@ public final class JournalSaver: Sendable {
             let entries = replica.commit(replica.changes(from: journal.saved, to: merged), by: journal.computer)
             guard !entries.isEmpty else { return (nil, nil) }
             do {
-                try beforeWrite()
-                let end = try journal.log.append(entries)
-                journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
-                journal.offsets[journal.computer] = end
+                try append(entries, to: &journal)
             } catch {
                 return ("\(error)", nil)
             }
@@ -396,6 +389,16 @@ public final class JournalSaver: Sendable {
 
     /// The library as the journal holds it now: what a launch shows once `takeIn(library:adopting:)` has run.
     public var library: GalleryState { journal.withLock { $0.saved } }
+
+    /// Appends `entries` to this computer's log, once the originals they name are durable (`beforeWrite`) and while the
+    /// journal's folder is still the library's.
+    private func append(_ entries: [JournalEntry], to journal: inout Journal) throws {
+        try beforeWrite()
+        try checkLibraryFolder()
+        let end = try journal.log.append(entries)
+        journal.logBytesSinceSnapshot += end - (journal.offsets[journal.computer] ?? 0)
+        journal.offsets[journal.computer] = end
+    }
 
     /// Why the journal's folder is no longer the library's (moved away, a file put in its place): an append there
     /// would count as saved where no launch reads it.
