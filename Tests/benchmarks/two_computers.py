@@ -43,6 +43,7 @@ import harness  # noqa: E402
 from harness import ROLE, wait_until  # noqa: E402
 from generated_library import write_library  # noqa: E402
 from syncthing_peers import Peers  # noqa: E402
+from test_synced_library import second_desktop  # noqa: E402
 from versus_gthumb import HOMES, log, run_alone  # noqa: E402
 
 
@@ -64,18 +65,6 @@ def place_library(root, folder):
     os.makedirs(settings, exist_ok=True)
     with open(os.path.join(settings, "settings.json"), "w") as f:
         json.dump({"libraryFolder": folder}, f)
-
-
-def second_desktop():
-    """Another Xvfb display for computer B; its windows are read over the first desktop's AT-SPI bus."""
-    saved = dict(os.environ)
-    desktop = harness.Desktop()
-    try:
-        desktop.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return desktop
 
 
 def cpu_seconds(pid):
