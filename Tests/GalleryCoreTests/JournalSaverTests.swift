@@ -379,6 +379,30 @@ struct JournalSaverTests {
         }
     }
 
+    /// Another computer's table, framed and checked as a whole record: a section longer than the file holds, and a
+    /// count beyond what its section's bytes can hold, each in the first section's entry (a gallery not shown, so
+    /// the shown one's section still reads).
+    @Test(arguments: [("\"length\":", "\"length\":1"), ("\"imageCount\":", "\"imageCount\":99")])
+    func aSnapshotWhoseTableLiesIsNotReadInPartsNorCounted(lie: (field: String, told: String)) throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            let name = try #require(
+                FileManager.default.contentsOfDirectory(atPath: folders.log.path).first { $0.hasPrefix("snapshot-") })
+            let url = folders.log.appendingPathComponent(name)
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let found = bytes.withUnsafeBufferPointer { JournalRecord.read($0, from: 0, limit: JournalSnapshot.limit) }
+            let table = String(decoding: bytes[found.payloads[0]], as: UTF8.self)
+            let sections = try #require(table.range(of: "\"sections\":"))
+            let field = try #require(table.range(of: lie.field, range: sections.upperBound..<table.endIndex))
+            let lying = table.replacingCharacters(in: field, with: lie.told)
+            try Data(JournalRecord.frame(Array(lying.utf8)) + bytes[(found.payloads[0].upperBound + 1)...]).write(
+                to: url)
+            let launch = try saver(folders, computer: "launch", restLaterBeyond: 0)
+            #expect(launch.unreadCounts.values.allSatisfy { $0 < 99 })
+            #expect(whole(launch) == shownSecond)
+        }
+    }
+
     @Test func aSnapshotDamagedPastTheShownGalleryIsReadFromTheLogs() throws {
         try withFolders { folders in
             try snapshotted(folders, shownSecond)

@@ -149,7 +149,8 @@ extension JournalSnapshot {
             default: try reader.skipValue()
             }
         }
-        guard let count, let length, length > UInt64(JournalRecord.headerLength) else {
+        // Each image takes more than sixteen bytes of its section, so a count is bounded by the section's length.
+        guard let count, let length, length > UInt64(JournalRecord.headerLength), count <= length / 16 else {
             throw JSONReader.Failure(offset: 0)
         }
         return Section(gallery: gallery, imageCount: Int(count), length: Int(length))
