@@ -107,7 +107,20 @@ import Testing
         let outcome = try await carry(image)
         #expect(throws: LoadFailure(description: "not an image")) { try outcome.get() }
         #expect(source.originals.list().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: source.cacheFile(for: image.url).path))
         let state = GalleryState(galleries: [Gallery(name: "Old", images: [image])])
         #expect(CarryOver.pending(in: state, importsDirectory: imports).map(\.id) == [image.id])
+    }
+
+    /// A cell drops what the server sent cut short from the cache; carrying the image over must not put it back.
+    @Test func anImageCutShortIsNeitherKeptNorCached() async throws {
+        defer { fixture.tearDown() }
+        let whole = TestImages.png(width: 300, height: 200)
+        let image = GalleryImage(url: server.url("/cut.png"), aspectRatio: 1.5)
+        server.answer("/cut.png", LoopbackServer.response(200, body: Array(whole.prefix(whole.count / 2))))
+        let outcome = try await carry(image)
+        #expect(throws: LoadFailure(.incomplete, decoding: Data(whole.prefix(whole.count / 2)))) { try outcome.get() }
+        #expect(source.originals.list().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: source.cacheFile(for: image.url).path))
     }
 }

@@ -43,12 +43,13 @@ public enum CarryOver {
     }
 
     /// Gets `image`'s bytes (its cached download, else its address fetched again at background priority, so the
-    /// cells a window shows load first), keeps them and calls `then` on a worker thread.
+    /// cells a window shows load first), keeps them and calls `then` on a worker thread. A download is not cached:
+    /// its bytes are kept as the original, or are no image and not kept at all.
     public static func keep(
         _ image: GalleryImage, source: ImageBytesSource, importsDirectory: URL, cancellation: CancellationToken,
         then: @escaping @Sendable (Result<Kept, LoadFailure>) -> Void
     ) {
-        source.fetch(image.url, priority: .background, cancellation: cancellation) { fetched in
+        source.fetch(image.url, priority: .background, cancellation: cancellation, caching: false) { fetched in
             then(fetched.flatMap { keep($0, of: image, in: source.originals, importsDirectory: importsDirectory) })
         }
     }
@@ -60,6 +61,10 @@ public enum CarryOver {
         guard let format = ImageFormat.sniff(data.prefix(4096)) else {
             return .failure(LoadFailure(description: tr("not an image")))
         }
+        // Decoded once, for its likeness and to find bytes cut short, which a cell shows as an error and drops.
+        let fit = (Likeness.decodedSide, Likeness.decodedSide)
+        let decoded = ImageDecoder.decodePicture(StillImage.firstFrame(of: data), fit: fit)
+        if case .failure(.incomplete) = decoded { return .failure(LoadFailure(.incomplete, decoding: data)) }
         let sha256: String
         do throws(FileError) {
             sha256 = try store.keep(data)
@@ -75,6 +80,6 @@ public enum CarryOver {
         let isImport =
             URL(string: image.url).map { $0.isFileURL && $0.standardizedFileURL.path.hasPrefix(importsPath) } ?? false
         let url = isImport ? store.path(for: sha256).flatMap(FileURI.from(path:)) : nil
-        return .success((original, url, Likeness(imageBytes: data)))
+        return .success((original, url, try? decoded.map { Likeness($0.bitmap) }.get()))
     }
 }
