@@ -6,14 +6,17 @@ import Synchronization
 
 /// Records whether each image of the library moves: at launch for the images a file written before it knew
 /// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an
-/// I/O thread a batch at a time, each batch recorded as it is done and saved with the library's next change (a
-/// launch alone never rewrites the file); an image whose bytes are not here yet, or whose record was not saved, is
-/// read again at the next launch. The GTK thread only hands the cells over after a change and records each batch:
+/// I/O thread a batch at a time; what they say is recorded twice a second while more are queued, at once when the
+/// last is read, and saved with the library's next change (a launch alone never rewrites the file). An image whose
+/// bytes are not here yet, or whose record was not saved, is read again at the next launch. The GTK thread only hands the cells over after a change and records each batch:
 /// the I/O thread looks through them, once a change, and keeps the images it found to read.
 @MainActor
 final class AnimationSurveyor {
-    /// Images read in one job: enough to save the library rarely, few enough that each batch shows soon.
+    /// Images read in one job: few enough that the cells a window shows are read between two jobs.
     private nonisolated static let batchSize = 64
+    /// How long what was read may wait to be recorded: each record makes every view of the galleries it changes
+    /// look through their cells again, which once a batch held the GTK thread for a minute at 200,000 images.
+    private static let recordInterval: UInt32 = 500
 
     private let library: GalleryLibrary
     private let source: ImageBytesSource
@@ -29,6 +32,9 @@ final class AnimationSurveyor {
     private var hasQueued = false
     /// Set while the surveyor's own findings are recorded: that change brings no image to read.
     private var isRecording = false
+    /// What was read and is not recorded yet, and the timer that records it.
+    private var unrecorded: [ImageID: AnimationSummary] = [:]
+    private var recordTimer: UInt32 = 0
 
     init(library: GalleryLibrary, source: ImageBytesSource, scheduler: JobScheduler, libraryIsShareable: Bool) {
         self.library = library
@@ -76,11 +82,27 @@ final class AnimationSurveyor {
                 guard let self else { return }
                 isReading = false
                 self.hasQueued = hasQueued
-                isRecording = true
-                library.recordAnimations(found)
-                isRecording = false
+                unrecorded.merge(found) { $1 }
+                if !hasQueued {
+                    record()
+                } else if recordTimer == 0 {
+                    recordTimer = MainContext.after(milliseconds: Self.recordInterval) { [weak self] in
+                        self?.recordTimer = 0
+                        self?.record()
+                    }
+                }
                 readNextBatch()
             })
+    }
+
+    private func record() {
+        MainContext.cancel(recordTimer)
+        recordTimer = 0
+        guard !unrecorded.isEmpty else { return }
+        isRecording = true
+        library.recordAnimations(unrecorded)
+        isRecording = false
+        unrecorded = [:]
     }
 
     /// The images of `cells` not read yet nor asked about in this run, in the library's order.
