@@ -92,7 +92,7 @@ def focus(app, desktop, window, at_x):
         desktop.xdotool("windowfocus", "--sync", window)
         return any(harness._safe(f.extents, (None,))[0] == at_x and harness._safe(lambda: f.has_state("ACTIVE"))
                    for f in app.frames())
-    wait_until(active, 20, 0.2, "the window at x=%d active" % at_x, app.stderr)
+    wait_until(active, 20, 0.05, "the window at x=%d active" % at_x, app.stderr)
 
 
 def problems_in(app):
