@@ -155,7 +155,8 @@ def pasted_flood_peak(app, desktop, tmp_path, urls):
 
         def settled():
             peak()
-            return not app.cells() and app.find_by_name("not an image", contains=True)
+            # A single read first: a stable read of placeholders whose progress keeps changing takes seconds.
+            return app.peek_cells() == [] and not app.cells() and app.find_by_name("not an image", contains=True)
 
         # Each answer is refused as what it is, and the paste says so; its placeholders go.
         wait_until(settled, 240, 0.5, "the pasted answers refused as not images", app.dump_tree)

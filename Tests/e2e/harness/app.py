@@ -117,7 +117,7 @@ class App:
         if not window:
             return self
         try:
-            wait_until(self._frame_ready, timeout, 0.2, "the %r window over AT-SPI (pid %d)"
+            wait_until(self._frame_ready, timeout, 0.05, "the %r window over AT-SPI (pid %d)"
                        % (self.app_name, self.proc.pid), self._describe_for_timeout)
         except HarnessError:
             self._check_alive()
@@ -414,11 +414,28 @@ class App:
             raise HarnessError("could not read the gallery's cells: %s" % last_error)
         return last
 
+    def peek_cells(self):
+        """The visible cells read once (`cells(stable=False)`), or None when an object went away while reading: a
+        quick look before a stable read, for a poll."""
+        self._check_alive()
+        try:
+            return self._read_cells()
+        except A11yError:
+            self._gallery = None
+            return None
+
     def wait_cells(self, predicate, timeout=45, interval=0.25, what="cells"):
         """Polls cells() until predicate(cells) is true; returns those cells. Fails with the last cells."""
         last = []
 
         def attempt():
+            # One read first: while the cells keep changing (a download's progress in its name), a stable read takes
+            # up to `attempts` pairs of reads, which a poll whose answer is still no need not pay.
+            first = self.peek_cells()
+            if first is not None:
+                last[:] = first
+                if not predicate(last):
+                    return False
             last[:] = self.cells()
             return predicate(last)
 
@@ -476,11 +493,13 @@ class App:
         self.desktop.xdotool("windowfocus", "--sync", self.window_id())
 
     def resize(self, width, height, x=0, y=0):
-        """Moves and resizes the window (no WM on Xvfb: plain X requests)."""
+        """Moves and resizes the window (no WM on Xvfb: plain X requests), in X pixels; waits until the frame's
+        extents, which AT-SPI gives in GTK's points (X pixels over GDK_SCALE), say so."""
         wid = self.window_id()
         self.desktop.xdotool("windowmove", wid, x, y)
         self.desktop.xdotool("windowsize", wid, width, height)
-        want = (x, y, width, height)
+        scale = int(self.env().get("GDK_SCALE") or 1)
+        want = tuple(value // scale for value in (x, y, width, height))
         got = []
 
         def done():
