@@ -47,7 +47,8 @@ struct IncomingChangesTests {
             }
         case 2 where !nonEmpty.isEmpty:
             let from = nonEmpty.randomElement(using: &random)!
-            state.galleries[from].images.remove(at: Int.random(in: state.galleries[from].images.indices, using: &random))
+            state.galleries[from].images.remove(
+                at: Int.random(in: state.galleries[from].images.indices, using: &random))
         case 3 where !nonEmpty.isEmpty:
             let at = nonEmpty.randomElement(using: &random)!
             state.galleries[at].images[0].note = "note \(next)"
