@@ -63,4 +63,19 @@ struct JournalDiffTests {
         }
         #expect(changes == 10)
     }
+
+    @Test func entriesMadeBeforeTheyAreTakenInAreTheOnesACommitMakes() {
+        var new = large.state
+        new.galleries[1].images += (0..<20_000).map { GalleryImage(url: "https://e.org/\($0).png", aspectRatio: 1) }
+        new.galleries[0].images.removeFirst()
+        let changes = large.replica.changes(from: large.state, to: new)
+        let entries = large.replica.entries(committing: changes, by: "beta")
+        #expect(entries.count > 1, "a large edit is written in several entries")
+        var committed = large.replica
+        #expect(committed.commit(changes, by: "beta") == entries)
+        var applied = large.replica
+        for entry in entries { applied.apply(entry) }
+        #expect(applied == committed)
+        #expect(applied.state == new)
+    }
 }

@@ -15,13 +15,14 @@ thumbnails), then `--runs` runs of:
    (the search index, the clean-up of originals); the peak resident memory then;
 3. three edits as the e2e tests drive them, each once the one before is on disk: a move (Home, then Alt+Right: the
    first image one place on), a tag (Ctrl+T on it, the tag typed, Return) and a note (Alt+Return, Alt+N, the note
-   typed, Escape). Each from its last key until state.json (its inode polled every 10 ms, then its text read) holds
-   it: the latency; the bytes the app wrote meanwhile (/proc/PID/io write_bytes, until it stays still for 1 s after);
+   typed, Escape). Each from its last key until this computer's log in the library's journal (its size polled every
+   10 ms, then what was appended read) holds it: the latency; the bytes the app wrote meanwhile (/proc/PID/io write_bytes, until it stays still for 1 s after);
    the processor time of the GTK thread (the process's main thread, /proc/PID/task/PID/schedstat) from the key to
    the file holding it, which includes the frames it drew meanwhile (a dialog closing, the cell's new tag);
 4. a hundred edits in a minute: Home, then Alt+Right 100 times 0.6 s apart (the first image walks 100 places, back
    with Alt+Left from the end of a gallery of fewer), and
-   the bytes written from the first key until the file holds the last move (and write_bytes is still for 1 s);
+   the bytes written from the first key until write_bytes is still for 1 s, and when the log last grew by a record
+   of the walking image (the last move on disk);
 5. search as you type: search_typing.py's queries typed into Ctrl+F's field (its `type_queries`), each key to its
    results painted (the StallLog's `results-painted`), over all keys of the run: median and 99th percentile.
 `--launch-only` runs steps 1 and 2 alone, on a library whose journal is made once (a launch carries state.json over, a
@@ -91,6 +92,7 @@ class Library(ImageGallery):
             return int(stat.read().split()[0])
 
     def file_revision(self):
+        """state.json's identity (edit_on_disk.py's measure of a build that keeps it)."""
         try:
             info = os.stat(self.state_path)
         except FileNotFoundError:
@@ -99,6 +101,26 @@ class Library(ImageGallery):
 
     def file_text(self):
         with open(self.state_path, "rb") as f:
+            return f.read()
+
+    def journal_log(self):
+        """This computer's log in the library's journal (the one last written), nil before the first."""
+        logs = glob.glob(os.path.join(os.path.dirname(self.state_path), "journal", "*.log"))
+        return max(logs, key=os.path.getmtime) if logs else None
+
+    def log_end(self):
+        path = self.journal_log()
+        return (path, os.path.getsize(path)) if path else (None, 0)
+
+    def appended(self, since):
+        """What this computer's log holds past `since` (a `log_end()`): all of it when the log is another."""
+        path, start = since
+        now = self.journal_log()
+        if now is None:
+            return b""
+        with open(now, "rb") as f:
+            if now == path:
+                f.seek(start)
             return f.read()
 
 
@@ -131,17 +153,17 @@ def wait_quiet(app, share=0.05, still=2.0, limit=120):
     return time.monotonic() - started
 
 
-def wait_on_disk(app, since_revision, holds, timeout, look_now=False):
-    """Polls state.json until a new version of it (or, `look_now`, the one there now) `holds(text)`; returns the
+def wait_on_disk(app, since, needle, timeout):
+    """Polls this computer's log until what was appended past `since` (a `log_end()`) holds `needle`; returns the
     monotonic time it was seen."""
     deadline = time.monotonic() + timeout
-    revision = None if look_now else since_revision
+    size = since
     while time.monotonic() < deadline:
-        now = app.file_revision()
-        if now != revision:
+        now = app.log_end()
+        if now != size:
             seen = time.monotonic()
-            revision = now
-            if holds(app.file_text()):
+            size = now
+            if needle in app.appended(since):
                 return seen
         time.sleep(0.01)
         app.check_alive()
@@ -165,12 +187,16 @@ def in_order(text, ids):
     return all(p >= 0 for p in places) and places == sorted(places)
 
 
-def measured_edit(app, key, holds, timeout):
-    """Presses `key()` (returns the press time) and measures it until the file holds the edit."""
-    revision, written, gtk = app.file_revision(), app.written_bytes(), app.gtk_thread_ns()
+# What a log record that gives an image (or a gallery) a place holds: a move's.
+PLACED = b'"key":"'
+
+
+def measured_edit(app, key, needle, timeout):
+    """Presses `key()` (returns the press time) and measures it until this computer's log holds `needle`."""
+    since, written, gtk = app.log_end(), app.written_bytes(), app.gtk_thread_ns()
     pressed = key()
     try:
-        seen = wait_on_disk(app, revision, holds, timeout)
+        seen = wait_on_disk(app, since, needle, timeout)
     except TimeoutError:
         return {"latency": None, "bytes": app.written_bytes() - written, "gtk_ms": (app.gtk_thread_ns() - gtk) / 1e6}
     gtk_ms = (app.gtk_thread_ns() - gtk) / 1e6
@@ -210,15 +236,15 @@ def one_run(app, args, results, measured):
             screen.key("Home")
             time.sleep(0.5)
             first, second = app.image_id(0), app.image_id(1)
-            move = measured_edit(app, lambda: chord(screen, "Alt_L", "Right"),
-                                 lambda text: in_order(text, [second, first]), timeout)
+            # The journal is kept between runs: the first image may be the one an earlier run moved on.
+            move = measured_edit(app, lambda: chord(screen, "Alt_L", "Right"), PLACED, timeout)
             # A tag on it (it stays selected).
             tag = "benchtag%d" % len(results["launch"])
             app.focus(screen)
             chord(screen, "Control_L", "t")
             gui.wait_for_object("Tags of 1 Image", timeout=60)
             desktop.type_text(tag)
-            tagged = measured_edit(app, lambda: screen.key("Return"), lambda text: tag.encode() in text, timeout)
+            tagged = measured_edit(app, lambda: screen.key("Return"), tag.encode(), timeout)
             desktop.key("Escape")
             time.sleep(0.5)
             # A note on it, in its properties.
@@ -228,7 +254,7 @@ def one_run(app, args, results, measured):
             gui.wait_for_object("Image Properties", timeout=60)
             chord(screen, "Alt_L", "n")
             desktop.type_text(note)
-            noted = measured_edit(app, lambda: screen.key("Escape"), lambda text: note.encode() in text, timeout)
+            noted = measured_edit(app, lambda: screen.key("Escape"), note.encode(), timeout)
             for name, edit in (("move", move), ("tag", tagged), ("note", noted)):
                 if edit["latency"] is None:
                     results["timeouts"].append("%s not on disk within %.0f s" % (name, timeout))
@@ -245,7 +271,7 @@ def one_run(app, args, results, measured):
             screen.key("Home")
             time.sleep(0.5)
             order = [second, first] + [app.image_id(i) for i in range(2, app.count // 200)]
-            walker, place, step = order[0], 0, 1
+            place, step = 0, 1
             written = app.written_bytes()
             begun = time.monotonic()
             for index in range(100):
@@ -256,19 +282,28 @@ def one_run(app, args, results, measured):
                 if delay > 0:
                     time.sleep(delay)
                 last = chord(screen, "Alt_L", "Right" if step > 0 else "Left")
-            revision = app.file_revision()
-            final = [image for image in order if image != walker]
-            final.insert(place, walker)
-            around = final[max(0, place - 1):place + 2]
+            # The walk's saves are paced: the last move is on disk with the last place the log takes once the app's
+            # writes are still for 1 s.
+            since = app.log_end()
             try:
-                seen = wait_on_disk(app, revision, lambda text: in_order(text, around), timeout, look_now=True)
+                seen = wait_on_disk(app, since, PLACED, timeout)
+                grown, end, still_since = app.log_end(), app.written_bytes(), time.monotonic()
+                while time.monotonic() - still_since < 1.0:
+                    time.sleep(0.01)
+                    now = app.log_end()
+                    if now != grown:
+                        if PLACED in app.appended(grown):
+                            seen = time.monotonic()
+                        grown = now
+                    if app.written_bytes() != end:
+                        end, still_since = app.written_bytes(), time.monotonic()
             except TimeoutError:
                 results["timeouts"].append("100 moves: the last not on disk within %.0f s" % timeout)
                 log("  100 moves: the last not on disk within %.0f s (%.1f MB written by then)"
                     % (timeout, (app.written_bytes() - written) / 1e6))
                 seen = None
             if seen is not None:
-                hundred = wait_writes_still(app) - written
+                hundred = end - written
                 results["hundred_bytes"].append(hundred)
                 results["hundred_after"].append(seen - last)
                 log("  100 moves in %.0f s: %.1f MB written; the last on disk %.2f s after its key"

@@ -18,6 +18,18 @@ extension LibraryReplica {
         return touched
     }
 
+    /// Takes `entry` in, noting the galleries it changes the images of in `touched` (nil once an entry changes more
+    /// than images) and the images it names in `named`: what `state(updating:touched:named:)` makes again.
+    mutating func apply(_ entry: JournalEntry, touched: inout Set<String>?, named: inout Set<ImageID>) {
+        if touched != nil, let galleries = galleriesTouched(by: entry) {
+            touched?.formUnion(galleries)
+            named.formUnion(entry.changes.compactMap(\.imageID))
+        } else {
+            touched = nil
+        }
+        apply(entry)
+    }
+
     /// `state` made from `previous`, this replica's `state` before the entries that touched `touched` and named the
     /// images `named` were taken in: only the touched galleries are made again, so another computer's edit costs its
     /// galleries, not the library, and the others keep their arrays. Nil when a touched gallery may have come or

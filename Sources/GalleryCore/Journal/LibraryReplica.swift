@@ -159,6 +159,14 @@ public struct LibraryReplica: Hashable, Sendable {
     /// Stamps `changes` as `computer`'s next entries and takes them in: one entry, or several of at most
     /// `JournalEntry.batchLimit` bytes each for a large edit (a drop of thousands).
     public mutating func commit(_ changes: [JournalChange], by computer: String) -> [JournalEntry] {
+        let entries = entries(committing: changes, by: computer)
+        for entry in entries { apply(entry) }
+        return entries
+    }
+
+    /// The entries `commit` would make of `changes`, this replica left as it is: a caller that takes them in only
+    /// once they are written spares a copy of the whole replica.
+    public func entries(committing changes: [JournalChange], by computer: String) -> [JournalEntry] {
         guard !changes.isEmpty else { return [] }
         var batches: [[JournalChange]] = [[]]
         var size = 0
@@ -171,12 +179,10 @@ public struct LibraryReplica: Hashable, Sendable {
             batches[batches.count - 1].append(change)
             size += changeSize
         }
+        var counter = clock
         return batches.map { batch in
-            let entry = JournalEntry(
-                stamp: JournalStamp(counter: min(clock + 1, JournalStamp.maximumCounter), computer: computer),
-                changes: batch)
-            apply(entry)
-            return entry
+            counter = min(counter + 1, JournalStamp.maximumCounter)
+            return JournalEntry(stamp: JournalStamp(counter: counter, computer: computer), changes: batch)
         }
     }
 

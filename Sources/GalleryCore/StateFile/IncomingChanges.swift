@@ -5,10 +5,24 @@ public struct IncomingChanges: Equatable, Sendable {
     public let imagesRemoved: Int
     public let galleriesAdded: Int
 
-    /// The difference between the state the library had (`before`) and the one it takes in.
+    /// The difference between the state the library had (`before`) and the one it takes in, an image's id being in
+    /// at most one gallery of each: only the galleries whose images differ are looked into (arrays that share their
+    /// storage compare at once), so that another computer's edit costs its galleries, not the library.
     public init(before: GalleryState, after: GalleryState) {
-        let beforeImages = Set(before.galleries.flatMap { $0.images.map(\.id) })
-        let afterImages = Set(after.galleries.flatMap { $0.images.map(\.id) })
+        let imagesBefore = Dictionary(
+            before.galleries.map { ($0.id, $0.images) }, uniquingKeysWith: { first, _ in first })
+        var beforeImages = Set<ImageID>()
+        var afterImages = Set<ImageID>()
+        var kept = Set<String>()
+        for gallery in after.galleries where kept.insert(gallery.id).inserted {
+            let images = imagesBefore[gallery.id]
+            guard images != gallery.images else { continue }
+            afterImages.formUnion(gallery.images.lazy.map(\.id))
+            beforeImages.formUnion((images ?? []).lazy.map(\.id))
+        }
+        for gallery in before.galleries where !kept.contains(gallery.id) {
+            beforeImages.formUnion(gallery.images.lazy.map(\.id))
+        }
         imagesAdded = afterImages.subtracting(beforeImages).count
         imagesRemoved = beforeImages.subtracting(afterImages).count
         galleriesAdded = Set(after.galleries.map(\.id)).subtracting(before.galleries.map(\.id)).count

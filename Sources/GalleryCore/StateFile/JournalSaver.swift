@@ -311,8 +311,8 @@ public final class JournalSaver: Sendable {
         }
         let refused = fitting.count < changes.count
         changes = fitting
-        var replica = journal.replica
-        let entries = replica.commit(changes, by: journal.computer)
+        // Taken in once written, in place: a copy of the replica to fall back on would cost the library, not the edit.
+        let entries = journal.replica.entries(committing: changes, by: journal.computer)
         if !entries.isEmpty {
             do {
                 try append(entries, to: &journal)
@@ -320,9 +320,18 @@ public final class JournalSaver: Sendable {
                 return .failed(reason: "\(error)")
             }
         }
-        journal.replica = replica
+        var touched: Set<String>? = []
+        var named = Set<ImageID>()
+        for entry in entries { journal.replica.apply(entry, touched: &touched, named: &named) }
         journal.base = new
-        journal.saved = outstandingMerge || refused ? replica.state : new
+        if outstandingMerge || refused {
+            // Made from the library before the edit, as the replica held it: the edit's galleries made again.
+            journal.saved =
+                touched.flatMap { journal.replica.state(updating: journal.saved, touched: $0, named: named) }
+                ?? journal.replica.state
+        } else {
+            journal.saved = new
+        }
         if refused {
             onError(tr("a change is larger than 8 MiB and is not saved; it stays in this window until you close it"))
         }
@@ -366,16 +375,16 @@ public final class JournalSaver: Sendable {
                 ? library
                 : base.map { GalleryState.merged(base: $0, theirs: library, ours: journal.saved) }
                     ?? GalleryState.merged(theirs: library, ours: journal.saved)
-            var replica = journal.replica
-            let entries = replica.commit(replica.changes(from: journal.saved, to: merged), by: journal.computer)
+            let entries = journal.replica.entries(
+                committing: journal.replica.changes(from: journal.saved, to: merged), by: journal.computer)
             guard !entries.isEmpty else { return (nil, nil) }
             do {
                 try append(entries, to: &journal)
             } catch {
                 return ("\(error)", nil)
             }
-            journal.replica = replica
-            journal.saved = replica.state
+            for entry in entries { journal.replica.apply(entry) }
+            journal.saved = journal.replica.state
             if adopting { journal.base = journal.saved }
             return (nil, journal.saved != journal.base ? (journal.saved, journal.base) : nil)
         }
@@ -551,15 +560,7 @@ public final class JournalSaver: Sendable {
                     Int(status.st_size) != journal.sizes[other] || Int(status.st_size) < offset,
                     let read = Self.readLog(other, in: folder, from: offset)
                 else { continue }
-                for entry in read.read.entries {
-                    if touched != nil, let galleries = journal.replica.galleriesTouched(by: entry) {
-                        touched?.formUnion(galleries)
-                        named.formUnion(entry.changes.compactMap(\.imageID))
-                    } else {
-                        touched = nil
-                    }
-                    journal.replica.apply(entry)
-                }
+                for entry in read.read.entries { journal.replica.apply(entry, touched: &touched, named: &named) }
                 tookIn = tookIn || !read.read.entries.isEmpty
                 journal.offsets[other] = read.read.end
                 journal.sizes[other] = read.size
