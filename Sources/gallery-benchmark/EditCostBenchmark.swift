@@ -4,7 +4,8 @@ import GalleryCore
 /// `gallery-benchmark edit-cost [image count] [galleries] [edit name] [repetitions]`: what an edit costs the GTK
 /// thread, in its processor time, in a library of that many images (default 1,000,000) in that many galleries (default 200), the search
 /// library's images: each edit on one image of a gallery in the middle of the list (a move one place on, a tag, a
-/// note, a move to the next gallery, a deletion) and its undo, with what the app has listening (a window's session
+/// note, a move to the next gallery, a deletion) and its undo, then each record of a surveyor (an animation summary,
+/// a likeness, told where the image stands as the surveyors are), with what the app has listening (a window's session
 /// showing that gallery, the saver's last state kept), first without the search index, then with it. Printed: the
 /// median and range of each. With an edit's name, only that edit and its undo run, without the index (with it when
 /// `withIndex`): count them with `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*performEdit*'`.
@@ -35,6 +36,30 @@ import GalleryCore
         ("transfer", { library.transfer([image], from: gallery, to: next, copy: false) }),
         ("delete", { library.remove([image], from: gallery) }),
     ]
+    // Records the app's surveyors make, each of another value than the last: no undo step of their own.
+    var recordNumber = 0
+    // Where the image stands, as the surveyors know from their look through the cells.
+    var recordAt = 0
+    let records: [(String, () -> Void)] = [
+        (
+            "animation",
+            {
+                recordNumber += 1
+                let summary = AnimationSummary(frameCount: 2 + recordNumber % 2, duration: 100)
+                library.recordAnimations([(image, gallery, recordAt, summary)])
+            }
+        ),
+        (
+            "likeness",
+            {
+                recordNumber += 1
+                let likeness = Likeness(
+                    fingerprint: Fingerprint(rawValue: UInt64(recordNumber)),
+                    palette: Palette(rawValue: 1 << 60 | UInt64(recordNumber % 2))!)
+                library.recordLikenesses([(image, gallery, recordAt, likeness)])
+            }
+        ),
+    ]
     // Processor time of this thread, not the wall's: a busy machine stretches the latter, not the former.
     func threadMilliseconds(_ body: () -> Void) -> Double {
         var start = timespec()
@@ -60,6 +85,14 @@ import GalleryCore
             print(
                 "edit-cost: \(count) images in \(galleryCount) galleries, \(setting), \(name): "
                     + "\(summary(editSamples)); its undo: \(summary(undoSamples))")
+        }
+        recordAt = library.location(of: image)?.index ?? 0
+        for (name, record) in records where only == nil || only == name {
+            var samples: [Double] = []
+            for _ in 0..<repetitions { samples.append(threadMilliseconds { performEdit(record) }) }
+            print(
+                "edit-cost: \(count) images in \(galleryCount) galleries, \(setting), \(name) recorded: "
+                    + summary(samples))
         }
     }
     if only == nil || !withIndex { run("library and a window") }

@@ -6,7 +6,8 @@
 // `gallery-benchmark colour-search [image count]` for searches by colour, `gallery-benchmark journal [image count |
 // state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
 // [image count] [galleries] [edit] [repetitions] [index]` for an edit's cost on the GTK thread, `gallery-benchmark save
-// [image count]` for an edit's bytes written and time to disk through the app's saver.
+// [image count]` for an edit's bytes written and time to disk through the app's saver, `gallery-benchmark landing
+// [gallery size] [arrivals] [per pass] [runs]` for images landing in a gallery.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -162,6 +163,16 @@ if CommandLine.arguments.dropFirst().first == "edit-cost" {
         galleries: arguments.dropFirst().first.flatMap(Int.init) ?? 200,
         only: arguments.dropFirst(2).first, repetitions: arguments.dropFirst(3).first.flatMap(Int.init) ?? 9,
         withIndex: arguments.dropFirst(4).first == "index")
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "landing" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2)).map(Int.init)
+    measureLanding(
+        gallerySize: arguments.first.flatMap(\.self) ?? 50_000,
+        arrivals: arguments.dropFirst().first.flatMap(\.self) ?? 2_000,
+        perPass: arguments.dropFirst(2).first.flatMap(\.self) ?? 1,
+        runs: arguments.dropFirst(3).first.flatMap(\.self) ?? 3)
     exit(0)
 }
 

@@ -97,7 +97,7 @@ private func image(_ name: String, animation: AnimationSummary?) -> GalleryImage
         #expect(!query.isEmpty)
         #expect(index.corpus.search(query)?.ids == [ImageID("moving")])
         // Recorded once the header is read: the index follows.
-        library.recordAnimations([ImageID("unread"): AnimationSummary(frameCount: 2, duration: 200)])
+        library.recordAnimations([(ImageID("unread"), "g", 0, AnimationSummary(frameCount: 2, duration: 200))])
         #expect(index.corpus.search(query)?.ids == [ImageID("moving"), ImageID("unread")])
 
         let smart = SmartGallery(id: "s", name: "Moving", query: query)

@@ -106,4 +106,58 @@ private func image(_ name: String) -> GalleryImage {
         l.fulfillPlaceholders([(grouped[0], image("x")), (grouped[1], image("y"))])
         #expect(l.history.undoStack.map(\.name) == ["Add Image", "Add 2 Images"])
     }
+
+    /// Single drops that end in one pass, in an order other than their cells': each is a step of its own, in the order
+    /// they arrived, undone and redone where it stands.
+    @Test func singleArrivalsInOnePassAreEachAStepInPlace() throws {
+        let l = library()
+        let first = try #require(l.insertPlaceholder(in: "cats", at: 1, label: "a"))
+        let second = try #require(l.insertPlaceholder(in: "cats", at: 3, label: "b"))
+        let last = try #require(l.insertPlaceholder(in: "cats", label: "c"))
+        let waiting = try #require(l.insertPlaceholder(in: "cats", at: 0, label: "d"))
+        l.fulfillPlaceholders([(last, image("z")), (first, image("x")), (second, image("y"))])
+        let landed = [waiting.rawValue, "c0", first.rawValue, "c1", second.rawValue, "c2", last.rawValue]
+        #expect(ids(l, "cats") == landed)
+        #expect(l.history.undoStack.map(\.name) == ["Add Image", "Add Image", "Add Image"])
+        for _ in 0..<3 { l.undo() }
+        #expect(ids(l, "cats") == [waiting.rawValue, "c0", "c1", "c2"])
+        for _ in 0..<3 { l.redo() }
+        #expect(ids(l, "cats") == landed)
+        #expect(l.state.galleries[0].images.map(\.id.rawValue) == landed.dropFirst().map(\.self))
+    }
+
+    /// What a change of arrivals tells its observers: the cells before the first it changed are as they were, and
+    /// the images it brought stand where it says among the others, in the order they had.
+    @Test func aLandingSaysWhereItBeganAndWhatArrived() throws {
+        let l = library()
+        var before = l.cells(of: "cats")
+        var heard: [(first: Int, arrived: [GalleryLibrary.ArrivedImage]?)] = []
+        let observation = l.observe { change in
+            guard case .cells(let galleryID) = change, galleryID == "cats" else { return }
+            let after = l.cells(of: "cats")
+            #expect(Array(after.prefix(l.firstCellChanged)) == Array(before.prefix(l.firstCellChanged)))
+            if let arrived = l.imagesArrived {
+                var images = after.compactMap(\.image).map(\.id)
+                for arrival in arrived.reversed() {
+                    #expect(images[arrival.imageIndex] == arrival.id && after[arrival.cellIndex].id == arrival.id)
+                    images.remove(at: arrival.imageIndex)
+                }
+                #expect(images == before.compactMap(\.image).map(\.id))
+            }
+            heard.append((l.firstCellChanged, l.imagesArrived))
+            before = after
+        }
+        let ends = try #require(l.insertPlaceholders(in: "cats", labels: ["a", "b"]))
+        let middle = try #require(l.insertPlaceholders(in: "cats", at: 2, labels: ["c", "d", "e"]))
+        #expect(heard.map { $0.first } == [3, 2])
+        l.fulfillPlaceholders([(ends[1], image("x")), (middle[2], image("y")), (middle[0], image("z"))])
+        #expect(heard.last?.first == 2)
+        #expect(heard.last?.arrived?.map { $0.imageIndex } == [2, 3, 5])
+        l.discardPlaceholder(middle[1])
+        #expect(heard.last?.first == 3 && heard.last?.arrived == nil)
+        l.fulfillPlaceholder(ends[0], with: image("w"))
+        #expect(heard.last?.first == 5)
+        #expect(heard.last?.arrived?.map { $0.imageIndex } == [5])
+        withExtendedLifetime(observation) {}
+    }
 }

@@ -275,4 +275,33 @@ private func relativeError(_ a: Double, _ b: Double) -> Double { abs(a - b) / ma
         // Radius 0 and a point in a gap: the end.
         #expect(layout.insertionIndex(x: 400, y: 300, radius: 0) == 12)
     }
+
+    /// Laid out again from a changed cell on, a layout is the one laid out afresh: cells put in or taken out at the
+    /// start, in the middle, at the end, in a layout of nothing or one row.
+    @Test func layingOutAgainFromACellIsLayingOutAfresh() {
+        var random = SplitMix64(seed: 11)
+        for count in [0, 1, 3, 40, 500] {
+            for _ in 0..<40 {
+                let ratios = randomRatios(count: count, seed: random.next())
+                var layout = JustifiedLayout(
+                    aspectRatios: ratios, width: width, targetRowHeight: target, spacing: spacing)
+                let index = Int(random.next() % UInt64(count + 1))
+                let removed = Int(random.next() % UInt64(count - index + 1))
+                let added = randomRatios(count: Int(random.next() % 30), seed: random.next())
+                let changed = Array(ratios[..<index]) + added + ratios[(index + removed)...]
+                layout.layOutAgain(from: index, aspectRatios: Array(changed[index...]))
+                let fresh = JustifiedLayout(
+                    aspectRatios: changed, width: width, targetRowHeight: target, spacing: spacing)
+                #expect(layout.count == fresh.count && layout.isComplete)
+                #expect(
+                    layout.rows.map { [$0.range.lowerBound, $0.range.upperBound] }
+                        == fresh.rows.map {
+                            [$0.range.lowerBound, $0.range.upperBound]
+                        })
+                #expect(layout.rows.map { [$0.y, $0.height] } == fresh.rows.map { [$0.y, $0.height] })
+                #expect(Array(layout.frames) == Array(fresh.frames))
+                #expect(layout.contentHeight == fresh.contentHeight)
+            }
+        }
+    }
 }

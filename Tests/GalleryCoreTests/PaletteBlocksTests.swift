@@ -167,4 +167,38 @@ import Testing
         #expect(blocks.runs(mayHolding: ColourMatch(.picked(0xFF7800)), within: 0..<1_000).isEmpty)
         #expect(blocks.runs(mayHolding: ColourMatch(.named(.green)), within: 100..<1_000) == [100..<1_000])
     }
+
+    /// Likenesses measured again where their images stand (red ones turned grey, others turned red, across blocks)
+    /// write those entries alone, and the colours of their blocks follow: each colour's search finds what a scan does.
+    @Test func likenessesRecordedInPlaceKeepTheColourSearchRight() throws {
+        var random = SplitMix64(seed: 47)
+        let library = Self.library(using: &random)
+        let index = SearchIndex(library: library)
+        var inPlace: [[Int]] = []
+        let observation = library.observe { _ in inPlace.append(library.cellsChangedInPlace ?? []) }
+        for round in 0..<8 {
+            let galleryID = "g\(round % 3)"
+            let cells = library.cells(of: galleryID)
+            let measured = (0..<1 + round * 3).compactMap { _ -> (ImageID, String, Int, Likeness)? in
+                let at = Int.random(in: cells.indices, using: &random)
+                guard cells[at].image != nil else { return nil }
+                let palette = Self.palette(using: &random, redEvery: round % 2 == 0 ? 1 : 1_000)
+                return (cells[at].id, galleryID, at, Likeness(fingerprint: Fingerprint(rawValue: 2), palette: palette))
+            }
+            let starts = (0..<index.corpus.sections[round % 3].entries.count).map {
+                index.corpus.sections[round % 3].entries.start(at: $0)
+            }
+            let length = index.corpus.sections[round % 3].entries.byteCount
+            library.recordLikenesses(measured)
+            let entries = index.corpus.sections[round % 3].entries
+            let written = Set(inPlace.last ?? [])
+            #expect(written == Set(measured.map(\.2)).intersection(written) && !written.isEmpty)
+            // Unless the bytes left behind were given back, the other entries stay where they were.
+            for position in entries.indices where !written.contains(position) && entries.byteCount > length {
+                #expect(entries.start(at: position) == starts[position])
+            }
+            _ = try Self.expectSameAsScan(library, index.corpus)
+        }
+        withExtendedLifetime(observation) {}
+    }
 }

@@ -137,6 +137,40 @@ import Testing
         #expect(Self.contents(index.corpus) == Self.contents(SearchIndex(library: library).corpus))
     }
 
+    /// Drops landing as downloads end: placeholders put in anywhere, their images arriving a few at a time in any
+    /// order, some failing; the index kept up arrival by arrival is the one built afresh.
+    @Test func anIndexKeptUpAsImagesLandIsTheIndexBuiltAfresh() {
+        for seed in UInt64(1)...12 {
+            var random = SplitMix64(seed: seed)
+            let library = Self.library(&random)
+            let index = SearchIndex(library: library)
+            var number = 1_000
+            var waiting: [ImageID] = []
+            for step in 0..<40 {
+                let galleryID = library.galleries.randomElement(using: &random)!.id
+                if random.next() % 3 == 0 {
+                    let at = Int(random.next() % UInt64(library.cells(of: galleryID).count + 1))
+                    let labels = (0..<1 + Int(random.next() % 4)).map { "coming \($0)" }
+                    waiting += library.insertPlaceholders(in: galleryID, at: at, labels: labels) ?? []
+                } else if random.next() % 5 == 0, let failed = waiting.popLast() {
+                    library.discardPlaceholder(failed)
+                } else {
+                    waiting.shuffle(using: &random)
+                    let arriving = waiting.prefix(1 + Int(random.next() % 4))
+                    waiting.removeFirst(arriving.count)
+                    library.fulfillPlaceholders(
+                        arriving.map { placeholder in
+                            number += 1
+                            return (placeholder, Self.image(number, &random))
+                        })
+                }
+                #expect(
+                    Self.contents(index.corpus) == Self.contents(SearchIndex(library: library).corpus),
+                    "seed \(seed), step \(step)")
+            }
+        }
+    }
+
     @Test func searchesThatStopAtALimitResumeToWhatASearchThroughFinds() throws {
         var random = SplitMix64(seed: 7)
         let library = Self.library(&random)

@@ -79,7 +79,7 @@ public struct JustifiedLayout: Sendable {
     private let sectionStarts: [Int]
     private let headingHeight: Double
     /// How many cells there are in all, laid out or not.
-    public let count: Int
+    public private(set) var count: Int
     /// Where each section's heading stands (its top), in the order of `sectionStarts`; the sections laid out so far.
     public private(set) var headingTops: [Double] = []
     /// The top of the next row.
@@ -139,6 +139,23 @@ public struct JustifiedLayout: Sendable {
     /// last row, and the last row of all once every cell is given.
     public mutating func extend(with aspectRatios: [Double]) {
         self.aspectRatios.append(contentsOf: aspectRatios.prefix(count - self.aspectRatios.count))
+        layOutGivenCells()
+    }
+
+    /// Lays out again from the cell at `index` on, whose ratios are now `aspectRatios` (as many as there are cells
+    /// from there): the rows before the one that holds that cell stay, as each row is filled from its first cell on,
+    /// so cells arriving at the end cost only their own rows. For a layout of one section, every cell given.
+    public mutating func layOutAgain(from index: Int, aspectRatios ratios: [Double]) {
+        precondition(sectionStarts.isEmpty && count == self.aspectRatios.count && index <= count)
+        // The last row, unfilled, takes the cells that come after it.
+        if !rows.isEmpty {
+            let kept = row(containing: min(index, laidOutCount - 1))
+            nextY = rows[kept].y
+            rows.removeSubrange(kept...)
+        }
+        aspectRatios.removeSubrange(index...)
+        aspectRatios.append(contentsOf: ratios)
+        count = aspectRatios.count
         layOutGivenCells()
     }
 

@@ -49,6 +49,28 @@ public final class GalleryLibrary {
     /// holding what they held (they may have moved); nil when any may have changed (a merge from elsewhere). Observers
     /// that keep something per image (the search index) redo only these.
     public private(set) var imagesChanged: Set<ImageID>?
+    /// While a `.cells` change is published: the first of that gallery's cells that changed, those before it as they
+    /// were (0 when any may have changed). A view lays out again from there: an arrival at the end costs its own cells.
+    public private(set) var firstCellChanged = 0
+    /// While a `.cells` change is published: when all it did was bring these images in (placeholders fulfilled), where
+    /// each now stands among the gallery's cells and among its images, ascending, the other images as they were in the
+    /// same order; nil for any other change. The search index and the animation survey then look at these alone.
+    public private(set) var imagesArrived: [ArrivedImage]?
+    /// While a `.cells` change is published: when every cell kept its id and place (placeholders fulfilled, images'
+    /// records), the cells whose contents changed, ascending; nil when cells may have come, gone or moved. A session's
+    /// selection then stands, and the search index rewrites these entries alone.
+    public private(set) var cellsChangedInPlace: [Int]?
+    /// While a `.cells` change is published: whether all it did was record, of the images of `cellsChangedInPlace`,
+    /// what no cell's size, tags or note depend on (an animation summary, a likeness, a kept original): a view draws
+    /// them again, and what follows places, sizes or tags has nothing to redo.
+    public private(set) var onlyRecordsChanged = false
+
+    /// An image that took its placeholder's cell.
+    public struct ArrivedImage: Equatable, Sendable {
+        public var cellIndex: Int
+        public var imageIndex: Int
+        public var id: ImageID
+    }
 
     /// Receives every state worth saving.
     public var onSave: (GalleryState) -> Void = { _ in }
@@ -192,11 +214,37 @@ public final class GalleryLibrary {
     private func publish(_ change: Change) { observers.send(change) }
 
     /// Publishes a change of a gallery's cells in which only `changed` images arrived or changed (nil: any may have).
-    private func publishCells(_ galleryID: String, changed: Set<ImageID>?) {
+    private func publishCells(
+        _ galleryID: String, changed: Set<ImageID>?, fromCell firstCell: Int = 0,
+        arrived: [ArrivedImage]? = nil, inPlace: [Int]? = nil, onlyRecords: Bool = false
+    ) {
         imagesChanged = changed
+        firstCellChanged = firstCell
+        imagesArrived = arrived
+        cellsChangedInPlace = inPlace ?? arrived?.map(\.cellIndex)
+        onlyRecordsChanged = onlyRecords
         publish(.cells(galleryID: galleryID))
         imagesChanged = nil
+        firstCellChanged = 0
+        imagesArrived = nil
+        cellsChangedInPlace = nil
+        onlyRecordsChanged = false
     }
+
+    /// Publishes records made in place in these cells of each gallery: no cell moved, came, went or changed size.
+    private func publishRecords(_ cellsByGallery: [(galleryID: String, cells: [Int])], of ids: Set<ImageID>) {
+        for (galleryID, cells) in cellsByGallery {
+            let sorted = cells.sorted()
+            publishCells(
+                galleryID, changed: ids, fromCell: sorted.first ?? 0, inPlace: sorted, onlyRecords: true)
+        }
+    }
+
+    /// Whether the library holds this image or placeholder, without looking through its gallery.
+    public func holds(_ id: ImageID) -> Bool { placeholderGallery[id] != nil || imageGallery[id] != nil }
+
+    /// The gallery that holds this image (not a placeholder), found without looking through the galleries.
+    public func galleryID(ofImage id: ImageID) -> String? { imageGallery[id] }
 
     // MARK: Editing images
 
@@ -324,12 +372,14 @@ public final class GalleryLibrary {
     /// drop of a hundred images lays the gallery out once.
     public func insertPlaceholders(in galleryID: String, at index: Int? = nil, labels: [String]) -> [ImageID]? {
         let cells = labels.map { GalleryCell(id: ImageID.make(), content: .placeholder(label: $0, progress: nil)) }
-        let inserted: Void? = editCells(of: galleryID) { list in
-            list.cells.insert(contentsOf: cells, at: min(max(index ?? list.cells.count, 0), list.cells.count))
+        let inserted: Int? = editCells(of: galleryID) { list in
+            let at = min(max(index ?? list.cells.count, 0), list.cells.count)
+            list.cells.insert(contentsOf: cells, at: at)
+            return at
         }
-        guard inserted != nil else { return nil }
+        guard let inserted else { return nil }
         for cell in cells { placeholderGallery[cell.id] = galleryID }
-        publishCells(galleryID, changed: [])
+        publishCells(galleryID, changed: [], fromCell: inserted)
         return cells.map(\.id)
     }
 
@@ -371,31 +421,108 @@ public final class GalleryLibrary {
     @discardableResult
     public func fulfillPlaceholders(_ arrivals: [(placeholder: ImageID, image: GalleryImage)]) -> [String] {
         var touched: [String] = []
-        var settledBatches: [Int] = []
-        for (id, arrived) in arrivals {
+        var byGallery: [String: [(order: Int, image: GalleryImage)]] = [:]
+        for (order, (id, arrived)) in arrivals.enumerated() {
+            guard let galleryID = placeholderGallery.removeValue(forKey: id) else { continue }
             var image = arrived
             image.id = id
-            guard let galleryID = placeholderGallery.removeValue(forKey: id),
-                let (index, imageIndex) = cellList(galleryID)?.position(of: id)
-            else { continue }
-            editCells(of: galleryID) { $0.cells[index] = GalleryCell(image) }
-            imageGallery[id] = galleryID
-            if let key = batchOfPlaceholder.removeValue(forKey: id) {
-                arrivalBatches[key]?.waiting.remove(id)
-                arrivalBatches[key]?.arrived.append((id, galleryID))
-                if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) {
-                    settledBatches.append(key)
-                }
-            } else {
-                record(
-                    .images(galleryID: galleryID, .insert([IndexedImage(index: imageIndex, image: image)])),
-                    name: tr("Add Image"))
-            }
+            byGallery[galleryID, default: []].append((order, image))
             if !touched.contains(galleryID) { touched.append(galleryID) }
         }
+        var settledBatches: [Int] = []
+        var landings: [String: Landing] = [:]
+        var steps: [(order: Int, edit: LibraryEdit)] = []
+        for galleryID in touched {
+            guard let landing = land(byGallery[galleryID] ?? [], in: galleryID) else { continue }
+            landings[galleryID] = landing
+            for (order, image, imageIndex) in landing.placed {
+                imageGallery[image.id] = galleryID
+                if let key = batchOfPlaceholder.removeValue(forKey: image.id) {
+                    arrivalBatches[key]?.waiting.remove(image.id)
+                    arrivalBatches[key]?.arrived.append((image.id, galleryID))
+                    if arrivalBatches[key]?.waiting.isEmpty == true, !settledBatches.contains(key) {
+                        settledBatches.append(key)
+                    }
+                } else {
+                    steps.append(
+                        (order, .images(galleryID: galleryID, .insert([IndexedImage(index: imageIndex, image: image)])))
+                    )
+                }
+            }
+        }
+        for (_, edit) in steps.sorted(by: { $0.order < $1.order }) { record(edit, name: tr("Add Image")) }
         for key in settledBatches { recordBatch(key) }
-        if !touched.isEmpty { commit(galleries: touched, changed: Set(arrivals.map(\.placeholder))) }
-        return touched
+        let landed = touched.filter { landings[$0] != nil }
+        let changed = Set(arrivals.map(\.placeholder))
+        for galleryID in landed {
+            let landing = landings[galleryID]!
+            publishCells(galleryID, changed: changed, fromCell: landing.firstCell, arrived: landing.arrived)
+        }
+        if !landed.isEmpty { onSave(state) }
+        return landed
+    }
+
+    /// Where a gallery's arrivals went: each image with its order among the arrivals and the image index an undo step
+    /// of its own records (the images before it then, arrivals earlier in the order included), the first cell they
+    /// changed, and where they stand among the images once all are in.
+    private struct Landing {
+        var placed: [(order: Int, image: GalleryImage, imageIndex: Int)] = []
+        var firstCell = 0
+        var arrived: [ArrivedImage] = []
+    }
+
+    /// Puts each image in its placeholder's cell, found in one pass over the gallery however many arrive.
+    private func land(_ images: [(order: Int, image: GalleryImage)], in galleryID: String) -> Landing? {
+        guard let shelf = galleryIndex(galleryID) else { return nil }
+        let orderOf = Dictionary(images.map { ($0.image.id, $0.order) }, uniquingKeysWith: { first, _ in first })
+        // Before the arrivals' placeholders went from `placeholderGallery`, the gallery held this many images.
+        let imagesBeforeLanding = imageCount(of: galleryID) - orderOf.count
+        // Found without a copy of the cells held: the edit below then changes them in place.
+        let found = Self.spots(of: orderOf, in: shelves[shelf].cells.cells, imageCount: imagesBeforeLanding)
+        guard let first = found.first else { return nil }
+        let imageOf = Dictionary(images.map { ($0.order, $0.image) }, uniquingKeysWith: { first, _ in first })
+        var landing = Landing(firstCell: first.cellIndex)
+        editCells(of: galleryID) { list in
+            for (rank, spot) in found.enumerated() {
+                guard let image = imageOf[spot.order] else { continue }
+                list.cells[spot.cellIndex] = GalleryCell(image)
+                let earlier = found[..<rank].count { $0.order < spot.order }
+                landing.placed.append((spot.order, image, spot.imagesBefore + earlier))
+                landing.arrived.append(
+                    ArrivedImage(cellIndex: spot.cellIndex, imageIndex: spot.imagesBefore + rank, id: image.id))
+            }
+        }
+        return landing
+    }
+
+    /// The cells of these placeholders (with their order among the arrivals) and how many of the gallery's
+    /// `imageCount` images come before each, ascending: looked for from both ends at once, so arrivals near either end
+    /// cost the cells between them and that end.
+    private nonisolated static func spots(
+        of orderOf: [ImageID: Int], in cells: [GalleryCell], imageCount: Int
+    ) -> [(cellIndex: Int, imagesBefore: Int, order: Int)] {
+        var front: [(cellIndex: Int, imagesBefore: Int, order: Int)] = []
+        var back: [(cellIndex: Int, imagesBefore: Int, order: Int)] = []
+        var low = 0
+        var high = cells.count - 1
+        var imagesBefore = 0
+        var imagesAfter = 0
+        while front.count + back.count < orderOf.count && low <= high {
+            if !cells[low].isPlaceholder {
+                imagesBefore += 1
+            } else if let order = orderOf[cells[low].id] {
+                front.append((low, imagesBefore, order))
+            }
+            low += 1
+            guard front.count + back.count < orderOf.count && low <= high else { break }
+            if !cells[high].isPlaceholder {
+                imagesAfter += 1
+            } else if let order = orderOf[cells[high].id] {
+                back.append((high, imageCount - imagesAfter, order))
+            }
+            high -= 1
+        }
+        return front + back.reversed()
     }
 
     /// The download failed: the placeholder goes, nothing else changes.
@@ -404,7 +531,7 @@ public final class GalleryLibrary {
         else { return }
         editCells(of: galleryID) { _ = $0.cells.remove(at: index) }
         leaveBatch(id)
-        publishCells(galleryID, changed: [])
+        publishCells(galleryID, changed: [], fromCell: index)
     }
 
     // MARK: Batches
@@ -466,7 +593,8 @@ public final class GalleryLibrary {
         else { return }
         image.aspectRatio = ratio
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }
-        commit(galleries: [galleryID], changed: [id])
+        publishCells(galleryID, changed: [id], fromCell: index, inPlace: [index])
+        onSave(state)
     }
 
     /// Records the original the library now keeps of an image (bytes carried over from the cache, fetched
@@ -482,43 +610,58 @@ public final class GalleryLibrary {
         if let url { image.url = url }
         if let likeness { image.likeness = likeness }
         editCells(of: galleryID) { $0.cells[index].content = .image(image) }
-        commit(galleries: [galleryID], changed: [id])
+        publishRecords([(galleryID, [index])], of: [id])
+        onSave(state)
     }
 
     /// Records what the headers of these images said of their frames: no undo step, as nothing the user did changed,
     /// and no save of its own, as viewing never rewrites the file: the next save writes them. Images gone meanwhile
-    /// are passed over; the change is published once.
-    public func recordAnimations(_ found: [ImageID: AnimationSummary]) {
-        var changed: [String] = []
-        for (galleryID, index, summary) in found.compactMap({ id, summary in
-            location(of: id).map { ($0.galleryID, $0.index, summary) }
-        }) {
-            guard var image = cellList(galleryID)?.cells[index].image, image.animation != summary else { continue }
-            image.animation = summary
-            editCells(of: galleryID) { $0.cells[index].content = .image(image) }
-            if !changed.contains(galleryID) { changed.append(galleryID) }
+    /// are passed over; the change is published once a gallery. Each comes with the gallery and the cell index where
+    /// its image stood when it was read, looked at first.
+    public func recordAnimations(_ found: [(id: ImageID, galleryID: String, cellIndex: Int, summary: AnimationSummary)])
+    {
+        recordInPlace(found.map { ($0.id, $0.galleryID, $0.cellIndex) }, of: Set(found.map(\.id))) { image, at in
+            guard image.animation != found[at].summary else { return false }
+            image.animation = found[at].summary
+            return true
         }
-        for galleryID in changed { publishCells(galleryID, changed: Set(found.keys)) }
     }
 
     /// Records likenesses measured in the background (a library from before they were, an image carried over): no
-    /// undo step, as nothing the user did changed; one change for all, and no save of its own, as a save writes the
+    /// undo step, as nothing the user did changed; one change a gallery, and no save of its own, as a save writes the
     /// whole library: the caller saves (`save()`) once it has recorded enough, else the next save writes them. Each
     /// comes with the gallery and the cell index where its image stood when it was asked for, looked at first.
     public func recordLikenesses(_ measured: [(id: ImageID, galleryID: String, cellIndex: Int, likeness: Likeness)]) {
-        var touched: [String] = []
-        for (id, galleryID, hint, likeness) in measured {
-            let changed = editCells(of: galleryID) { list -> Bool in
-                guard let index = hint < list.cells.count && list.cells[hint].id == id ? hint : list.index(of: id),
-                    var image = list.cells[index].image, image.likeness != likeness
-                else { return false }
-                image.likeness = likeness
-                list.cells[index].content = .image(image)
-                return true
-            }
-            if changed == true, !touched.contains(galleryID) { touched.append(galleryID) }
+        recordInPlace(measured.map { ($0.id, $0.galleryID, $0.cellIndex) }, of: Set(measured.map(\.id))) { image, at in
+            guard image.likeness != measured[at].likeness else { return false }
+            image.likeness = measured[at].likeness
+            return true
         }
-        for galleryID in touched { publishCells(galleryID, changed: Set(measured.map(\.id))) }
+    }
+
+    /// Changes images where they stand, each found at the cell its hint names or else looked for in its gallery
+    /// (`record` says whether it changed the `at`th image), and publishes the records made, once a gallery.
+    private func recordInPlace(
+        _ hints: [(id: ImageID, galleryID: String, cellIndex: Int)], of ids: Set<ImageID>,
+        _ record: (inout GalleryImage, _ at: Int) -> Bool
+    ) {
+        var touched: [(galleryID: String, cells: [Int])] = []
+        for (at, (id, galleryID, hint)) in hints.enumerated() {
+            let changed = editCells(of: galleryID) { list -> Int? in
+                guard let index = hint < list.cells.count && list.cells[hint].id == id ? hint : list.index(of: id),
+                    var image = list.cells[index].image, record(&image, at)
+                else { return nil }
+                list.cells[index].content = .image(image)
+                return index
+            }
+            guard let index = changed ?? nil else { continue }
+            if let place = touched.firstIndex(where: { $0.galleryID == galleryID }) {
+                touched[place].cells.append(index)
+            } else {
+                touched.append((galleryID, [index]))
+            }
+        }
+        publishRecords(touched, of: ids)
     }
 
     /// Saves the library as it is: what was recorded without a save of its own (`recordLikenesses`).

@@ -243,14 +243,16 @@ public final class GallerySession {
     private func libraryChanged(_ change: GalleryLibrary.Change) {
         switch change {
         case .cells(let galleryID):
-            cellIndexes[galleryID] = nil
+            // Cells changed where they stand (images arrived in their placeholders, records made) keep every place.
+            let keptPlaces = library.cellsChangedInPlace != nil
+            if !keptPlaces { cellIndexes[galleryID] = nil }
             if searchResults != nil {
                 guard resultSections.contains(where: { $0.galleryID == galleryID }) else { return }
                 refreshResultCells()
             } else {
                 guard galleryID == self.galleryID else { return }
             }
-            forgetMissingCells()
+            if !keptPlaces { forgetMissingCells() }
             onChange(.cells)
         case .progress(let galleryID, let id):
             if galleryID == self.galleryID && searchResults == nil { onChange(.progress(id)) }

@@ -34,6 +34,19 @@ public struct PaletteBlocks: Sendable {
         }
         let start = count / Self.blockSize * Self.wordsPerBlock
         count += 1
+        add(palette, toBlockAt: start)
+    }
+
+    /// Sums up again the block that holds `position`, whose palettes are now `palettes` (all of them, in order).
+    public mutating func restate(blockOf position: Int, with palettes: [UInt64]) {
+        let start = position / Self.blockSize * Self.wordsPerBlock
+        guard start + Self.wordsPerBlock <= words.count else { return }
+        for word in start..<start + Self.wordsPerBlock { words[word] = 0 }
+        for palette in palettes { add(palette, toBlockAt: start) }
+    }
+
+    /// Sets the bins of `palette`'s meaningful swatches in the block whose words start at `start`.
+    private mutating func add(_ palette: UInt64, toBlockAt start: Int) {
         var swatches = palette
         for _ in 0..<Palette.swatchCount {
             let code = Int(swatches >> 48)

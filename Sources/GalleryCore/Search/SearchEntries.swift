@@ -209,14 +209,42 @@ public struct SearchEntries: Sendable {
             // by later edits.
             bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16))
         }
+        write(written, of: cells)
+        restateColours(from: min(firstChanged, firstWritten))
+        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
+    }
+
+    /// Writes again the entries of the images at `changedCells` (ascending), where no cell came, went or moved and
+    /// the gallery holds no placeholder, so that each image's entry stands at its cell's index: the others, and the
+    /// colours of the blocks that hold none of these, stay as they are. Returns false, changing nothing, when the
+    /// entries do not stand so (then `follow`).
+    public mutating func rewrite(_ changedCells: [Int], of cells: [GalleryCell]) -> Bool {
+        guard records.count == cells.count,
+            changedCells.allSatisfy({ $0 < records.count && records[$0].id == cells[$0].id && cells[$0].image != nil })
+        else { return false }
+        let room = changedCells.reduce(0) { $0 + (cells[$1].image.map { Self.estimatedByteCount(of: $0) } ?? 0) }
+        if bytes.count + room > bytes.capacity { bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16)) }
+        write(changedCells.map { ($0, $0) }, of: cells)
+        var restated = -1
+        for position in changedCells where position / PaletteBlocks.blockSize != restated {
+            restated = position / PaletteBlocks.blockSize
+            let start = restated * PaletteBlocks.blockSize
+            colours.restate(
+                blockOf: start,
+                with: records[start..<min(start + PaletteBlocks.blockSize, records.count)].map(\.palette))
+        }
+        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
+        return true
+    }
+
+    /// Folds the images of these cells into the entries at these positions, their bytes written at the buffer's end.
+    private mutating func write(_ written: [(cell: Int, position: Int)], of cells: [GalleryCell]) {
         var folding = SearchFolding()
         for (index, position) in written {
             guard let image = cells[index].image else { continue }
             if records[position].start >= 0 { unusedBytes += byteCount(at: position) }
             records[position] = write(image, folding: &folding)
         }
-        restateColours(from: min(firstChanged, firstWritten))
-        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
     }
 
     /// Puts the records in the order of `cells`' images: those before the first and after the last that differ are

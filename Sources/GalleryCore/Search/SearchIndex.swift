@@ -131,7 +131,14 @@ public final class SearchIndex {
             guard let index = corpus.sections.firstIndex(where: { $0.galleryID == galleryID }) else {
                 return apply(.galleries)
             }
-            corpus.sections[index].entries.follow(library.cells(of: galleryID), changed: library.imagesChanged)
+            let cells = library.cells(of: galleryID)
+            // Images changed where they stand, none arrived: their entries alone are written again.
+            if let inPlace = library.cellsChangedInPlace, library.imagesArrived == nil,
+                corpus.sections[index].entries.rewrite(inPlace, of: cells)
+            {
+                break
+            }
+            corpus.sections[index].entries.follow(cells, changed: library.imagesChanged)
         case .galleries:
             // A gallery's images change with a change of its cells: here only galleries come, go, move or are renamed,
             // and only those new to the index (one brought back by an undo) are indexed.

@@ -82,8 +82,11 @@ final class ImageActions {
 
     /// The actions follow the selection: nothing selected, nothing to copy.
     func selectionChanged() {
-        let images = selectedImages
-        for action in actions { action.enabled = !images.isEmpty }
+        // Whether a selected cell is an image is asked of the library, not of every cell.
+        let hasImages = session.selection.contains { id in
+            library.galleryID(ofImage: id).map { session.isShowingResults || $0 == session.galleryID } ?? false
+        }
+        for action in actions { action.enabled = hasImages }
     }
 
     // MARK: The menu

@@ -47,8 +47,11 @@ final class LibrarySearch {
             switch change {
             case .cells(let galleryID):
                 self?.changedGalleries.insert(galleryID)
-                self?.tagUsesByGallery[galleryID] = nil
-                self?.tagChanges[galleryID, default: 0] += 1
+                // What images are made of (a likeness, an animation) changes no tag.
+                if self?.library.onlyRecordsChanged == false {
+                    self?.tagUsesByGallery[galleryID] = nil
+                    self?.tagChanges[galleryID, default: 0] += 1
+                }
                 self?.queueCount()
             case .galleries: self?.queueCount()
             case .progress, .placeholdersDiscarded, .history: break

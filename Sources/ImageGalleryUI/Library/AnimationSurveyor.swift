@@ -8,8 +8,9 @@ import Synchronization
 /// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an
 /// I/O thread a batch at a time; what they say is recorded twice a second while more are queued, at once when the
 /// last is read, and saved with the library's next change (a launch alone never rewrites the file). An image whose
-/// bytes are not here yet, or whose record was not saved, is read again at the next launch. The GTK thread only hands the cells over after a change and records each batch:
-/// the I/O thread looks through them, once a change, and keeps the images it found to read.
+/// bytes are not here yet, or whose record was not saved, is read again at the next launch. The GTK thread only hands
+/// the cells over after a change and records each batch: the I/O thread looks through them, once a change, and keeps
+/// the images it found to read, with where each stood; after images only arrived, it is handed those alone.
 @MainActor
 final class AnimationSurveyor {
     /// Images read in one job: few enough that the cells a window shows are read between two jobs.
@@ -26,14 +27,16 @@ final class AnimationSurveyor {
     private let queue = SurveyQueue()
     private var isReading = false
     private var lookQueued = false
-    /// Whether the cells changed since the I/O thread last looked through them.
+    /// Whether the cells changed since the I/O thread last looked through them, other than by images arriving.
     private var needsLook = true
+    /// The images that arrived since the I/O thread last looked: it looks at these alone when nothing else changed.
+    private var arrivedSinceLook: [Unread] = []
     /// Whether that look left images to read.
     private var hasQueued = false
     /// Set while the surveyor's own findings are recorded: that change brings no image to read.
     private var isRecording = false
     /// What was read and is not recorded yet, and the timer that records it.
-    private var unrecorded: [ImageID: AnimationSummary] = [:]
+    private var unrecorded: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)] = [:]
     private var recordTimer: UInt32 = 0
 
     init(library: GalleryLibrary, source: ImageBytesSource, scheduler: JobScheduler, libraryIsShareable: Bool) {
@@ -42,8 +45,19 @@ final class AnimationSurveyor {
         self.scheduler = scheduler
         self.libraryIsShareable = libraryIsShareable
         observation = library.observe { [weak self] change in
-            guard case .cells = change, let self, !isRecording else { return }
-            needsLook = true
+            // Records of what images are made of bring no image to read.
+            guard case .cells(let galleryID) = change, let self, !isRecording, !library.onlyRecordsChanged else {
+                return
+            }
+            if !needsLook, let arrived = library.imagesArrived {
+                let cells = library.cells(of: galleryID)
+                arrivedSinceLook += arrived.compactMap { arrival in
+                    cells[arrival.cellIndex].image.map { Unread($0, galleryID, arrival.cellIndex) }
+                }
+            } else {
+                needsLook = true
+                arrivedSinceLook = []
+            }
             queueLook()
         }
         queueLook()
@@ -61,24 +75,36 @@ final class AnimationSurveyor {
 
     /// Reads the next batch on an I/O thread, after looking through the cells as they stand when they changed.
     private func readNextBatch() {
-        guard !isReading, needsLook || hasQueued else { return }
+        guard !isReading, needsLook || hasQueued || !arrivedSinceLook.isEmpty else { return }
         isReading = true
-        let cells = needsLook ? library.galleries.map { library.cells(of: $0.id) } : nil
+        let look: Look =
+            needsLook
+            ? .galleries(library.galleries.map { ($0.id, library.cells(of: $0.id)) }) : .arrived(arrivedSinceLook)
+        let replacesQueue = needsLook
         needsLook = false
+        arrivedSinceLook = []
         let queue = queue
         let libraryIsShareable = libraryIsShareable
         let source = source
         scheduler.run(
             .io, .background,
             {
-                let (batch, hasQueued) = queue.nextBatch(looking: cells) { cells, asked in
-                    Self.unread(in: cells, asked: asked, libraryIsShareable: libraryIsShareable)
+                let (batch, hasQueued) = queue.nextBatch(looking: look, replacing: replacesQueue) { look, asked in
+                    Self.unread(in: look, asked: asked, libraryIsShareable: libraryIsShareable)
                 }
-                var found: [ImageID: AnimationSummary] = [:]
-                for image in batch { found[image.id] = AnimationSurvey.summary(of: image, source: source) }
+                var found: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)] = [:]
+                for unread in batch {
+                    guard let summary = AnimationSurvey.summary(of: unread.image, source: source) else { continue }
+                    found[unread.image.id] = (unread.galleryID, unread.cellIndex, summary)
+                }
                 return (found, hasQueued)
             },
-            then: { [weak self] (found: [ImageID: AnimationSummary], hasQueued: Bool) in
+            then: {
+                [weak self]
+                (
+                    found: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)],
+                    hasQueued: Bool
+                ) in
                 guard let self else { return }
                 isReading = false
                 self.hasQueued = hasQueued
@@ -100,26 +126,50 @@ final class AnimationSurveyor {
         recordTimer = 0
         guard !unrecorded.isEmpty else { return }
         isRecording = true
-        library.recordAnimations(unrecorded)
+        library.recordAnimations(unrecorded.map { ($0.key, $0.value.galleryID, $0.value.cellIndex, $0.value.summary) })
         isRecording = false
         unrecorded = [:]
     }
 
-    /// The images of `cells` not read yet nor asked about in this run, in the library's order.
-    private nonisolated static func unread(
-        in cells: [[GalleryCell]], asked: Set<ImageID>, libraryIsShareable: Bool
-    ) -> [GalleryImage] {
-        var images: [GalleryImage] = []
-        for galleryCells in cells {
-            for cell in galleryCells {
-                // In a shared library, what a file here is made of tells whoever wrote its address that it exists.
-                guard case .image(let image) = cell.content, image.animation == nil, !asked.contains(image.id),
-                    MeasuredRatio.mayRecord(for: image, libraryIsShareable: libraryIsShareable)
-                else { continue }
-                images.append(image)
-            }
+    /// An image to read, with the gallery and the cell where it stood when found: its record looks there first.
+    private struct Unread: Sendable {
+        var image: GalleryImage
+        var galleryID: String
+        var cellIndex: Int
+
+        init(_ image: GalleryImage, _ galleryID: String, _ cellIndex: Int) {
+            self.image = image
+            self.galleryID = galleryID
+            self.cellIndex = cellIndex
         }
-        return images
+    }
+
+    /// What the I/O thread looks through: every gallery's cells, or the images that arrived since it last looked.
+    private enum Look: Sendable {
+        case galleries([(id: String, cells: [GalleryCell])])
+        case arrived([Unread])
+    }
+
+    /// The images of `look` not read yet nor asked about in this run, in the library's order.
+    private nonisolated static func unread(in look: Look, asked: Set<ImageID>, libraryIsShareable: Bool) -> [Unread] {
+        // In a shared library, what a file here is made of tells whoever wrote its address that it exists.
+        func isUnread(_ image: GalleryImage) -> Bool {
+            image.animation == nil && !asked.contains(image.id)
+                && MeasuredRatio.mayRecord(for: image, libraryIsShareable: libraryIsShareable)
+        }
+        switch look {
+        case .arrived(let arrived):
+            return arrived.filter { isUnread($0.image) }
+        case .galleries(let galleries):
+            var images: [Unread] = []
+            for (galleryID, cells) in galleries {
+                for (index, cell) in cells.enumerated() {
+                    guard case .image(let image) = cell.content, isUnread(image) else { continue }
+                    images.append(Unread(image, galleryID, index))
+                }
+            }
+            return images
+        }
     }
 
     /// What only the I/O thread touches: the images asked about in this run (answered or not: none is read twice)
@@ -127,22 +177,28 @@ final class AnimationSurveyor {
     private final class SurveyQueue: Sendable {
         private struct State {
             var asked: Set<ImageID> = []
-            var queued: ArraySlice<GalleryImage> = []
+            var queued: ArraySlice<Unread> = []
         }
 
         private let state = Mutex(State())
 
-        /// The next batch to read, after looking through `cells` when they are given, and whether more are queued.
+        /// The next batch to read, after looking through `look` (the library's cells, whose unread images replace
+        /// those queued, or arrived ones, added to them), and whether more are queued.
         func nextBatch(
-            looking cells: [[GalleryCell]]?, unread: ([[GalleryCell]], Set<ImageID>) -> [GalleryImage]
-        ) -> (batch: [GalleryImage], hasQueued: Bool) {
+            looking look: Look, replacing: Bool, unread: (Look, Set<ImageID>) -> [Unread]
+        ) -> (batch: [Unread], hasQueued: Bool) {
             state.withLock { state in
-                if let cells { state.queued = ArraySlice(unread(cells, state.asked)) }
+                let found = unread(look, state.asked)
+                if replacing {
+                    state.queued = ArraySlice(found)
+                } else if !found.isEmpty {
+                    state.queued.append(contentsOf: found)
+                }
                 let batch = Array(state.queued.prefix(AnimationSurveyor.batchSize))
                 state.queued = state.queued.dropFirst(batch.count)
                 // An empty slice would still hold the whole list.
                 if state.queued.isEmpty { state.queued = [] }
-                state.asked.formUnion(batch.map(\.id))
+                state.asked.formUnion(batch.map(\.image.id))
                 return (batch, !state.queued.isEmpty)
             }
         }

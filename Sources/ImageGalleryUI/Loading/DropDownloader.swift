@@ -18,8 +18,12 @@ final class DropDownloader {
     /// The position of the next dropped image among all dropped since launch: the images of a drop
     /// come in its order, and after those of earlier drops.
     private var nextPosition = 0
-    /// Images downloaded since the main loop last placed them.
+    /// Images downloaded since they were last placed.
     private var arrived: [(placeholder: ImageID, image: GalleryImage)] = []
+    /// When arrived images last took their places (monotonic microseconds): those arriving less than a frame later
+    /// wait for the next frame, so a frame lays a gallery out and indexes it once however many images land in it.
+    private var lastPlaced = Int.min / 2
+    private static let frameMicroseconds = 16_667
     /// The placeholders of drops and pastes of one image: if its bytes are in the library already, the user is asked.
     private var asksIfKept: Set<ImageID> = []
     /// A drop into `galleryID` could not be added: someone showing it says why.
@@ -130,7 +134,7 @@ final class DropDownloader {
         MainContext.post { [weak self] in
             guard let self else { return }
             for (offset, (image, placeholder)) in zip(images, placeholders).enumerated()
-            where library.location(of: placeholder) != nil {
+            where library.holds(placeholder) {
                 fetch(image, into: placeholder, position: firstPosition + offset, readsPages: images.count == 1)
             }
         }
@@ -201,9 +205,9 @@ final class DropDownloader {
             arrivedLikeness = image.likeness
             if let key = checkOfPlaceholder[placeholder] { likenessChecks[key]?.fulfilled.insert(placeholder) }
             loader.insert(decoded, for: placeholder)
-            // Transfers started together end together: the images that arrived in one pass of the
-            // main loop take their places in one change, laid out and saved once.
-            if arrived.isEmpty { MainContext.post { [weak self] in self?.placeArrivedImages() } }
+            // Transfers started together end together: the images that arrived within a frame take their places in
+            // one change, laid out and saved once.
+            if arrived.isEmpty { schedulePlacing() }
             arrived.append((placeholder, image))
         case .failure(let failure):
             // Gone already (deleted, or its gallery was): nobody waits for the message.
@@ -249,10 +253,11 @@ final class DropDownloader {
         guard let check = likenessChecks[key], check.waiting.isEmpty else { return }
         likenessChecks[key] = nil
         if let landed = check.landed, !check.fulfilled.isEmpty {
-            // After the arrived images take their places, which the main loop does next.
+            // After the arrived images take their places: those waiting for the next frame are placed first.
             MainContext.post { [weak self] in
                 guard let self else { return }
-                let ids = check.order.filter { check.fulfilled.contains($0) && library.location(of: $0) != nil }
+                placeArrivedImages()
+                let ids = check.order.filter { check.fulfilled.contains($0) && library.holds($0) }
                 if !ids.isEmpty { landed(ids) }
             }
         }
@@ -284,7 +289,16 @@ final class DropDownloader {
         }
     }
 
+    /// Places the arrived images on the next pass of the main loop, or a frame after they were last placed.
+    private func schedulePlacing() {
+        let wait = lastPlaced + Self.frameMicroseconds - MainContext.monotonicMicroseconds
+        guard wait > 0 else { return MainContext.post { [weak self] in self?.placeArrivedImages() } }
+        MainContext.after(milliseconds: UInt32((wait + 999) / 1000)) { [weak self] in self?.placeArrivedImages() }
+    }
+
     private func placeArrivedImages() {
+        guard !arrived.isEmpty else { return }
+        lastPlaced = MainContext.monotonicMicroseconds
         let images = arrived
         arrived = []
         library.fulfillPlaceholders(images)

@@ -40,6 +40,8 @@ final class GalleryView {
     /// The pending load of the next screen (a GLib source id; 0 when none).
     private var prefetchTimer: UInt32 = 0
     private var laidOutWidth = 0.0
+    /// The gallery and row height the layout is of (no gallery: search results).
+    private var laidOutGallery: (id: String, rowHeight: Double)?
     /// Where the gallery was scrolled when search results took its place: where it returns when they go.
     private var offsetBeforeResults: Double?
     /// Counts layouts: the rest of a layout of search results, laid out when idle, stops once another replaces it.
@@ -182,15 +184,28 @@ final class GalleryView {
     /// Lays the cells (and the drag gap) out again; `animated` slides cells from where they were. Search results
     /// are laid out down to two screens below `top` (where the view will be scrolled to, else where it is), the
     /// rest when idle or when asked for, so a keystroke's work on this thread is what is on screen.
-    func relayout(animated: Bool, top: Double? = nil) {
+    /// `unchangedBefore`: the gallery's cells before that index are those laid out last, and keep their rows.
+    func relayout(animated: Bool, top: Double? = nil, unchangedBefore: Int = 0) {
         guard !isDetached else { return }
         let previous = animated ? currentFrames() : [:]
         let cells = session.cells
+        let width = Double(canvas.allocatedWidth)
+        let extendsLayout =
+            unchangedBefore > 0 && gap == nil && laidOutGapSlot == nil && !session.isShowingResults
+            && laidOutGallery?.id == session.galleryID && laidOutGallery?.rowHeight == rowHeight
+            && width == laidOutWidth && layout.isComplete && layout.count == laidOutCells.count
+            && unchangedBefore <= min(cells.count, laidOutCells.count)
         laidOutCells = cells
         laidOutIndexByID = nil
-        laidOutWidth = Double(canvas.allocatedWidth)
+        laidOutWidth = width
+        laidOutGallery = session.isShowingResults ? nil : (session.galleryID, rowHeight)
         layoutRun += 1
-        if session.isShowingResults {
+        if extendsLayout {
+            // The resting layout shares the layout's rows: let go of them first, so they change in place.
+            restingLayout = JustifiedLayout(aspectRatios: [], width: 0, targetRowHeight: 220, spacing: Self.spacing)
+            layout.layOutAgain(from: unchangedBefore, aspectRatios: aspectRatios(of: cells[unchangedBefore...]))
+            restingLayout = layout
+        } else if session.isShowingResults {
             // Grouped by gallery, each under its name; no drag opens a gap among them.
             laidOutGapSlot = nil
             let sections = session.resultSections
@@ -413,7 +428,14 @@ final class GalleryView {
     func sessionChanged(_ change: GallerySession.Change) {
         switch change {
         case .cells:
-            relayout(animated: true)
+            if session.library.onlyRecordsChanged && laidOutCells.count == session.cells.count {
+                // No cell moved or changed size: the cells are drawn again (an animated badge) where they stand.
+                laidOutCells = session.cells
+                canvas.queueDraw()
+                reportVisibleCells()
+            } else {
+                relayout(animated: true, unchangedBefore: session.library.firstCellChanged)
+            }
         case .shownGallery:
             gap = nil
             dimmed = []

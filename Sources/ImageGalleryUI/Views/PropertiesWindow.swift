@@ -123,8 +123,10 @@ final class PropertiesWindow {
             onClosed()
         }
         observation = library.observe { [weak self] change in
-            guard case .cells = change else { return }
-            self?.refresh(updatingNote: self?.note.hasFocus == false)
+            guard case .cells = change, let self else { return }
+            // Other images changed where they stand: this one is as it was.
+            if library.cellsChangedInPlace != nil, library.imagesChanged?.contains(imageID) == false { return }
+            refresh(updatingNote: !note.hasFocus)
         }
         refresh(updatingNote: true)
     }

@@ -79,6 +79,8 @@ final class Sidebar {
         case .cells(let galleryID):
             // Hidden, its counts wait for `showRows()`: each new count measures the window's widgets again.
             guard root.isVisible else { break }
+            // Cells changed in place count as many images, unless placeholders took their images.
+            guard library.cellsChangedInPlace == nil || library.imagesArrived != nil else { break }
             rows.first { $0.galleryID == galleryID }?.update(from: library, search: search)
         case .progress, .placeholdersDiscarded, .history: break
         }

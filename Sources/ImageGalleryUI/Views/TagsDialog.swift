@@ -49,7 +49,8 @@ final class TagsDialog {
             self?.onClosed()
         }
         observation = library.observe { [weak self] change in
-            guard case .cells = change else { return }
+            // What images are made of (a likeness, an animation) changes no tag.
+            guard case .cells = change, self?.library.onlyRecordsChanged == false else { return }
             self?.refresh()
         }
         refresh()
