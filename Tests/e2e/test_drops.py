@@ -632,7 +632,9 @@ def test_several_images_in_one_drop_land_in_order_whatever_order_they_arrive_in(
     slow = http_server.add_image("one-yellow", 400, 200, (250, 220, 0))
     quick = http_server.add_image("two-magenta", 150, 300, (210, 0, 210))
     middle = http_server.add_image("three-cyan", 320, 240, (0, 210, 220))
-    dropped = [(slow, slow.slow_url(4)), (quick, quick.url), (middle, middle.slow_url(1.5))]
+    # The slow one is answered only once the other two are saved: however busy the machine, it arrives last.
+    http_server.add_file("/one-yellow.png", slow.data, slow.content_type)
+    dropped = [(slow, http_server.url("/held/one-yellow.png")), (quick, quick.url), (middle, middle.slow_url(1.5))]
     src = sources(desktop, tmp_path, target("text/uri-list", uri_list(*[u for _, u in dropped])))
     drop(app, src, before(cells[1]))
 
@@ -643,13 +645,14 @@ def test_several_images_in_one_drop_land_in_order_whatever_order_they_arrive_in(
         return all(c.url == url or (c.placeholder and image.name in c.name)
                    for c, (image, url) in zip(cs[1:4], dropped))
 
-    early = app.wait_cells(in_place, timeout=3, what="three cells (placeholders or images) at the drop point")
+    early = app.wait_cells(in_place, timeout=10, what="three cells (placeholders or images) at the drop point")
     assert early[1].placeholder, "the slow image was not downloading:\n" + harness.format_cells(early)
-    # the 1.5 s one arrives while the 4 s one still loads: saved after the quick one, with a gap where the slow one
+    # the 1.5 s one arrives while the held one still loads: saved after the quick one, with a gap where the slow one
     # will go
     wait_saved(app, [gallery[0].url, dropped[1][1], dropped[2][1], gallery[1].url, gallery[2].url], timeout=10,
                what="the quick and the middle image saved while the slow one loads")
     assert app.cells()[1].placeholder, harness.format_cells(app.cells())
+    http_server.release_held("/one-yellow.png")
     final = [gallery[0].url] + [u for _, u in dropped] + [gallery[1].url, gallery[2].url]
     settle_order(app, final, timeout=15, what="all three images in drop order")
     wait_saved(app, final)
