@@ -146,8 +146,9 @@ struct TextBlocks: Sendable {
     }
 
     /// Covers the positions up to `count` with blocks made from their texts; a last block smaller than `blockSize`
-    /// is made again with the new positions.
+    /// is made again with the new positions, when there are any.
     mutating func cover(to count: Int, text: (Int) -> UnsafeBufferPointer<UInt8>) {
+        guard coveredCount < count else { return }
         if let last = blocks.last, last.end - (blocks.count > 1 ? blocks[blocks.count - 2].end : 0) < Self.blockSize {
             blocks.removeLast()
         }
