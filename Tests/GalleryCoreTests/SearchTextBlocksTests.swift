@@ -77,6 +77,11 @@ import Testing
             #expect(first.ids == Array(expected.prefix(limit)), "\(what), “\(text)”, limit \(limit)")
             let rest = try #require(corpus.search(SearchQuery(text: text), narrowing: first))
             #expect(rest.ids == expected, "\(what), “\(text)”, the rest after \(limit)")
+            // A key typed on refines the first results on the GTK thread, reading on within its budget.
+            let longer = text + String(letters.randomElement(using: &random)!)
+            if let refined = corpus.refine(first, to: SearchQuery(text: longer), limit: limit) {
+                #expect(refined.ids == Array(read(library, longer).prefix(limit)), "\(what), “\(longer)” refined")
+            }
             let counted = corpus.sections.indices.reduce(0) {
                 $0 + corpus.count(SearchQuery(text: text), inSection: $1)
             }
@@ -119,6 +124,10 @@ import Testing
         #expect(entries.runs(mayHoldingAll: [TextBlocks.Probe(Array("zzz".utf8))], within: entries.indices).isEmpty)
         #expect(
             entries.runs(mayHoldingAll: [TextBlocks.Probe(Array("q".utf8))], within: entries.indices) == [640..<704])
+        // Within part of the entries (a refinement reads on only as far as its budget goes).
+        let q = [TextBlocks.Probe(Array("q".utf8))]
+        #expect(entries.runs(mayHoldingAll: q, within: 0..<100).isEmpty)
+        #expect(entries.runs(mayHoldingAll: q, within: 650..<680) == [650..<680])
         let quokka = entries.runs(mayHoldingAll: [TextBlocks.Probe(Array("okk".utf8))], within: entries.indices)
         #expect(quokka.reduce(0) { $0 + $1.count } <= 3 * TextBlocks.blockSize)
         #expect(quokka.contains { $0.contains(700) })

@@ -258,7 +258,8 @@ struct TextBlocks: Sendable {
             start = block.end
             index += 1
         }
-        take(max(coveredCount, range.lowerBound)..<range.upperBound)
+        let uncovered = max(coveredCount, range.lowerBound)
+        if uncovered < range.upperBound { take(uncovered..<range.upperBound) }
         return runs
     }
 
