@@ -75,7 +75,8 @@ public struct SearchCorpus: Sendable {
         let filters = FoldedFilters(query, folding: &folding)
         let entries = section.entries
         let candidates =
-            filters.colour.map { entries.runs(mayHolding: $0, within: entries.indices) } ?? [entries.indices]
+            filters.colour.map { entries.runs(mayHolding: $0, within: entries.indices) }
+            ?? entries.runs(mayHoldingAll: words.map { TextBlocks.Probe($0.bytes) }, within: entries.indices)
         return entries.positions(candidates.joined(), holdingAll: words, limit: .max) { position in
             entries.passes(query, filters: filters, failed: failed, at: position)
         }.found.count
@@ -88,6 +89,7 @@ public struct SearchCorpus: Sendable {
         from start: Place, to end: Place?, _ query: SearchQuery, words: [SearchEntry.Word], filters: FoldedFilters,
         failed: Set<ImageID>, limit: Int, into results: inout SearchResults, isCancelled: () -> Bool
     ) -> Bool {
+        let probes = words.map { TextBlocks.Probe($0.bytes) }
         var place = start
         while place.sectionIndex < sections.count {
             let section = sections[place.sectionIndex]
@@ -114,10 +116,24 @@ public struct SearchCorpus: Sendable {
                     }
                     (found, examined) = (byCoverage.reversed().flatMap(\.self), candidates.count)
                 } else {
-                    (found, examined) = entries.positions(candidates, holdingAll: words, limit: limit - results.count) {
-                        position in
-                        entries.passes(query, filters: filters, failed: failed, at: position)
+                    // Only the blocks whose texts may hold every word are read; the search stops past the image that
+                    // reached the limit, as a reading of every entry would.
+                    let wanted = limit - results.count
+                    var matching: [Int] = []
+                    var stopped = wanted > 0 ? candidates.upperBound : candidates.lowerBound
+                    for run in entries.runs(mayHoldingAll: probes, within: candidates) where wanted > 0 {
+                        matching +=
+                            entries.positions(run, holdingAll: words, limit: wanted - matching.count) {
+                                position in
+                                entries.passes(query, filters: filters, failed: failed, at: position)
+                            }.found
+                        if matching.count == wanted, let last = matching.last {
+                            stopped = last + 1
+                            break
+                        }
                     }
+                    found = matching
+                    examined = stopped - candidates.lowerBound
                 }
                 results.append(section: place.sectionIndex, of: section, found)
                 if examined < candidates.count {

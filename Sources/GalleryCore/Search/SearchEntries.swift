@@ -26,6 +26,8 @@ public struct SearchEntries: Sendable {
     private var bytes: [UInt8] = []
     /// The colours of the records' palettes, block by block, so that a colour search skips the blocks without it.
     private var colours = PaletteBlocks()
+    /// What the texts of each block of entries hold, so that a search skips the blocks without its words.
+    private(set) var textBlocks = TextBlocks()
     /// About the bytes of the buffer that no entry reads any more (an entry written again, or its image gone): the
     /// buffer is copied without them once they are an eighth of it.
     private var unusedBytes = 0
@@ -38,6 +40,7 @@ public struct SearchEntries: Sendable {
     /// The memory the entries hold, in bytes: their records, their buffer and their palettes' blocks, as allocated.
     public var allocatedBytes: Int {
         records.capacity * MemoryLayout<Record>.stride + bytes.capacity + colours.allocatedBytes
+            + textBlocks.allocatedBytes
     }
 
     public func id(at position: Int) -> ImageID { records[position].id }
@@ -147,6 +150,7 @@ public struct SearchEntries: Sendable {
     /// Gives back the room left unused when the entries outgrew the room made for them (their text folded longer
     /// than it was: `և` is `եւ`), and their buffer doubled: they are copied into room of their size.
     mutating func releaseUnusedRoom() {
+        restateTextBlocks()
         guard bytes.capacity - bytes.count > bytes.count / 8 else { return }
         var fitting: [UInt8] = []
         fitting.reserveCapacity(bytes.count)
@@ -165,6 +169,36 @@ public struct SearchEntries: Sendable {
     private mutating func append(_ record: Record) {
         records.append(record)
         colours.append(record.palette)
+        let count = records.count
+        if count - textBlocks.coveredCount >= TextBlocks.blockSize {
+            withTexts { blocks, text in blocks.coverWholeBlocks(to: count, text: text) }
+        }
+    }
+
+    /// Calls `body` with the text blocks and the folded text of each position, read in place.
+    private mutating func withTexts(
+        _ body: (inout TextBlocks, (Int) -> UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        // Copies of the arrays (shared, not copied) leave `self` free for the blocks' change.
+        let bytes = self.bytes
+        let records = self.records
+        bytes.withUnsafeBufferPointer { bytes in
+            records.withUnsafeBufferPointer { records in
+                body(&textBlocks) { position in
+                    let start = records[position].start
+                    return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(records[position].textCount)])
+                }
+            }
+        }
+    }
+
+    /// Makes again the text blocks of the entries written again or moved, and covers the last ones.
+    private mutating func restateTextBlocks() {
+        let count = records.count
+        withTexts { blocks, text in
+            blocks.remake(text: text)
+            blocks.cover(to: count, text: text)
+        }
     }
 
     /// The length of the buffer of all the entries' bytes, those no entry reads any more included.
@@ -200,6 +234,7 @@ public struct SearchEntries: Sendable {
         let written = positionsToWrite(of: cells, changed: changed)
         guard let firstWritten = written.first?.position else {
             restateColours(from: firstChanged)
+            restateTextBlocks()
             return
         }
         var room = 0
@@ -211,6 +246,7 @@ public struct SearchEntries: Sendable {
         }
         write(written, of: cells)
         restateColours(from: min(firstChanged, firstWritten))
+        restateTextBlocks()
         if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
     }
 
@@ -233,6 +269,7 @@ public struct SearchEntries: Sendable {
                 blockOf: start,
                 with: records[start..<min(start + PaletteBlocks.blockSize, records.count)].map(\.palette))
         }
+        restateTextBlocks()
         if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
         return true
     }
@@ -242,8 +279,17 @@ public struct SearchEntries: Sendable {
         var folding = SearchFolding()
         for (index, position) in written {
             guard let image = cells[index].image else { continue }
-            if records[position].start >= 0 { unusedBytes += byteCount(at: position) }
-            records[position] = write(image, folding: &folding)
+            let old = records[position]
+            if old.start >= 0 { unusedBytes += byteCount(at: position) }
+            let record = write(image, folding: &folding)
+            records[position] = record
+            // A likeness measured or a ratio corrected leaves the text, and its block, as they were.
+            if old.start < 0
+                || !bytes[old.start..<old.start + Int(old.textCount)].elementsEqual(
+                    bytes[record.start..<record.start + Int(record.textCount)])
+            {
+                textBlocks.invalidate(position)
+            }
         }
     }
 
@@ -300,6 +346,7 @@ public struct SearchEntries: Sendable {
             records.reserveCapacity(records.count + max(growth, records.count / 16))
         }
         records.replaceSubrange(recordStart..<recordEnd, with: between)
+        textBlocks.replace(recordStart..<recordEnd, count: between.count)
         return recordStart
     }
 
@@ -512,6 +559,11 @@ public struct SearchEntries: Sendable {
             return true
         }
         return formatFound && tagFound && domainFound
+    }
+
+    /// The runs of positions within `range` where an entry may hold every one of the words (see `TextBlocks`).
+    func runs(mayHoldingAll probes: [TextBlocks.Probe], within range: Range<Int>) -> [Range<Int>] {
+        textBlocks.runs(mayHoldingAll: probes, within: range)
     }
 
     /// The runs of positions within `range` where an image of the colour `match` looks for may be: the entries outside
