@@ -15,8 +15,8 @@ import Synchronization
 final class AnimationSurveyor {
     /// Images read in one job: few enough that the cells a window shows are read between two jobs.
     private nonisolated static let batchSize = 64
-    /// How long what was read may wait to be recorded: each record makes every view of the galleries it changes
-    /// look through their cells again, which once a batch held the GTK thread for a minute at 200,000 images.
+    /// How long what was read may wait to be recorded: each record is a change every view of its galleries hears,
+    /// so a large library is recorded a few times a second rather than once a batch.
     private static let recordInterval: UInt32 = 500
 
     private let library: GalleryLibrary
@@ -35,8 +35,10 @@ final class AnimationSurveyor {
     private var hasQueued = false
     /// Set while the surveyor's own findings are recorded: that change brings no image to read.
     private var isRecording = false
+    /// What a header said of an image's frames, and where the image stood when it was read.
+    private typealias Found = [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)]
     /// What was read and is not recorded yet, and the timer that records it.
-    private var unrecorded: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)] = [:]
+    private var unrecorded: Found = [:]
     private var recordTimer: UInt32 = 0
 
     init(library: GalleryLibrary, source: ImageBytesSource, scheduler: JobScheduler, libraryIsShareable: Bool) {
@@ -92,19 +94,14 @@ final class AnimationSurveyor {
                 let (batch, hasQueued) = queue.nextBatch(looking: look, replacing: replacesQueue) { look, asked in
                     Self.unread(in: look, asked: asked, libraryIsShareable: libraryIsShareable)
                 }
-                var found: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)] = [:]
+                var found: Found = [:]
                 for unread in batch {
                     guard let summary = AnimationSurvey.summary(of: unread.image, source: source) else { continue }
                     found[unread.image.id] = (unread.galleryID, unread.cellIndex, summary)
                 }
                 return (found, hasQueued)
             },
-            then: {
-                [weak self]
-                (
-                    found: [ImageID: (galleryID: String, cellIndex: Int, summary: AnimationSummary)],
-                    hasQueued: Bool
-                ) in
+            then: { [weak self] (found: Found, hasQueued: Bool) in
                 guard let self else { return }
                 isReading = false
                 self.hasQueued = hasQueued
