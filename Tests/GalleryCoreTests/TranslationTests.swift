@@ -117,6 +117,23 @@ import Testing
         #expect(Localization.fill("{unknown} stays", ["a": "1"]) == "{unknown} stays")
     }
 
+    @Test func numbersAreWrittenAsTheLocaleWritesThem() throws {
+        #expect(try numbers(in: "C") == ["1234567", "45%", "0.8", "2", "-3"])
+        #expect(try numbers(in: "fr_FR.UTF-8") == ["1\u{202F}234\u{202F}567", "45%", "0,8", "2", "-3"])
+    }
+
+    /// Written in `locale` on this thread alone (the other tests run beside it): 1234567, 45 %, 0.84, 1.96, -3.
+    private func numbers(in locale: String) throws -> [String] {
+        let numeric = try #require(newlocale(1 << LC_NUMERIC, locale, nil), "the \(locale) locale is not installed")
+        defer { freelocale(numeric) }
+        let previous = uselocale(numeric)
+        defer { uselocale(previous) }
+        return [
+            Localization.number(1_234_567), Localization.percent(0.454), Localization.tenths(0.84),
+            Localization.tenths(1.96), Localization.number(-3),
+        ]
+    }
+
     private func placeholders(_ text: String) -> Set<String> {
         Set(text.matches(of: /\{([a-z]+)\}/).map { String($0.output.1) })
     }

@@ -84,8 +84,7 @@ public struct ImageProperties: Equatable, Sendable {
 
     /// "8 frames, 1.6 s": how many frames, and how long one play of them lasts.
     static func describe(_ animation: AnimationSummary) -> String {
-        let seconds = (Double(animation.duration) / 1000).formatted(
-            .number.precision(.fractionLength(0...1)).locale(Locale.current))
+        let seconds = Localization.tenths(Double(animation.duration) / 1000)
         return trPlural(
             "{count} frame, {seconds} s", "{count} frames, {seconds} s", Int(animation.frameCount),
             ["count": Localization.number(Int(animation.frameCount)), "seconds": seconds])

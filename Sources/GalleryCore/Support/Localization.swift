@@ -1,6 +1,5 @@
 import CIntl
 import Foundation
-import Synchronization
 
 /// The app's name, version and text domain: one place, kept equal to Meson's project version by a test.
 public enum AppInfo {
@@ -20,7 +19,6 @@ public enum Localization {
         if let localeDirectory { bindtextdomain(AppInfo.textDomain, localeDirectory) }
         bind_textdomain_codeset(AppInfo.textDomain, "UTF-8")
         textdomain(AppInfo.textDomain)
-        formatted.withLock { $0 = FormattedNumbers(locale: Locale(identifier: posixLocaleName(LC_NUMERIC))) }
     }
 
     /// Whether `directory` holds a catalog of this app for some language.
@@ -32,45 +30,33 @@ public enum Localization {
         }
     }
 
-    /// "fr_FR.UTF-8" → "fr_FR"; the C locale reads as plain English numbers.
-    private static func posixLocaleName(_ category: Int32) -> String {
-        let name = setlocale(category, nil).map { String(cString: $0) } ?? "C"
-        let bare = name.split(separator: ".").first.map(String.init) ?? name
-        return bare == "C" || bare == "POSIX" ? "en_US_POSIX" : bare
-    }
-
-    /// The locale numbers are written in, and the numbers already written in it: a download's progress
-    /// and a gallery's count are written again and again (every frame, every accessibility refresh), and
-    /// each formatting asked ICU for a new formatter.
-    private struct FormattedNumbers {
-        var locale = Locale(identifier: "en_US_POSIX")
-        var percents = [String?](repeating: nil, count: 101)
-        var integers: [Int: String] = [:]
-    }
-
-    private static let formatted = Mutex(FormattedNumbers())
-
-    /// An integer as the user's locale writes it ("12 345" in French).
+    /// An integer as the user's locale writes it ("12 345" in French): the C library's LC_NUMERIC groups its digits, as
+    /// GLib's and GNOME's apps write numbers, so that a number written loads no ICU data (about 5 MB of a first screen).
     public static func number(_ value: Int) -> String {
-        let (known, locale) = formatted.withLock { ($0.integers[value], $0.locale) }
-        if let known { return known }
-        let text = value.formatted(.number.locale(locale))
-        formatted.withLock { numbers in
-            guard numbers.locale == locale else { return }
-            if numbers.integers.count > 4096 { numbers.integers.removeAll() }
-            numbers.integers[value] = text
-        }
-        return text
+        var buffer = [CChar](repeating: 0, count: 64)
+        cintl_format_grouped(&buffer, buffer.count, value)
+        return text(of: buffer)
     }
 
     /// A fraction from 0 to 1 as a whole percentage ("45 %" in French).
     public static func percent(_ fraction: Double) -> String {
         let whole = Int((min(max(fraction, 0), 1) * 100).rounded())
-        let (known, locale) = formatted.withLock { ($0.percents[whole], $0.locale) }
-        if let known { return known }
-        let text = (Double(whole) / 100).formatted(.percent.precision(.fractionLength(0)).locale(locale))
-        formatted.withLock { if $0.locale == locale { $0.percents[whole] = text } }
-        return text
+        // Translators: a whole percentage, as in "45%". French writes a narrow no-break space before the sign, Russian
+        // a no-break space.
+        return tr("{number}%", ["number": number(whole)])
+    }
+
+    /// A number with at most one digit after the locale's decimal point ("0,8" in French, "2" rather than "2.0").
+    public static func tenths(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        guard rounded != rounded.rounded(), abs(rounded) < 1e15 else { return number(Int(rounded)) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        cintl_format_tenths(&buffer, buffer.count, rounded)
+        return text(of: buffer)
+    }
+
+    private static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// In one pass, so a value that itself holds "{…}" (a gallery named so) stays as it is.
