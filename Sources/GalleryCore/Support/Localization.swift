@@ -31,7 +31,7 @@ public enum Localization {
     }
 
     /// An integer as the user's locale writes it ("12 345" in French): the C library's LC_NUMERIC groups its digits, as
-    /// GLib's and GNOME's apps write numbers, so that a number written loads no ICU data (about 5 MB of a first screen).
+    /// GLib's and GNOME's apps write numbers, so that writing one reads no ICU data.
     public static func number(_ value: Int) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         cintl_format_grouped(&buffer, buffer.count, value)
