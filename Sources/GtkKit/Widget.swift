@@ -9,6 +9,11 @@ open class Widget: Object {
     public func onDestroy(_ handler: @escaping VoidHandler) { on("destroy", handler) }
 
     public func showAll() { gtk_widget_show_all(widget) }
+    /// Whether a `showAll` of a container holding it leaves it (and what it holds) as it is.
+    public var isLeftOutOfShowAll: Bool {
+        get { gtk_widget_get_no_show_all(widget) != 0 }
+        set { gtk_widget_set_no_show_all(widget, newValue ? 1 : 0) }
+    }
     public func hide() { gtk_widget_hide(widget) }
     public func queueDraw() { gtk_widget_queue_draw(widget) }
     /// Repaints only a rectangle (in the widget's coordinates, widened to whole pixels).

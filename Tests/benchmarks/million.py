@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A million images (issue 48): `/usr/bin/python3 Tests/benchmarks/million.py [--sizes 10000,100000,1000000]
-[--runs 3] [--warm-ups 1] [--no-search] [--launch-only --home NAME]`.
+[--runs 3] [--warm-ups 1] [--no-search] [--launch-only --home NAME [--first-screen-only]]`.
 
 The app ($IMAGE_GALLERY_BIN, else `.build/release/image-gallery`; built with `--traits StallLog`, whose log says when
 search results were painted) on a library `generated_library.py` makes (N images in 200 galleries, with origins, notes,
@@ -27,7 +27,8 @@ thumbnails), then `--runs` runs of:
    results painted (the StallLog's `results-painted`), over all keys of the run: median and 99th percentile.
 `--launch-only` runs steps 1 and 2 alone, on a library whose journal is made once (a launch carries state.json over, a
 move is saved and the snapshot it leads to written) in a home of its own, million-N-NAME (`--home`, so that two builds'
-journals stay apart), beside the generated library it shares.
+journals stay apart), beside the generated library it shares; `--first-screen-only` step 1 alone (a million images'
+background work takes minutes a run).
 Printed: each run's figures, then a table of median (min–max) per size. Not a test.
 """
 import argparse
@@ -218,6 +219,8 @@ def one_run(app, args, results, measured):
             results["launch"].append(painted["t"])
             results["launch_cpu"].append(painted["cpu"])
             results["rss"].append(peak)
+            if args.first_screen_only:
+                return
             quiet = wait_quiet(app)
             results["rss_quiet"].append(memory_mb(app.proc.pid, "VmHWM"))
             log("  quiet after %.1f s more; peak RSS then %.0f MB" % (quiet, results["rss_quiet"][-1]))
@@ -389,6 +392,8 @@ def main():
     parser.add_argument("--no-search", action="store_true")
     parser.add_argument("--launch-only", action="store_true", help="steps 1 and 2 alone, on the library's journal")
     parser.add_argument("--home", default="launch", help="with --launch-only: the home's name, one per build")
+    parser.add_argument("--first-screen-only", action="store_true",
+                        help="with --launch-only: step 1 alone, each run ended once its first screen is painted")
     args = parser.parse_args()
     run_alone()
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")

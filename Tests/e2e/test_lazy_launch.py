@@ -85,3 +85,39 @@ def test_a_large_library_shows_its_gallery_first_with_every_gallery_listed_and_a
     app.wait_state(whole, 30, "every image and the move on disk")
     assert counted(sidebar_rows(app)) == expected
     app.stop()
+
+
+def test_a_hidden_sidebar_makes_its_rows_as_it_shows_with_every_gallery_counted(make_app):
+    """A launch with the sidebar hidden makes none of its rows (each holds an entry for renaming: a library of hundreds
+    of galleries made hundreds before its first screen); F9 shows every gallery with its count, those the launch left
+    for later counted from the snapshot's table of contents."""
+    app = make_app()
+    library = os.path.dirname(app.state_path)
+    write_library(library, COUNT, GALLERIES)  # the sidebar hidden
+    with open(app.state_path, encoding="utf-8") as f:
+        state = json.load(f)
+    assert state["sidebarVisible"] is False
+    expected = {g["name"]: len(g["images"]) for g in state["galleries"]}
+
+    # The first launch carries the file over; showing the sidebar and hiding it again is saved, and the snapshot
+    # written after it.
+    app.start()
+    app.focus()
+    app.key("F9")
+    wait_until(lambda: len(sidebar_rows(app)) == len(expected), 10, 0.1, "every gallery in the sidebar",
+               lambda: repr(sidebar_rows(app)))
+    app.key("F9")
+    snapshots = os.path.join(library, "journal", "snapshot-*.json")
+    wait_until(lambda: glob.glob(snapshots), 30, 0.1, "the journal's snapshot")
+    app.wait_state(lambda s: s.get("sidebarVisible") is False, 10, "the sidebar hidden, on disk")
+    app.stop()
+
+    app.start()
+    app.wait_cells(lambda cs: len(cs) > 0, 10, what="the shown gallery's cells")
+    assert sidebar_rows(app) == [], "a hidden sidebar has no rows"
+    app.focus()
+    app.key("F9")
+    rows = wait_until(lambda: (lambda r: r if len(r) == len(expected) else None)(sidebar_rows(app)), 10, 0.1,
+                      "every gallery in the sidebar once it shows", lambda: repr(sidebar_rows(app)))
+    assert counted(rows) == expected
+    app.stop()

@@ -244,7 +244,6 @@ final class MainWindow {
         flights.area.isVisible = false
         backButton.isVisible = false
         propertiesButton.isVisible = false
-        sidebar.root.isVisible = library.sidebarVisible
         updateChrome()
         gallery.canvas.grabFocus()
     }
@@ -389,7 +388,7 @@ final class MainWindow {
         if !isViewing {
             galleryStack.visibleChildName = Self.viewerPage
             // The image alone, as in Eye of GNOME: no sidebar, no trash zone; the toast still shows.
-            sidebar.root.isVisible = false
+            sidebar.setShown(false)
             trash.root.isVisible = false
             emptyState.root.isVisible = false
             sidebarButton.isVisible = false
@@ -433,7 +432,7 @@ final class MainWindow {
         let shown = viewer.imageID
         viewer.close()
         galleryStack.visibleChildName = Self.galleryPage
-        sidebar.root.isVisible = library.sidebarVisible
+        sidebar.setShown(library.sidebarVisible)
         trash.root.isVisible = true
         sidebarButton.isVisible = true
         backButton.isVisible = false
@@ -527,8 +526,7 @@ final class MainWindow {
     }
 
     private func setSidebarVisible(_ visible: Bool) {
-        sidebar.root.isVisible = visible
-        if visible { sidebar.showRows() }
+        sidebar.setShown(visible)
         sidebarAction?.state = visible
         library.sidebarVisible = visible
         if !visible && sidebar.root.hasFocus { gallery.canvas.grabFocus() }

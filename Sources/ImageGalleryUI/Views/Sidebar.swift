@@ -19,6 +19,9 @@ final class Sidebar {
     private(set) var rows: [SidebarRow] = []
     private var observation: Observation?
     private var isDetached = false
+    /// The galleries changed while the sidebar was hidden: its rows are made again as it shows. A library of hundreds
+    /// of galleries makes hundreds of rows (each with its entry for renaming), which a hidden sidebar does not need.
+    private var rowsAreStale = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
     /// The gallery whose row is scrolled into view once the list is laid out again.
@@ -61,6 +64,10 @@ final class Sidebar {
             guard let self, root.isVisible else { return }
             for row in rows where row.isSmart { row.update(from: library, search: search) }
         }
+        // Shown or hidden by the window alone: a window's `showAll` would realize every row of a hidden sidebar.
+        root.showAll()
+        root.isLeftOutOfShowAll = true
+        root.isVisible = library.sidebarVisible
         rebuild()
     }
 
@@ -77,7 +84,7 @@ final class Sidebar {
         switch change {
         case .galleries: rebuild()
         case .cells(let galleryID):
-            // Hidden, its counts wait for `showRows()`: each new count measures the window's widgets again.
+            // Hidden, its counts wait for `setShown(true)`: each new count measures the window's widgets again.
             guard root.isVisible else { break }
             // Cells changed in place count as many images, unless placeholders took their images.
             guard library.cellsChangedInPlace == nil || library.imagesArrived != nil else { break }
@@ -88,6 +95,11 @@ final class Sidebar {
 
     /// Rows follow the library's galleries; the row being renamed survives a rebuild that keeps it.
     private func rebuild() {
+        guard root.isVisible else {
+            rowsAreStale = true
+            return
+        }
+        rowsAreStale = false
         let ids = library.galleries.map(\.id) + library.smartGalleries.map(\.id)
         if rows.map(\.galleryID) != ids {
             for row in rows { list.remove(row.row) }
@@ -100,9 +112,15 @@ final class Sidebar {
         followShownGallery()
     }
 
-    /// Brings every row up to date as the sidebar shows again.
-    func showRows() {
-        for row in rows { row.update(from: library, search: search) }
+    /// Shows or hides the sidebar; shown, its rows are brought up to date (hidden, they are left as they were).
+    func setShown(_ shown: Bool) {
+        root.isVisible = shown
+        guard shown else { return }
+        if rowsAreStale {
+            rebuild()
+        } else {
+            for row in rows { row.update(from: library, search: search) }
+        }
     }
 
     /// Selects the row of the gallery the window shows.
