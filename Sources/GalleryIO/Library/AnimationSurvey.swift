@@ -9,14 +9,14 @@ public enum AnimationSurvey {
     private static let headBytes = 64
     private static let formatsThatMove: Set<String> = ["GIF", "WebP", "PNG", "AVIF"]
 
-    /// What `image`'s bytes say of its frames; nil when they are not here now (a web image neither kept nor cached,
-    /// a file gone), to be asked again later.
-    public static func summary(of image: GalleryImage, source: ImageBytesSource) -> AnimationSummary? {
-        if image.url.hasPrefix("data:") {
-            guard case .success(let bytes)? = source.bytesAtHand(for: image.url) else { return nil }
+    /// What the bytes of the image at `url` (whose kept original has this digest) say of its frames; nil when they
+    /// are not here now (a web image neither kept nor cached, a file gone), to be asked again later.
+    public static func summary(url: String, sha256: String?, source: ImageBytesSource) -> AnimationSummary? {
+        if url.hasPrefix("data:") {
+            guard case .success(let bytes)? = source.bytesAtHand(for: url) else { return nil }
             return AnimationSummary(AnimationHeader.read(bytes))
         }
-        guard let path = source.localOriginal(for: image.url, sha256: image.original?.sha256)?.path,
+        guard let path = source.localOriginal(for: url, sha256: sha256)?.path,
             let head = try? FileReader.head(path, count: headBytes)
         else { return nil }
         guard let format = ImageFormat.sniff(head)?.name, formatsThatMove.contains(format) else { return .still }
