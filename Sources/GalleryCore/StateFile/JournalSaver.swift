@@ -160,15 +160,18 @@ public final class JournalSaver: Sendable {
         var replica = LibraryReplica()
         var offsets: [String: Int] = [:]
         let journalFolder = folder
-        let shownFirst =
+        var shownFirst =
             carryingOver == nil
             ? restLaterBeyond.flatMap { Self.readingShownFirst(in: journalFolder, beyond: $0) } : nil
-        let snapshot =
+        var snapshot =
             shownFirst.map { (snapshot: $0.contents.snapshot, size: $0.rest.file.size) }
             ?? Self.newestSnapshot(in: folder)
-        if let snapshot {
-            replica = snapshot.snapshot.replica
-            offsets = snapshot.snapshot.covers
+        if let read = snapshot {
+            replica = read.snapshot.replica
+            offsets = read.snapshot.covers
+            // Moved out of what was read, so that the edits applied below change the table in place, not a copy of it.
+            snapshot?.snapshot.replica = LibraryReplica()
+            shownFirst?.contents.snapshot.replica = LibraryReplica()
         }
         var computer = try Self.computer(in: stateFolder)
         let opened: (file: JournalLogFile, read: JournalLog.Read)
@@ -461,12 +464,12 @@ public final class JournalSaver: Sendable {
         guard let rest = journal.withLock({ $0.rest }) else { return }
         var contents = rest.file.contents
         contents.snapshot.replica = LibraryReplica()
-        var replica = LibraryReplica()
-        if rest.file.read(sections: rest.sections, into: &contents) {
-            replica = contents.snapshot.replica
-        } else {
+        let isRead = rest.file.read(sections: rest.sections, into: &contents)
+        // Moved out of what was read, so that merging the journal's replica in changes the table in place.
+        var replica = contents.snapshot.replica
+        contents.snapshot.replica = LibraryReplica()
+        if !isRead {
             // What was read of it stays (each register whole and checked); the rest comes from the other files.
-            replica = contents.snapshot.replica
             replica.merge(Self.replicaWithout(snapshot: rest.file.name, in: folder))
         }
         let waiting = writing.withLock { _ in
