@@ -369,6 +369,7 @@ public final class ImageGalleryApplication {
         loading.events.beforeWrite.withLock { $0 = { try bytesSource.originals.makeDurable() } }
         self.saver = saver
         library.onSave = { saver.save($0) }
+        library.onLanded = { saver.save(landed: $1, in: $0) }
         let stateFileName = intake.store.fileURL.lastPathComponent
         let folder = paths.libraryFolder
         // Another computer's edits come in as the sync tool writes its log; a state.json, as `StateFileIntake` says.
