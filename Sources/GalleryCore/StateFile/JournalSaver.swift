@@ -222,7 +222,6 @@ public final class JournalSaver: Sendable {
     /// Saves `newState` off the caller's thread: at once after a quiet spell, else when the saver's turn comes
     /// (`SavePacing`), the newest state asked for by then.
     public func save(_ newState: GalleryState) {
-        let now = clock.now()
         request { requests in
             requests.pending = newState
             requests.landed = []
