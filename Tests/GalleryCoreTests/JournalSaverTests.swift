@@ -443,4 +443,57 @@ struct JournalSaverTests {
             #expect(whole(launch) == shownSecond)
         }
     }
+    /// Images landing are handed to the saver as what landed, not the library (`GalleryLibrary.onLanded`): a few at a
+    /// time, anywhere, in any order, between edits, undos and whole saves, some saves written at once and others
+    /// waiting to be written together, the journal holds the library the window holds, and a launch reads it back.
+    @MainActor @Test func imagesSavedAsTheyLandMakeTheLibraryTheWindowHolds() throws {
+        for seed in UInt64(1)...6 {
+            try withFolders { folders in
+                var random = SplitMix64(seed: seed)
+                let window = GalleryLibrary(state: library)
+                let runner = Runner(inline: false)
+                let reports = Reports()
+                let journal = try saver(folders, runner: runner, reports: reports, carryingOver: window.state)
+                window.onSave = { journal.save($0) }
+                window.onLanded = { journal.save(landed: $1, in: $0) }
+                var waiting: [ImageID] = []
+                var number = 100
+                for step in 0..<50 {
+                    let galleryID = window.galleries.randomElement(using: &random)!.id
+                    let ids = window.cells(of: galleryID).compactMap(\.image).map(\.id)
+                    switch random.next() % 8 {
+                    case 0, 1:
+                        let at = Int(random.next() % UInt64(window.cells(of: galleryID).count + 1))
+                        let labels = (0..<1 + Int(random.next() % 3)).map { "coming \($0)" }
+                        waiting += window.insertPlaceholders(in: galleryID, at: at, labels: labels) ?? []
+                        if random.next() % 2 == 0 { window.groupArrivals(Array(waiting.suffix(labels.count))) }
+                    case 2, 3, 4:
+                        waiting.shuffle(using: &random)
+                        let arriving = waiting.prefix(1 + Int(random.next() % 3))
+                        waiting.removeFirst(arriving.count)
+                        window.fulfillPlaceholders(
+                            arriving.map { placeholder in
+                                number += 1
+                                return (placeholder, image("i\(number)"))
+                            })
+                    case 5: if let id = ids.randomElement(using: &random) { window.setNote("n\(step)", of: id) }
+                    case 6:
+                        if let id = ids.randomElement(using: &random) {
+                            window.move([id], in: galleryID, toInsertionIndex: Int(random.next() % UInt64(ids.count)))
+                        }
+                    default: _ = random.next() % 2 == 0 ? window.undo() : window.redo()
+                    }
+                    // Some saves are written at once, others wait and are written together.
+                    if random.next() % 3 == 0 {
+                        while runner.runNext() {}
+                        #expect(journal.library == window.state, "seed \(seed), step \(step)")
+                    }
+                }
+                while runner.runNext() {}
+                #expect(journal.library == window.state)
+                #expect(try saver(folders).loaded == window.state)
+                #expect(reports.errors.withLock { $0 }.isEmpty)
+            }
+        }
+    }
 }

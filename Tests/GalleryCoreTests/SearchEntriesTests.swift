@@ -229,4 +229,43 @@ private func passes(_ entry: SearchEntry, _ query: SearchQuery) -> Bool {
         let usedAgain = again.indices.reduce(0) { $0 + again.byteCount(at: $1) }
         #expect(again.allocatedBytes - again.textBlocks.allocatedBytes - records < usedAgain + usedAgain / 8)
     }
+    /// Images arriving a few at a time, each put in at its position once all of its batch are in, make the entries of
+    /// the whole list appended afresh, and the text blocks still lead a search to every entry holding its word.
+    @Test func imagesPutInWhereTheyArriveMakeTheEntriesOfTheWholeList() {
+        var random = SplitMix64(seed: 41)
+        var images = (0..<200).map { randomImage($0, &random) }
+        var entries = SearchEntries()
+        var folding = SearchFolding()
+        for image in images { entries.append(image, folding: &folding) }
+        var number = 1_000
+        for round in 0..<40 {
+            let count = 1 + Int.random(in: 0..<4, using: &random)
+            let positions = Array(
+                Set((0..<count).map { _ in Int.random(in: 0..<images.count + count, using: &random) })
+            )
+            .sorted()
+            let arriving = positions.map { position in
+                number += 1
+                return (position: position, image: randomImage(number, &random))
+            }
+            for (position, image) in arriving { images.insert(image, at: position) }
+            let putIn = entries.insert(arriving)
+            #expect(putIn, "round \(round)")
+        }
+        var afresh = SearchEntries()
+        for image in images { afresh.append(image, folding: &folding) }
+        #expect(entries.count == afresh.count)
+        for position in entries.indices { #expect(entries.entry(at: position) == afresh.entry(at: position)) }
+        for word in ["example", "café", "red", "org", "x"] {
+            let runs = entries.runs(mayHoldingAll: [TextBlocks.Probe(Array(word.utf8))], within: entries.indices)
+            for position in entries.indices
+            where entries.entry(at: position).text.firstRange(of: Array(word.utf8)) != nil {
+                #expect(runs.contains { $0.contains(position) }, "\(word) at \(position)")
+            }
+        }
+        // Positions that do not fit the entries change nothing.
+        let misplaced = entries.insert([(position: entries.count + 1, image: images[0])])
+        #expect(!misplaced)
+        #expect(entries.count == afresh.count)
+    }
 }

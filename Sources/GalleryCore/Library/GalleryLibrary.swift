@@ -74,6 +74,10 @@ public final class GalleryLibrary {
 
     /// Receives every state worth saving.
     public var onSave: (GalleryState) -> Void = { _ in }
+    /// When set, receives the images that land in a gallery (each at its index among its images once those before it
+    /// are in) instead of `onSave` the library: an arrival then costs what landed, not a gallery's saved list made
+    /// again (`JournalSaver.save(landed:in:)` puts them in the state it was last given).
+    public var onLanded: ((_ galleryID: String, _ images: [IndexedImage]) -> Void)?
 
     public convenience init(state: GalleryState) { self.init(prepared: Prepared(state)) }
 
@@ -454,11 +458,15 @@ public final class GalleryLibrary {
         for key in settledBatches { recordBatch(key) }
         let landed = touched.filter { landings[$0] != nil }
         let changed = Set(arrivals.map(\.placeholder))
+        // Saved before it is published: an observer's own edit then saves after it.
+        if let onLanded {
+            for galleryID in landed { onLanded(galleryID, landings[galleryID]!.landed) }
+        }
         for galleryID in landed {
             let landing = landings[galleryID]!
             publishCells(galleryID, changed: changed, fromCell: landing.firstCell, arrived: landing.arrived)
         }
-        if !landed.isEmpty { onSave(state) }
+        if onLanded == nil && !landed.isEmpty { onSave(state) }
         return landed
     }
 
@@ -469,6 +477,8 @@ public final class GalleryLibrary {
         var placed: [(order: Int, image: GalleryImage, imageIndex: Int)] = []
         var firstCell = 0
         var arrived: [ArrivedImage] = []
+        /// The images, each at its index among the images once all are in.
+        var landed: [IndexedImage] = []
     }
 
     /// Puts each image in its placeholder's cell, found in one pass over the gallery however many arrive.
@@ -490,6 +500,7 @@ public final class GalleryLibrary {
                 landing.placed.append((spot.order, image, spot.imagesBefore + earlier))
                 landing.arrived.append(
                     ArrivedImage(cellIndex: spot.cellIndex, imageIndex: spot.imagesBefore + rank, id: image.id))
+                landing.landed.append(IndexedImage(index: spot.imagesBefore + rank, image: image))
             }
         }
         return landing

@@ -274,6 +274,33 @@ public struct SearchEntries: Sendable {
         return true
     }
 
+    /// Takes in images that arrived where nothing else changed, each at its position among the entries once all are
+    /// in (ascending): their entries written at the buffer's end, the others left as they are, and only the colours
+    /// and text blocks from the first of them on made again, so that an arrival costs what arrived, not the gallery.
+    /// Returns false, changing nothing, when the positions do not fit the entries (then `follow`).
+    public mutating func insert(_ arrived: [(position: Int, image: GalleryImage)]) -> Bool {
+        guard let first = arrived.first?.position,
+            arrived.indices.allSatisfy({
+                arrived[$0].position <= records.count + $0
+                    && ($0 == 0 || arrived[$0 - 1].position < arrived[$0].position)
+            })
+        else { return false }
+        let room = arrived.reduce(0) { $0 + Self.estimatedByteCount(of: $1.image) }
+        if bytes.count + room > bytes.capacity { bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16)) }
+        if records.count + arrived.count > records.capacity {
+            records.reserveCapacity(records.count + max(arrived.count, records.count / 16))
+        }
+        var folding = SearchFolding()
+        for (position, image) in arrived {
+            records.insert(write(image, folding: &folding), at: position)
+            textBlocks.replace(position..<position, count: 1)
+            textBlocks.invalidate(position)
+        }
+        restateColours(from: first)
+        restateTextBlocks()
+        return true
+    }
+
     /// Folds the images of these cells into the entries at these positions, their bytes written at the buffer's end.
     private mutating func write(_ written: [(cell: Int, position: Int)], of cells: [GalleryCell]) {
         var folding = SearchFolding()

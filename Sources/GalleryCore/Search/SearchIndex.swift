@@ -132,6 +132,17 @@ public final class SearchIndex {
                 return apply(.galleries)
             }
             let cells = library.cells(of: galleryID)
+            // Images arrived in their placeholders, nothing else changed: their entries alone are written and put in.
+            if let arrived = library.imagesArrived,
+                library.imageCount(of: galleryID) == corpus.sections[index].entries.count + arrived.count,
+                case let landed = arrived.compactMap({ arrival in
+                    cells[arrival.cellIndex].id == arrival.id
+                        ? cells[arrival.cellIndex].image.map { (position: arrival.imageIndex, image: $0) } : nil
+                }),
+                landed.count == arrived.count, corpus.sections[index].entries.insert(landed)
+            {
+                break
+            }
             // Images changed where they stand, none arrived: their entries alone are written again.
             if let inPlace = library.cellsChangedInPlace, library.imagesArrived == nil,
                 corpus.sections[index].entries.rewrite(inPlace, of: cells)

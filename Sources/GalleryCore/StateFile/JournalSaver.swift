@@ -44,10 +44,15 @@ public final class JournalSaver: Sendable {
     /// What the caller asked for, apart from the journal so that `save` never waits for the disk.
     private struct Requests {
         var pending: GalleryState?
+        /// Images that landed since `pending` (or, with none pending, since the state last asked for), in order: put in
+        /// here, on the saver's thread, so that the caller's thread does not make its gallery's saved list again.
+        var landed: [(galleryID: String, images: [IndexedImage])] = []
         var scheduled = false
         var writingNow = false
         var askedWhileWriting = false
         var pacing = SavePacing()
+
+        var hasPending: Bool { pending != nil || !landed.isEmpty }
     }
 
     /// The journal as this computer holds it; its lock is held while the log is appended to or another is read.
@@ -220,9 +225,22 @@ public final class JournalSaver: Sendable {
     /// Saves `newState` off the caller's thread: at once after a quiet spell, else when the saver's turn comes
     /// (`SavePacing`), the newest state asked for by then.
     public func save(_ newState: GalleryState) {
+        request { requests in
+            requests.pending = newState
+            requests.landed = []
+        }
+    }
+
+    /// Saves images that landed in a gallery (each at its index among the gallery's images once those before it in
+    /// `images` are in), the library otherwise as last asked for: the caller hands on what landed, not the library.
+    public func save(landed images: [IndexedImage], in galleryID: String) {
+        request { $0.landed.append((galleryID, images)) }
+    }
+
+    private func request(_ asking: (inout Requests) -> Void) {
         let now = clock.now()
         let wait: Duration? = requests.withLock { requests in
-            requests.pending = newState
+            asking(&requests)
             if requests.writingNow { requests.askedWhileWriting = true }
             guard !requests.scheduled && !requests.writingNow else { return nil }
             requests.scheduled = true
@@ -265,18 +283,21 @@ public final class JournalSaver: Sendable {
             requests.withLock { $0.scheduled = false }
             return nil
         }
-        let pending = requests.withLock { requests in
-            defer { requests.pending = nil }
+        let (asked, landed) = requests.withLock { requests in
+            defer { (requests.pending, requests.landed) = (nil, []) }
             if scheduled { requests.scheduled = false }
             requests.writingNow = true
             requests.askedWhileWriting = false
-            return requests.pending
+            return (requests.pending, requests.landed)
         }
         var time: (start: ContinuousClock.Instant, cost: Duration)?
         defer { finishWrite(time) }
-        guard let pending else { return nil }
+        guard asked != nil || !landed.isEmpty else { return nil }
         let (start, startTime) = (clock.now(), clock.threadTime())
-        let outcome = journal.withLock { journal in append(pending, to: &journal) }
+        let (pending, outcome) = journal.withLock { journal in
+            let pending = Self.putting(landed, in: asked ?? journal.base)
+            return (pending, append(pending, to: &journal))
+        }
         time = (start, clock.threadTime() - startTime)
         switch outcome {
         case .appended(let snapshotDue):
@@ -289,6 +310,21 @@ public final class JournalSaver: Sendable {
             onError(reason)
             return reason
         }
+    }
+
+    /// `state` with the images that landed since put in, each at its index.
+    private static func putting(_ landed: [(galleryID: String, images: [IndexedImage])], in state: GalleryState)
+        -> GalleryState
+    {
+        var state = state
+        for (galleryID, images) in landed {
+            guard let gallery = state.galleries.firstIndex(where: { $0.id == galleryID }) else { continue }
+            for image in images {
+                state.galleries[gallery].images.insert(
+                    image.image, at: min(image.index, state.galleries[gallery].images.count))
+            }
+        }
+        return state
     }
 
     private enum AppendOutcome {
@@ -353,7 +389,7 @@ public final class JournalSaver: Sendable {
         let wait: Duration? = requests.withLock { requests in
             requests.writingNow = false
             if let time { requests.pacing.wrote(at: time.start, cost: time.cost) }
-            guard requests.askedWhileWriting, !requests.scheduled, requests.pending != nil else { return nil }
+            guard requests.askedWhileWriting, !requests.scheduled, requests.hasPending else { return nil }
             requests.askedWhileWriting = false
             requests.scheduled = true
             return requests.pacing.wait(at: now)
@@ -486,7 +522,7 @@ public final class JournalSaver: Sendable {
                 defer { whole.waiting = [] }
                 return whole.waiting
             }
-            if requests.withLock({ $0.pending != nil }) {
+            if requests.withLock({ $0.hasPending }) {
                 // Its changes are found against the library the window showed, and its merge goes to `onMerged`.
                 _ = writePendingAlone(scheduled: false)
             } else if let merged {

@@ -296,7 +296,10 @@ public final class ImageBytesSource: Sendable {
     /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
     /// undone yet; files written since `launch` (this session's drops) stay.
     public func pruneCache(keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date) {
-        prune(cacheDirectory, keeping: Set(urls().map(Checksum.sha256)), writtenBefore: launch, regularFilesOnly: false)
+        let files = files(in: cacheDirectory)
+        guard !files.isEmpty else { return }
+        removeUnreferenced(
+            files, keeping: Set(urls().map(Self.cacheName)), writtenBefore: launch, regularFilesOnly: false)
     }
 
     /// Deletes imported images (bytes with no address of their own, kept in `directory`) that no
@@ -305,23 +308,35 @@ public final class ImageBytesSource: Sendable {
     public func pruneImports(
         in directory: URL, keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date
     ) {
-        prune(
-            directory,
-            keeping: Set(urls().compactMap { URL(string: $0).flatMap { $0.isFileURL ? $0.lastPathComponent : nil } }),
-            writtenBefore: launch, regularFilesOnly: true)
+        let files = files(in: directory)
+        guard !files.isEmpty else { return }
+        removeUnreferenced(
+            files, keeping: Set(urls().compactMap(Self.importName)), writtenBefore: launch, regularFilesOnly: true)
     }
 
-    /// `names` is worked out only when the folder holds files: a library of 200,000 images hashes or parses
-    /// its addresses only when there is something to delete.
-    private func prune(
-        _ directory: URL, keeping names: @autoclosure () -> Set<String>, writtenBefore launch: Date,
-        regularFilesOnly: Bool
+    /// The name of the cached download of `url`.
+    public static func cacheName(of url: String) -> String { Checksum.sha256(url) }
+
+    /// The name of the imported file a file:// address names; nil for any other address (parsed only when it starts
+    /// as a file:// address does: a library of a million web addresses parses none).
+    public static func importName(of url: String) -> String? {
+        guard url.utf8.prefix(5).lazy.map({ $0 | 0x20 }).elementsEqual("file:".utf8) else { return nil }
+        return URL(string: url).flatMap { $0.isFileURL ? $0.lastPathComponent : nil }
+    }
+
+    /// The files of `directory` (the cache's, the imports'), for a removal of those no gallery refers to: listed
+    /// before any name is worked out, so that a library of 200,000 images hashes or parses its addresses only when
+    /// there is something to delete.
+    public func files(in directory: URL) -> [URL] {
+        (try? FileManager.default.contentsOfDirectory(
+            at: directory, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])) ?? []
+    }
+
+    /// Deletes those of `files` whose names are not in `names` and that were written before `launch` (this
+    /// session's stay), with their thumbnails; with `regularFilesOnly`, folders and links stay.
+    public func removeUnreferenced(
+        _ files: some Sequence<URL>, keeping names: Set<String>, writtenBefore launch: Date, regularFilesOnly: Bool
     ) {
-        let files =
-            (try? FileManager.default.contentsOfDirectory(
-                at: directory, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])) ?? []
-        guard !files.isEmpty else { return }
-        let names = names()
         for file in files where !names.contains(file.lastPathComponent) {
             let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
             if regularFilesOnly && values?.isRegularFile != true { continue }

@@ -175,53 +175,92 @@ public final class OriginalsStore: Sendable {
         }
     }
 
-    /// Deletes the originals whose names are not in `referenced` and that were not kept in this run: run at
-    /// launch, when no undo can bring back an image removed earlier. With a `record` (a file of this computer's
-    /// own), an original goes only once it has been found unreferenced for `grace`: in a folder a sync tool shares,
-    /// another computer's original may arrive before the state that names it, and a delete here would be carried
-    /// to the computer still using it. Returns how many went.
+    /// Deletes the originals whose names are not in `referenced` and that were not kept in this run, every folder
+    /// at once (`startPruning` does it a folder at a time). Returns how many went.
     @discardableResult
     public func prune(
         keeping referenced: @autoclosure () -> Set<String>, unreferencedFor grace: TimeInterval = 0, record: URL? = nil,
         now: Date = Date()
     ) -> Int {
-        // Listed and deleted only through folders that are no link: a link may lead to anyone's files.
-        let originals = try? LibraryFolder.open(directory.deletingLastPathComponent()).folder(
-            directory.lastPathComponent)
-        let folders = originals?.names() ?? []
         // Worked out only when there are originals: a library that keeps none builds no set of its images.
-        guard let originals, !folders.isEmpty else { return 0 }
+        guard var pruning = startPruning(unreferencedFor: grace, record: record, now: now) else { return 0 }
         let referenced = referenced()
+        while pruneNextFolder(&pruning, keeping: referenced) {}
+        return pruning.removed
+    }
+
+    /// A removal of unreferenced originals under way, one prefix folder at a time (`pruneNextFolder`): run at launch,
+    /// when no undo can bring back an image removed earlier, an original goes when its name is not referenced and it
+    /// was not kept in this run, the check made under the lock a keep takes, at the moment it would go. With a
+    /// `record` (a file of this computer's own), an original goes only once it has been found unreferenced for
+    /// `grace`: in a folder a sync tool shares, another computer's original may arrive before the state that names it,
+    /// and a delete here would be carried to the computer still using it.
+    public struct Pruning: Sendable {
+        fileprivate var folders: [String]
+        fileprivate var next = 0
+        fileprivate let grace: TimeInterval
+        fileprivate let record: URL?
+        fileprivate let now: Date
+        fileprivate let firstSeen: [String: Double]
+        fileprivate var stillWaiting: [String: Double] = [:]
+        /// How many originals went so far.
+        public fileprivate(set) var removed = 0
+
+        /// How many prefix folders are left to look through.
+        public var foldersLeft: Int { folders.count - next }
+    }
+
+    /// Starts a removal of unreferenced originals; nil when the store holds no folder of them (nothing to do, and no
+    /// set of the library's originals to build).
+    public func startPruning(unreferencedFor grace: TimeInterval = 0, record: URL? = nil, now: Date = Date())
+        -> Pruning?
+    {
+        // Listed and deleted only through folders that are no link: a link may lead to anyone's files.
+        let folders = (try? originalsFolder())?.names().filter { $0.utf8.count == 2 } ?? []
+        guard !folders.isEmpty else { return nil }
         let firstSeen: [String: Double] =
             record.flatMap { JSONFile.read($0.path)?.object?.compactMapValues(\.double) } ?? [:]
-        var stillWaiting: [String: Double] = [:]
-        var removed = 0
-        for folderName in folders where folderName.utf8.count == 2 {
-            guard let folder = try? originals.folder(folderName) else { continue }
+        return Pruning(folders: folders, grace: grace, record: record, now: now, firstSeen: firstSeen)
+    }
+
+    /// Looks through the next prefix folder, deleting what `referenced` does not name; after the last, writes the
+    /// record of the originals still waiting for their grace. Returns whether folders are left.
+    public func pruneNextFolder(_ pruning: inout Pruning, keeping referenced: Set<String>) -> Bool {
+        guard pruning.next < pruning.folders.count else { return false }
+        let folderName = pruning.folders[pruning.next]
+        pruning.next += 1
+        if let folder = try? originalsFolder().folder(folderName) {
             for name in folder.names() {
                 // A killed write's temporary file (".<name>.<random>.part") goes too.
                 let isOriginal = KeptOriginal.isValidName(name)
                 guard !isOriginal || !referenced.contains(name) else { continue }
-                if isOriginal && record != nil {
-                    let seen = firstSeen[name] ?? now.timeIntervalSince1970
-                    if now.timeIntervalSince1970 - seen < grace {
-                        stillWaiting[name] = seen
+                if isOriginal && pruning.record != nil {
+                    let seen = pruning.firstSeen[name] ?? pruning.now.timeIntervalSince1970
+                    if pruning.now.timeIntervalSince1970 - seen < pruning.grace {
+                        pruning.stillWaiting[name] = seen
                         continue
                     }
                 }
                 // Under the lock: a keep of the same bytes waits, then writes the file again.
                 keptThisRun.withLock { kept in
                     guard !kept.contains(name) else { return }
-                    if isOriginal || name.hasSuffix(".part") { removed += folder.remove(name) ? 1 : 0 }
+                    if isOriginal || name.hasSuffix(".part") { pruning.removed += folder.remove(name) ? 1 : 0 }
                 }
             }
         }
-        if let record, stillWaiting != firstSeen {
+        guard pruning.next == pruning.folders.count else { return true }
+        if let record = pruning.record, pruning.stillWaiting != pruning.firstSeen {
             try? FileWriter.makeFolders(record.deletingLastPathComponent().path)
             try? FileWriter(durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp).write(
-                JSONFile.text(.object(stillWaiting.mapValues { .number($0) })), to: record.path, policy: .replace)
+                JSONFile.text(.object(pruning.stillWaiting.mapValues { .number($0) })), to: record.path,
+                policy: .replace)
         }
-        return removed
+        return false
+    }
+
+    /// The `originals` folder, opened without following a link below the library's folder.
+    private func originalsFolder() throws(FileError) -> LibraryFolder {
+        try LibraryFolder.open(directory.deletingLastPathComponent()).folder(directory.lastPathComponent)
     }
 
     /// Every original's name and size on disk.

@@ -302,19 +302,13 @@ public final class ImageGalleryApplication {
         return {
             whole { state in
                 if isLoaded {
-                    scheduler.submit(.io, .background) {
-                        let images = state.galleries.lazy.flatMap(\.images)
-                        // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
-                        let shared = paths.location.isShareable
-                        bytesSource.originals.prune(
-                            keeping: Set(images.compactMap { $0.original?.sha256 }),
-                            unreferencedFor: shared ? 7 * 24 * 3600 : 0,
-                            record: shared ? paths.unreferencedOriginalsFile : nil)
-                        bytesSource.pruneCache(
-                            keeping: Set(images.filter { $0.original == nil }.map(\.url)), writtenBefore: launch)
-                        bytesSource.pruneImports(
-                            in: paths.imports, keeping: Set(images.map(\.url)), writtenBefore: launch)
-                    }
+                    // A library in a folder the user chose may be shared: its unreferenced originals wait a week.
+                    let shared = paths.location.isShareable
+                    // In steps, each its own job: an edit's save waits for one step, not for the whole library's.
+                    LaunchUpkeep(
+                        library: state, source: bytesSource, imports: paths.imports, launch: launch,
+                        grace: shared ? 7 * 24 * 3600 : 0, record: shared ? paths.unreferencedOriginalsFile : nil
+                    ).run { scheduler.submit(.io, .background, $0) }
                 }
                 MainContext.post { [weak self] in
                     self?.startCarryOver(of: state, source: bytesSource, importsDirectory: paths.imports)
@@ -375,6 +369,7 @@ public final class ImageGalleryApplication {
         loading.events.beforeWrite.withLock { $0 = { try bytesSource.originals.makeDurable() } }
         self.saver = saver
         library.onSave = { saver.save($0) }
+        library.onLanded = { saver.save(landed: $1, in: $0) }
         let stateFileName = intake.store.fileURL.lastPathComponent
         let folder = paths.libraryFolder
         // Another computer's edits come in as the sync tool writes its log; a state.json, as `StateFileIntake` says.
