@@ -111,6 +111,44 @@ private func randomFilters(_ random: inout SplitMix64) -> SearchQuery {
         #expect(refusedAfterAChange > 20)
     }
 
+    /// The background records likenesses and animations a few times a second while the user types: the results
+    /// shown stay narrowable on the GTK thread, unless the query reads what was recorded.
+    @Test func recordsMadeInTheBackgroundKeepResultsNarrowableUnlessTheQueryReadsThem() throws {
+        var random = SplitMix64(seed: 48)
+        let library = randomLibrary(&random)
+        let index = SearchIndex(library: library)
+        let words = try #require(index.corpus.search(SearchQuery(text: "harb")))
+        var animated = SearchQuery(text: "harb")
+        animated.isAnimated = true
+        let moving = try #require(index.corpus.search(animated))
+        let found = try #require(words.groups.first?.ids.first)
+        let (galleryID, cellIndex) = try #require(library.location(of: found))
+        let generation = index.corpus.generation
+        library.recordAnimations([(found, galleryID, cellIndex, AnimationSummary(frameCount: 8, duration: 800))])
+        library.recordLikenesses([
+            (
+                found, galleryID, cellIndex,
+                Likeness(fingerprint: Fingerprint(rawValue: 7), palette: Palette(measured: 0x55 | 1))
+            )
+        ])
+        let corpus = index.corpus
+        #expect(corpus.generation == generation)
+        #expect(corpus.recordsGeneration != words.recordsGeneration)
+        let narrower = SearchQuery(text: "harbo")
+        let refined = try #require(corpus.refine(words, to: narrower))
+        #expect(refined == corpus.search(narrower))
+        // The image that moves now is found by a query that looks for those: its old results are not narrowed.
+        animated.text = "harbo"
+        #expect(corpus.refine(moving, to: animated) == nil)
+        let everything = try #require(corpus.search(animated))
+        #expect(everything.ids.contains(found))
+        #expect(corpus.search(animated, narrowing: moving) == everything)
+        // A note is words: results found before it are not narrowed.
+        #expect(library.setNote("harbour at night", of: found))
+        #expect(index.corpus.generation != generation)
+        #expect(index.corpus.refine(refined, to: SearchQuery(text: "harbou")) == nil)
+    }
+
     @Test func resultsCountTheirTextAndOnlyThoseWithinTheBudgetAreRefined() throws {
         let long = String(repeating: "ab", count: SearchCorpus.refinementBudget / 8)
         let galleries = ["many": 6, "few": 2].map { id, count in

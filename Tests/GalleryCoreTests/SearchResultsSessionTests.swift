@@ -56,6 +56,20 @@ private func image(_ name: String, note: String? = nil) -> GalleryImage {
         #expect(session.insertPlaceholder(at: 0, label: "x") == nil)
     }
 
+    @Test func recordsMadeAmongResultsShowInTheirCellsWhereTheyStand() {
+        let library = makeLibrary()
+        let session = GallerySession(library: library, galleryID: "cats")
+        session.showResults(results(library, "harbour"))
+        var changes: [GallerySession.Change] = []
+        session.onChange = { changes.append($0) }
+        let moving = AnimationSummary(frameCount: 8, duration: 800)
+        library.recordAnimations([(ImageID("d1"), "dogs", 1, moving), (ImageID("d0"), "dogs", 0, moving)])
+        #expect(session.cells.map(\.id.rawValue) == ["c0", "d1"])
+        #expect(session.cells.map(\.image?.animation) == [nil, moving])
+        #expect(session.resultSections.map(\.range) == [0..<1, 1..<2])
+        #expect(changes == [.cells])
+    }
+
     @Test func removingResultsTakesEachFromItsOwnGallery() {
         let library = makeLibrary()
         let session = GallerySession(library: library, galleryID: "cats")

@@ -20,6 +20,10 @@ zeroed, one key that matches every image ("c") until its results are painted and
 thread, and the job lanes' part (the workers); the rest is mostly the GTK thread's. Then "r", and "e" counted the same
 way: a key that narrows 9,000 results, which the GTK thread refines itself within its budget.
 
+Each run also says how many searches were asked once the index was built, how many of them asked the same query
+again (a change of the library making the results be searched again), and how many were answered on the GTK thread
+by narrowing the results shown, which paints a key with its letter, rather than on a worker.
+
 Memory: the app's resident memory once the gallery shows (2 s after its first screen settled: the index, built in
 the background once the first screen is loaded, is built by then; a build from before that change builds it at the first
 search), then after the run's searches, and the growth, as a share of the latter. The index's own share is the
@@ -121,6 +125,8 @@ def one_run(binary, desktop, state, work, run):
     presses = type_queries(app, desktop)
     after = harness.process_memory_mib(app.proc.pid)
     app.stop()
+    print("  searches asked %d (the same query again %d): %d refined on the GTK thread, %d on a worker"
+          % searches_asked(log))
     return key_latencies(presses, log), before, after, len(presses)
 
 
@@ -232,6 +238,25 @@ def wait_for_event(log, matches, timeout):
             return
         time.sleep(0.5)
     raise TimeoutError("no results painted in %s" % log)
+
+
+def searches_asked(path):
+    """(searches asked once the index was built, of those the query just asked again, answered on the GTK thread by
+    narrowing the results shown, on a worker) from the stall log: a key the GTK thread refines paints with its letter,
+    a worker's search waits for a core; a query asked again is the library's change making it search everything."""
+    events = []
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            if line.startswith("event "):
+                _, when, kind, *text = line.rstrip("\n").split(" ", 3)
+                events.append((float(when), kind, text[0] if text else ""))
+    built = next((when for when, kind, _ in events if kind == "index-built"), 0)
+    asked = [(when, text) for when, kind, text in events if kind == "query-asked" and when >= built]
+    came = [(when, text) for when, kind, text in events if kind == "results-came" and when >= built]
+    again = sum(1 for before, after in zip(asked, asked[1:]) if before[1] == after[1])
+    refined = sum(1 for when, text in asked
+                  if any(text == other and when <= back < when + 0.002 for back, other in came))
+    return len(asked), again, refined, len(asked) - refined
 
 
 def percentile(values, fraction):

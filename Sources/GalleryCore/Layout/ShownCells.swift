@@ -33,6 +33,12 @@ public struct ShownCells: RandomAccessCollection, Sendable {
         endIndex = count
     }
 
+    /// The run at `index` (the `index`th of `init(runs:)` with positions) reading its cells from `cells`: its
+    /// gallery's cells changed where they stand (records made), each result still at its position.
+    mutating func replaceCells(ofRun index: Int, with cells: [GalleryCell]) {
+        parts[index].cells = cells
+    }
+
     @inlinable
     public subscript(position: Int) -> GalleryCell {
         _read {

@@ -247,8 +247,14 @@ public final class GallerySession {
             let keptPlaces = library.cellsChangedInPlace != nil
             if !keptPlaces { cellIndexes[galleryID] = nil }
             if searchResults != nil {
-                guard resultSections.contains(where: { $0.galleryID == galleryID }) else { return }
-                refreshResultCells()
+                guard let section = resultSections.firstIndex(where: { $0.galleryID == galleryID }) else { return }
+                if keptPlaces {
+                    // Every result is where it was: its gallery's run reads the cells as they are now, and the other
+                    // galleries' runs are not looked at (records are made a gallery at a time, hundreds at once).
+                    resultCells.replaceCells(ofRun: section, with: library.cells(of: galleryID))
+                } else {
+                    refreshResultCells()
+                }
             } else {
                 guard galleryID == self.galleryID else { return }
             }

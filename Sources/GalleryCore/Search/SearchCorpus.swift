@@ -16,8 +16,13 @@ public struct SearchCorpus: Sendable {
     }
 
     public var sections: [Section] = []
-    /// Grows with each change of the index: results of one generation may be narrowed in the same one.
+    /// Grows with each change of the index that may move entries or change what words and most filters find: results
+    /// of one generation may be narrowed in the same one.
     public var generation = 0
+    /// Grows with each change of the index, those that only record what images are made of too (a likeness, an
+    /// animation, a kept original, measured in the background while the user types): a query that reads those
+    /// (`SearchQuery.readsRecords`) narrows only results of the same one.
+    public var recordsGeneration = 0
 
     public init() {}
 
@@ -40,9 +45,9 @@ public struct SearchCorpus: Sendable {
         _ query: SearchQuery, failed: Set<ImageID> = [], narrowing previous: SearchResults? = nil, limit: Int = .max,
         isCancelled: () -> Bool = { false }
     ) -> SearchResults? {
-        guard !query.isEmpty else { return SearchResults(query: query, generation: generation, groups: []) }
+        guard !query.isEmpty else { return emptyResults(of: query) }
         let limit = max(limit, 1)
-        var results = SearchResults(query: query, generation: generation, groups: [])
+        var results = emptyResults(of: query)
         var start = Place(sectionIndex: 0, position: 0)
         if let previous, canNarrow(previous, to: query) {
             let words = words(of: query, notIn: previous.query)
@@ -167,7 +172,7 @@ public struct SearchCorpus: Sendable {
         guard words.allSatisfy({ $0.bytes.count <= Self.refinementWordLimit }),
             shown.textBytes * words.count <= Self.refinementBudget
         else { return nil }
-        var results = SearchResults(query: query, generation: generation, groups: [])
+        var results = emptyResults(of: query)
         guard narrow(shown, lookingFor: words, limit: limit, into: &results, isCancelled: { false }) else { return nil }
         guard results.resumePoint == nil, let stopped = shown.resumePoint else { return results }
         // `shown` stopped short: the rest of the library is looked through for the whole query, as far as the budget
@@ -194,13 +199,18 @@ public struct SearchCorpus: Sendable {
         return results
     }
 
+    private func emptyResults(of query: SearchQuery) -> SearchResults {
+        SearchResults(query: query, generation: generation, recordsGeneration: recordsGeneration, groups: [])
+    }
+
     /// Whether `query` finds only among `previous` before where it stopped: results of this generation (positions are
-    /// only valid in the generation they were found in), of a query with something to look for, which `query`
-    /// narrows, without the "failed to load" filter (the loader's failures may have grown since, which the generation
-    /// does not count).
+    /// only valid in the generation they were found in), and of the same records when the query reads them, of a
+    /// query with something to look for, which `query` narrows, without the "failed to load" filter (the loader's
+    /// failures may have grown since, which the generation does not count).
     private func canNarrow(_ previous: SearchResults, to query: SearchQuery) -> Bool {
-        previous.generation == generation && !previous.query.isEmpty && !query.failedToLoad
-            && query.narrows(previous.query)
+        previous.generation == generation
+            && (previous.recordsGeneration == recordsGeneration || !query.readsRecords) && !previous.query.isEmpty
+            && !query.failedToLoad && query.narrows(previous.query)
     }
 
     /// The words of `query` that no word of `broader` holds, folded: the images `broader` found hold its words, so
@@ -269,6 +279,8 @@ public struct SearchResults: Sendable, Equatable {
 
     public var query: SearchQuery
     public var generation: Int
+    /// The corpus's `recordsGeneration` when they were found.
+    public var recordsGeneration = 0
     public var groups: [Group]
     /// The indexed text of every image found, in bytes: what narrowing them reads at most.
     public internal(set) var textBytes = 0

@@ -250,17 +250,28 @@ public struct SearchEntries: Sendable {
         if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
     }
 
+    /// What `rewrite` did.
+    public enum Rewrite: Equatable {
+        /// The entries do not stand at their cells' indexes: nothing was written (then `follow`).
+        case notInPlace
+        /// Only what images are made of changed in the entries written again (a palette, whether it moves, a kept
+        /// original's format): what words, tags, sites, dates, shapes and notes find is as it was.
+        case recordsOnly
+        /// Something else changed in them too.
+        case entries
+    }
+
     /// Writes again the entries of the images at `changedCells` (ascending), where no cell came, went or moved and
     /// the gallery holds no placeholder, so that each image's entry stands at its cell's index: the others, and the
-    /// colours of the blocks that hold none of these, stay as they are. Returns false, changing nothing, when the
-    /// entries do not stand so (then `follow`).
-    public mutating func rewrite(_ changedCells: [Int], of cells: [GalleryCell]) -> Bool {
+    /// colours of the blocks that hold none of these, stay as they are. Changes nothing when the entries do not stand
+    /// so (`.notInPlace`: then `follow`).
+    public mutating func rewrite(_ changedCells: [Int], of cells: [GalleryCell]) -> Rewrite {
         guard records.count == cells.count,
             changedCells.allSatisfy({ $0 < records.count && records[$0].id == cells[$0].id && cells[$0].image != nil })
-        else { return false }
+        else { return .notInPlace }
         let room = changedCells.reduce(0) { $0 + (cells[$1].image.map { Self.estimatedByteCount(of: $0) } ?? 0) }
         if bytes.count + room > bytes.capacity { bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16)) }
-        write(changedCells.map { ($0, $0) }, of: cells)
+        let onlyRecords = write(changedCells.map { ($0, $0) }, of: cells)
         var restated = -1
         for position in changedCells where position / PaletteBlocks.blockSize != restated {
             restated = position / PaletteBlocks.blockSize
@@ -271,7 +282,7 @@ public struct SearchEntries: Sendable {
         }
         restateTextBlocks()
         if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
-        return true
+        return onlyRecords ? .recordsOnly : .entries
     }
 
     /// Takes in images that arrived where nothing else changed, each at its position among the entries once all are
@@ -302,8 +313,11 @@ public struct SearchEntries: Sendable {
     }
 
     /// Folds the images of these cells into the entries at these positions, their bytes written at the buffer's end.
-    private mutating func write(_ written: [(cell: Int, position: Int)], of cells: [GalleryCell]) {
+    /// Returns whether each of them had an entry whose text and facts other than records are what they are now.
+    @discardableResult
+    private mutating func write(_ written: [(cell: Int, position: Int)], of cells: [GalleryCell]) -> Bool {
         var folding = SearchFolding()
+        var onlyRecords = true
         for (index, position) in written {
             guard let image = cells[index].image else { continue }
             let old = records[position]
@@ -311,13 +325,16 @@ public struct SearchEntries: Sendable {
             let record = write(image, folding: &folding)
             records[position] = record
             // A likeness measured or a ratio corrected leaves the text, and its block, as they were.
-            if old.start < 0
-                || !bytes[old.start..<old.start + Int(old.textCount)].elementsEqual(
+            let sameText =
+                old.start >= 0
+                && bytes[old.start..<old.start + Int(old.textCount)].elementsEqual(
                     bytes[record.start..<record.start + Int(record.textCount)])
-            {
-                textBlocks.invalidate(position)
-            }
+            if !sameText { textBlocks.invalidate(position) }
+            onlyRecords =
+                onlyRecords && sameText && old.added == record.added && old.orientation == record.orientation
+                && old.hasNote == record.hasNote
         }
+        return onlyRecords
     }
 
     /// Puts the records in the order of `cells`' images: those before the first and after the last that differ are

@@ -144,12 +144,20 @@ public final class SearchIndex {
                 break
             }
             // Images changed where they stand, none arrived: their entries alone are written again.
-            if let inPlace = library.cellsChangedInPlace, library.imagesArrived == nil,
-                corpus.sections[index].entries.rewrite(inPlace, of: cells)
-            {
-                break
+            if let inPlace = library.cellsChangedInPlace, library.imagesArrived == nil {
+                switch corpus.sections[index].entries.rewrite(inPlace, of: cells) {
+                case .recordsOnly:
+                    // Results shown stay narrowable as the user types on while the background records images.
+                    corpus.recordsGeneration += 1
+                    return
+                case .entries:
+                    break
+                case .notInPlace:
+                    corpus.sections[index].entries.follow(cells, changed: library.imagesChanged)
+                }
+            } else {
+                corpus.sections[index].entries.follow(cells, changed: library.imagesChanged)
             }
-            corpus.sections[index].entries.follow(cells, changed: library.imagesChanged)
         case .galleries:
             // A gallery's images change with a change of its cells: here only galleries come, go, move or are renamed,
             // and only those new to the index (one brought back by an undo) are indexed.
@@ -168,5 +176,6 @@ public final class SearchIndex {
             return
         }
         corpus.generation += 1
+        corpus.recordsGeneration += 1
     }
 }

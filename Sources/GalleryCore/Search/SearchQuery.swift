@@ -36,6 +36,10 @@ public struct SearchQuery: Hashable, Sendable {
         return text.allSatisfy(\.isWhitespace) && filters == SearchQuery(galleryID: galleryID)
     }
 
+    /// Whether what it finds depends on what images are made of, which is recorded in the background (a likeness's
+    /// colours, whether it moves, a kept original's format), not only on their words and the user's edits.
+    public var readsRecords: Bool { colour != nil || isAnimated || format != nil }
+
     /// The query's words folded, for `SearchEntry.containsAll`.
     func foldedWords(_ folding: inout SearchFolding) -> [[UInt8]] {
         text.split(whereSeparator: \.isWhitespace).map { folding.bytes(String($0)) }.filter { !$0.isEmpty }

@@ -120,7 +120,8 @@ final class WindowSearch {
         // Each change of the library changes the results: they are asked again once the index has taken it up.
         observation = library.observe { [weak self] change in
             switch change {
-            case .cells, .galleries: self?.queueRerun()
+            case .cells: self?.queueRerun(onlyRecords: self?.library.onlyRecordsChanged == true)
+            case .galleries: self?.queueRerun(onlyRecords: false)
             case .progress, .placeholdersDiscarded, .history: break
             }
         }
@@ -341,9 +342,15 @@ final class WindowSearch {
         #endif
     }
 
-    private func queueRerun() {
-        tagNames = nil
-        libraryChanges += 1
+    /// `onlyRecords`: the change only recorded what images are made of (the background's likenesses and animations,
+    /// a few times a second in a large library), which changes no tag, nor the results of a query that does not read
+    /// it: typing goes on narrowing the results shown, without a search of everything after each record.
+    private func queueRerun(onlyRecords: Bool) {
+        if onlyRecords && !query.readsRecords && shown?.query.readsRecords != true { return }
+        if !onlyRecords {
+            tagNames = nil
+            libraryChanges += 1
+        }
         guard isOpen, shown != nil || running != nil, !rerunQueued else { return }
         rerunQueued = true
         // After every observer of this change: the index takes it up in its own.
