@@ -16,7 +16,10 @@ import GalleryCore
             count: gallerySize, galleries: 1, ratios: (0..<gallerySize).map { 0.4 + Double($0 % 22) / 10 })
         var landedCount = 0
         // As the app's saver is given them: what landed, not the library.
-        library.onLanded = { landedCount += $1.count }
+        library.onLanded = {
+            landedCount += $1.count
+            return true
+        }
         let session = GallerySession(library: library, galleryID: "g0")
         let index = SearchIndex(library: library)
         let images = (0..<arrivals).map { number in

@@ -496,4 +496,25 @@ struct JournalSaverTests {
             }
         }
     }
+
+    /// A first launch's gallery is made by the window and saved with its first edit: images landing in it before any
+    /// edit are saved with the library, not lost as landing in a gallery the saver does not hold.
+    @MainActor @Test func imagesLandingInAFirstLaunchsGalleryAreSaved() throws {
+        try withFolders { folders in
+            let window = GalleryLibrary(state: .initial)
+            let runner = Runner(inline: false)
+            let reports = Reports()
+            let journal = try saver(folders, runner: runner, reports: reports)
+            #expect(journal.loaded.galleries.isEmpty)
+            window.onSave = { journal.save($0) }
+            window.onLanded = { journal.save(landed: $1, in: $0) }
+            let galleryID = try #require(window.galleries.first?.id)
+            let placeholders = try #require(window.insertPlaceholders(in: galleryID, at: 0, labels: ["first"]))
+            window.fulfillPlaceholders([(placeholders[0], image("first"))])
+            while runner.runNext() {}
+            #expect(journal.library == window.state)
+            #expect(try saver(folders).loaded == window.state)
+            #expect(reports.errors.withLock { $0 }.isEmpty)
+        }
+    }
 }

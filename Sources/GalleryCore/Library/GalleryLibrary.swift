@@ -76,8 +76,9 @@ public final class GalleryLibrary {
     public var onSave: (GalleryState) -> Void = { _ in }
     /// When set, receives the images that land in a gallery (each at its index among its images once those before it
     /// are in) instead of `onSave` the library: an arrival then costs what landed, not a gallery's saved list made
-    /// again (`JournalSaver.save(landed:in:)` puts them in the state it was last given).
-    public var onLanded: ((_ galleryID: String, _ images: [IndexedImage]) -> Void)?
+    /// again (`JournalSaver.save(landed:in:)` puts them in the state it was last given). It returns false when it
+    /// cannot place them (a gallery the saver does not hold yet): `onSave` then gets the library.
+    public var onLanded: ((_ galleryID: String, _ images: [IndexedImage]) -> Bool)?
 
     public convenience init(state: GalleryState) { self.init(prepared: Prepared(state)) }
 
@@ -459,14 +460,15 @@ public final class GalleryLibrary {
         let landed = touched.filter { landings[$0] != nil }
         let changed = Set(arrivals.map(\.placeholder))
         // Saved before it is published: an observer's own edit then saves after it.
+        var placed = onLanded != nil
         if let onLanded {
-            for galleryID in landed { onLanded(galleryID, landings[galleryID]!.landed) }
+            for galleryID in landed where !onLanded(galleryID, landings[galleryID]!.landed) { placed = false }
         }
         for galleryID in landed {
             let landing = landings[galleryID]!
             publishCells(galleryID, changed: changed, fromCell: landing.firstCell, arrived: landing.arrived)
         }
-        if onLanded == nil && !landed.isEmpty { onSave(state) }
+        if !placed && !landed.isEmpty { onSave(state) }
         return landed
     }
 

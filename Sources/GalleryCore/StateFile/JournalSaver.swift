@@ -47,6 +47,8 @@ public final class JournalSaver: Sendable {
         /// Images that landed since `pending` (or, with none pending, since the state last asked for), in order: put in
         /// here, on the saver's thread, so that the caller's thread does not make its gallery's saved list again.
         var landed: [(galleryID: String, images: [IndexedImage])] = []
+        /// The galleries of the state last asked for, else of the library read: those that images can land in here.
+        var galleries: Set<String> = []
         var scheduled = false
         var writingNow = false
         var askedWhileWriting = false
@@ -200,6 +202,7 @@ public final class JournalSaver: Sendable {
         }
         let state = replica.state
         loaded = state
+        requests.withLock { $0.galleries = Set(state.galleries.map(\.id)) }
         var unread: [String: Int] = [:]
         if let shownFirst {
             for index in shownFirst.rest.sections {
@@ -225,16 +228,26 @@ public final class JournalSaver: Sendable {
     /// Saves `newState` off the caller's thread: at once after a quiet spell, else when the saver's turn comes
     /// (`SavePacing`), the newest state asked for by then.
     public func save(_ newState: GalleryState) {
+        let galleries = Set(newState.galleries.map(\.id))
         request { requests in
             requests.pending = newState
             requests.landed = []
+            requests.galleries = galleries
         }
     }
 
     /// Saves images that landed in a gallery (each at its index among the gallery's images once those before it in
     /// `images` are in), the library otherwise as last asked for: the caller hands on what landed, not the library.
-    public func save(landed images: [IndexedImage], in galleryID: String) {
-        request { $0.landed.append((galleryID, images)) }
+    /// False, and nothing asked, when that library has no such gallery (a first launch's gallery, made and not yet
+    /// saved): the caller saves the whole library instead.
+    @discardableResult
+    public func save(landed images: [IndexedImage], in galleryID: String) -> Bool {
+        var isKnown = false
+        request { requests in
+            isKnown = requests.galleries.contains(galleryID)
+            if isKnown { requests.landed.append((galleryID, images)) }
+        }
+        return isKnown
     }
 
     private func request(_ asking: (inout Requests) -> Void) {
