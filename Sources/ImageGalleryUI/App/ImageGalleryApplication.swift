@@ -623,8 +623,7 @@ public final class ImageGalleryApplication {
         guard !pending.isEmpty, let library = services?.library else { return }
         let carryOver = OriginalsCarryOver(library: library, source: source, importsDirectory: importsDirectory)
         // Told only when it takes a while (images fetched again): bytes moved from the cache go unnoticed.
-        var shown = false
-        let startedAt = MainContext.monotonicMicroseconds
+        var pace = ProgressPace(startedAt: MainContext.monotonicMicroseconds)
         carryOver.onProgress = { [weak self] progress in
             guard let self else { return }
             if progress.isFinished {
@@ -637,11 +636,10 @@ public final class ImageGalleryApplication {
                             "{count} images could not be kept in the library, their sources no longer answer ({names}); they are tried again at the next launch",
                             progress.failed.count, ["names": names]),
                         about: nil, seconds: 10)
-                } else if shown {
+                } else if pace.hasShown {
                     report(tr("Your images are kept in the library"), about: nil)
                 }
-            } else if MainContext.monotonicMicroseconds - startedAt > 1_000_000 {
-                shown = true
+            } else if pace.shows(at: MainContext.monotonicMicroseconds) {
                 report(
                     tr(
                         "Keeping your images in the library: {done} of {total}",
@@ -665,15 +663,13 @@ public final class ImageGalleryApplication {
             then: { [weak self] pending in
                 guard let self, !pending.isEmpty else { return }
                 let pass = LikenessPass(library: library, pipeline: services.loader.pipeline)
-                let startedAt = MainContext.monotonicMicroseconds
-                var shown = false
+                var pace = ProgressPace(startedAt: MainContext.monotonicMicroseconds)
                 pass.onProgress = { [weak self] progress in
                     guard let self else { return }
                     if progress.isFinished {
                         likenessPass = nil
-                        if shown { report(tr("Copies of your images can now be found")) }
-                    } else if MainContext.monotonicMicroseconds - startedAt > 1_000_000 {
-                        shown = true
+                        if pace.hasShown { report(tr("Copies of your images can now be found")) }
+                    } else if pace.shows(at: MainContext.monotonicMicroseconds) {
                         report(
                             tr(
                                 "Looking at your images to find copies: {done} of {total}",
