@@ -293,17 +293,8 @@ public final class ImageBytesSource: Sendable {
         }
     }
 
-    /// Deletes cached downloads no gallery refers to any more. Run at launch, when nothing can be
-    /// undone yet; files written since `launch` (this session's drops) stay.
-    public func pruneCache(keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date) {
-        let files = files(in: cacheDirectory)
-        guard !files.isEmpty else { return }
-        removeUnreferenced(
-            files, keeping: Set(urls().map(Self.cacheName)), writtenBefore: launch, regularFilesOnly: false)
-    }
-
     /// Deletes imported images (bytes with no address of their own, kept in `directory`) that no
-    /// gallery refers to, as `pruneCache` does with downloads. A file counts as referred to when any
+    /// gallery refers to, as `LaunchUpkeep` does with downloads. A file counts as referred to when any
     /// file:// address names it: its name is its bytes' SHA-256, so only the same bytes share it.
     public func pruneImports(
         in directory: URL, keeping urls: @autoclosure () -> Set<String>, writtenBefore launch: Date
