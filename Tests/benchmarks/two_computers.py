@@ -7,12 +7,16 @@ Two apps ($IMAGE_GALLERY_BIN, else the release build, else debug), each on an Xv
 folder that two Syncthing peers share on 127.0.0.1 (Tests/e2e/syncthing_peers.py, as test_synced_library.py runs
 them: the file watcher on, `--watcher-delay` seconds, 1 as the tests have it; Syncthing's own default is 10). The
 library is generated_library.py's (COUNT images in 200 galleries with origins, tags, notes and kept originals; made
-once into million.py's folder and shared with it). Setting up, not measured: computer A's app carries the generated
-state.json over into its journal and writes its first snapshot (at a first edit, a move there and back); the
-state.json is then taken out of the folder (the journal holds it all), the peers started and left until both are in
-sync, B's app launched on its copy and both apps left until they are quiet. B shows the first gallery and the
-properties of its first image (opened with Alt+Return, the focus then given back to the gallery's window, so that the
-note shown follows the library).
+once into million.py's folder and shared with it). Its journal is made once too, into
+two-computers-COUNT-library/ beside it (by the binary of the first run): computer A's app carries the generated
+state.json over and writes its first snapshot (at a first edit, a move there and back), is left until quiet and
+stopped; the state.json is then taken out (the journal holds it all). Each run starts from it, not measured: both
+peers' folders and A's own state folder are copies of it (the snapshot and originals linked, the logs copied, times
+kept), so that a run carries nothing over and Syncthing sends no snapshot (each peer hashes its own copy, finds the
+other's the same, and the two are in sync); then both apps are launched (A on its own state, B a new computer) and
+left until each has read the whole library (the StallLog's `rest-adopted`, logged) and is quiet. A has the first image
+selected; B shows the first gallery and the properties of its first image (opened with Alt+Return, the focus then
+given back to the gallery's window, so that the note shown follows the library).
 
 Then `--rounds` rounds of three edits made in A's window as a user makes them, each once the one before is shown on B
 and the folder is in sync: a move (Alt+Right on the first image; Alt+Left back the next round), a tag (Ctrl+T, the tag
@@ -22,11 +26,13 @@ Tags line of B's properties; a note: B's Note field), polled every 20 ms; on the
 edit (on A's disk) and when B's copy of A's log had reached that size (Syncthing's part). The bytes the two Syncthings
 sent each other for it: /rest/system/connections' inBytesTotal + outBytesTotal of A's connection to B, from before
 the key until the folder is in sync again and 2 s after; and the processor time B's GTK thread ran from the key until
-B showed it (/proc/PID/task/PID/schedstat: taking the edit in, and answering the AT-SPI reads). Syncthing's events
-on both peers for the edit (scans, index updates, the file fetched) are logged with their time from the key. Printed:
-each edit, then the median (min-max) of each kind and of all. Not a test.
+B showed it (/proc/PID/task/PID/schedstat: taking the edit in, and answering the AT-SPI reads), with the threads of B
+that ran most meanwhile and B's main-loop stalls over 8 ms (its StallLog, a build with the StallLog trait). Syncthing's
+events on both peers for the edit (scans, index updates, the file fetched) are logged with their time from the key.
+Printed: each edit, then the median (min-max) of each kind and of all. Not a test.
 """
 import argparse
+import filecmp
 import glob
 import json
 import os
@@ -57,6 +63,21 @@ def generated(count, galleries):
         write_library(folder, count, galleries, log=log)
         open(marker, "w").close()
     return folder
+
+
+def link_or_copy(source, target):
+    """Files the app and Syncthing only ever replace by a rename (a snapshot, a copy of a state file) are linked;
+    what either writes into (a log, a record, a lock) is copied, times kept, so that both peers' copies agree."""
+    if os.path.getsize(source) > 1 << 20 and not source.endswith(".log"):
+        os.link(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
+def copy_prepared(source, target):
+    """`source`'s tree into `target` (made if need be), its big files linked."""
+    os.makedirs(target, exist_ok=True)
+    shutil.copytree(source, target, copy_function=link_or_copy, dirs_exist_ok=True, symlinks=True)
 
 
 def place_library(root, folder):
@@ -92,6 +113,62 @@ def main_thread_ms(app):
     """Processor time the app's GTK thread (its main thread) has run, in ms."""
     with open("/proc/%d/task/%d/schedstat" % (app.proc.pid, app.proc.pid)) as stat:
         return int(stat.read().split()[0]) / 1e6
+
+
+def thread_times(pid):
+    """{thread: (its name, its processor time in s)} of the process's threads."""
+    times = {}
+    for task in glob.glob("/proc/%d/task/*" % pid):
+        try:
+            with open(os.path.join(task, "stat")) as f:
+                head, _, tail = f.read().rpartition(")")
+            fields = tail.split()
+            times[int(os.path.basename(task))] = (head.partition("(")[2],
+                                                  (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+        except (OSError, ValueError):
+            pass
+    return times
+
+
+def busiest_threads(before, after, top=4):
+    """The threads that ran most between two `thread_times`, by name: "name 1.23 s, ..."."""
+    by_name = {}
+    for tid, (name, seconds) in after.items():
+        by_name[name] = by_name.get(name, 0) + seconds - before.get(tid, (name, 0))[1]
+    ranked = sorted(((s, n) for n, s in by_name.items() if s > 0), reverse=True)[:top]
+    return ", ".join("%s %.2f s" % (n, s) for s, n in ranked) or "none"
+
+
+def stall_lines(app):
+    """The StallLog's lines, its start on CLOCK_MONOTONIC (Python's time.monotonic()): (start, lines)."""
+    try:
+        with open(os.path.join(app.root, "stalls.log")) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None, []
+    start = next((float(line.split()[1]) for line in lines if line.startswith("start ")), None)
+    return start, lines
+
+
+def stall_events(app, what):
+    """When the app noted `what` in its StallLog (monotonic s)."""
+    _, lines = stall_lines(app)
+    return [float(line.split()[1]) for line in lines if line.startswith("event ") and line.split()[2:] == [what]]
+
+
+def stalls_between(app, since, until):
+    """The main loop's stalls over 8 ms between two monotonic times: [(at, ms)]."""
+    start, lines = stall_lines(app)
+    if start is None:
+        return []
+    found = []
+    for line in lines:
+        fields = line.split()
+        if fields[0] == "stall":
+            ended = start + float(fields[1])
+            if since <= ended <= until + 0.01:
+                found.append((ended - float(fields[2]) / 1000, float(fields[2])))
+    return found
 
 
 def size_of(path):
@@ -164,45 +241,84 @@ class Computers:
     def app(self, name, folder, desktop):
         root = os.path.join(self.root, "computer-" + name)
         place_library(root, folder)
-        return harness.App(None, {"AT_SPI_BUS_ADDRESS": self.desktop_a.a11y_address}, desktop=desktop, root=root,
-                           binary=self.binary)
+        # A StallLog build notes its main loop's stalls there, and when the rest of the library was taken in.
+        return harness.App(None, {"AT_SPI_BUS_ADDRESS": self.desktop_a.a11y_address,
+                                  "IMAGE_GALLERY_STALL_LOG": os.path.join(root, "stalls.log")},
+                           desktop=desktop, root=root, binary=self.binary)
 
     def a_log(self):
         """A's own log in the folder, named after its computer id (kept in its own state folder)."""
         with open(os.path.join(self.a.root, ".local", "state", "image-gallery", "journal-computer")) as f:
             return os.path.join(self.peers.a.folder, "journal", f.read().strip() + ".log")
 
-    def set_up(self):
-        folder = self.peers.a.folder
+    def prepare(self, prepared):
+        """The library both computers start from, made once into `prepared` by computer A's app: it carries the
+        generated state.json over into its journal and writes its first snapshot (at a first edit, a move there and
+        back), is left until quiet and stopped; the state.json is then taken out (the journal holds it all), and the
+        copy of it A keeps in its own state folder linked to the generated file (the same bytes)."""
+        if os.path.exists(os.path.join(prepared, "prepared")):
+            return
+        shutil.rmtree(prepared, ignore_errors=True)
+        folder = os.path.join(prepared, "library")
+        os.makedirs(folder)
         os.link(os.path.join(self.library, "state.json"), os.path.join(folder, "state.json"))
         subprocess.run(["cp", "-al", os.path.join(self.library, "originals"), folder], check=True)
         began = time.monotonic()
-        self.a = self.app("a", folder, self.desktop_a)
-        self.a.start(timeout=1200)
-        self.a.wait_cells(lambda cs: len(cs) > 2 and all(c.settled for c in cs), 1200, 1, "A's first screen")
-        log("A carried the library over and shows it after %.0f s (load %.1f)" % (time.monotonic() - began,
-                                                                                  os.getloadavg()[0]))
-        # A first edit writes the first snapshot of a launch that read none.
-        self.a.focus()
-        self.a.key("Home")
-        time.sleep(0.5)
-        self.a.key("alt+Right")
-        time.sleep(0.5)
-        self.a.key("alt+Left")
-        wait_until(lambda: glob.glob(os.path.join(folder, "journal", "snapshot-*.json")), 1200, 1, "A's first snapshot")
-        wait_quiet(self.a)
+        root = os.path.join(prepared, "computer-a")
+        place_library(root, folder)
+        app = harness.App(None, {"AT_SPI_BUS_ADDRESS": self.desktop_a.a11y_address}, desktop=self.desktop_a,
+                          root=root, binary=self.binary)
+        try:
+            app.start(timeout=1200)
+            app.wait_cells(lambda cs: len(cs) > 2 and all(c.settled for c in cs), 1200, 1, "A's first screen")
+            log("preparing: A carried the library over and shows it after %.0f s" % (time.monotonic() - began))
+            # A first edit writes the first snapshot of a launch that read none.
+            app.focus()
+            app.key("Home")
+            time.sleep(0.5)
+            app.key("alt+Right")
+            time.sleep(0.5)
+            app.key("alt+Left")
+            wait_until(lambda: glob.glob(os.path.join(folder, "journal", "snapshot-*.json")), 1200, 1,
+                       "A's first snapshot")
+            wait_quiet(app)
+        finally:
+            app.stop(check=False)
         os.unlink(os.path.join(folder, "state.json"))
-        log("A's snapshot written (%.0f MB) after %.0f s; starting Syncthing"
+        kept = os.path.join(root, ".local", "state", "image-gallery", "journal-state-file-copy.json")
+        if os.path.exists(kept) and filecmp.cmp(kept, os.path.join(self.library, "state.json"), shallow=False):
+            os.unlink(kept)
+            os.link(os.path.join(self.library, "state.json"), kept)
+        open(os.path.join(prepared, "prepared"), "w").close()
+        log("preparing: the journal made (%.0f MB) after %.0f s"
             % (sum(size_of(p) for p in glob.glob(os.path.join(folder, "journal", "*"))) / 1e6,
                time.monotonic() - began))
+
+    def set_up(self, prepared):
+        """Both peers' folders and A's own state start as `prepared` left them (linked, logs copied); then the
+        peers are started and left until in sync (each has hashed its copy, nothing to fetch), B's app launched,
+        both apps left until they have read the whole library and are quiet."""
+        began = time.monotonic()
+        for folder in (self.peers.a.folder, self.peers.b.folder):
+            copy_prepared(os.path.join(prepared, "library"), folder)
+        copy_prepared(os.path.join(prepared, "computer-a"), os.path.join(self.root, "computer-a"))
         self.peers.start()
         self.peers.wait_in_sync(3600)
-        wait_until(lambda: glob.glob(os.path.join(self.peers.b.folder, "journal", "snapshot-*.json")), 600, 1,
-                   "A's snapshot on B")
-        self.peers.wait_in_sync(3600)
-        log("the folder in sync on both peers after %.0f s" % (time.monotonic() - began))
+        conflicts = [name for folder in (self.peers.a.folder, self.peers.b.folder) for _, _, names in os.walk(folder)
+                     for name in names if ".sync-conflict-" in name]
+        if conflicts:
+            raise RuntimeError("the two copies of the prepared library did not sync as the same: %s" % conflicts)
+        log("the folder in sync on both peers after %.0f s, %.1f kB sent between them (load %.1f)"
+            % (time.monotonic() - began, sent_between(self.peers) / 1e3, os.getloadavg()[0]))
+        self.a = self.app("a", self.peers.a.folder, self.desktop_a)
+        self.a.start(timeout=1200)
         self.b = self.app("b", self.peers.b.folder, self.desktop_b)
         self.b.start(timeout=1200)
+        self.a.wait_cells(lambda cs: len(cs) > 2 and all(c.settled for c in cs), 1200, 1, "A's first screen")
+        # A: the first image selected, which the edits are made to.
+        self.a.focus()
+        self.a.key("Home")
+        self.a.wait_cells(lambda cs: cs[0].selected, 30, what="A's first image selected")
         self.b.wait_cells(lambda cs: len(cs) > 2 and all(c.settled for c in cs), 1200, 1, "B's first screen")
         wait_until(lambda: first_two(self.b) == first_two(self.a), 60, 0.2, "B showing A's order")
         # B: the first image's properties open, the focus back on the gallery's window.
@@ -220,6 +336,11 @@ class Computers:
         self.b.focus()
         wait_quiet(self.a)
         wait_quiet(self.b)
+        for app in (self.a, self.b):
+            adopted = stall_events(app, "rest-adopted")
+            log("%s: %s" % (os.path.basename(app.root), "the rest of the library taken in at %.0f s"
+                            % (adopted[0] - began) if adopted else "no rest-adopted in its stall log (read whole at "
+                            "launch, or a build without the StallLog trait)"))
         self.peers.wait_in_sync(600)
         log("set up after %.0f s" % (time.monotonic() - began))
 
@@ -237,6 +358,7 @@ class Computers:
         bytes_before = sent_between(self.peers)
         events = {peer.name: last_event(peer) for peer in (self.peers.a, self.peers.b)}
         b_main = main_thread_ms(self.b)
+        b_threads = thread_times(self.b.proc.pid)
         pressed = keys_then()
         wall = time.time() - (time.monotonic() - pressed)
         on_disk = synced = None
@@ -254,6 +376,8 @@ class Computers:
         else:
             seen = None
         b_main = main_thread_ms(self.b) - b_main
+        b_busiest = busiest_threads(b_threads, thread_times(self.b.proc.pid))
+        b_stalls = stalls_between(self.b, pressed, seen if seen is not None else time.monotonic())
         time.sleep(2)
         self.peers.wait_in_sync(120)
         time.sleep(2)
@@ -272,6 +396,10 @@ class Computers:
             "A's log +%d B, B's GTK thread %.0f ms until shown (load %.1f)" % (
                 kind, seconds(figure["shown"]), seconds(figure["on_disk"]), seconds(figure["synced"]),
                 sent / 1e3, figure["log_bytes"], b_main, figure["load"]))
+        log("    B's threads until shown: %s; B's stalls over 8 ms: %d, %.0f ms in all, the longest %s"
+            % (b_busiest, len(b_stalls), sum(ms for _, ms in b_stalls),
+               "%.0f ms at %+.2f s" % max(((ms, at - pressed) for at, ms in b_stalls)) if b_stalls else "–"))
+        figure["b_stall_ms"] = max((ms for _, ms in b_stalls), default=0)
         return figure
 
     def round(self, number):
@@ -347,13 +475,17 @@ def main():
     run_alone()
     binary = harness.benchmark_binary()
     library = generated(args.count, args.galleries)
-    root = os.path.join(HOMES, "two-computers-%d" % args.count)
+    name = "two-computers-%d" % args.count if args.galleries == 200 else "two-computers-%d-in-%d" % (
+        args.count, args.galleries)
+    prepared = os.path.join(HOMES, name + "-library")
+    root = os.path.join(HOMES, name)
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     computers = Computers(root, binary, library, args.watcher_delay)
     figures = []
     try:
-        computers.set_up()
+        computers.prepare(prepared)
+        computers.set_up(prepared)
         for number in range(args.rounds):
             log("round %d/%d (load %.1f)" % (number + 1, args.rounds, os.getloadavg()[0]))
             figures += computers.round(number)
@@ -362,14 +494,14 @@ def main():
     print("binary: %s, %d images in %d galleries, Syncthing's watcher delay %g s, %d rounds"
           % (binary, args.count, args.galleries, args.watcher_delay, args.rounds))
     print("| edit | shown on B after | on A's disk after | on B's disk after | sent between the Syncthings | "
-          "B's GTK thread until shown |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          "B's GTK thread until shown | B's longest stall until shown |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for kind in ("move", "tag", "note", None):
         chosen = [f for f in figures if kind is None or f["kind"] == kind]
-        print("| %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (
             kind or "all", cell([f["shown"] for f in chosen], 1, "s", 2), cell([f["on_disk"] for f in chosen], 1, "s", 2),
             cell([f["synced"] for f in chosen], 1, "s", 2), cell([f["bytes"] for f in chosen], 1e3, "kB", 1),
-            cell([f["b_main_ms"] for f in chosen], 1, "ms", 0)))
+            cell([f["b_main_ms"] for f in chosen], 1, "ms", 0), cell([f["b_stall_ms"] for f in chosen], 1, "ms", 0)))
     loads = [f["load"] for f in figures]
     if loads:
         print("load average during the edits: %.1f–%.1f" % (min(loads), max(loads)))
