@@ -357,9 +357,10 @@ class Computers:
         log_before = size_of(log_path)
         bytes_before = sent_between(self.peers)
         events = {peer.name: last_event(peer) for peer in (self.peers.a, self.peers.b)}
+        pressed = keys_then()
+        # From the last key: what B did while A's dialogs opened and the text was typed is not the edit's.
         b_main = main_thread_ms(self.b)
         b_threads = thread_times(self.b.proc.pid)
-        pressed = keys_then()
         wall = time.time() - (time.monotonic() - pressed)
         on_disk = synced = None
         deadline = pressed + 120
