@@ -401,6 +401,27 @@ struct JournalSaverTests {
         }
     }
 
+    @Test func anEditSavedTogetherWithTheRestTakenInWritesOnlyItsOwnChange() throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            let runner = Runner(inline: false)
+            let launch = try saver(folders, computer: "launch", runner: runner, restLaterBeyond: 0)
+            let rest = whole(launch)
+            // The window takes the rest in and saves it back, and a move follows before that save is written.
+            launch.save(rest)
+            var moved = rest
+            moved.galleries[1].images.swapAt(0, 1)
+            launch.save(moved)
+            while runner.runNext() {}
+            let log = try [UInt8](Data(contentsOf: folders.log.appendingPathComponent("\(launch.computer).log")))
+            let entries = JournalLog.read(log).entries
+            // One image placed anew: the other galleries' images, the rest's, keep their places.
+            #expect(entries.count == 1)
+            #expect(entries.first?.changes.count == 1)
+            #expect(try saver(folders, computer: "next").loaded == moved)
+        }
+    }
+
     /// Another computer's table, framed and checked as a whole record: a section longer than the file holds, and a
     /// count beyond what its section's bytes can hold, each in the first section's entry (a gallery not shown, so
     /// the shown one's section still reads).

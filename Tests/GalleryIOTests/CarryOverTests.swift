@@ -1,6 +1,7 @@
 import Foundation
 import GLibKit
 import GalleryCore
+import Synchronization
 import Testing
 
 @testable import GalleryIO
@@ -98,6 +99,30 @@ import Testing
         #expect(importImage.original?.format == "gif")
         #expect((importImage.original?.pixelWidth, importImage.original?.pixelHeight) == (5, 4))
         #expect(carried.galleries[0].images.last?.original == nil)
+    }
+
+    @Test func thePendingImagesAreFoundAStepOfImagesAtATime() throws {
+        defer { fixture.tearDown() }
+        let (oneGallery, _) = try previousLayout()
+        // Six images over two galleries, and an empty one between them.
+        let images = oneGallery.galleries[0].images
+        let state = GalleryState(galleries: [
+            Gallery(name: "First", images: Array(images.prefix(4))), Gallery(name: "Empty", images: []),
+            Gallery(name: "Second", images: Array(images.dropFirst(4))),
+        ])
+        let steps = Mutex(0)
+        let found = Mutex<[GalleryImage]?>(nil)
+        CarryOver.findPending(
+            in: state, importsDirectory: imports, imagesPerStep: 4,
+            submitting: { job in
+                steps.withLock { $0 += 1 }
+                job()
+            },
+            then: { images in found.withLock { $0 = images } })
+        // Each step a job of its own: an edit's save waits for one step, not for the whole library.
+        #expect(steps.withLock { $0 } == 2)
+        #expect(found.withLock { $0 }?.map(\.id) == CarryOver.pending(in: state, importsDirectory: imports).map(\.id))
+        #expect(found.withLock { $0 }?.map(\.id) == images.dropLast().map(\.id))
     }
 
     @Test func whatIsNoImageKeepsNoBytesAndStaysPending() async throws {

@@ -353,7 +353,9 @@ public final class JournalSaver: Sendable {
             journal.base = new
             return .appended(snapshotDue: false)
         }
-        var changes = journal.replica.changes(from: outstandingMerge ? journal.base : journal.saved, to: new)
+        var changes = journal.replica.changes(
+            from: outstandingMerge ? Self.before(new, base: journal.base, saved: journal.saved) : journal.saved, to: new
+        )
         if outstandingMerge {
             // Edits on `ours` carry the merge taken in since: only what is the caller's own is written.
             changes.removeAll { journal.replica.holds($0) }
@@ -394,6 +396,21 @@ public final class JournalSaver: Sendable {
                 || policy.isDue(logBytes: journal.logBytesSinceSnapshot, lastSnapshotBytes: journal.lastSnapshotBytes))
         if due { journal.snapshotScheduled = true }
         return .appended(snapshotDue: due)
+    }
+
+    /// What `new` is found against while a merge is outstanding: `base`, the library last asked to save, but for each
+    /// gallery `new` holds as the journal does (the merge taken in, no edit of the caller's), which is the journal's.
+    /// A place is never found held, so such a gallery found against `base` would have every image placed again: the rest
+    /// of a library read shown gallery first, saved back together with the edit after it, placed a million images.
+    private static func before(_ new: GalleryState, base: GalleryState, saved: GalleryState) -> GalleryState {
+        let asSaved = Dictionary(saved.galleries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let asNew = Dictionary(new.galleries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var before = base
+        for index in before.galleries.indices {
+            let id = before.galleries[index].id
+            if let held = asSaved[id], asNew[id] == held { before.galleries[index] = held }
+        }
+        return before
     }
 
     /// Sets the saver's next turn by what this append took, and schedules the save asked for while it ran.

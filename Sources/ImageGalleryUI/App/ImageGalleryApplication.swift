@@ -594,16 +594,16 @@ public final class ImageGalleryApplication {
     /// Carries a library of the previous layout over into the library's originals, in the background (the
     /// images to carry are found on a worker); what must be fetched again shows its progress in the toast.
     private func startCarryOver(of state: GalleryState, source: ImageBytesSource, importsDirectory: URL) {
-        Self.scheduler.run(
-            .io, .background,
-            {
-                // What waits for the user's word (an address on the local network from another computer) waits here too.
-                CarryOver.pending(in: state, importsDirectory: importsDirectory).filter {
-                    source.localAddresses?.needsApproval($0.url) != true
+        let scheduler = Self.scheduler
+        // In steps, each its own job: an edit's save waits for one step, not for a look through the whole library.
+        CarryOver.findPending(
+            in: state, importsDirectory: importsDirectory, submitting: { scheduler.submit(.io, .background, $0) },
+            then: { found in
+                // What waits for the user's word (an address on the local network from another computer) waits too.
+                let pending = found.filter { source.localAddresses?.needsApproval($0.url) != true }
+                MainContext.post { [weak self] in
+                    self?.beginCarryOver(pending, source: source, importsDirectory: importsDirectory)
                 }
-            },
-            then: { [weak self] pending in
-                self?.beginCarryOver(pending, source: source, importsDirectory: importsDirectory)
             })
     }
 
