@@ -137,6 +137,46 @@ import Testing
         #expect(Self.contents(index.corpus) == Self.contents(SearchIndex(library: library).corpus))
     }
 
+    /// What the background measures of images (whether they move, their likenesses) is set in their records alone:
+    /// no entry is written again (written again, they would stand past the buffer's end: fewer than an eighth of the
+    /// entries, which does not compact it), and moving images and colours are found as in an index built afresh.
+    @Test func measuresRecordedWriteNoEntry() throws {
+        var random = SplitMix64(seed: 9)
+        let images = (0..<300).map { Self.image($0, &random) }
+        let library = GalleryLibrary(state: GalleryState(galleries: [Gallery(id: "g", name: "G", images: images)]))
+        let index = SearchIndex(library: library)
+        var entries: SearchEntries { index.corpus.sections[0].entries }
+        let starts = entries.indices.map { entries.start(at: $0) }
+        let length = entries.byteCount
+        library.recordAnimations(
+            stride(from: 0, to: 30, by: 3).map { number in
+                (
+                    ImageID("i\(number)"), "g", number,
+                    number % 2 == 0 ? AnimationSummary(frameCount: 3, duration: 300) : .still
+                )
+            })
+        library.recordLikenesses(
+            stride(from: 1, to: 40, by: 4).map { number in
+                (
+                    ImageID("i\(number)"), "g", number,
+                    Likeness(
+                        fingerprint: Fingerprint(rawValue: random.next()), palette: Palette(measured: random.next()))
+                )
+            })
+        #expect(entries.byteCount == length)
+        #expect(entries.indices.map { entries.start(at: $0) } == starts)
+        let fresh = SearchIndex(library: library).corpus
+        var moving = SearchQuery()
+        moving.isAnimated = true
+        #expect(try #require(index.corpus.search(moving)).count == 5)
+        #expect(index.corpus.search(moving)?.ids == fresh.search(moving)?.ids)
+        for colour in NamedColour.allCases {
+            var query = SearchQuery()
+            query.colour = .named(colour)
+            #expect(index.corpus.search(query)?.ids == fresh.search(query)?.ids, "\(colour)")
+        }
+    }
+
     /// Drops landing as downloads end: placeholders put in anywhere, their images arriving a few at a time in any
     /// order, some failing; the index kept up arrival by arrival is the one built afresh.
     @Test func anIndexKeptUpAsImagesLandIsTheIndexBuiltAfresh() {

@@ -185,6 +185,53 @@ private func randomFilters(_ random: inout SplitMix64) -> SearchQuery {
         #expect(corpus.refine(few, to: SearchQuery(text: "a", galleryID: "few")) == nil)
     }
 
+    /// A word's first key searches everything: on the GTK thread when the blocks its words may be in give its first
+    /// results within the budget (a letter in every text, a word in none), giving what the worker's search gives;
+    /// not when reaching them reads more (two words each in every block, never in one text, over a large library).
+    @Test func aFirstKeyIsSearchedWithinTheBudgetWhenTheBlocksSayItIsQuick() throws {
+        func corpus(images: Int) -> SearchCorpus {
+            let galleries = (0..<4).map { gallery in
+                Gallery(
+                    id: "g\(gallery)", name: "G\(gallery)",
+                    images: (0..<images / 4).map { number in
+                        var image = GalleryImage(
+                            id: ImageID("g\(gallery)i\(number)"), url: "https://example.org/\(number).png",
+                            aspectRatio: 1)
+                        image.note = (number % 2 == 0 ? "harbour" : "kitchen") + String(repeating: " x", count: 40)
+                        return image
+                    })
+            }
+            return SearchIndex(library: GalleryLibrary(state: GalleryState(galleries: galleries))).corpus
+        }
+        let large = corpus(images: 40_000)
+        let textBytes = large.sections.reduce(0) { total, section in
+            section.entries.indices.reduce(total) { $0 + section.entries.textCount(at: $1) }
+        }
+        #expect(textBytes > SearchCorpus.refinementBudget)
+        for text in ["h", "harb", "zzz", "kitchen x"] {
+            let query = SearchQuery(text: text)
+            let quick = try #require(large.searchWithinBudget(query, limit: 1_000), "\(text)")
+            #expect(quick == large.search(query, limit: 1_000), "\(text)")
+        }
+        #expect(large.searchWithinBudget(SearchQuery(text: "harbour"), limit: 1_000)?.count == 1_000)
+        #expect(large.searchWithinBudget(SearchQuery(text: "zzz"), limit: 1_000)?.isComplete == true)
+        // Every block holds both words, no text does: the whole library would be read.
+        #expect(large.searchWithinBudget(SearchQuery(text: "harbour kitchen"), limit: 1_000) == nil)
+        let small = corpus(images: 400)
+        let neither = SearchQuery(text: "harbour kitchen")
+        let neitherFound = try #require(small.searchWithinBudget(neither, limit: 1_000))
+        #expect(neitherFound == small.search(neither, limit: 1_000))
+        // The worker's: a colour, the images that failed to load, a word too long to be typed.
+        var colour = SearchQuery(text: "h")
+        colour.colour = .named(.red)
+        #expect(small.searchWithinBudget(colour, limit: 1_000) == nil)
+        var failed = SearchQuery(text: "h")
+        failed.failedToLoad = true
+        #expect(small.searchWithinBudget(failed, limit: 1_000) == nil)
+        let longWord = String(repeating: "ab", count: SearchCorpus.refinementWordLimit / 2) + "a"
+        #expect(small.searchWithinBudget(SearchQuery(text: longWord), limit: 1_000) == nil)
+    }
+
     /// Texts of two letters, where a word's first letter starts many failed matches, are read past the first few
     /// by the shift-or method: it finds what a plain comparison at every place finds.
     @Test func aWordIsFoundAsByComparingAtEveryPlaceInTextsOfItsOwnLetters() {

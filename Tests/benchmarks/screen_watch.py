@@ -81,6 +81,43 @@ class Screen:
         self.d.sync()
         return at
 
+    def map_characters(self, characters):
+        """Binds each of `characters` (those no key of the keyboard types, such as Cyrillic letters) to a spare
+        keycode, as a keyboard layout that has them would, so that `press_code` types them with one XTEST press; a
+        remapping at each key (xdotool's) changes the keyboard at the server and every client between two keys.
+        Returns {character: keycode}; `unmap_characters` gives the keycodes back."""
+        info = self.d.display.info
+        first, count = info.min_keycode, info.max_keycode - info.min_keycode + 1
+        mapping = self.d.get_keyboard_mapping(first, count)
+        spare = [first + index for index, keysyms in enumerate(mapping) if not any(keysyms)]
+        if len(spare) < len(characters):
+            raise RuntimeError("the keyboard has %d spare keycodes, not %d" % (len(spare), len(characters)))
+        width = len(mapping[0])
+        codes = {}
+        for character, code in zip(characters, spare):
+            # A Unicode keysym: what X and GTK read as the character itself.
+            self.d.change_keyboard_mapping(code, [(0x01000000 | ord(character),) * width])
+            codes[character] = code
+        self.d.sync()
+        self._mapped = getattr(self, "_mapped", []) + [(code, width) for code in codes.values()]
+        return codes
+
+    def unmap_characters(self):
+        for code, width in getattr(self, "_mapped", []):
+            self.d.change_keyboard_mapping(code, [(0,) * width])
+        self._mapped = []
+        self.d.sync()
+
+    def press_code(self, code):
+        """Presses and releases keycode `code`; returns the time of the press."""
+        from Xlib.ext import xtest
+        at = time.monotonic()
+        xtest.fake_input(self.d, self.X.KeyPress, code)
+        self.d.sync()
+        xtest.fake_input(self.d, self.X.KeyRelease, code)
+        self.d.sync()
+        return at
+
     def keys(self, name, count, interval):
         """count presses interval seconds apart (from press to press); returns their times."""
         times = []

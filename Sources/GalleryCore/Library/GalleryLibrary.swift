@@ -64,6 +64,10 @@ public final class GalleryLibrary {
     /// what no cell's size, tags or note depend on (an animation summary, a likeness, a kept original): a view draws
     /// them again, and what follows places, sizes or tags has nothing to redo.
     public private(set) var onlyRecordsChanged = false
+    /// While a `.cells` change is published: whether all it did was record what was measured of the images of
+    /// `cellsChangedInPlace` (an animation summary, a likeness), which leaves their addresses, texts, tags and formats
+    /// as they were: the search index sets those measures in its records alone, folding no text again.
+    public private(set) var onlyMeasuresChanged = false
 
     /// An image that took its placeholder's cell.
     public struct ArrivedImage: Equatable, Sendable {
@@ -221,27 +225,33 @@ public final class GalleryLibrary {
     /// Publishes a change of a gallery's cells in which only `changed` images arrived or changed (nil: any may have).
     private func publishCells(
         _ galleryID: String, changed: Set<ImageID>?, fromCell firstCell: Int = 0,
-        arrived: [ArrivedImage]? = nil, inPlace: [Int]? = nil, onlyRecords: Bool = false
+        arrived: [ArrivedImage]? = nil, inPlace: [Int]? = nil, onlyRecords: Bool = false, onlyMeasures: Bool = false
     ) {
         imagesChanged = changed
         firstCellChanged = firstCell
         imagesArrived = arrived
         cellsChangedInPlace = inPlace ?? arrived?.map(\.cellIndex)
         onlyRecordsChanged = onlyRecords
+        onlyMeasuresChanged = onlyMeasures
         publish(.cells(galleryID: galleryID))
         imagesChanged = nil
         firstCellChanged = 0
         imagesArrived = nil
         cellsChangedInPlace = nil
         onlyRecordsChanged = false
+        onlyMeasuresChanged = false
     }
 
     /// Publishes records made in place in these cells of each gallery: no cell moved, came, went or changed size.
-    private func publishRecords(_ cellsByGallery: [(galleryID: String, cells: [Int])], of ids: Set<ImageID>) {
+    /// `onlyMeasures`: the records are measures alone (see `onlyMeasuresChanged`).
+    private func publishRecords(
+        _ cellsByGallery: [(galleryID: String, cells: [Int])], of ids: Set<ImageID>, onlyMeasures: Bool = false
+    ) {
         for (galleryID, cells) in cellsByGallery {
             let sorted = cells.sorted()
             publishCells(
-                galleryID, changed: ids, fromCell: sorted.first ?? 0, inPlace: sorted, onlyRecords: true)
+                galleryID, changed: ids, fromCell: sorted.first ?? 0, inPlace: sorted, onlyRecords: true,
+                onlyMeasures: onlyMeasures)
         }
     }
 
@@ -653,7 +663,8 @@ public final class GalleryLibrary {
     }
 
     /// Changes images where they stand, each found at the cell its hint names or else looked for in its gallery
-    /// (`record` says whether it changed the `at`th image), and publishes the records made, once a gallery.
+    /// (`record` says whether it changed the `at`th image, and changes only what was measured of it), and publishes
+    /// the records made, once a gallery.
     private func recordInPlace(
         _ hints: [(id: ImageID, galleryID: String, cellIndex: Int)], of ids: Set<ImageID>,
         _ record: (inout GalleryImage, _ at: Int) -> Bool
@@ -674,7 +685,7 @@ public final class GalleryLibrary {
                 touched.append((galleryID, [index]))
             }
         }
-        publishRecords(touched, of: ids)
+        publishRecords(touched, of: ids, onlyMeasures: true)
     }
 
     /// Saves the library as it is: what was recorded without a save of its own (`recordLikenesses`).

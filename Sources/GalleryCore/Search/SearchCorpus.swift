@@ -89,12 +89,15 @@ public struct SearchCorpus: Sendable {
 
     /// Looks through the sections from `start` until `end` (nil: the last), for `words` and the filters, appending
     /// what it finds until `results` hold `limit` images; `results.resumePoint` then says where it stopped, or is nil
-    /// when it went through to the corpus's end. False when cancelled.
+    /// when it went through to the corpus's end. Without a colour, it stops too before reading more than `budget`
+    /// bytes of the texts of the blocks that may hold the words (each text once a word). False when cancelled.
     private func scan(
         from start: Place, to end: Place?, _ query: SearchQuery, words: [SearchEntry.Word], filters: FoldedFilters,
-        failed: Set<ImageID>, limit: Int, into results: inout SearchResults, isCancelled: () -> Bool
+        failed: Set<ImageID>, limit: Int, budget: Int = .max, into results: inout SearchResults,
+        isCancelled: () -> Bool
     ) -> Bool {
         let probes = words.map { TextBlocks.Probe($0.bytes) }
+        var budget = budget
         var place = start
         while place.sectionIndex < sections.count {
             let section = sections[place.sectionIndex]
@@ -127,13 +130,20 @@ public struct SearchCorpus: Sendable {
                     var matching: [Int] = []
                     var stopped = wanted > 0 ? candidates.upperBound : candidates.lowerBound
                     for run in entries.runs(mayHoldingAll: probes, within: candidates) where wanted > 0 {
+                        let affordable =
+                            budget == .max
+                            ? run : Self.prefix(of: run, in: entries, words: words.count, within: &budget)
                         matching +=
-                            entries.positions(run, holdingAll: words, limit: wanted - matching.count) {
+                            entries.positions(affordable, holdingAll: words, limit: wanted - matching.count) {
                                 position in
                                 entries.passes(query, filters: filters, failed: failed, at: position)
                             }.found
                         if matching.count == wanted, let last = matching.last {
                             stopped = last + 1
+                            break
+                        }
+                        if affordable.upperBound < run.upperBound {
+                            stopped = affordable.upperBound
                             break
                         }
                     }
@@ -195,6 +205,43 @@ public struct SearchCorpus: Sendable {
         _ = scan(
             from: stopped, to: end.sectionIndex < sections.count ? end : nil, query, words: allWords,
             filters: filters, failed: [], limit: limit, into: &results, isCancelled: { false })
+        guard results.resumePoint == nil || results.count >= limit else { return nil }
+        return results
+    }
+
+    /// The first positions of `run` whose texts, read once for each of `words` words, fit in `budget`, which they
+    /// take from it.
+    private static func prefix(
+        of run: Range<Int>, in entries: SearchEntries, words: Int, within budget: inout Int
+    ) -> Range<Int> {
+        var end = run.lowerBound
+        while end < run.upperBound {
+            let cost = entries.textCount(at: end) * max(words, 1)
+            guard cost <= budget else { break }
+            budget -= cost
+            end += 1
+        }
+        return run.lowerBound..<end
+    }
+
+    /// `query` searched from the start on the calling thread, when its first `limit` images (or all it finds) are
+    /// found reading at most `refinementBudget` bytes of the texts of the blocks that may hold its words: a word's
+    /// first letters, found in most images, or a word found in few or none (its blocks are few). So the first key of
+    /// a word shows its results with its letter, as the keys that narrow them do (`refine`). Nil otherwise, and then
+    /// the search is a worker's; nil too for a colour (sorted over whole galleries), the images that failed to load
+    /// (the caller's to tell) and a word longer than `refinementWordLimit`. Gives what `search` would with the same
+    /// `limit`.
+    public func searchWithinBudget(_ query: SearchQuery, limit: Int) -> SearchResults? {
+        guard !query.isEmpty, query.colour == nil, !query.failedToLoad else { return nil }
+        var folding = SearchFolding()
+        let words = query.foldedWords(&folding).map(SearchEntry.Word.init)
+        guard words.allSatisfy({ $0.bytes.count <= Self.refinementWordLimit }) else { return nil }
+        let limit = max(limit, 1)
+        var results = emptyResults(of: query)
+        _ = scan(
+            from: Place(sectionIndex: 0, position: 0), to: nil, query, words: words,
+            filters: FoldedFilters(query, folding: &folding), failed: [], limit: limit,
+            budget: Self.refinementBudget, into: &results, isCancelled: { false })
         guard results.resumePoint == nil || results.count >= limit else { return nil }
         return results
     }

@@ -266,23 +266,50 @@ public struct SearchEntries: Sendable {
     /// colours of the blocks that hold none of these, stay as they are. Changes nothing when the entries do not stand
     /// so (`.notInPlace`: then `follow`).
     public mutating func rewrite(_ changedCells: [Int], of cells: [GalleryCell]) -> Rewrite {
-        guard records.count == cells.count,
-            changedCells.allSatisfy({ $0 < records.count && records[$0].id == cells[$0].id && cells[$0].image != nil })
-        else { return .notInPlace }
+        guard standAtTheirCells(changedCells, of: cells) else { return .notInPlace }
         let room = changedCells.reduce(0) { $0 + (cells[$1].image.map { Self.estimatedByteCount(of: $0) } ?? 0) }
         if bytes.count + room > bytes.capacity { bytes.reserveCapacity(bytes.count + max(room, bytes.count / 16)) }
         let onlyRecords = write(changedCells.map { ($0, $0) }, of: cells)
+        restateColours(ofBlocksHolding: changedCells)
+        restateTextBlocks()
+        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
+        return onlyRecords ? .recordsOnly : .entries
+    }
+
+    /// Sets what was measured of the images at `changedCells` (ascending) in their records: whether each moves, its
+    /// palette. Their texts and facts are as they were (`GalleryLibrary.onlyMeasuresChanged`), so nothing is folded
+    /// again: the background measures thousands of images a second in a large library, on the GTK thread's time.
+    /// Changes nothing and returns false when the entries do not stand at their cells' indexes (then `rewrite`).
+    public mutating func recordMeasures(_ changedCells: [Int], of cells: [GalleryCell]) -> Bool {
+        guard standAtTheirCells(changedCells, of: cells) else { return false }
+        for position in changedCells {
+            guard let image = cells[position].image else { continue }
+            records[position].isAnimated = image.animation?.isAnimated ?? false
+            records[position].palette = image.likeness?.palette.rawValue ?? 0
+            records[position].sourceHash = image.hashValue
+        }
+        restateColours(ofBlocksHolding: changedCells)
+        return true
+    }
+
+    /// Whether the images at `changedCells` each have their entry at their cell's index.
+    private func standAtTheirCells(_ changedCells: [Int], of cells: [GalleryCell]) -> Bool {
+        records.count == cells.count
+            && changedCells.allSatisfy {
+                $0 < records.count && records[$0].id == cells[$0].id && cells[$0].image != nil
+            }
+    }
+
+    /// Sums up the palettes again of the blocks that hold these positions (ascending), written in place.
+    private mutating func restateColours(ofBlocksHolding positions: [Int]) {
         var restated = -1
-        for position in changedCells where position / PaletteBlocks.blockSize != restated {
+        for position in positions where position / PaletteBlocks.blockSize != restated {
             restated = position / PaletteBlocks.blockSize
             let start = restated * PaletteBlocks.blockSize
             colours.restate(
                 blockOf: start,
                 with: records[start..<min(start + PaletteBlocks.blockSize, records.count)].map(\.palette))
         }
-        restateTextBlocks()
-        if unusedBytes > bytes.count / 8 { reclaimUnusedBytes() }
-        return onlyRecords ? .recordsOnly : .entries
     }
 
     /// Takes in images that arrived where nothing else changed, each at its position among the entries once all are

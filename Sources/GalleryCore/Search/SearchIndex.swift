@@ -145,6 +145,10 @@ public final class SearchIndex {
             }
             // Images changed where they stand, none arrived: their entries alone are written again.
             if let inPlace = library.cellsChangedInPlace, library.imagesArrived == nil {
+                if library.onlyMeasuresChanged, corpus.sections[index].entries.recordMeasures(inPlace, of: cells) {
+                    corpus.recordsGeneration += 1
+                    return
+                }
                 switch corpus.sections[index].entries.rewrite(inPlace, of: cells) {
                 case .recordsOnly:
                     // Results shown stay narrowable as the user types on while the background records images.

@@ -190,6 +190,12 @@ final class LibrarySearch {
         index?.corpus.refine(shown, to: query, limit: limit)
     }
 
+    /// `query`'s first `limit` images found on this thread, at once, when the index is built and the text blocks
+    /// say that is quick (`SearchCorpus.searchWithinBudget`); nil when the search is a worker's.
+    func searchWithinBudget(_ query: SearchQuery, limit: Int) -> SearchResults? {
+        index?.corpus.searchWithinBudget(query, limit: limit)
+    }
+
     /// More Like This: the library's images that look like image `id`, nearest first, found on a worker in the index
     /// of fingerprints and handed to `then` on the GTK thread; nothing comes once `cancellation` is cancelled.
     func lookAlikes(

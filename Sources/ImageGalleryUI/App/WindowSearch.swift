@@ -6,9 +6,10 @@ import GtkKit
 
 /// A window's search: the bar under the header bar (Ctrl+F, or typing in the gallery) with its filter chips, and
 /// its query run on a worker at each keystroke, or at once on this thread when a key narrows results small enough
-/// (`SearchCorpus.refine`). A key's search stops at the first `firstResults` images, which fill more than a screen,
-/// and the rest are found once typing pauses. The latest query wins: an older one still running is cancelled
-/// and its results, if they come, are dropped; the window shows results as they arrive and never waits for them.
+/// (`SearchCorpus.refine`) or its first results are found quickly (`SearchCorpus.searchWithinBudget`). A key's search
+/// stops at the first `firstResults` images, which fill more than a screen, and the rest are found once typing pauses.
+/// The latest query wins: an older one still running is cancelled and its results, if they come, are dropped; the
+/// window shows results as they arrive and never waits for them.
 @MainActor
 final class WindowSearch {
     let bar = SearchBar()
@@ -271,8 +272,11 @@ final class WindowSearch {
         #if StallLog
             StallLog.note("query-asked \(query.text)")
         #endif
-        // A key that narrows small results refines them here, so they are painted in the frame that shows its letter.
-        if let previous, let refined = librarySearch.refine(previous, to: query, limit: Self.firstResults) {
+        // A key that narrows small results refines them here, so they are painted in the frame that shows its letter;
+        // so is a word's first key when the index's text blocks say its first results are found quickly.
+        if let refined = previous.flatMap({ librarySearch.refine($0, to: query, limit: Self.firstResults) })
+            ?? librarySearch.searchWithinBudget(query, limit: Self.firstResults)
+        {
             #if StallLog
                 StallLog.note("results-came \(query.text)")
             #endif

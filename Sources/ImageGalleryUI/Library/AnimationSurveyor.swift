@@ -4,13 +4,13 @@ import GalleryCore
 import GalleryIO
 
 /// Records whether each image of the library moves: at launch for the images a file written before it knew
-/// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an
-/// I/O thread a batch at a time; what they say is recorded twice a second while more are queued, at once when the
-/// last is read, and saved with the library's next change (a launch alone never rewrites the file). An image whose
-/// bytes are not here yet, or whose record was not saved, is read again at the next launch. The GTK thread only hands
-/// the cells over after a change and records each batch: the I/O thread looks through them, once a change, and keeps
-/// where to read each image it found and where it stood (`AnimationSurveyQueue`); after images only arrived, it is
-/// handed those alone.
+/// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an I/O
+/// thread a batch at a time; what they say is recorded twice a second while more are queued, at once when the last is
+/// read (a slice at a time, each in a turn of the main loop of its own), and saved with the library's next change (a
+/// launch alone never rewrites the file). An image whose bytes are not here yet, or whose record was not saved, is read
+/// again at the next launch. The GTK thread only hands the cells over after a change and records each batch: the I/O
+/// thread looks through them, once a change, and keeps where to read each image it found and where it stood
+/// (`AnimationSurveyQueue`); after images only arrived, it is handed those alone.
 @MainActor
 final class AnimationSurveyor {
     /// Images read in one job: few enough that the cells a window shows are read between two jobs.
@@ -18,6 +18,9 @@ final class AnimationSurveyor {
     /// How long what was read may wait to be recorded: each record is a change every view of its galleries hears,
     /// so a large library is recorded a few times a second rather than once a batch.
     private static let recordInterval: UInt32 = 500
+    /// Images recorded in one turn of the main loop: a key pressed meanwhile waits for a slice at most, not for all
+    /// that was read in `recordInterval` (thousands in a large library: tens of milliseconds on the GTK thread).
+    private static let recordSlice = 256
 
     private let library: GalleryLibrary
     private let source: ImageBytesSource
@@ -39,6 +42,8 @@ final class AnimationSurveyor {
     /// What was read and is not recorded yet, and the timer that records it.
     private var unrecorded: Found = [:]
     private var recordTimer: UInt32 = 0
+    /// Whether the next slice of what was read is posted to the main loop.
+    private var slicePosted = false
 
     init(library: GalleryLibrary, source: ImageBytesSource, scheduler: JobScheduler, libraryIsShareable: Bool) {
         self.library = library
@@ -119,9 +124,19 @@ final class AnimationSurveyor {
         MainContext.cancel(recordTimer)
         recordTimer = 0
         guard !unrecorded.isEmpty else { return }
+        let slice = Array(unrecorded.keys.prefix(Self.recordSlice))
         isRecording = true
-        library.recordAnimations(unrecorded.map { ($0.key, $0.value.galleryID, $0.value.cellIndex, $0.value.summary) })
+        library.recordAnimations(
+            slice.compactMap { id in
+                unrecorded.removeValue(forKey: id).map { (id, $0.galleryID, $0.cellIndex, $0.summary) }
+            })
         isRecording = false
-        unrecorded = [:]
+        guard !unrecorded.isEmpty, !slicePosted else { return }
+        // After the input and the frame the main loop has waiting (the posted work runs below them).
+        slicePosted = true
+        MainContext.post { [weak self] in
+            self?.slicePosted = false
+            self?.record()
+        }
     }
 }
