@@ -32,6 +32,11 @@ import Testing
         }
     }
 
+    /// Waits until the I/O lane has run the work queued on it before: the thumbnails that decodes hand it.
+    private func ioLaneDone() async {
+        _ = await callback { done in pipeline.scheduler.submit(.io, .background) { done(()) } }
+    }
+
     @Test func anOriginalNotArrivedYetIsWaitedForAndShowsOnceItLands() async throws {
         defer { folder.remove() }
         let bytes = Data(TestImages.png(width: 40, height: 30))
@@ -97,6 +102,7 @@ import Testing
 
         let first = try #require(await picture(uri, fit: cell)).get()
         #expect((first.originalWidth, first.originalHeight) == (300, 200))
+        await ioLaneDone()
         let thumbnailPath = folder.url.appendingPathComponent("thumbnails/normal/\(Checksum.md5(uri)).png").path
         let thumbnail = try #require(Pixbuf.loadThumbnail(contentsOf: thumbnailPath))
         let modified = try #require(
@@ -216,6 +222,7 @@ import Testing
                 scale: 1)
         ).get()
         #expect((dropped.originalWidth, dropped.originalHeight) == (800, 600))
+        await ioLaneDone()
         // The original no longer matches its name, at the same size and time: reading it would fail the cell.
         let path = try #require(originals.path(for: sha256))
         let modified = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
@@ -229,10 +236,57 @@ import Testing
         #expect((cell.originalWidth, cell.originalHeight) == (800, 600))
         #expect((cell.bitmap.pixelWidth, cell.bitmap.pixelHeight) == (200, 150))
         // And kept at the cell's own size, for the next launch.
+        await ioLaneDone()
         let uri = try #require(FileURI.from(path: path))
         let largePath = folder.url.appendingPathComponent("thumbnails/large/\(Checksum.md5(uri)).png").path
         let large = try #require(Pixbuf.loadThumbnail(contentsOf: largePath))
         #expect((large.width, large.height) == (256, 192))
         #expect(large.text("Thumb::Image::Width") == "800")
+    }
+
+    @Test func aDecodeHandsItsThumbnailToTheIOLaneInsteadOfWritingIt() async throws {
+        defer { folder.remove() }
+        let bytes = Data(TestImages.png(width: 800, height: 600))
+        let sha256 = try pipeline.bytes.originals.keep(bytes)
+        let uri = try #require(pipeline.bytes.originals.path(for: sha256).flatMap(FileURI.from(path:)))
+        let thumbnailPath = folder.url.appendingPathComponent("thumbnails/x-large/\(Checksum.md5(uri)).png").path
+        // The I/O lane busy with work queued first: the decode (a drop's, on the CPU lane) does not wait for it.
+        let busy = DispatchSemaphore(value: 0)
+        pipeline.scheduler.submit(.io, .visible) { busy.wait() }
+        let dropped = try pipeline.pictureNow(
+            PictureRequest(
+                url: "https://example.com/dropped.png", sha256: sha256, bytes: bytes,
+                fit: .cell(width: 512, height: 512, cornerRadius: 0), scale: 1)
+        ).get()
+        #expect((dropped.originalWidth, dropped.originalHeight) == (800, 600))
+        #expect(!FileManager.default.fileExists(atPath: thumbnailPath))
+        busy.signal()
+        await ioLaneDone()
+        let thumbnail = try #require(Pixbuf.loadThumbnail(contentsOf: thumbnailPath))
+        #expect((thumbnail.width, thumbnail.height) == (512, 384))
+        #expect(thumbnail.text("Thumb::URI") == uri)
+    }
+
+    @Test func thumbnailsWaitingForABusyIOLaneAreFewTheNextIsWrittenAtOnce() async throws {
+        defer { folder.remove() }
+        let busy = DispatchSemaphore(value: 0)
+        pipeline.scheduler.submit(.io, .visible) { busy.wait() }
+        var written: [Bool] = []
+        for index in 0...ImagePipeline.thumbnailsWaitingAtMost {
+            let bytes = Data(TestImages.png(width: 600 + index, height: 400))
+            let sha256 = try pipeline.bytes.originals.keep(bytes)
+            let uri = try #require(pipeline.bytes.originals.path(for: sha256).flatMap(FileURI.from(path:)))
+            _ = try pipeline.pictureNow(
+                PictureRequest(
+                    url: "https://example.com/\(index).png", sha256: sha256, bytes: bytes,
+                    fit: .cell(width: 512, height: 512, cornerRadius: 0), scale: 1)
+            ).get()
+            let thumbnailPath = folder.url.appendingPathComponent("thumbnails/x-large/\(Checksum.md5(uri)).png").path
+            written.append(FileManager.default.fileExists(atPath: thumbnailPath))
+        }
+        busy.signal()
+        await ioLaneDone()
+        #expect(written == Array(repeating: false, count: ImagePipeline.thumbnailsWaitingAtMost) + [true])
+        #expect(pipeline.bytes.thumbnailsWaiting.load(ordering: .relaxed) == 0)
     }
 }

@@ -135,7 +135,7 @@ public final class ImagePipeline: Sendable {
             if let original, let thumbnailSize, request.leavesThumbnail,
                 max(picture.originalWidth, picture.originalHeight) > thumbnailSize.pixels
             {
-                source.thumbnails.write(picture, of: original, size: thumbnailSize)
+                keepThumbnail(picture, of: original, size: thumbnailSize, source: source)
             }
             return .success(fitted(picture, request))
         case .failure(let error):
@@ -193,11 +193,33 @@ public final class ImagePipeline: Sendable {
                     width: max(1, Int((Double(pixbuf.width) * factor).rounded())),
                     height: max(1, Int((Double(pixbuf.height) * factor).rounded()))),
                 originalWidth: thumbnail.originalWidth, originalHeight: thumbnail.originalHeight)
-            source.thumbnails.write(scaled, of: original, size: size)
+            keepThumbnail(scaled, of: original, size: size, source: source)
             return scaled
         }
         return nil
     }
+
+    /// Writes `picture` as the thumbnail of `original` on the I/O lane, after the work queued there before it: its PNG
+    /// and its file cost the thread that decodes the next picture nothing (a drop of 100 photos decodes them one by one
+    /// on the CPU lane while the I/O lane mostly waits). Until it is written, a cell of that image is decoded from the
+    /// original, as before any thumbnail. Written here when `thumbnailsWaitingAtMost` wait already: an I/O lane held
+    /// up (a slow disk) slows the decodes down rather than piling up their pixels.
+    private static func keepThumbnail(
+        _ picture: DecodedImage<Pixbuf>, of original: ThumbnailCache.Original, size: ThumbnailSize,
+        source: ImageBytesSource
+    ) {
+        guard source.thumbnailsWaiting.add(1, ordering: .relaxed).newValue <= thumbnailsWaitingAtMost else {
+            source.thumbnailsWaiting.subtract(1, ordering: .relaxed)
+            return source.thumbnails.write(picture, of: original, size: size)
+        }
+        source.scheduler.submit(.io, .background) {
+            source.thumbnails.write(picture, of: original, size: size)
+            source.thumbnailsWaiting.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// Enough for the I/O lane to write while the CPU lane decodes the next ones: at most 8 MB of x-large pixels.
+    static let thumbnailsWaitingAtMost = 8
 
     private static func fitted(_ picture: DecodedImage<Pixbuf>, _ request: PictureRequest) -> DecodedImage<CairoSurface>
     {

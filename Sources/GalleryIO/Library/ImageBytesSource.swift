@@ -19,6 +19,8 @@ public final class ImageBytesSource: Sendable {
     public let localAddresses: LocalAddressApprovals?
     /// The download under way for each address, which later requests for it may share.
     private let downloads = Mutex<[String: SharedDownload]>([:])
+    /// Thumbnails handed to the I/O lane and not yet written (`ImagePipeline`), each holding its pixels until then.
+    let thumbnailsWaiting = Atomic(0)
 
     public init(
         cacheDirectory: URL, thumbnails: ThumbnailCache, scheduler: JobScheduler, originals: OriginalsStore,
