@@ -52,12 +52,12 @@ let package = Package(
             pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]
         ),
-        // OpenSSL's libcrypto and libssl (libcurl's already), for SHA-256 at the processor's speed (its SHA extensions):
-        // every kept original is hashed when it is kept and when it is read; and for the protocol a TLS handshake
-        // agreed on, which says a server multiplexes before it answers.
+        // OpenSSL's headers, for SHA-256 at the processor's speed (its SHA extensions): every kept original is hashed
+        // when it is kept and when it is read; and for the protocol a TLS handshake agreed on, which says a server
+        // multiplexes before it answers. libcrypto is opened at the first digest (CShim's crypto_library.c) and libssl
+        // comes with libcurl: neither is linked.
         .systemLibrary(
             name: "CCrypto",
-            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         // gettext, from glibc (no pkg-config file, nothing to install).
@@ -69,9 +69,9 @@ let package = Package(
             pkgConfig: "libseccomp",
             providers: [.apt(["libseccomp-dev"])]
         ),
+        // libcurl's headers; the library itself is opened at the first download (CShim's curl_library.c), not linked.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Typed, fixed-arity wrappers for C macros and variadic functions; PNG and image-surface pixels; the
