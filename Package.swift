@@ -99,7 +99,13 @@ let package = Package(
         .target(
             name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GLibKit", "GtkKit"],
             plugins: ["CompileCatalogs"]),
-        .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
+        // Swift's runtime and Foundation linked in, in release builds: their shared libraries' relocated pages cost
+        // every launch about 5 MB more. Debug builds and the tests keep the shared ones, which Swift Testing uses.
+        .executableTarget(
+            name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"],
+            // Compiled so too: its import of Foundation then names the static libraries Foundation needs.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO", "CShim"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),

@@ -1,7 +1,11 @@
 """Issue 48, end to end: what a launch loads. libcurl is opened by the first download and OpenSSL's libcrypto by the
 first digest of an image's bytes, neither linked: a launch that downloads and keeps nothing maps neither, nor the
 libraries libcurl needs (GnuTLS, Kerberos, LDAP...); a launch whose gallery downloads a picture opens libcurl, and the
-picture arrives."""
+picture arrives. A release build has Swift's runtime and Foundation linked in: it maps none of their shared libraries."""
+import os
+
+import pytest
+
 import harness
 
 # libcurl, libraries only it brings into the app (through librtmp, libldap and GSSAPI), and OpenSSL's.
@@ -35,3 +39,15 @@ def test_the_first_download_opens_libcurl(make_app, http_server):
     app.wait_cells(lambda cells: len(cells) == 1 and not cells[0].loading, what="the downloaded cell loaded")
     assert [name for name in mapped_libraries(app) if name.startswith("libcurl.so")], sorted(mapped_libraries(app))
     assert http_server.hits(image.path) >= 1, [r.path for r in http_server.requests()]
+
+
+def test_a_release_build_maps_no_shared_swift_runtime(make_app, app_binary, tmp_path):
+    if os.sep + "release" + os.sep not in os.path.realpath(app_binary):
+        pytest.skip("a debug build links Swift's runtime as shared libraries, which Swift Testing uses too")
+    path = tmp_path / "red.png"
+    path.write_bytes(harness.png_bytes(64, 48, (220, 20, 20)))
+    app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
+        {"id": "i", "url": harness.file_url(str(path)), "aspectRatio": 64 / 48}]}]})
+    app.start()
+    app.wait_cells(lambda cells: len(cells) == 1 and not cells[0].loading, what="the file's cell loaded")
+    assert sorted(name for name in mapped_libraries(app) if name.startswith(("libswift", "libFoundation"))) == []
