@@ -52,12 +52,12 @@ let package = Package(
             pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]
         ),
-        // OpenSSL's libcrypto and libssl (libcurl's already), for SHA-256 at the processor's speed (its SHA extensions):
-        // every kept original is hashed when it is kept and when it is read; and for the protocol a TLS handshake
-        // agreed on, which says a server multiplexes before it answers.
+        // OpenSSL's headers, for SHA-256 at the processor's speed (its SHA extensions): every kept original is hashed
+        // when it is kept and when it is read; and for the protocol a TLS handshake agreed on, which says a server
+        // multiplexes before it answers. libcrypto is opened at the first digest (CShim's crypto_library.c) and libssl
+        // comes with libcurl: neither is linked.
         .systemLibrary(
             name: "CCrypto",
-            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         // gettext, from glibc (no pkg-config file, nothing to install).
@@ -69,9 +69,9 @@ let package = Package(
             pkgConfig: "libseccomp",
             providers: [.apt(["libseccomp-dev"])]
         ),
+        // libcurl's headers; the library itself is opened at the first download (CShim's curl_library.c), not linked.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Typed, fixed-arity wrappers for C macros and variadic functions; PNG and image-surface pixels; the
@@ -99,7 +99,13 @@ let package = Package(
         .target(
             name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GLibKit", "GtkKit"],
             plugins: ["CompileCatalogs"]),
-        .executableTarget(name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"]),
+        // Swift's runtime and Foundation linked in, in release builds: their shared libraries' relocated pages cost
+        // every launch about 5 MB more. Debug builds and the tests keep the shared ones, which Swift Testing uses.
+        .executableTarget(
+            name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"],
+            // Compiled so too: its import of Foundation then names the static libraries Foundation needs.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
         .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO", "CShim"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),

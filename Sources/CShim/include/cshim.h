@@ -75,6 +75,19 @@ void cshim_cut_round_corners(cairo_surface_t *surface, double radius);
 /// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
 int cshim_rename_noreplace(const char *source, const char *destination);
 
+/// libcurl, opened by the first call to `cshim_curl_global_init` (see curl_library.c), not linked; every other
+/// `cshim_curl_` function may only be called after it. The functions below are libcurl's of the same name.
+CURLcode cshim_curl_global_init(long flags);
+CURLM *cshim_curl_multi_init(void);
+CURLMcode cshim_curl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode cshim_curl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode cshim_curl_multi_perform(CURLM *multi, int *running);
+CURLMsg *cshim_curl_multi_info_read(CURLM *multi, int *queued);
+/// `curl_multi_poll` without its count of descriptors ready.
+CURLMcode cshim_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout);
+CURL *cshim_curl_easy_init(void);
+void cshim_curl_easy_cleanup(CURL *handle);
+CURLcode cshim_curl_easy_pause(CURL *handle, int mask);
 /// `curl_easy_setopt` is variadic: one fixed-arity wrapper per argument type.
 CURLcode cshim_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode cshim_curl_setopt_ptr(CURL *handle, CURLoption option, const void *value);
@@ -92,6 +105,10 @@ CURLMcode cshim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long va
 CURLcode cshim_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode cshim_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode cshim_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
+
+/// SHA-256 of `length` bytes at `data` into the 32 bytes at `digest`: OpenSSL's, from libcrypto opened at the first
+/// call (see crypto_library.c).
+void cshim_sha256(const void *data, size_t length, unsigned char *digest);
 
 /// What the TLS handshake of the connection `handle` is on agreed (ALPN), known before any answer.
 typedef enum {

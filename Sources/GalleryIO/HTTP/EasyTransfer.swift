@@ -21,7 +21,7 @@ final class EasyTransfer {
 
     /// nil when libcurl cannot make a handle.
     init?(_ request: TransferRequest, budget: TransferBudget, sequence: Int) {
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = cshim_curl_easy_init() else { return nil }
         self.handle = handle
         self.request = request
         self.sequence = sequence
@@ -105,7 +105,7 @@ final class EasyTransfer {
         cshim_curl_setopt_ptr(handle, CURLOPT_PREREQDATA, bufferPointer)
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { cshim_curl_easy_cleanup(handle) }
 
     /// Tells the request's `finished` how the transfer ended (`code`, libcurl's).
     func finish(_ code: CURLcode) {
@@ -166,7 +166,7 @@ final class EasyTransfer {
     func resume() {
         guard buffer.paused else { return }
         buffer.paused = false
-        curl_easy_pause(handle, CURLPAUSE_CONT)
+        cshim_curl_easy_pause(handle, CURLPAUSE_CONT)
     }
 
     /// What a finished transfer gives: its response, or the failure as the user should hear it.

@@ -58,9 +58,10 @@ final class TransferThread: Sendable {
 
     private func run() {
         CurrentThread.name("transfers")
-        // Set up by the first download, not at launch: a launch that downloads nothing leaves TLS's pages unread.
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        let multi = curl_multi_init()!
+        // libcurl is opened and set up by the first download, not at launch: a launch that downloads nothing never
+        // loads it, nor TLS and the other libraries it needs (CShim's curl_library.c).
+        cshim_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        let multi = cshim_curl_multi_init()!
         // libcurl's own limits hold where the queue cannot see: a redirect to another server.
         cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)
         cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections)
@@ -92,7 +93,7 @@ final class TransferThread: Sendable {
                 running[transfer.handle] = transfer
                 connectionsHeld.start(on: request.hostKey)
                 admitted = true
-                if curl_multi_add_handle(multi, transfer.handle) != CURLM_OK {
+                if cshim_curl_multi_add_handle(multi, transfer.handle) != CURLM_OK {
                     end(transfer, CURLE_FAILED_INIT, running: &running, connectionsHeld: &connectionsHeld)
                 }
             }
@@ -113,7 +114,7 @@ final class TransferThread: Sendable {
                 for request in queue.removeCancelled() { request.finished(.failure(.cancelled), nil) }
                 // A download nobody waits for any more closes its connection now, whatever state libcurl has it in.
                 for transfer in running.values where transfer.request.cancellation?.isCancelled == true {
-                    curl_multi_remove_handle(multi, transfer.handle)
+                    cshim_curl_multi_remove_handle(multi, transfer.handle)
                     end(transfer, CURLE_ABORTED_BY_CALLBACK, running: &running, connectionsHeld: &connectionsHeld)
                     changed = true
                 }
@@ -132,7 +133,7 @@ final class TransferThread: Sendable {
                                 || (full && connectionsHeld.hasRoom(on: $0))
                         })
                     else { continue }
-                    curl_multi_remove_handle(multi, transfer.handle)
+                    cshim_curl_multi_remove_handle(multi, transfer.handle)
                     setAside(transfer, at: now, running: &running, connectionsHeld: &connectionsHeld, queue: &queue)
                     _ = admit()
                     changed = true
@@ -140,7 +141,7 @@ final class TransferThread: Sendable {
             }
             changed = admit() || changed
             var active: Int32 = 0
-            curl_multi_perform(multi, &active)
+            cshim_curl_multi_perform(multi, &active)
             // A server whose handshake agreed on HTTP/2 takes its waiting transfers on its connection now, not one
             // answer later: a slow server's first answers would otherwise hold the rest back a whole round trip.
             for transfer in running.values {
@@ -152,11 +153,11 @@ final class TransferThread: Sendable {
                 changed = true
             }
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = cshim_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let transfer = running[handle]
                 else { continue }
-                curl_multi_remove_handle(multi, handle)
+                cshim_curl_multi_remove_handle(multi, handle)
                 end(transfer, message.pointee.data.result, running: &running, connectionsHeld: &connectionsHeld)
                 changed = true
             }
@@ -168,7 +169,7 @@ final class TransferThread: Sendable {
             let nextEnd = waits.map(\.until).min().map { max(0, min(1000, ($0 - now).milliseconds)) } ?? 1000
             // A place freed by a transfer that ended is filled at once.
             let admissible = changed && !queue.isEmpty && !connectionsHeld.isFull
-            curl_multi_poll(multi, &watched, 1, admissible ? 0 : Int32(nextEnd), nil)
+            cshim_curl_multi_poll(multi, &watched, 1, admissible ? 0 : Int32(nextEnd))
         }
     }
 

@@ -1,5 +1,6 @@
 import CCrypto
 import CGLib
+import CShim
 import Foundation
 
 /// The digests that name files: a kept original (SHA-256 of its bytes), a cached download and a thumbnail.
@@ -16,7 +17,7 @@ public enum Checksum {
     public static func sha256(_ data: Data) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         data.withUnsafeBytes { buffer in
-            _ = SHA256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &digest)
+            cshim_sha256(buffer.baseAddress, buffer.count, &digest)
         }
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
