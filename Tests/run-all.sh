@@ -89,3 +89,8 @@ swift test --skip-build "${strict[@]}"
 export IMAGE_GALLERY_BIN="$PWD/.build-strict/debug/image-gallery" IMAGE_GALLERY_SWIFT_BUILD_ARGS="${strict[*]}"
 # Debian's python: pyatspi exists only there. The slowest tests are named, to keep the run within its time.
 /usr/bin/python3 -m pytest -p no:cacheprovider --durations=30 Tests/e2e "$@"
+# The README's launch command builds for release, which links Swift's runtime in (Package.swift): that build is made
+# too, and the tests of what a launch maps run on it.
+swift build -c release --product image-gallery "${strict[@]}"
+IMAGE_GALLERY_BIN="$PWD/.build-strict/release/image-gallery" \
+    /usr/bin/python3 -m pytest -p no:cacheprovider Tests/e2e/test_launch_libraries.py

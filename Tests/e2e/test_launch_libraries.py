@@ -43,7 +43,8 @@ def test_the_first_download_opens_libcurl(make_app, http_server):
 
 def test_a_release_build_maps_no_shared_swift_runtime(make_app, app_binary, tmp_path):
     if os.sep + "release" + os.sep not in os.path.realpath(app_binary):
-        pytest.skip("a debug build links Swift's runtime as shared libraries, which Swift Testing uses too")
+        pytest.skip("a debug build links Swift's runtime as shared libraries, which Swift Testing uses too; "
+                    "Tests/run-all.sh runs this file again on its release build")
     path = tmp_path / "red.png"
     path.write_bytes(harness.png_bytes(64, 48, (220, 20, 20)))
     app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
