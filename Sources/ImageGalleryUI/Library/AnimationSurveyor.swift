@@ -6,7 +6,7 @@ import GalleryIO
 /// Records whether each image of the library moves: at launch for the images a file written before it knew
 /// (`GalleryImage.animation` absent), then for each image as it arrives, however it came. Headers are read on an I/O
 /// thread a batch at a time; what they say is recorded twice a second while more are queued, at once when the last is
-/// read (a slice at a time, each in a turn of the main loop of its own), and saved with the library's next change (a
+/// read (a gallery at a time, each in a turn of the main loop of its own), and saved with the library's next change (a
 /// launch alone never rewrites the file). An image whose bytes are not here yet, or whose record was not saved, is read
 /// again at the next launch. The GTK thread only hands the cells over after a change and records each batch: the I/O
 /// thread looks through them, once a change, and keeps where to read each image it found and where it stood
@@ -18,9 +18,6 @@ final class AnimationSurveyor {
     /// How long what was read may wait to be recorded: each record is a change every view of its galleries hears,
     /// so a large library is recorded a few times a second rather than once a batch.
     private static let recordInterval: UInt32 = 500
-    /// Images recorded in one turn of the main loop: a key pressed meanwhile waits for a slice at most, not for all
-    /// that was read in `recordInterval` (thousands in a large library: tens of milliseconds on the GTK thread).
-    private static let recordSlice = 256
 
     private let library: GalleryLibrary
     private let source: ImageBytesSource
@@ -123,13 +120,14 @@ final class AnimationSurveyor {
     private func record() {
         MainContext.cancel(recordTimer)
         recordTimer = 0
-        guard !unrecorded.isEmpty else { return }
-        let slice = Array(unrecorded.keys.prefix(Self.recordSlice))
+        // One gallery's images a turn of the main loop: a key pressed meanwhile waits for one gallery's record at most,
+        // not for all that was read in `recordInterval`. A record copies its gallery's cells once, whatever the number
+        // of images it records: a fixed number of images a turn copied a gallery of thousands many times over.
+        guard let galleryID = unrecorded.first?.value.galleryID else { return }
+        let slice = unrecorded.filter { $0.value.galleryID == galleryID }
+        for id in slice.keys { unrecorded.removeValue(forKey: id) }
         isRecording = true
-        library.recordAnimations(
-            slice.compactMap { id in
-                unrecorded.removeValue(forKey: id).map { (id, $0.galleryID, $0.cellIndex, $0.summary) }
-            })
+        library.recordAnimations(slice.map { ($0.key, $0.value.galleryID, $0.value.cellIndex, $0.value.summary) })
         isRecording = false
         guard !unrecorded.isEmpty, !slicePosted else { return }
         // After the input and the frame the main loop has waiting (the posted work runs below them).
