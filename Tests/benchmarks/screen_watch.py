@@ -72,14 +72,7 @@ class Screen:
 
     def key(self, name):
         """Presses and releases a key; returns the time of the press."""
-        from Xlib.ext import xtest
-        code = self.keycode(name)
-        at = time.monotonic()
-        xtest.fake_input(self.d, self.X.KeyPress, code)
-        self.d.sync()
-        xtest.fake_input(self.d, self.X.KeyRelease, code)
-        self.d.sync()
-        return at
+        return self.press_code(self.keycode(name))
 
     def map_characters(self, characters):
         """Binds each of `characters` (those no key of the keyboard types, such as Cyrillic letters) to a spare

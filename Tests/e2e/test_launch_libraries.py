@@ -21,13 +21,19 @@ def opened_when_used(app):
     return sorted(name for name in mapped_libraries(app) if name.startswith(OPENED_WHEN_USED))
 
 
-def test_a_launch_that_downloads_and_keeps_nothing_maps_neither_libcurl_nor_openssl(make_app, tmp_path):
+def started_on_a_local_file(make_app, tmp_path):
+    """The app started on a gallery of one image from a file, once its cell is loaded."""
     path = tmp_path / "red.png"
     path.write_bytes(harness.png_bytes(64, 48, (220, 20, 20)))
     app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
         {"id": "i", "url": harness.file_url(str(path)), "aspectRatio": 64 / 48}]}]})
     app.start()
     app.wait_cells(lambda cells: len(cells) == 1 and not cells[0].loading, what="the file's cell loaded")
+    return app
+
+
+def test_a_launch_that_downloads_and_keeps_nothing_maps_neither_libcurl_nor_openssl(make_app, tmp_path):
+    app = started_on_a_local_file(make_app, tmp_path)
     assert opened_when_used(app) == []
 
 
@@ -45,10 +51,5 @@ def test_a_release_build_maps_no_shared_swift_runtime(make_app, app_binary, tmp_
     if os.sep + "release" + os.sep not in os.path.realpath(app_binary):
         pytest.skip("a debug build links Swift's runtime as shared libraries, which Swift Testing uses too; "
                     "Tests/run-all.sh runs this file again on its release build")
-    path = tmp_path / "red.png"
-    path.write_bytes(harness.png_bytes(64, 48, (220, 20, 20)))
-    app = make_app({"version": 1, "galleries": [{"id": "g", "name": "Gallery", "images": [
-        {"id": "i", "url": harness.file_url(str(path)), "aspectRatio": 64 / 48}]}]})
-    app.start()
-    app.wait_cells(lambda cells: len(cells) == 1 and not cells[0].loading, what="the file's cell loaded")
+    app = started_on_a_local_file(make_app, tmp_path)
     assert sorted(name for name in mapped_libraries(app) if name.startswith(("libswift", "libFoundation"))) == []
