@@ -99,8 +99,8 @@ let package = Package(
         .target(
             name: "ImageGalleryUI", dependencies: ["GalleryCore", "GalleryIO", "GLibKit", "GtkKit"],
             plugins: ["CompileCatalogs"]),
-        // Swift's runtime and Foundation linked in, in release builds: their shared libraries' relocated pages cost
-        // every launch about 5 MB more. Debug builds and the tests keep the shared ones, which Swift Testing uses.
+        // Swift's runtime and Foundation linked in, in release builds: their shared libraries' relocated pages are
+        // memory every launch pays for. Debug builds and the tests keep the shared ones, which Swift Testing uses.
         .executableTarget(
             name: "image-gallery", dependencies: ["ImageGalleryUI", "GalleryIO"],
             // Compiled so too: its import of Foundation then names the static libraries Foundation needs.

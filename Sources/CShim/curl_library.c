@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* libcurl is opened by the first download, not linked: linked, it and the libraries it needs (GnuTLS, Kerberos,
- * LDAP, libssh2, librtmp…) are loaded and their constructors run at every launch, some 3.5 MiB of pages a launch
- * that downloads nothing never uses. */
+ * LDAP, libssh2, librtmp…) are loaded and their constructors run at every launch, pages a launch that downloads
+ * nothing never uses. */
 static struct {
     CURLcode (*global_init)(long flags);
     CURLM *(*multi_init)(void);
