@@ -5,52 +5,61 @@ public struct GalleryImage: Hashable, Sendable {
     public var id: ImageID
     public var url: String
     public var aspectRatio: Double
-    /// What many images lack, behind one reference: a library holds its images' array two or three times, and
-    /// these fields inline made each element five times as large.
-    private var details: Details?
+    /// What many images lack, behind one reference, packed (`ImageDetails`): a library holds its images' array two
+    /// or three times, and these fields inline made each element five times as large.
+    private(set) var details: ImageDetails?
 
     /// The bytes the library keeps for it; nil until they are kept (an image on disk is read where it is).
     public var original: KeptOriginal? {
-        get { details?.fields.original }
+        get { details?.original }
         set { change { $0.original = newValue } }
     }
     /// Where it came from and how; nil for images added before the app recorded it.
     public var origin: ImageOrigin? {
-        get { details?.fields.origin }
+        get { details?.origin }
         set { change { $0.origin = newValue } }
     }
     /// Why the user kept it, in their words.
     public var note: String? {
-        get { details?.fields.note }
+        get { details?.note }
         set { change { $0.note = newValue } }
     }
     /// The user's tags, in the order they were given; a `/` nests one in another (`colour/red`).
     public var tags: [String] {
-        get { details?.fields.tags ?? [] }
+        get { details?.tags ?? [] }
         set { change { $0.tags = newValue } }
     }
     /// What it looks like (fingerprint and palette), measured from its pixels; nil until measured.
     public var likeness: Likeness? {
-        get { details?.fields.likeness }
+        get { details?.likeness }
         set { change { $0.likeness = newValue } }
     }
     /// Whether it moves (its frame count and duration), read from its header; nil until read.
     public var animation: AnimationSummary? {
-        get { details?.fields.animation }
+        get { details?.animation }
         set { change { $0.animation = newValue } }
     }
     /// The copies of it that were merged into it, with the addresses they came from.
     public var mergedCopies: [MergedCopy] {
-        get { details?.fields.mergedCopies ?? [] }
+        get { details?.mergedCopies ?? [] }
         set { change { $0.mergedCopies = newValue } }
     }
     /// Every address it is known by: its own, then its merged copies'.
     public var addresses: [String] { [url] + mergedCopies.map(\.url) }
     /// Fields this version does not know (a newer version's): written back as read.
     public var unknownFields: [String: RawJSON] {
-        get { details?.fields.unknownFields ?? [:] }
+        get { details?.unknownFields ?? [:] }
         set { change { $0.unknownFields = newValue } }
     }
+
+    /// Every field but the id, the address and the ratio, at once: a reader sets them all in one packing.
+    var detailFields: ImageDetails.Fields {
+        get { details?.fields ?? ImageDetails.Fields() }
+        set { details = ImageDetails(newValue) }
+    }
+
+    /// One text of its origin, note or original, without a copy: for the loops over every image (the search index).
+    func detailText(_ slot: ImageDetails.Slot) -> Substring? { details?.text(slot) }
 
     public init(id: ImageID = .make(), url: String, aspectRatio: Double) {
         self.id = id
@@ -58,32 +67,10 @@ public struct GalleryImage: Hashable, Sendable {
         self.aspectRatio = aspectRatio
     }
 
-    private mutating func change(_ body: (inout Details.Fields) -> Void) {
-        var fields = details?.fields ?? Details.Fields()
+    private mutating func change(_ body: (inout ImageDetails.Fields) -> Void) {
+        var fields = detailFields
         body(&fields)
-        details = fields == Details.Fields() ? nil : Details(fields)
-    }
-
-    /// The fields an image may lack, shared by the copies of one image until one of them changes.
-    private final class Details: Hashable, Sendable {
-        struct Fields: Hashable, Sendable {
-            var original: KeptOriginal?
-            var origin: ImageOrigin?
-            var note: String?
-            var tags: [String] = []
-            var likeness: Likeness?
-            var animation: AnimationSummary?
-            var mergedCopies: [MergedCopy] = []
-            var unknownFields: [String: RawJSON] = [:]
-        }
-
-        let fields: Fields
-
-        init(_ fields: Fields) { self.fields = fields }
-
-        static func == (left: Details, right: Details) -> Bool { left === right || left.fields == right.fields }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+        detailFields = fields
     }
 
     /// The ratio used for layout: a missing or absurd value in the file shows as a square.

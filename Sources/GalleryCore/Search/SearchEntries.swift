@@ -8,7 +8,8 @@ public struct SearchEntries: Sendable {
     struct Record: Sendable {
         var id: ImageID
         /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
-        var added: String?
+        /// A view into the image's packed texts (`ImageDetails`), which it shares rather than copies.
+        var added: Substring?
         /// Tells whether the image changed since it was indexed.
         var sourceHash: Int
         /// Where the entry's bytes start in `bytes`: its folded text, then its facts (see `append`), up to the next
@@ -64,22 +65,20 @@ public struct SearchEntries: Sendable {
     /// About the bytes `append` writes for `image`, rarely fewer: its text's UTF-8 (folding keeps an ASCII text's
     /// length and shortens most others), its format and where its tags and domains stand.
     static func estimatedByteCount(of image: GalleryImage) -> Int {
-        func count(_ field: String?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
-        let origin = image.origin
-        var text = count(image.label) + count(image.url) + count(image.note)
-        var addresses = 1
-        if let origin {
-            text +=
-                count(origin.link) + count(origin.page) + count(origin.altText) + count(origin.title)
-                + count(origin.browserDescription)
-            addresses += (origin.link == nil ? 0 : 1) + (origin.page == nil ? 0 : 1)
-        }
+        func count(_ field: (some StringProtocol)?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
+        func count(_ slot: ImageDetails.Slot) -> Int { count(image.detailText(slot)) }
+        var text = count(image.label) + count(image.url) + count(.note)
+        text += count(.link) + count(.page) + count(.altText) + count(.title) + count(.browserDescription)
+        let addresses = 1 + (image.detailText(.link) == nil ? 0 : 1) + (image.detailText(.page) == nil ? 0 : 1)
         let tags = image.tags
         for tag in tags { text += tag.utf8.count + 1 }
-        let format = 1 + (image.original?.format?.utf8.count ?? Self.longestFormatName)
+        let format = 1 + (image.detailText(.format)?.utf8.count ?? Self.longestFormatName)
         let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
         return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
+
+    /// The texts an entry holds after the image's addresses, in this order.
+    private static let describingSlots: [ImageDetails.Slot] = [.altText, .title, .browserDescription, .note]
 
     /// Appends the entry of `image`: its label, addresses, alt text, title, description, note and tags folded and
     /// each followed by a line break (which no query word holds, so a word never matches across two fields), then
@@ -94,21 +93,22 @@ public struct SearchEntries: Sendable {
     /// Writes the entry of `image` at the buffer's end (see `append`) and returns its record.
     private mutating func write(_ image: GalleryImage, folding: inout SearchFolding) -> Record {
         let start = bytes.count
-        let origin = image.origin
         folding.append(image.label, to: &bytes)
         bytes.append(0x0A)
         var domains: (Range<Int>?, Range<Int>?, Range<Int>?)
-        domains.0 = appendAddress(image.url, folding: &folding)
-        if let link = origin?.link { domains.1 = appendAddress(link, folding: &folding) }
-        if let page = origin?.page { domains.2 = appendAddress(page, folding: &folding) }
-        for field in [origin?.altText, origin?.title, origin?.browserDescription, image.note].compactMap(\.self) {
+        domains.0 = appendAddress(image.url[...], folding: &folding)
+        if let link = image.detailText(.link) { domains.1 = appendAddress(link, folding: &folding) }
+        if let page = image.detailText(.page) { domains.2 = appendAddress(page, folding: &folding) }
+        for slot in Self.describingSlots {
+            guard let field = image.detailText(slot) else { continue }
             folding.append(field, to: &bytes)
             bytes.append(0x0A)
         }
+        let tags = image.tags
         let tagsStart = bytes.count
         var tagCounts: [Int] = []
-        if !image.tags.isEmpty { tagCounts.reserveCapacity(image.tags.count) }
-        for tag in image.tags {
+        if !tags.isEmpty { tagCounts.reserveCapacity(tags.count) }
+        for tag in tags {
             let tagStart = bytes.count
             folding.append(tag, to: &bytes)
             tagCounts.append(bytes.count - tagStart)
@@ -134,17 +134,17 @@ public struct SearchEntries: Sendable {
         }
         let ratio = image.displayAspectRatio
         return Record(
-            id: image.id, added: origin?.added, sourceHash: image.hashValue, start: start,
+            id: image.id, added: image.detailText(.added), sourceHash: image.hashValue, start: start,
             textCount: UInt32(textCount),
             orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-            hasNote: image.note != nil, isAnimated: image.animation?.isAnimated ?? false,
+            hasNote: image.detailText(.note) != nil, isAnimated: image.animation?.isAnimated ?? false,
             palette: image.likeness?.palette.rawValue ?? 0)
     }
 
     /// The format's name in lowercase (`png`, `webp`…), from the kept original or else the address's extension.
     private static func format(of image: GalleryImage) -> String? {
-        (image.original?.format ?? SearchEntry.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name)?
-            .lowercased()
+        image.detailText(.format)?.lowercased()
+            ?? SearchEntry.fileExtension(of: image.url).flatMap(ImageFormat.forFileExtension)?.name.lowercased()
     }
 
     /// Gives back the room left unused when the entries outgrew the room made for them (their text folded longer
@@ -471,7 +471,7 @@ public struct SearchEntries: Sendable {
     /// Appends `address` folded and a line break; returns where its host, folded, stands in `bytes` (without
     /// `www.`, user or port), nil when it names none. Folding goes character by character, so the folded host is
     /// the host folded alone, and stands where it stood when what comes before it is ASCII (folded byte for byte).
-    private mutating func appendAddress(_ address: String, folding: inout SearchFolding) -> Range<Int>? {
+    private mutating func appendAddress(_ address: Substring, folding: inout SearchFolding) -> Range<Int>? {
         let start = bytes.count
         folding.append(address, to: &bytes)
         bytes.append(0x0A)
@@ -570,7 +570,7 @@ public struct SearchEntries: Sendable {
         let record = records[position]
         return SearchEntry(
             id: record.id, text: Array(bytes[record.start..<record.start + Int(record.textCount)]),
-            tags: facts(.tag, at: position), domains: domains(at: position), added: record.added,
+            tags: facts(.tag, at: position), domains: domains(at: position), added: record.added.map(String.init),
             orientation: record.orientation, format: format(at: position), hasNote: record.hasNote,
             isAnimated: record.isAnimated,
             sourceHash: record.sourceHash)

@@ -50,7 +50,10 @@ public struct SearchEntry: Hashable, Sendable {
 
     /// Where the host an address names stands in its UTF-8, without `www.`, user or port; nil for one without a
     /// host (`data:`, a file). Read byte by byte: URLComponents takes longer than the rest of the entry.
-    static func hostRange(of address: String) -> Range<Int>? {
+    static func hostRange(of address: String) -> Range<Int>? { hostRange(of: address[...]) }
+
+    /// `hostRange(of:)` for a part of a string (an image's packed texts).
+    static func hostRange(of address: Substring) -> Range<Int>? {
         var address = address
         return address.withUTF8 { bytes -> Range<Int>? in
             let colon = UInt8(ascii: ":")

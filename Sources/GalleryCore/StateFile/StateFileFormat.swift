@@ -140,6 +140,8 @@ enum StateFileFormat {
     static func readImage(_ reader: inout JSONReader) throws(JSONReader.Failure) -> GalleryImage {
         // Filled in place: a launch reads every image, and copying one (its optional fields inline) cost more.
         var image = GalleryImage(id: ImageID(""), url: "", aspectRatio: 0)
+        // Its other fields are packed once, when all are read.
+        var fields = ImageDetails.Fields()
         var hasID = false
         var hasURL = false
         var hasAspectRatio = false
@@ -155,16 +157,26 @@ enum StateFileFormat {
             case "aspectRatio":
                 image.aspectRatio = try reader.readDouble() ?? 0
                 hasAspectRatio = true
-            default: try readImageField(&reader, field, into: &image)
+            default: try readImageField(&reader, field, into: &fields)
             }
         }
         guard hasID, hasURL, hasAspectRatio else { throw JSONReader.Failure(offset: 0) }
+        image.detailFields = fields
         return image
     }
 
     /// An image's field other than its `id`, `url` and `aspectRatio`, read into `image`.
     static func readImageField(
         _ reader: inout JSONReader, _ field: JSONReader.Name, into image: inout GalleryImage
+    ) throws(JSONReader.Failure) {
+        var fields = image.detailFields
+        try readImageField(&reader, field, into: &fields)
+        image.detailFields = fields
+    }
+
+    /// An image's field other than its `id`, `url` and `aspectRatio`, read into `image`'s other fields.
+    private static func readImageField(
+        _ reader: inout JSONReader, _ field: JSONReader.Name, into image: inout ImageDetails.Fields
     ) throws(JSONReader.Failure) {
         switch field {
         // The library's fields: one of another shape (a newer version's?) is kept as read.

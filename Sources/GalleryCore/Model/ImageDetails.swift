@@ -1,0 +1,202 @@
+/// The fields an image may lack, packed, shared by the copies of one image until one of them changes: every text
+/// (the origin's, the note, the original's format) in one string, the original's name as its 32 bytes, the numbers
+/// inline. At a million images the fields each in its own string cost three times their text (issue 48); the values
+/// (`ImageOrigin`, `KeptOriginal`…) are made when asked.
+final class ImageDetails: Hashable, Sendable {
+    /// The fields unpacked, as `GalleryImage` gives and takes them.
+    struct Fields: Hashable, Sendable {
+        var original: KeptOriginal?
+        var origin: ImageOrigin?
+        var note: String?
+        var tags: [String] = []
+        var likeness: Likeness?
+        var animation: AnimationSummary?
+        var mergedCopies: [MergedCopy] = []
+        var unknownFields: [String: RawJSON] = [:]
+    }
+
+    /// The texts, in the order they stand in `text`.
+    enum Slot: Int, CaseIterable {
+        case added, link, page, pageTitle, altText, title, browserDescription, note, format
+        /// The original's name when it is not 64 lowercase hexadecimal digits (set so by hand: the state file
+        /// reads no other).
+        case name
+    }
+
+    /// The bits of `present` past the slots'.
+    private static let hasOrigin: UInt16 = 1 << 14
+    private static let hasOriginal: UInt16 = 1 << 15
+
+    /// Every text present, one after the other.
+    private let text: String
+    /// Where each slot's text ends in `text`'s UTF-8 (an absent one ends where the one before it ends).
+    private let ends: InlineArray<10, UInt32>
+    /// A bit for each slot present (`1 << slot`), and `hasOrigin`, `hasOriginal`.
+    private let present: UInt16
+    private let arrival: ImageOrigin.Arrival?
+    /// The original's name as its 32 bytes, big-endian, when it is 64 lowercase hexadecimal digits.
+    private let digest: (UInt64, UInt64, UInt64, UInt64)
+    private let byteCount: Int
+    private let pixelWidth: Int
+    private let pixelHeight: Int
+    private let originUnknownFields: [String: RawJSON]
+    private let originalUnknownFields: [String: RawJSON]
+    let tags: [String]
+    let likeness: Likeness?
+    let animation: AnimationSummary?
+    let mergedCopies: [MergedCopy]
+    let unknownFields: [String: RawJSON]
+
+    /// Nil when `fields` holds nothing: an image without details has no box.
+    init?(_ fields: Fields) {
+        guard fields != Fields() else { return nil }
+        var texts = InlineArray<10, String?>(repeating: nil)
+        var present: UInt16 = 0
+        if let origin = fields.origin {
+            present |= Self.hasOrigin
+            texts[Slot.added.rawValue] = origin.added
+            texts[Slot.link.rawValue] = origin.link
+            texts[Slot.page.rawValue] = origin.page
+            texts[Slot.pageTitle.rawValue] = origin.pageTitle
+            texts[Slot.altText.rawValue] = origin.altText
+            texts[Slot.title.rawValue] = origin.title
+            texts[Slot.browserDescription.rawValue] = origin.browserDescription
+        }
+        texts[Slot.note.rawValue] = fields.note
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        if let original = fields.original {
+            present |= Self.hasOriginal
+            texts[Slot.format.rawValue] = original.format
+            if let bytes = Self.digest(of: original.sha256) {
+                digest = bytes
+            } else {
+                texts[Slot.name.rawValue] = original.sha256
+            }
+        }
+        var textCount = 0
+        for index in texts.indices { textCount += texts[index]?.utf8.count ?? 0 }
+        var text = ""
+        text.reserveCapacity(textCount)
+        var ends = InlineArray<10, UInt32>(repeating: 0)
+        for index in texts.indices {
+            if let slotText = texts[index] {
+                present |= 1 << index
+                text.append(slotText)
+            }
+            ends[index] = UInt32(text.utf8.count)
+        }
+        self.text = text
+        self.ends = ends
+        self.present = present
+        self.digest = digest
+        arrival = fields.origin?.arrival
+        byteCount = fields.original?.byteCount ?? 0
+        pixelWidth = fields.original?.pixelWidth ?? 0
+        pixelHeight = fields.original?.pixelHeight ?? 0
+        originUnknownFields = fields.origin?.unknownFields ?? [:]
+        originalUnknownFields = fields.original?.unknownFields ?? [:]
+        tags = fields.tags
+        likeness = fields.likeness
+        animation = fields.animation
+        mergedCopies = fields.mergedCopies
+        unknownFields = fields.unknownFields
+    }
+
+    /// The text of `slot`, a view into the packed text (no copy); nil when absent.
+    func text(_ slot: Slot) -> Substring? {
+        guard present & (1 << slot.rawValue) != 0 else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: slot == .added ? 0 : Int(ends[slot.rawValue - 1]))
+        let end = utf8.index(utf8.startIndex, offsetBy: Int(ends[slot.rawValue]))
+        return Substring(utf8[start..<end])
+    }
+
+    private func string(_ slot: Slot) -> String? { text(slot).map(String.init) }
+
+    var note: String? { string(.note) }
+
+    var origin: ImageOrigin? {
+        guard present & Self.hasOrigin != 0 else { return nil }
+        var origin = ImageOrigin(
+            arrival: arrival, added: string(.added), link: string(.link), page: string(.page),
+            altText: string(.altText), title: string(.title), browserDescription: string(.browserDescription),
+            pageTitle: string(.pageTitle))
+        origin.unknownFields = originUnknownFields
+        return origin
+    }
+
+    var original: KeptOriginal? {
+        guard present & Self.hasOriginal != 0 else { return nil }
+        var original = KeptOriginal(
+            sha256: string(.name) ?? Self.name(of: digest), byteCount: byteCount, pixelWidth: pixelWidth,
+            pixelHeight: pixelHeight, format: string(.format))
+        original.unknownFields = originalUnknownFields
+        return original
+    }
+
+    var fields: Fields {
+        Fields(
+            original: original, origin: origin, note: note, tags: tags, likeness: likeness, animation: animation,
+            mergedCopies: mergedCopies, unknownFields: unknownFields)
+    }
+
+    /// The 32 bytes `name` spells, when it is an original's name (64 lowercase hexadecimal digits).
+    private static func digest(of name: String) -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard KeptOriginal.isValidName(name) else { return nil }
+        var words = InlineArray<4, UInt64>(repeating: 0)
+        for (index, byte) in name.utf8.enumerated() {
+            let nibble = UInt64(byte <= 0x39 ? byte - 0x30 : byte - 0x61 + 10)
+            words[index / 16] = words[index / 16] << 4 | nibble
+        }
+        return (words[0], words[1], words[2], words[3])
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The 64 lowercase hexadecimal digits of `digest`.
+    private static func name(of digest: (UInt64, UInt64, UInt64, UInt64)) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for word in [digest.0, digest.1, digest.2, digest.3] {
+            for shift in stride(from: 60, through: 0, by: -4) {
+                bytes.append(hexDigits[Int(word >> UInt64(shift) & 0xF)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Equal when every field is: each text as a `String` compares (canonically equivalent), not byte by byte.
+    static func == (left: ImageDetails, right: ImageDetails) -> Bool {
+        if left === right { return true }
+        guard left.present == right.present, left.arrival == right.arrival, left.digest == right.digest,
+            left.byteCount == right.byteCount, left.pixelWidth == right.pixelWidth,
+            left.pixelHeight == right.pixelHeight, left.likeness == right.likeness, left.animation == right.animation,
+            left.tags == right.tags, left.mergedCopies == right.mergedCopies, left.unknownFields == right.unknownFields,
+            left.originUnknownFields == right.originUnknownFields,
+            left.originalUnknownFields == right.originalUnknownFields
+        else { return false }
+        return Slot.allCases.allSatisfy { left.text($0) == right.text($0) }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(present)
+        hasher.combine(arrival)
+        hasher.combine(digest.0)
+        hasher.combine(digest.1)
+        hasher.combine(digest.2)
+        hasher.combine(digest.3)
+        hasher.combine(byteCount)
+        hasher.combine(pixelWidth)
+        hasher.combine(pixelHeight)
+        hasher.combine(likeness)
+        hasher.combine(animation)
+        hasher.combine(tags)
+        hasher.combine(mergedCopies)
+        hasher.combine(unknownFields)
+        hasher.combine(originUnknownFields)
+        hasher.combine(originalUnknownFields)
+        for slot in Slot.allCases {
+            if let text = text(slot) { hasher.combine(text) }
+        }
+    }
+}
