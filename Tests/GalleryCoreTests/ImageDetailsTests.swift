@@ -158,4 +158,24 @@ private func detailedImage(name: String = String(repeating: "0123456789abcdef", 
             #expect(StateFileFormat.encode(read) == StateFileFormat.encode(state))
         }
     }
+
+    @Test func anOriginIsWrittenFromItsPackedTextsAsItsValueWritesIt() throws {
+        var origins = [
+            ImageOrigin(), detailedImage().origin!,
+            ImageOrigin(
+                arrival: .folder, added: "", link: "a\"b\\c\n", page: "p", altText: "é", title: "t",
+                browserDescription: "d", pageTitle: "Кот"),
+        ]
+        origins[1].unknownFields = [:]
+        origins.append(detailedImage().origin!)
+        for origin in origins {
+            var image = GalleryImage(url: "u", aspectRatio: 1)
+            image.origin = origin
+            var packed = JSONWriter()
+            try #require(image.details).writeOrigin(to: &packed)
+            var value = JSONWriter()
+            origin.write(to: &value)
+            #expect(packed.bytes == value.bytes)
+        }
+    }
 }

@@ -24,28 +24,26 @@ final class ImageDetails: Hashable, Sendable {
     }
 
     /// The bits of `present` past the slots'.
-    private static let hasOrigin: UInt16 = 1 << 14
-    private static let hasOriginal: UInt16 = 1 << 15
+    private static let originBit: UInt16 = 1 << 14
+    private static let originalBit: UInt16 = 1 << 15
 
-    /// Every text present, one after the other.
-    private let text: String
+    // In this order, the small fields fill what the larger ones leave between them: 176 bytes in all.
+    let likeness: Likeness?
+    let arrival: ImageOrigin.Arrival?
+    /// A bit for each slot present (`1 << slot`), and `originBit`, `originalBit`.
+    private let present: UInt16
+    let animation: AnimationSummary?
     /// Where each slot's text ends in `text`'s UTF-8 (an absent one ends where the one before it ends).
     private let ends: InlineArray<10, UInt32>
-    /// A bit for each slot present (`1 << slot`), and `hasOrigin`, `hasOriginal`.
-    private let present: UInt16
-    private let arrival: ImageOrigin.Arrival?
+    /// Every text present, one after the other.
+    private let text: String
     /// The original's name as its 32 bytes, big-endian, when it is 64 lowercase hexadecimal digits.
     private let digest: (UInt64, UInt64, UInt64, UInt64)
     private let byteCount: Int
     private let pixelWidth: Int
     private let pixelHeight: Int
-    private let originUnknownFields: [String: RawJSON]
-    private let originalUnknownFields: [String: RawJSON]
     let tags: [String]
-    let likeness: Likeness?
-    let animation: AnimationSummary?
-    let mergedCopies: [MergedCopy]
-    let unknownFields: [String: RawJSON]
+    private let rarities: ImageDetailsRarities?
 
     /// Nil when `fields` holds nothing: an image without details has no box.
     init?(_ fields: Fields) {
@@ -53,7 +51,7 @@ final class ImageDetails: Hashable, Sendable {
         var texts = InlineArray<10, String?>(repeating: nil)
         var present: UInt16 = 0
         if let origin = fields.origin {
-            present |= Self.hasOrigin
+            present |= Self.originBit
             texts[Slot.added.rawValue] = origin.added
             texts[Slot.link.rawValue] = origin.link
             texts[Slot.page.rawValue] = origin.page
@@ -65,7 +63,7 @@ final class ImageDetails: Hashable, Sendable {
         texts[Slot.note.rawValue] = fields.note
         var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         if let original = fields.original {
-            present |= Self.hasOriginal
+            present |= Self.originalBit
             texts[Slot.format.rawValue] = original.format
             if let bytes = Self.digest(of: original.sha256) {
                 digest = bytes
@@ -93,13 +91,13 @@ final class ImageDetails: Hashable, Sendable {
         byteCount = fields.original?.byteCount ?? 0
         pixelWidth = fields.original?.pixelWidth ?? 0
         pixelHeight = fields.original?.pixelHeight ?? 0
-        originUnknownFields = fields.origin?.unknownFields ?? [:]
-        originalUnknownFields = fields.original?.unknownFields ?? [:]
         tags = fields.tags
         likeness = fields.likeness
         animation = fields.animation
-        mergedCopies = fields.mergedCopies
-        unknownFields = fields.unknownFields
+        rarities = ImageDetailsRarities(
+            mergedCopies: fields.mergedCopies, unknownFields: fields.unknownFields,
+            originUnknownFields: fields.origin?.unknownFields ?? [:],
+            originalUnknownFields: fields.original?.unknownFields ?? [:])
     }
 
     /// The text of `slot`, a view into the packed text (no copy); nil when absent.
@@ -113,10 +111,18 @@ final class ImageDetails: Hashable, Sendable {
 
     private func string(_ slot: Slot) -> String? { text(slot).map(String.init) }
 
+    var mergedCopies: [MergedCopy] { rarities?.mergedCopies ?? [] }
+
+    var unknownFields: [String: RawJSON] { rarities?.unknownFields ?? [:] }
+
     var note: String? { string(.note) }
 
+    var hasOrigin: Bool { present & Self.originBit != 0 }
+
+    var originUnknownFields: [String: RawJSON] { rarities?.originUnknownFields ?? [:] }
+
     var origin: ImageOrigin? {
-        guard present & Self.hasOrigin != 0 else { return nil }
+        guard hasOrigin else { return nil }
         var origin = ImageOrigin(
             arrival: arrival, added: string(.added), link: string(.link), page: string(.page),
             altText: string(.altText), title: string(.title), browserDescription: string(.browserDescription),
@@ -126,11 +132,11 @@ final class ImageDetails: Hashable, Sendable {
     }
 
     var original: KeptOriginal? {
-        guard present & Self.hasOriginal != 0 else { return nil }
+        guard present & Self.originalBit != 0 else { return nil }
         var original = KeptOriginal(
             sha256: string(.name) ?? Self.name(of: digest), byteCount: byteCount, pixelWidth: pixelWidth,
             pixelHeight: pixelHeight, format: string(.format))
-        original.unknownFields = originalUnknownFields
+        original.unknownFields = rarities?.originalUnknownFields ?? [:]
         return original
     }
 
@@ -171,9 +177,7 @@ final class ImageDetails: Hashable, Sendable {
         guard left.present == right.present, left.arrival == right.arrival, left.digest == right.digest,
             left.byteCount == right.byteCount, left.pixelWidth == right.pixelWidth,
             left.pixelHeight == right.pixelHeight, left.likeness == right.likeness, left.animation == right.animation,
-            left.tags == right.tags, left.mergedCopies == right.mergedCopies, left.unknownFields == right.unknownFields,
-            left.originUnknownFields == right.originUnknownFields,
-            left.originalUnknownFields == right.originalUnknownFields
+            left.tags == right.tags, left.rarities == right.rarities
         else { return false }
         return Slot.allCases.allSatisfy { left.text($0) == right.text($0) }
     }
@@ -191,10 +195,7 @@ final class ImageDetails: Hashable, Sendable {
         hasher.combine(likeness)
         hasher.combine(animation)
         hasher.combine(tags)
-        hasher.combine(mergedCopies)
-        hasher.combine(unknownFields)
-        hasher.combine(originUnknownFields)
-        hasher.combine(originalUnknownFields)
+        hasher.combine(rarities)
         for slot in Slot.allCases {
             if let text = text(slot) { hasher.combine(text) }
         }

@@ -121,7 +121,7 @@ struct JSONWriter {
     }
 
     /// A string, with `"`, `\` and control characters escaped, and nothing else.
-    mutating func string(_ text: String) {
+    mutating func string(_ text: some StringProtocol) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

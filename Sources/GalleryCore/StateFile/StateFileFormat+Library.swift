@@ -145,6 +145,34 @@ extension ImageOrigin {
     }
 }
 
+extension ImageDetails {
+    /// The origin as `ImageOrigin.write` writes it, its texts read in place.
+    func writeOrigin(to writer: inout JSONWriter) {
+        guard originUnknownFields.isEmpty else {
+            origin?.write(to: &writer)
+            return
+        }
+        writer.object { writer in
+            func write(_ name: String, _ slot: Slot) {
+                guard let text = text(slot) else { return }
+                writer.field(name)
+                writer.string(text)
+            }
+            write("added", .added)
+            write("alt", .altText)
+            if let arrival {
+                writer.field("arrival")
+                writer.string(arrival.rawValue)
+            }
+            write("description", .browserDescription)
+            write("link", .link)
+            write("page", .page)
+            write("pageTitle", .pageTitle)
+            write("title", .title)
+        }
+    }
+}
+
 extension MergedCopy {
     /// A list of merged copies, each `{"url": …, "origin": {…}}`; nil when it is not a list of such objects or holds
     /// more than `maximumPerImage` (the reader is then inside it, and has read no more copies than that).

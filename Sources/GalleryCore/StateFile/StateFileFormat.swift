@@ -319,13 +319,14 @@ enum StateFileFormat {
                 writer.field("mergedCopies")
                 writer.value(.array(copies.map(\.json)))
             }
-            if let note = image.note {
+            // The texts are written from where they are packed, without a String made of each.
+            if let note = image.detailText(.note) {
                 writer.field("note")
                 writer.string(note)
             }
-            if let origin = image.origin {
+            if let details = image.details, details.hasOrigin {
                 writer.field("origin")
-                origin.write(to: &writer)
+                details.writeOrigin(to: &writer)
             }
             if let original = image.original {
                 writer.field("original")
