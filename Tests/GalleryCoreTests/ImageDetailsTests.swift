@@ -135,6 +135,17 @@ private func detailedImage(name: String = String(repeating: "0123456789abcdef", 
         #expect(composed.hashValue == decomposed.hashValue)
         decomposed.note = "cafe"
         #expect(composed != decomposed)
+        // One box all ASCII, the other not.
+        var ascii = GalleryImage(id: ImageID("i"), url: "u", aspectRatio: 1)
+        ascii.note = "Kelvin"
+        ascii.origin = ImageOrigin(added: "2026", page: "https://a.test/")
+        var kelvin = ascii
+        kelvin.note = "\u{212A}elvin"
+        #expect(ascii == kelvin)
+        #expect(ascii.hashValue == kelvin.hashValue)
+        kelvin.origin?.page = "https://b.test/"
+        #expect(ascii != kelvin)
+        #expect(ascii.hashValue != kelvin.hashValue)
     }
 
     @Test func theStateFileReadsBackEveryField() throws {

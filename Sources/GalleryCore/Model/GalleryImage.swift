@@ -61,6 +61,9 @@ public struct GalleryImage: Hashable, Sendable {
     /// One text of its origin, note or original, without a copy: for the loops over every image (the search index).
     func detailText(_ slot: ImageDetails.Slot) -> Substring? { details?.text(slot) }
 
+    /// The length of one of those texts in UTF-8; nil when absent.
+    func detailTextCount(_ slot: ImageDetails.Slot) -> Int? { details?.textCount(slot) }
+
     public init(id: ImageID = .make(), url: String, aspectRatio: Double) {
         self.id = id
         self.url = url

@@ -100,6 +100,12 @@ final class ImageDetails: Hashable, Sendable {
             originalUnknownFields: fields.original?.unknownFields ?? [:])
     }
 
+    /// The length of the text of `slot` in UTF-8, without making a view of it; nil when absent.
+    func textCount(_ slot: Slot) -> Int? {
+        guard present & (1 << slot.rawValue) != 0 else { return nil }
+        return Int(ends[slot.rawValue]) - (slot == .added ? 0 : Int(ends[slot.rawValue - 1]))
+    }
+
     /// The text of `slot`, a view into the packed text (no copy); nil when absent.
     func text(_ slot: Slot) -> Substring? {
         guard present & (1 << slot.rawValue) != 0 else { return nil }
@@ -196,8 +202,28 @@ final class ImageDetails: Hashable, Sendable {
         hasher.combine(animation)
         hasher.combine(tags)
         hasher.combine(rarities)
-        for slot in Slot.allCases {
-            if let text = text(slot) { hasher.combine(text) }
+        // A text hashes as a String does (its bytes then 0xFF when ASCII, as String's fast path), without the
+        // normalization a Substring of a packed text that is not all ASCII would go through for each.
+        let hashedBytes: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+            var start = 0
+            for slot in Slot.allCases {
+                let end = Int(ends[slot.rawValue])
+                defer { start = end }
+                guard present & (1 << slot.rawValue) != 0 else { continue }
+                let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+                guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                    hasher.combine(text(slot)!)
+                    continue
+                }
+                hasher.combine(bytes: bytes)
+                hasher.combine(0xFF as UInt8)
+            }
+            return true
+        }
+        if hashedBytes == nil {
+            for slot in Slot.allCases {
+                if let text = text(slot) { hasher.combine(text) }
+            }
         }
     }
 }

@@ -66,13 +66,14 @@ public struct SearchEntries: Sendable {
     /// length and shortens most others), its format and where its tags and domains stand.
     static func estimatedByteCount(of image: GalleryImage) -> Int {
         func count(_ field: (some StringProtocol)?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
-        func count(_ slot: ImageDetails.Slot) -> Int { count(image.detailText(slot)) }
+        func count(_ slot: ImageDetails.Slot) -> Int { image.detailTextCount(slot).map { $0 + 1 } ?? 0 }
         var text = count(image.label) + count(image.url) + count(.note)
         text += count(.link) + count(.page) + count(.altText) + count(.title) + count(.browserDescription)
-        let addresses = 1 + (image.detailText(.link) == nil ? 0 : 1) + (image.detailText(.page) == nil ? 0 : 1)
+        let addresses =
+            1 + (image.detailTextCount(.link) == nil ? 0 : 1) + (image.detailTextCount(.page) == nil ? 0 : 1)
         let tags = image.tags
         for tag in tags { text += tag.utf8.count + 1 }
-        let format = 1 + (image.detailText(.format)?.utf8.count ?? Self.longestFormatName)
+        let format = 1 + (image.detailTextCount(.format) ?? Self.longestFormatName)
         let tagFacts = tags.isEmpty ? 1 : 1 + (tags.count + 1) * varintCount(text)
         return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
@@ -137,7 +138,7 @@ public struct SearchEntries: Sendable {
             id: image.id, added: image.detailText(.added), sourceHash: image.hashValue, start: start,
             textCount: UInt32(textCount),
             orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
-            hasNote: image.detailText(.note) != nil, isAnimated: image.animation?.isAnimated ?? false,
+            hasNote: image.detailTextCount(.note) != nil, isAnimated: image.animation?.isAnimated ?? false,
             palette: image.likeness?.palette.rawValue ?? 0)
     }
 

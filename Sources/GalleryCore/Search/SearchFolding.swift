@@ -11,7 +11,22 @@ public struct SearchFolding {
 
     /// `text` folded, appended to `bytes`.
     public mutating func append(_ text: some StringProtocol, to bytes: inout [UInt8]) {
-        for scalar in text.unicodeScalars {
+        // The ASCII head, most texts whole, byte by byte in place: a Substring's scalars, and its UTF-8 view's
+        // subscript, are slow to walk.
+        let asciiCount =
+            text.utf8.withContiguousStorageIfAvailable { buffer in
+                var count = 0
+                for byte in buffer {
+                    guard byte < 0x80 else { break }
+                    bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+                    count += 1
+                }
+                return count
+            } ?? 0
+        let utf8 = text.utf8
+        let index = utf8.index(utf8.startIndex, offsetBy: asciiCount)
+        guard index < utf8.endIndex else { return }
+        for scalar in text.unicodeScalars[index...] {
             let value = scalar.value
             if value < 0x80 {
                 bytes.append(value >= 0x41 && value <= 0x5A ? UInt8(value + 0x20) : UInt8(value))
