@@ -62,10 +62,9 @@ public struct JournalSnapshot: Hashable, Sendable {
             if let deletedAt = record.deletedAt { _ = index(deletedAt.computer) }
         }
         // Images grouped by gallery, so that a reader shares each gallery's id among its images.
-        var groups: [String: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index]] = [:]
-        var unplaced: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index] = []
-        for position in replica.images.indices {
-            let record = replica.images[position].value
+        var groups: [String: [Int]] = [:]
+        var unplaced: [Int] = []
+        for (position, record) in replica.images.records.enumerated() {
             if let base = record.base { _ = index(base.stamp.computer) }
             for register in record.fields.values { _ = index(register.stamp.computer) }
             if let placement = record.placement { _ = index(placement.stamp.computer) }
