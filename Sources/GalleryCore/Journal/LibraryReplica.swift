@@ -196,7 +196,9 @@ public struct LibraryReplica: Hashable, Sendable {
     // MARK: The library
 
     /// The position key of a shown image, of a gallery.
-    func key(of image: ImageID) -> String? { images[image]?.placement?.value?.key }
+    func key(of image: ImageID) -> String? {
+        images.position(of: image).flatMap { images.records[$0].placement?.value?.key }
+    }
     func key(ofGallery id: String) -> String? { galleries[id]?.key?.value }
 
     /// The library as the state file holds it. An image shows in its gallery when the gallery exists and is not

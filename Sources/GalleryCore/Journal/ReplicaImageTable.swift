@@ -26,9 +26,13 @@ struct ReplicaImageTable: Hashable, Sendable, RandomAccessCollection {
     subscript(position: Int) -> (id: ImageID, record: Record) { (ids[position], records[position]) }
 
     /// The record of `id`; nil when it names no image taken in.
-    subscript(id: ImageID) -> Record? {
+    subscript(id: ImageID) -> Record? { position(of: id).map { records[$0] } }
+
+    /// Where the record of `id` is in `records`, for a caller that reads one of its registers without copying it
+    /// whole; nil when it names no image taken in.
+    func position(of id: ImageID) -> Int? {
         guard case .found(let position) = find(id) else { return nil }
-        return records[position]
+        return position
     }
 
     /// Room for `count` images in all, made at once: a snapshot's reader knows how many come, and arrays grown one
