@@ -32,6 +32,16 @@ struct JournalLogFileTests {
         }
     }
 
+    @Test func anOpeningReturnsTheEntriesPastWhatASnapshotCovers() throws {
+        try withLibrary { url, library in
+            let (file, _) = try JournalLogFile.open(in: library, computer: "alpha")
+            let covered = try file.append([entry(2, note: "one"), entry(3, note: "two")])
+            let end = try file.append([entry(4, note: "three")])
+            let (_, read) = try JournalLogFile.open(in: library, computer: "alpha", covered: covered)
+            #expect(read.entries == [entry(4, note: "three")] && read.end == end)
+        }
+    }
+
     @Test func aRecordCutByACrashIsCutOffAndTheNextAppendIsRead() throws {
         try withLibrary { url, library in
             let path = url.appendingPathComponent("journal/alpha.log").path

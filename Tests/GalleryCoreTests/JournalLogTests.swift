@@ -74,6 +74,22 @@ struct JournalLogTests {
         #expect(read.entries == Array(entries.suffix(2)))
     }
 
+    @Test func aReadingDecodesOnlyWhatASnapshotDoesNotCoverButChecksEveryRecord() {
+        let (bytes, entries, records) = sampleLog()
+        let read = JournalLog.read(bytes, covered: records[5])
+        #expect(read.entries == Array(entries.suffix(2)))
+        #expect(read.end == bytes.count && read.stop == nil)
+        #expect(JournalLog.read(bytes, covered: bytes.count).entries.isEmpty)
+        // An offset that is no record's start covers nothing: every entry is taken in again (which changes nothing).
+        #expect(JournalLog.read(bytes, covered: records[5] + 3).entries == entries)
+        #expect(JournalLog.read(bytes, covered: bytes.count + 100).entries == entries)
+        // A damaged record before the covered offset still stops the reading there.
+        var damaged = bytes
+        damaged[records[1] + 20] ^= 0x01
+        let stopped = JournalLog.read(damaged, covered: records[5])
+        #expect(stopped.stop == .damaged && stopped.end == records[1])
+    }
+
     @Test func recordsPastTheLimitAreRefusedFromTheirHeader() {
         let claim = Array("00900000 00000000 {".utf8)
         #expect(JournalLog.read(claim).stop == .damaged)

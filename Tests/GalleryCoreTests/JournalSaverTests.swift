@@ -213,6 +213,55 @@ struct JournalSaverTests {
         }
     }
 
+    @Test func aLaunchFindingItsLogPastTheSnapshotsDuePointWritesOneWithoutAnEdit() throws {
+        try withFolders { folders in
+            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+            let runner = Runner(inline: false)
+            let first = try saver(folders, runner: runner, carryingOver: library, policy: everyAppend)
+            let once = noted(library, gallery: 0, image: 0, "Snapshotted")
+            first.save(once)
+            while runner.runNext() {}
+            let snapshot = folders.log.appendingPathComponent("snapshot-\(first.computer).json")
+            let twice = noted(once, gallery: 1, image: 2, "Appended only")
+            first.save(twice)
+            #expect(runner.runNext())  // the append; its snapshot never runs, as after a kill
+            let stale = try Data(contentsOf: snapshot)
+            #expect(JournalSnapshot.decode([UInt8](stale))?.replica.state == once)
+            let relaunched = try saver(folders, policy: everyAppend)
+            relaunched.snapshotIfDue()
+            let written = try Data(contentsOf: snapshot)
+            #expect(JournalSnapshot.decode([UInt8](written))?.replica.state == twice)
+            // Nothing appended since: the snapshot is not written again (a write replaces the file by a rename).
+            let inode = { try FileManager.default.attributesOfItem(atPath: snapshot.path)[.systemFileNumber] as? Int }
+            let before = try inode()
+            try saver(folders, policy: everyAppend).snapshotIfDue()
+            #expect(try inode() == before)
+        }
+    }
+
+    @Test func aLaunchReadingTheRestLaterWritesNoSnapshotBeforeTheRestIsIn() throws {
+        try withFolders { folders in
+            try snapshotted(folders, shownSecond)
+            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+            let runner = Runner(inline: false)
+            let first = try saver(folders, computer: "writer", runner: runner, policy: everyAppend)
+            first.save(noted(shownSecond, gallery: 2, image: 1, "Appended only"))
+            #expect(runner.runNext())  // the append; its snapshot never runs
+            let snapshot = folders.log.appendingPathComponent("snapshot-\(first.computer).json")
+            let stale = try Data(contentsOf: snapshot)
+            let relaunched = try saver(folders, computer: "writer", restLaterBeyond: 0, policy: everyAppend)
+            #expect(!relaunched.isWhole)
+            relaunched.snapshotIfDue()
+            #expect(try Data(contentsOf: snapshot) == stale)
+            let library = whole(relaunched)
+            relaunched.snapshotIfDue()
+            let written = try Data(contentsOf: snapshot)
+            #expect(written != stale)
+            #expect(JournalSnapshot.decode([UInt8](written))?.replica.state == library)
+            #expect(library.galleries[2].images[1].note == "Appended only")
+        }
+    }
+
     @Test func aLogCutMidRecordLosesOnlyThatEntry() throws {
         try withFolders { folders in
             let writer = try saver(folders, computer: "a", carryingOver: library)

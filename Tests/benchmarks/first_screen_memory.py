@@ -1,18 +1,16 @@
 #!/usr/bin/python3
 """Peak memory after the first screen, Image Gallery against gThumb (issue 48's goal: at most 0.4 of gThumb's):
-`/usr/bin/python3 Tests/benchmarks/first_screen_memory.py [--runs 3] [--likenesses-known]`.
+`/usr/bin/python3 Tests/benchmarks/first_screen_memory.py [--runs 3]`.
 
 `versus_gthumb.py`'s homes, photos (10,000), launch and "painted" (Metacity, 1280x1024), without its whole-folder
 warm-ups (a first screen needs only its own thumbnails, which any earlier run of either app made) and without the
 keys: one unmeasured launch each, then --runs launches each, alternating, printing each app's peak RSS (VmHWM) once
 painted, median and range, and the ratio. The app is $IMAGE_GALLERY_BIN, else the release build.
-`--likenesses-known` gives every image of our library a likeness and an animation flag (random ones), as a library
-the app has measured: the launch's likeness pass then does not run (its toast over the gallery keeps the screen from
-ever holding still while it runs, and `versus_gthumb.py` writes a library from before likenesses at every start).
+Our library is one the app has measured (`versus_gthumb.py` gives every image a likeness): the launch's likeness pass
+does not run.
 """
 import argparse
 import os
-import random
 import statistics
 import sys
 
@@ -24,7 +22,6 @@ import versus_gthumb as vg  # noqa: E402
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--likenesses-known", action="store_true")
     args = parser.parse_args()
     import harness
     release = os.path.join(harness.REPO_ROOT, ".build", "release", "image-gallery")
@@ -34,12 +31,6 @@ def main():
     bench = vg.Bench(argparse.Namespace(runs=args.runs, count=10000, fresh=False, binary=binary,
                                         artifacts="/tmp/image-gallery-bench-artifacts", only="launch"))
     bench.prepare()
-    if args.likenesses_known:
-        rng = random.Random(1)
-        for image in bench.ours.state["galleries"][0]["images"]:
-            image["likeness"] = "%016x.%016x" % (rng.getrandbits(64), rng.getrandbits(64))
-            image["animation"] = False
-        bench.ours.write_state()
 
     def first_screen(app, measured, timeout=180):
         with vg.Session() as session:

@@ -12,12 +12,18 @@ public enum JournalLog {
         public var skipped = 0
     }
 
-    /// The entries of `bytes` (a log's) from `offset` on, up to a cut or damaged record.
-    public static func read(_ bytes: [UInt8], from offset: Int = 0) -> Read {
+    /// The entries of `bytes` (a log's) from `offset` on, up to a cut or damaged record. Every record from `offset`
+    /// is checked, but only those from `covered` on are decoded: a snapshot holds those before it already. A `covered`
+    /// that is no record's start (a log put back from elsewhere) covers nothing.
+    public static func read(_ bytes: [UInt8], from offset: Int = 0, covered: Int = 0) -> Read {
         bytes.withUnsafeBufferPointer { buffer in
             let found = JournalRecord.read(buffer, from: offset)
             var read = Read(end: found.end, stop: found.stop)
-            for payload in found.payloads {
+            let first =
+                covered == found.end
+                ? found.payloads.count
+                : found.payloads.firstIndex { $0.lowerBound - JournalRecord.headerLength == covered } ?? 0
+            for payload in found.payloads[first...] {
                 if let (entry, skipped) = JournalEntry.decode(UnsafeBufferPointer(rebasing: buffer[payload])) {
                     read.entries.append(entry)
                     read.skipped += skipped

@@ -5,6 +5,14 @@ extension JournalSnapshot {
         public var snapshot: JournalSnapshot
         var computers: [String]
         public var sections: [Section]
+
+        /// Room in the replica for the images of the sections at `indices`, made once before they are read: made
+        /// section by section, the replica's arrays of images would be copied once a section. Each count is bounded
+        /// by its section's length, checked against the bytes before.
+        mutating func reserveImages(ofSections indices: some Collection<Int>) {
+            let count = indices.reduce(snapshot.replica.images.count) { $0 + sections[$1].imageCount }
+            snapshot.replica.images.reserveCapacity(count)
+        }
     }
 
     /// The snapshot `bytes` hold; nil when they are not whole records of at most `limit` bytes holding a snapshot
@@ -15,12 +23,16 @@ extension JournalSnapshot {
             let found = JournalRecord.read(buffer, from: 0, limit: limit)
             guard found.stop == nil, found.end == buffer.count, let first = found.payloads.first,
                 var contents = readContents(UnsafeBufferPointer(rebasing: buffer[first])),
-                contents.sections.count == found.payloads.count - 1
+                contents.sections.count == found.payloads.count - 1,
+                zip(contents.sections, found.payloads.dropFirst()).allSatisfy({ section, payload in
+                    payload.count + JournalRecord.headerLength + 1 == section.length
+                })
             else { return nil }
+            contents.reserveImages(ofSections: contents.sections.indices)
             for (section, payload) in zip(contents.sections, found.payloads.dropFirst()) {
-                guard payload.count + JournalRecord.headerLength + 1 == section.length,
-                    readSection(UnsafeBufferPointer(rebasing: buffer[payload]), section, of: &contents)
-                else { return nil }
+                guard readSection(UnsafeBufferPointer(rebasing: buffer[payload]), section, of: &contents) else {
+                    return nil
+                }
             }
             return contents.snapshot
         }
@@ -34,6 +46,7 @@ extension JournalSnapshot {
     /// Takes in one section's images (its record's payload) into `contents.snapshot`; false when it is not that
     /// section: another count of images, or a value that cannot be its field (the images read before it are taken
     /// in, each whole and checked: the caller reads the library again from elsewhere, which changes none of them).
+    /// The caller makes room for the sections it reads first (`Contents.reserveImages`).
     public static func readSection(
         _ text: UnsafeBufferPointer<UInt8>, _ section: Section, of contents: inout Contents
     ) -> Bool {
@@ -46,7 +59,6 @@ extension JournalSnapshot {
             try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
                 var previousGallery = ""
                 var count = 0
-                replica.images.reserveCapacity(replica.images.count + min(section.imageCount, text.count / 16))
                 try reader.readFields { (reader, field) throws(JSONReader.Failure) in
                     switch field {
                     case "images":
@@ -309,7 +321,7 @@ extension JournalSnapshot {
             record.mergePlacement(placement)
             replica.clock = max(replica.clock, placement.stamp.counter)
         }
-        replica.images[imageID, default: LibraryReplica.ImageRecord()].merge(record)
+        replica.images.merge(record, as: imageID)
     }
 
     /// `[stamp]` or `[stamp, value]`.

@@ -62,17 +62,30 @@ public struct JournalSnapshot: Hashable, Sendable {
             if let deletedAt = record.deletedAt { _ = index(deletedAt.computer) }
         }
         // Images grouped by gallery, so that a reader shares each gallery's id among its images.
-        var groups: [String: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index]] = [:]
-        var unplaced: [Dictionary<ImageID, LibraryReplica.ImageRecord>.Index] = []
-        for position in replica.images.indices {
-            let record = replica.images[position].value
-            if let base = record.base { _ = index(base.stamp.computer) }
-            for register in record.fields.values { _ = index(register.stamp.computer) }
-            if let placement = record.placement { _ = index(placement.stamp.computer) }
-            if let gallery = record.placement?.value?.gallery {
-                groups[gallery, default: []].append(position)
-            } else {
+        var groups: [(gallery: String, positions: [Int])] = []
+        var groupIndices: [String: Int] = [:]
+        var unplaced: [Int] = []
+        let images = replica.images.records
+        for position in images.indices {
+            if let computer = images[position].base?.stamp.computer { _ = index(computer) }
+            for register in images[position].fields.values { _ = index(register.stamp.computer) }
+            guard let placement = images[position].placement else {
                 unplaced.append(position)
+                continue
+            }
+            _ = index(placement.stamp.computer)
+            guard let gallery = placement.value?.gallery else {
+                unplaced.append(position)
+                continue
+            }
+            // Images mostly come in by gallery: the one before's gallery is compared first, not hashed.
+            if let last = groups.indices.last, groups[last].gallery == gallery {
+                groups[last].positions.append(position)
+            } else if let group = groupIndices[gallery] {
+                groups[group].positions.append(position)
+            } else {
+                groupIndices[gallery] = groups.count
+                groups.append((gallery, [position]))
             }
         }
         var writer = JSONWriter(compact: true)
@@ -107,7 +120,8 @@ public struct JournalSnapshot: Hashable, Sendable {
         var sections: [Section] = []
         var records: [[UInt8]] = []
         let sectioned =
-            groups.keys.sorted().map { ($0 as String?, groups[$0]!) } + (unplaced.isEmpty ? [] : [(nil, unplaced)])
+            groups.sorted { $0.gallery < $1.gallery }.map { ($0.gallery as String?, $0.positions) }
+            + (unplaced.isEmpty ? [] : [(nil, unplaced)])
         for (gallery, positions) in sectioned {
             var section = JSONWriter(compact: true)
             section.object { writer in

@@ -85,7 +85,7 @@ public struct LibraryReplica: Hashable, Sendable {
     public internal(set) var clock: UInt64 = 0
     var settings: [String: JournalRegister<RawJSON?>] = [:]
     var galleries: [String: GalleryRecord] = [:]
-    var images: [ImageID: ImageRecord] = [:]
+    var images = ReplicaImageTable()
 
     /// An empty library: no gallery, no image.
     public init() {}
@@ -96,6 +96,7 @@ public struct LibraryReplica: Hashable, Sendable {
     public init(carryingOver state: GalleryState, by computer: String) {
         let stamp = JournalStamp(counter: 1, computer: computer)
         clock = 1
+        images.reserveCapacity(state.galleries.reduce(0) { $0 + $1.images.count })
         for (name, value) in JournalFields.stateFields(state) {
             settings[name] = JournalRegister(stamp: stamp, value: value)
         }
@@ -108,10 +109,12 @@ public struct LibraryReplica: Hashable, Sendable {
             galleries[gallery.id] = record
             for (var image, key) in zip(gallery.images, PositionKey.evenlySpaced(gallery.images.count)) {
                 if !image.aspectRatio.isFinite { image.aspectRatio = 0 }
-                images[image.id] = ImageRecord(
+                let record = ImageRecord(
                     base: JournalRegister(stamp: stamp, value: image),
                     placement: JournalRegister(
                         stamp: stamp, value: JournalChange.ImagePlacement(gallery: gallery.id, key: key)))
+                // An id the file holds twice keeps its last record.
+                images.modify(image.id) { $0 = record }
             }
         }
     }
@@ -129,11 +132,11 @@ public struct LibraryReplica: Hashable, Sendable {
         case .addImage(var image):
             // As the state file writes it (JSON has no infinity): every computer holds the value it reads.
             if !image.aspectRatio.isFinite { image.aspectRatio = 0 }
-            images[image.id, default: ImageRecord()].mergeBase(JournalRegister(stamp: stamp, value: image))
+            images.modify(image.id) { $0.mergeBase(JournalRegister(stamp: stamp, value: image)) }
         case .setImageField(let id, let name, let value):
-            images[id, default: ImageRecord()].mergeField(name, JournalRegister(stamp: stamp, value: value))
+            images.modify(id) { $0.mergeField(name, JournalRegister(stamp: stamp, value: value)) }
         case .placeImage(let id, let placement):
-            images[id, default: ImageRecord()].mergePlacement(JournalRegister(stamp: stamp, value: placement))
+            images.modify(id) { $0.mergePlacement(JournalRegister(stamp: stamp, value: placement)) }
         case .setGalleryField(let id, let name, let value):
             galleries[id, default: GalleryRecord()].mergeField(name, JournalRegister(stamp: stamp, value: value))
         case .placeGallery(let id, let key):
@@ -153,7 +156,11 @@ public struct LibraryReplica: Hashable, Sendable {
             settings[name] = register
         }
         for (id, record) in other.galleries { galleries[id, default: GalleryRecord()].merge(record) }
-        for (id, record) in other.images { images[id, default: ImageRecord()].merge(record) }
+        if images.count + other.images.count > images.capacity {
+            // Room for exactly the new ones: grown by appends, the arrays would end up to twice what they hold.
+            images.reserveCapacity(images.count + images.countMissing(from: other.images))
+        }
+        for (id, record) in other.images { images.merge(record, as: id) }
     }
 
     /// Stamps `changes` as `computer`'s next entries and takes them in: one entry, or several of at most
@@ -189,7 +196,9 @@ public struct LibraryReplica: Hashable, Sendable {
     // MARK: The library
 
     /// The position key of a shown image, of a gallery.
-    func key(of image: ImageID) -> String? { images[image]?.placement?.value?.key }
+    func key(of image: ImageID) -> String? {
+        images.position(of: image).flatMap { images.records[$0].placement?.value?.key }
+    }
     func key(ofGallery id: String) -> String? { galleries[id]?.key?.value }
 
     /// The library as the state file holds it. An image shows in its gallery when the gallery exists and is not
@@ -201,7 +210,7 @@ public struct LibraryReplica: Hashable, Sendable {
             _ = JournalFields.setStateField(name, to: settings[name]!.value, in: &state)
         }
         var members: [String: [(key: String, image: GalleryImage)]] = [:]
-        for record in images.values {
+        for record in images.records {
             guard let placement = record.placement, let place = placement.value,
                 galleries[place.gallery]?.shows(placedAt: placement.stamp) == true, let image = record.image
             else { continue }

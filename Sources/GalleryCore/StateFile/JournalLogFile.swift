@@ -33,8 +33,9 @@ public final class JournalLogFile: Sendable {
     deinit { close(descriptor) }
 
     /// Opens (or makes, 0600, in a `journal` folder made 0700) `computer`'s log in `library`, with the entries it
-    /// holds; a record cut by a crash at its end is cut off, so the next append follows the last whole entry.
-    public static func open(in library: LibraryFolder, computer: String) throws(Failure) -> (
+    /// holds from `covered` on (what a snapshot does not hold already; every record is checked); a record cut by a
+    /// crash at its end is cut off, so the next append follows the last whole entry.
+    public static func open(in library: LibraryFolder, computer: String, covered: Int = 0) throws(Failure) -> (
         file: JournalLogFile, read: JournalLog.Read
     ) {
         guard JournalStamp.isValidComputer(computer) else { throw .failed(FileError(code: EINVAL)) }
@@ -66,7 +67,7 @@ public final class JournalLogFile: Sendable {
             count += read
         }
         bytes.removeLast(bytes.count - count)
-        let read = JournalLog.read(bytes)
+        let read = JournalLog.read(bytes, covered: covered)
         switch read.stop {
         case .damaged?: throw .damaged
         case .cut?:

@@ -183,7 +183,7 @@ public final class JournalSaver: Sendable {
         var computer = try Self.computer(in: stateFolder)
         let opened: (file: JournalLogFile, read: JournalLog.Read)
         do throws(JournalLogFile.Failure) {
-            opened = try JournalLogFile.open(in: library, computer: computer)
+            opened = try JournalLogFile.open(in: library, computer: computer, covered: offsets[computer] ?? 0)
         } catch .damaged {
             // Its readers keep what it holds; this computer goes on in a log of its own.
             computer = try Self.makeComputer(in: stateFolder)
@@ -570,6 +570,20 @@ public final class JournalSaver: Sendable {
 
     private func scheduleSnapshot() {
         runInBackground(.zero) { [self] in writeSnapshot() }
+    }
+
+    /// Writes a snapshot when this computer's log has grown past the policy's point since the last one and none is on
+    /// its way: a launch finding the journal so (the app ended before its snapshot was written) would otherwise replay
+    /// that log at every launch until the next edit. Only once the library is whole: a snapshot holds all of it.
+    public func snapshotIfDue() {
+        let due = journal.withLock { journal in
+            guard journal.rest == nil, !journal.snapshotScheduled, journal.logBytesSinceSnapshot > 0,
+                policy.isDue(logBytes: journal.logBytesSinceSnapshot, lastSnapshotBytes: journal.lastSnapshotBytes)
+            else { return false }
+            journal.snapshotScheduled = true
+            return true
+        }
+        if due { scheduleSnapshot() }
     }
 
     /// Writes the library as the journal holds it now as this computer's snapshot, whole (temporary file, fsync,

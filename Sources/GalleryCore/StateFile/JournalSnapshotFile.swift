@@ -53,7 +53,8 @@ final class JournalSnapshotFile: Sendable {
 
     /// Takes the sections at `indices` into `contents.snapshot`; false when one is cut, damaged or not what the table
     /// says (those before it are taken in).
-    func read(sections indices: some Sequence<Int>, into contents: inout JournalSnapshot.Contents) -> Bool {
+    func read(sections indices: some Collection<Int>, into contents: inout JournalSnapshot.Contents) -> Bool {
+        contents.reserveImages(ofSections: indices)
         for index in indices {
             let section = contents.sections[index]
             guard let record = Self.read(descriptor, at: offsets[index], count: section.length),

@@ -441,6 +441,7 @@ public final class ImageGalleryApplication {
                 }
                 saver.readRest()
                 saver.whenWhole { _ in
+                    saver.snapshotIfDue()
                     MainContext.post { [weak self] in
                         self?.services?.search.buildIndex()
                         self?.startLikenessPass()
