@@ -63,6 +63,15 @@ private func detailedImage(name: String = String(repeating: "0123456789abcdef", 
         }
     }
 
+    @Test func anOriginalsDigestIsGivenWithoutItsName() {
+        let name = String(repeating: "0123456789abcdef", count: 4)
+        #expect(detailedImage(name: name).originalDigest == OriginalDigest(name: name))
+        #expect(detailedImage(name: name).originalDigest != OriginalDigest(name: String(repeating: "f0", count: 32)))
+        #expect(detailedImage(name: "not a digest").originalDigest == nil)
+        #expect(GalleryImage(id: ImageID("i"), url: "https://a.test/cat.png", aspectRatio: 1).originalDigest == nil)
+        #expect(OriginalDigest(name: String(repeating: "F0", count: 32)) == nil)
+    }
+
     @Test func anImagesTextsShareOneString() {
         let image = detailedImage()
         let note = image.detailText(.note)

@@ -111,7 +111,7 @@ struct ReplicaImageTable: Hashable, Sendable, RandomAccessCollection {
     }
 
     private mutating func append(_ id: ImageID, _ record: Record, at bucket: Int) {
-        precondition(ids.count < Int(UInt32.max), "more images than a 32-bit position names")
+        precondition(ids.count < Int(UInt32.max), untranslated("more images than a 32-bit position names"))
         let position = ids.count
         ids.append(id)
         records.append(record)

@@ -59,6 +59,9 @@ public struct GalleryImage: Hashable, Sendable {
     }
 
     /// One text of its origin, note or original, without a copy: for the loops over every image (the search index).
+    /// The kept original's name as its 32 bytes: a set of a million of them makes no string each (`original` does).
+    public var originalDigest: OriginalDigest? { details?.originalDigest }
+
     func detailText(_ slot: ImageDetails.Slot) -> Substring? { details?.text(slot) }
 
     /// The length of one of those texts in UTF-8; nil when absent.

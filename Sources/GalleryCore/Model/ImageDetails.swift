@@ -65,8 +65,8 @@ final class ImageDetails: Hashable, Sendable {
         if let original = fields.original {
             present |= Self.originalBit
             texts[Slot.format.rawValue] = original.format
-            if let bytes = Self.digest(of: original.sha256) {
-                digest = bytes
+            if let parsed = OriginalDigest(name: original.sha256) {
+                digest = parsed.words
             } else {
                 texts[Slot.name.rawValue] = original.sha256
             }
@@ -146,21 +146,16 @@ final class ImageDetails: Hashable, Sendable {
         return original
     }
 
+    /// The original's name as its 32 bytes, without making its text; nil when it keeps none, or one named otherwise.
+    var originalDigest: OriginalDigest? {
+        guard present & Self.originalBit != 0, present & 1 << Slot.name.rawValue == 0 else { return nil }
+        return OriginalDigest(words: digest)
+    }
+
     var fields: Fields {
         Fields(
             original: original, origin: origin, note: note, tags: tags, likeness: likeness, animation: animation,
             mergedCopies: mergedCopies, unknownFields: unknownFields)
-    }
-
-    /// The 32 bytes `name` spells, when it is an original's name (64 lowercase hexadecimal digits).
-    private static func digest(of name: String) -> (UInt64, UInt64, UInt64, UInt64)? {
-        guard KeptOriginal.isValidName(name) else { return nil }
-        var words = InlineArray<4, UInt64>(repeating: 0)
-        for (index, byte) in name.utf8.enumerated() {
-            let nibble = UInt64(byte <= 0x39 ? byte - 0x30 : byte - 0x61 + 10)
-            words[index / 16] = words[index / 16] << 4 | nibble
-        }
-        return (words[0], words[1], words[2], words[3])
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

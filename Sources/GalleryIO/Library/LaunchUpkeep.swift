@@ -35,7 +35,7 @@ public final class LaunchUpkeep: Sendable {
         var cacheFiles: [URL] = []
         var importFiles: [URL] = []
         /// The names each folder keeps, gathered from the library; only for a folder with something in it.
-        var keptOriginals = Set<String>()
+        var keptOriginals = Set<OriginalDigest>()
         var keptDownloads = Set<String>()
         var keptImports = Set<String>()
         var steps = 0
@@ -148,7 +148,7 @@ public final class LaunchUpkeep: Sendable {
             let end = min(images.count, image + imagesPerStep - taken)
             for index in image..<end {
                 let kept = images[index]
-                if originals, let sha256 = kept.original?.sha256 { progress.keptOriginals.insert(sha256) }
+                if originals, let digest = kept.originalDigest { progress.keptOriginals.insert(digest) }
                 if downloads && kept.original == nil {
                     progress.keptDownloads.insert(ImageBytesSource.cacheName(of: kept.url))
                 }

@@ -184,7 +184,7 @@ public final class OriginalsStore: Sendable {
     ) -> Int {
         // Worked out only when there are originals: a library that keeps none builds no set of its images.
         guard var pruning = startPruning(unreferencedFor: grace, record: record, now: now) else { return 0 }
-        let referenced = referenced()
+        let referenced = Set(referenced().compactMap(OriginalDigest.init(name:)))
         while pruneNextFolder(&pruning, keeping: referenced) {}
         return pruning.removed
     }
@@ -225,15 +225,16 @@ public final class OriginalsStore: Sendable {
 
     /// Looks through the next prefix folder, deleting what `referenced` does not name; after the last, writes the
     /// record of the originals still waiting for their grace. Returns whether folders are left.
-    public func pruneNextFolder(_ pruning: inout Pruning, keeping referenced: Set<String>) -> Bool {
+    public func pruneNextFolder(_ pruning: inout Pruning, keeping referenced: Set<OriginalDigest>) -> Bool {
         guard pruning.next < pruning.folders.count else { return false }
         let folderName = pruning.folders[pruning.next]
         pruning.next += 1
         if let folder = try? originalsFolder().folder(folderName) {
             for name in folder.names() {
                 // A killed write's temporary file (".<name>.<random>.part") goes too.
-                let isOriginal = KeptOriginal.isValidName(name)
-                guard !isOriginal || !referenced.contains(name) else { continue }
+                let digest = OriginalDigest(name: name)
+                let isOriginal = digest != nil
+                if let digest, referenced.contains(digest) { continue }
                 if isOriginal && pruning.record != nil {
                     let seen = pruning.firstSeen[name] ?? pruning.now.timeIntervalSince1970
                     if pruning.now.timeIntervalSince1970 - seen < pruning.grace {
