@@ -76,7 +76,6 @@ private let shownSecond = GalleryState(
 
 /// A library saved by one computer (its log holding every image) with a snapshot of it written.
 private func snapshotted(_ folders: Folders, _ state: GalleryState) throws {
-    let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
     let writer = try saver(folders, computer: "writer", policy: everyAppend)
     writer.save(state)
     #expect(writer.flush() == nil)
@@ -100,6 +99,25 @@ private func noted(_ state: GalleryState, gallery: Int, image: Int, _ note: Stri
     var state = state
     state.galleries[gallery].images[image].note = note
     return state
+}
+
+/// A snapshot every append: each save is followed by a snapshot of the library.
+private let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+
+/// A library saved and snapshotted (`once`), then edited (`twice`) and the app killed between that edit's append and
+/// its snapshot, which stays queued in `runner`.
+private func killedBetweenAnAppendAndItsSnapshot(_ folders: Folders) throws -> (
+    snapshot: URL, once: GalleryState, twice: GalleryState, runner: Runner
+) {
+    let runner = Runner(inline: false)
+    let first = try saver(folders, runner: runner, carryingOver: library, policy: everyAppend)
+    let once = noted(library, gallery: 0, image: 0, "Snapshotted")
+    first.save(once)
+    while runner.runNext() {}
+    let twice = noted(once, gallery: 1, image: 2, "Appended only")
+    first.save(twice)
+    #expect(runner.runNext())  // the append
+    return (folders.log.appendingPathComponent("snapshot-\(first.computer).json"), once, twice, runner)
 }
 
 @Suite("The journal's saver on the disk")
@@ -196,43 +214,25 @@ struct JournalSaverTests {
 
     @Test func aKillBetweenTheAppendAndTheSnapshotLosesNothing() throws {
         try withFolders { folders in
-            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
-            let runner = Runner(inline: false)
-            let first = try saver(folders, runner: runner, carryingOver: library, policy: everyAppend)
-            let once = noted(library, gallery: 0, image: 0, "Snapshotted")
-            first.save(once)
-            while runner.runNext() {}
-            let snapshot = folders.log.appendingPathComponent("snapshot-\(first.computer).json")
-            let snapshotBytes = try Data(contentsOf: snapshot)
-            let twice = noted(once, gallery: 1, image: 2, "Appended only")
-            first.save(twice)
-            #expect(runner.runNext())  // the append
-            #expect(runner.queuedCount == 1)  // the snapshot, never run: the saver is dropped as a kill would
-            #expect(try Data(contentsOf: snapshot) == snapshotBytes)
-            #expect(try saver(folders).loaded == twice)
+            let killed = try killedBetweenAnAppendAndItsSnapshot(folders)
+            #expect(killed.runner.queuedCount == 1)  // the snapshot, never run: the saver is dropped as a kill would
+            #expect(
+                JournalSnapshot.decode([UInt8](try Data(contentsOf: killed.snapshot)))?.replica.state == killed.once)
+            #expect(try saver(folders).loaded == killed.twice)
         }
     }
 
     @Test func aLaunchFindingItsLogPastTheSnapshotsDuePointWritesOneWithoutAnEdit() throws {
         try withFolders { folders in
-            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
-            let runner = Runner(inline: false)
-            let first = try saver(folders, runner: runner, carryingOver: library, policy: everyAppend)
-            let once = noted(library, gallery: 0, image: 0, "Snapshotted")
-            first.save(once)
-            while runner.runNext() {}
-            let snapshot = folders.log.appendingPathComponent("snapshot-\(first.computer).json")
-            let twice = noted(once, gallery: 1, image: 2, "Appended only")
-            first.save(twice)
-            #expect(runner.runNext())  // the append; its snapshot never runs, as after a kill
-            let stale = try Data(contentsOf: snapshot)
-            #expect(JournalSnapshot.decode([UInt8](stale))?.replica.state == once)
+            let killed = try killedBetweenAnAppendAndItsSnapshot(folders)
             let relaunched = try saver(folders, policy: everyAppend)
             relaunched.snapshotIfDue()
-            let written = try Data(contentsOf: snapshot)
-            #expect(JournalSnapshot.decode([UInt8](written))?.replica.state == twice)
+            let written = try Data(contentsOf: killed.snapshot)
+            #expect(JournalSnapshot.decode([UInt8](written))?.replica.state == killed.twice)
             // Nothing appended since: the snapshot is not written again (a write replaces the file by a rename).
-            let inode = { try FileManager.default.attributesOfItem(atPath: snapshot.path)[.systemFileNumber] as? Int }
+            let inode = {
+                try FileManager.default.attributesOfItem(atPath: killed.snapshot.path)[.systemFileNumber] as? Int
+            }
             let before = try inode()
             try saver(folders, policy: everyAppend).snapshotIfDue()
             #expect(try inode() == before)
@@ -242,7 +242,6 @@ struct JournalSaverTests {
     @Test func aLaunchReadingTheRestLaterWritesNoSnapshotBeforeTheRestIsIn() throws {
         try withFolders { folders in
             try snapshotted(folders, shownSecond)
-            let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
             let runner = Runner(inline: false)
             let first = try saver(folders, computer: "writer", runner: runner, policy: everyAppend)
             first.save(noted(shownSecond, gallery: 2, image: 1, "Appended only"))

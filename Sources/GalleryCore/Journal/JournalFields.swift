@@ -18,27 +18,46 @@ enum JournalFields {
     /// Sets the field `name` of `image` to `value` (nil: removes it); false, and `image` in any state, when the
     /// value cannot be that field (an `id`, a `url` that is not a text, no `url` at all).
     static func setImageField(_ name: String, to value: RawJSON?, in image: inout GalleryImage) -> Bool {
-        switch name {
-        case "id": return false
-        case "url", "aspectRatio": guard value != nil else { return false }
-        case "note": image.note = nil
-        case "tags": image.tags = []
-        case "origin": image.origin = nil
-        case "original": image.original = nil
-        case "likeness": image.likeness = nil
-        case "animation": image.animation = nil
-        case "mergedCopies": image.mergedCopies = []
-        default: break
-        }
-        image.unknownFields[name] = nil
-        guard let value else { return true }
-        return readField(name, value) { (reader, field) throws(JSONReader.Failure) in
-            switch field {
-            case "url": image.url = try reader.readString()
-            case "aspectRatio": image.aspectRatio = try reader.readDouble() ?? 0
-            default: try StateFileFormat.readImageField(&reader, field, into: &image)
+        setImageFields([(name, value)], in: &image)
+    }
+
+    /// `setImageField` for each of `values` in turn, the image's details unpacked once and packed once: a replica
+    /// makes each of a million images from its registers so.
+    static func setImageFields(_ values: [(name: String, value: RawJSON?)], in image: inout GalleryImage) -> Bool {
+        var details = image.detailFields
+        var isValid = true
+        for (name, value) in values {
+            switch name {
+            case "id":
+                isValid = false
+                continue
+            case "url", "aspectRatio":
+                guard value != nil else {
+                    isValid = false
+                    continue
+                }
+            case "note": details.note = nil
+            case "tags": details.tags = []
+            case "origin": details.origin = nil
+            case "original": details.original = nil
+            case "likeness": details.likeness = nil
+            case "animation": details.animation = nil
+            case "mergedCopies": details.mergedCopies = []
+            default: break
             }
+            details.unknownFields[name] = nil
+            guard let value else { continue }
+            let isRead = readField(name, value) { (reader, field) throws(JSONReader.Failure) in
+                switch field {
+                case "url": image.url = try reader.readString()
+                case "aspectRatio": image.aspectRatio = try reader.readDouble() ?? 0
+                default: try StateFileFormat.readImageField(&reader, field, into: &details)
+                }
+            }
+            isValid = isValid && isRead
         }
+        image.detailFields = details
+        return isValid
     }
 
     /// The image's whole object, compact: what an arrival writes.

@@ -37,10 +37,10 @@ public struct LibraryReplica: Hashable, Sendable {
         /// The image as its registers make it; nil until its arrival is known.
         var image: GalleryImage? {
             guard var image = base?.value else { return nil }
-            for name in fields.keys.sorted() {
-                // Values were checked when read: setting one cannot fail.
-                _ = JournalFields.setImageField(name, to: fields[name]!.value, in: &image)
-            }
+            guard !fields.isEmpty else { return image }
+            // Values were checked when read: setting them cannot fail.
+            _ = JournalFields.setImageFields(
+                fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value) }, in: &image)
             return image
         }
     }

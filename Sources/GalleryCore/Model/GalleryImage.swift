@@ -58,10 +58,10 @@ public struct GalleryImage: Hashable, Sendable {
         set { details = ImageDetails(newValue) }
     }
 
-    /// One text of its origin, note or original, without a copy: for the loops over every image (the search index).
     /// The kept original's name as its 32 bytes: a set of a million of them makes no string each (`original` does).
     public var originalDigest: OriginalDigest? { details?.originalDigest }
 
+    /// One text of its origin, note or original, without a copy: for the loops over every image (the search index).
     func detailText(_ slot: ImageDetails.Slot) -> Substring? { details?.text(slot) }
 
     /// The length of one of those texts in UTF-8; nil when absent.

@@ -175,7 +175,7 @@ enum StateFileFormat {
     }
 
     /// An image's field other than its `id`, `url` and `aspectRatio`, read into `image`'s other fields.
-    private static func readImageField(
+    static func readImageField(
         _ reader: inout JSONReader, _ field: JSONReader.Name, into image: inout ImageDetails.Fields
     ) throws(JSONReader.Failure) {
         switch field {
