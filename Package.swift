@@ -113,6 +113,6 @@ let package = Package(
         // CExempi: the tests read the sidecars back with Exempi's parser; CCairo: they read surfaces' pixels.
         .testTarget(
             name: "GalleryIOTests",
-            dependencies: ["GalleryIO", "GalleryCore", "GLibKit", "CCairo", "CExempi", "image-gallery"]),
+            dependencies: ["GalleryIO", "GalleryCore", "GLibKit", "CCairo", "CExempi", "CShim", "image-gallery"]),
     ]
 )

@@ -75,6 +75,10 @@ void cshim_cut_round_corners(cairo_surface_t *surface, double radius);
 /// (then -1 with errno EEXIST). -1 with EINVAL or ENOSYS where the file system cannot tell.
 int cshim_rename_noreplace(const char *source, const char *destination);
 
+/// Sets the calling thread's file-system user (setfsuid) and returns the one before: a test run as root checks a
+/// file's permissions as another user would, root's override of them dropped.
+int cshim_set_file_user(unsigned int uid);
+
 /// libcurl, opened by the first call to `cshim_curl_global_init` (see curl_library.c), not linked; every other
 /// `cshim_curl_` function may only be called after it. The functions below are libcurl's of the same name.
 CURLcode cshim_curl_global_init(long flags);
