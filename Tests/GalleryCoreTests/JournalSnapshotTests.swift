@@ -146,6 +146,18 @@ struct JournalSnapshotTests {
         #expect(JournalSnapshot.decode(JournalRecord.frame(Array(accepted.utf8)))?.replica.images.count == 1)
     }
 
+    @Test func aSectionClaimingMoreImagesThanItsBytesHoldIsRefusedWithoutRoomMadeForThem() throws {
+        let replica = try richReplica()
+        let bytes = JournalSnapshot(replica: replica, covers: [:]).encoded
+        let found = bytes.withUnsafeBufferPointer { JournalRecord.read($0, from: 0) }
+        let table = String(decoding: bytes[found.payloads[0]], as: UTF8.self)
+        let claimed = table.replacingOccurrences(of: #""imageCount":1,"#, with: #""imageCount":1000000000,"#)
+        #expect(claimed != table)
+        let forged = JournalRecord.frame(Array(claimed.utf8)) + bytes[(found.payloads[0].upperBound + 1)...]
+        #expect(JournalSnapshot.decode(Array(forged)) == nil)
+        #expect(Array(claimed.utf8).withUnsafeBufferPointer { JournalSnapshot.readContents($0) } == nil)
+    }
+
     @Test func aSnapshotLongerThanItsBoundIsRefusedBeforeItIsRead() {
         let payload = Array(#"{"format":1,"computers":[]}"#.utf8)
         var record = JournalRecord.frame(payload)
