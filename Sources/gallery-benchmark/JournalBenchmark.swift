@@ -120,20 +120,6 @@ private func heapBytes(_ body: () -> Void) -> Int {
     return Int(cshim_allocated_bytes()) - Int(before)
 }
 
-/// The processor time this thread spends.
-private struct ThreadProcessorClock {
-    func measure(_ body: () -> Void) -> Duration {
-        func now() -> Duration {
-            var time = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-            return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-        }
-        let start = now()
-        body()
-        return now() - start
-    }
-}
-
 /// `count` images in 200 galleries with notes, tags and origins: the library the journal's benchmarks edit.
 func journalBenchmarkLibrary(count: Int) -> GalleryState {
     let perGallery = max(1, count / 200)

@@ -181,6 +181,12 @@ if CommandLine.arguments.dropFirst().first == "journal" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "launch-reading", CommandLine.arguments.count > 2 {
+    measureLaunchReading(
+        home: CommandLine.arguments[2], runs: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 5)
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "save" {
     measureSave(count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 10_000)
     exit(0)

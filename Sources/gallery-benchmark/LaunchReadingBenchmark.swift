@@ -1,0 +1,30 @@
+import Foundation
+import GalleryCore
+
+/// `gallery-benchmark launch-reading <home> [runs]`: the processor time of what a launch reads before its first
+/// screen, as the app's launch job reads it (the folder's `state.json` looked at, the journal opened with the app's
+/// bound, the library prepared), in the library `home` holds (`$HOME` of a benchmark's run). Each run opens it again;
+/// nothing is written unless a crash left a record cut, so the same home gives the same figures.
+func measureLaunchReading(home: String, runs: Int) {
+    let paths = LibraryPaths(XDGDirectories(environment: ["HOME": home]))
+    let clock = ThreadProcessorClock()
+    var samples: [Duration] = []
+    for _ in 0..<runs {
+        var images = 0
+        samples.append(
+            clock.measure {
+                let intake = StateFileIntake(paths)
+                let look = intake.look()
+                guard let library = try? LibraryFolder.open(paths.libraryFolder, creating: false) else { return }
+                let saver = try! JournalSaver(
+                    library: library, stateFolder: paths.computerState, carryingOver: nil,
+                    restLaterBeyond: look.finding == .changed ? nil : 4 << 20, onError: { _ in })
+                let prepared = GalleryLibrary.Prepared(
+                    saver.library, unreadCounts: saver.isWhole ? [:] : saver.unreadCounts)
+                images = saver.library.galleries.reduce(0) { $0 + $1.images.count }
+                withExtendedLifetime(prepared) {}
+            })
+        print("read \(images) images before the first screen")
+    }
+    print(journalSummary("launch reading", samples))
+}
