@@ -4,7 +4,8 @@ import GalleryCore
 /// `gallery-benchmark launch-reading <home> [runs]`: the processor time of what a launch reads before its first
 /// screen, as the app's launch job reads it (the folder's `state.json` looked at, the journal opened with the app's
 /// bound, the library prepared), in the library `home` holds (`$HOME` of a benchmark's run). Each run opens it again;
-/// nothing is written unless a crash left a record cut, so the same home gives the same figures.
+/// nothing is written unless a crash left a record cut, so the same home gives the same figures. Beside it, the same
+/// home's `state.json` read and prepared, as a launch read the library before the journal.
 func measureLaunchReading(home: String, runs: Int) {
     let paths = LibraryPaths(XDGDirectories(environment: ["HOME": home]))
     let clock = ThreadProcessorClock()
@@ -27,4 +28,12 @@ func measureLaunchReading(home: String, runs: Int) {
         print("read \(images) images before the first screen")
     }
     print(journalSummary("launch reading", samples))
+    guard let bytes = try? Data(contentsOf: paths.stateFile) else { return }
+    let fileSamples = (0..<runs).map { _ in
+        clock.measure {
+            guard let state = try? StateStore.decode(bytes) else { return }
+            withExtendedLifetime(GalleryLibrary.Prepared(state)) {}
+        }
+    }
+    print(journalSummary("its state.json read, as before the journal", fileSamples))
 }

@@ -42,6 +42,37 @@ struct JournalLogFileTests {
         }
     }
 
+    @Test func whatASnapshotCoversIsCheckedASliceAtATimeEvenPastRecordsLongerThanASlice() throws {
+        try withLibrary { url, library in
+            let path = url.appendingPathComponent("journal/alpha.log").path
+            let (file, _) = try JournalLogFile.open(in: library, computer: "alpha")
+            // Records of all sizes, one longer than a slice, so that records straddle every slice's end.
+            var offsets: [Int] = []
+            for counter in 2..<40 {
+                let note = String(
+                    repeating: "n", count: counter == 20 ? JournalLogFile.checkSlice * 3 / 2 : counter * 9_973)
+                offsets.append(try file.append([entry(UInt64(counter), note: note)]))
+            }
+            let end = try file.append([entry(40, note: "last")])
+            #expect(end > JournalLogFile.checkSlice * 3)
+            for (index, covered) in offsets.enumerated() where index % 7 == 3 || index == 18 || index == 19 {
+                let (_, read) = try JournalLogFile.open(in: library, computer: "alpha", covered: covered)
+                #expect(read.entries.map(\.stamp.counter) == Array(UInt64(index + 3)...40) && read.end == end)
+            }
+            // A covered offset inside a record covers nothing: every entry is read.
+            let (_, whole) = try JournalLogFile.open(in: library, computer: "alpha", covered: offsets[25] + 5)
+            #expect(whole.entries.count == 39 && whole.end == end)
+            // A changed byte in the third slice, well before what the snapshot covers, is still found.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let damaged = JournalLogFile.checkSlice * 2 + 1_000
+            bytes[damaged] = bytes[damaged] == UInt8(ascii: "n") ? UInt8(ascii: "m") : UInt8(ascii: "n")
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(throws: JournalLogFile.Failure.damaged) {
+                try JournalLogFile.open(in: library, computer: "alpha", covered: offsets[36])
+            }
+        }
+    }
+
     @Test func aRecordCutByACrashIsCutOffAndTheNextAppendIsRead() throws {
         try withLibrary { url, library in
             let path = url.appendingPathComponent("journal/alpha.log").path

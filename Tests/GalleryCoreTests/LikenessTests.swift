@@ -191,6 +191,25 @@ private struct Picture {
         #expect(Palette(rawValue: likeness.palette.rawValue) == likeness.palette)
     }
 
+    @Test func aLikenessReadsBackFromItsSavedTextAndFromNothingElse() throws {
+        let likeness = Picture(seed: 9, width: 64, height: 48).likeness
+        let text = likeness.savedText
+        #expect(Likeness(savedText: text) == likeness)
+        #expect(Likeness(savedText: text.uppercased()) == likeness)
+        let parts = text.split(separator: ".").map(String.init)
+        let fingerprint: String = parts[0]
+        let palette: String = try #require(parts.last)
+        let tail: String = String(fingerprint.dropFirst())
+        let others: [String] = [
+            "", ".", text + "0", String(text.dropLast()), fingerprint + "," + palette, fingerprint + palette + ".",
+            "+" + tail + "." + palette, fingerprint + ".-" + String(palette.dropFirst()), "g" + tail + "." + palette,
+            fingerprint + ".0000000000000000", "é" + String(tail.dropFirst()) + "." + palette,
+        ]
+        for other in others {
+            #expect(Likeness(savedText: other) == nil, "\(other)")
+        }
+    }
+
     @Test func oklabRoundTripsSRGB() {
         for (r, g, b) in [(0, 0, 0), (1, 1, 1), (1, 0, 0), (0.2, 0.7, 0.4)] as [(Float, Float, Float)] {
             let back = OklabColour(red: r, green: g, blue: b).srgb

@@ -194,8 +194,7 @@ public struct JournalEntry: Hashable, Sendable {
             return .addImage(image)
         case (false, true, false, true, false, _, nil):
             let name = texts["set"]!
-            var scratch = GalleryImage(id: ImageID(""), url: "", aspectRatio: 1)
-            guard JournalFields.setImageField(name, to: value, in: &scratch) else { return nil }
+            guard JournalFields.isValidImageField(name, value) else { return nil }
             return .setImageField(ImageID(texts["image"]!), name: name, value: value)
         case (false, true, true, false, true, false, nil):
             guard PositionKey.isValid(texts["key"]!) else { return nil }

@@ -60,6 +60,25 @@ enum JournalFields {
         return isValid
     }
 
+    /// Whether `value` can be the field `name` of an image: what `setImageField` answers, without an image packed to
+    /// set it in (a snapshot's and a log's reader ask it of every field they read).
+    static func isValidImageField(_ name: String, _ value: RawJSON?) -> Bool {
+        switch name {
+        case "id": return false
+        case "url" where value == nil, "aspectRatio" where value == nil: return false
+        default: break
+        }
+        guard let value else { return true }
+        var details = ImageDetails.Fields()
+        return readField(name, value) { (reader, field) throws(JSONReader.Failure) in
+            switch field {
+            case "url": _ = try reader.readString()
+            case "aspectRatio": _ = try reader.readDouble()
+            default: try StateFileFormat.readImageField(&reader, field, into: &details)
+            }
+        }
+    }
+
     /// The image's whole object, compact: what an arrival writes.
     static func imageText(_ image: GalleryImage) -> [UInt8] {
         var writer = JSONWriter(compact: true)
@@ -125,18 +144,19 @@ enum JournalFields {
         }
     }
 
-    /// Reads `{name: value}` with `read`, which reads the one field's value as the state file's readers do.
+    /// Reads `value` as the field `name` with `read`, which reads the one field's value as the state file's readers
+    /// do: as they would read it in `{name: value}`, without that object made and read again.
     private static func readField(
         _ name: String, _ value: RawJSON, _ read: (inout JSONReader, JSONReader.Name) throws(JSONReader.Failure) -> Void
     ) -> Bool {
-        var writer = JSONWriter(compact: true)
-        writer.object { writer in
-            writer.field(name)
-            writer.value(value)
+        // Compact, as the field's writer makes it: a value kept as read (a newer version's field) is kept so.
+        var text = value.bytes
+        if text.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            text = RawJSON.compact(text)
         }
         do throws(JSONReader.Failure) {
-            try JSONReader.read(writer.bytes) { (reader) throws(JSONReader.Failure) in
-                try reader.readFields { (reader, field) throws(JSONReader.Failure) in try read(&reader, field) }
+            try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
+                try read(&reader, JSONReader.Name(text: name))
             }
             return true
         } catch {

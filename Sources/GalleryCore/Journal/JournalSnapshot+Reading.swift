@@ -269,8 +269,7 @@ extension JournalSnapshot {
             case "fields":
                 try reader.readObject { (reader, name) throws(JSONReader.Failure) in
                     let register = try readRegister(&reader, computers)
-                    var scratch = GalleryImage(id: ImageID(""), url: "", aspectRatio: 1)
-                    guard JournalFields.setImageField(name, to: register.value, in: &scratch) else {
+                    guard JournalFields.isValidImageField(name, register.value) else {
                         throw JSONReader.Failure(offset: 0)
                     }
                     fields.append((name, register))

@@ -28,12 +28,34 @@ public struct Likeness: Hashable, Sendable {
         return "\(fingerprint).\(String(repeating: "0", count: 16 - palette.count) + palette)"
     }
 
-    /// The likeness `savedText` wrote; nil for any other text.
+    /// The likeness `savedText` wrote; nil for any other text. Read byte by byte: a large library reads one an image
+    /// at launch.
     public init?(savedText text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].utf8.count == 16, let fingerprint = Fingerprint(String(parts[0])),
-            let value = UInt64(parts[1], radix: 16), let palette = Palette(rawValue: value)
+        var text = text
+        guard
+            let likeness = text.withUTF8({ bytes -> Likeness? in
+                guard bytes.count == 33, bytes[16] == UInt8(ascii: "."), let fingerprint = Self.hex(bytes[0..<16]),
+                    let value = Self.hex(bytes[17..<33]), let palette = Palette(rawValue: value)
+                else { return nil }
+                return Likeness(fingerprint: Fingerprint(rawValue: fingerprint), palette: palette)
+            })
         else { return nil }
-        self.init(fingerprint: fingerprint, palette: palette)
+        self = likeness
+    }
+
+    /// The number sixteen hexadecimal digits write, either case.
+    private static func hex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
     }
 }

@@ -545,7 +545,8 @@ extension JSONReader {
             escaped = nil
         }
 
-        fileprivate init(text: String) {
+        /// A name known as text: the journal's, whose values are read without the object around them.
+        init(text: String) {
             plain = nil
             escaped = text
         }
