@@ -68,7 +68,7 @@ public struct JournalSnapshot: Hashable, Sendable {
         let images = replica.images.records
         for position in images.indices {
             if let computer = images[position].base?.stamp.computer { _ = index(computer) }
-            for register in images[position].fields.values { _ = index(register.stamp.computer) }
+            for (_, register) in images[position].fields { _ = index(register.stamp.computer) }
             guard let placement = images[position].placement else {
                 unplaced.append(position)
                 continue
@@ -115,6 +115,14 @@ public struct JournalSnapshot: Hashable, Sendable {
                 }
             }
         }
+        let imageFields = { (writer: inout JSONWriter, registers: ImageFieldRegisters) in
+            writer.object { writer in
+                for (name, value) in registers {
+                    writer.field(name)
+                    register(&writer, value)
+                }
+            }
+        }
         // Each gallery's images a record of its own, in the order of the galleries' ids, the images without a place
         // last: a reader makes each gallery's id once, and a launch reads the shown gallery's alone.
         var sections: [Section] = []
@@ -144,7 +152,7 @@ public struct JournalSnapshot: Hashable, Sendable {
                             }
                             if !record.fields.isEmpty {
                                 writer.field("fields")
-                                fields(&writer, record.fields)
+                                imageFields(&writer, record.fields)
                             }
                             if let placement = record.placement {
                                 writer.field("place")

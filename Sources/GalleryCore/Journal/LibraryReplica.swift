@@ -8,13 +8,13 @@ public struct LibraryReplica: Hashable, Sendable {
     struct ImageRecord: Hashable, Sendable {
         var base: JournalRegister<GalleryImage>?
         /// Fields set after `base`, by name: only those stamped later than it.
-        var fields: [String: JournalRegister<RawJSON?>] = [:]
+        var fields = ImageFieldRegisters()
         var placement: JournalRegister<JournalChange.ImagePlacement?>?
 
         mutating func mergeBase(_ register: JournalRegister<GalleryImage>) {
             if let base, !register.wins(over: base) { return }
             base = register
-            fields = fields.filter { $0.value.stamp > register.stamp }
+            fields.removeAll { $0.stamp <= register.stamp }
         }
 
         mutating func mergeField(_ name: String, _ register: JournalRegister<RawJSON?>) {
@@ -39,8 +39,7 @@ public struct LibraryReplica: Hashable, Sendable {
             guard var image = base?.value else { return nil }
             guard !fields.isEmpty else { return image }
             // Values were checked when read: setting them cannot fail.
-            _ = JournalFields.setImageFields(
-                fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value) }, in: &image)
+            _ = JournalFields.setImageFields(fields.map { ($0.name, $0.register.value) }, in: &image)
             return image
         }
     }
