@@ -147,7 +147,7 @@ public struct JournalEntry: Hashable, Sendable {
             return nil
         }
         var added: GalleryImage?
-        var texts: [String: String] = [:]
+        var texts = ChangeTexts()
         var value: RawJSON?
         var delete: Bool?
         var otherShape = false
@@ -168,7 +168,12 @@ public struct JournalEntry: Hashable, Sendable {
                 }
                 let text = try reader.readString()
                 if text.utf8.count > nameLimit || text.isEmpty { otherShape = true }
-                texts[field.text] = text
+                switch field {
+                case "image": texts.image = text
+                case "gallery": texts.gallery = text
+                case "set": texts.set = text
+                default: texts.key = text
+                }
             case "to": value = try reader.readRaw().compacted
             case "delete" where reader.nextIs(UInt8(ascii: "t")) || reader.nextIs(UInt8(ascii: "f")):
                 delete = try reader.readBool()
@@ -181,11 +186,11 @@ public struct JournalEntry: Hashable, Sendable {
         return change(added: added, texts: texts, value: value, delete: delete)
     }
 
-    private static func change(added: GalleryImage?, texts: [String: String], value: RawJSON?, delete: Bool?)
+    private static func change(added: GalleryImage?, texts: ChangeTexts, value: RawJSON?, delete: Bool?)
         -> JournalChange?
     {
         let shape = (
-            added != nil, texts["image"] != nil, texts["gallery"] != nil, texts["set"] != nil, texts["key"] != nil,
+            added != nil, texts.image != nil, texts.gallery != nil, texts.set != nil, texts.key != nil,
             value != nil, delete
         )
         switch shape {
@@ -193,30 +198,38 @@ public struct JournalEntry: Hashable, Sendable {
             guard let image = added, (1...nameLimit).contains(image.id.rawValue.utf8.count) else { return nil }
             return .addImage(image)
         case (false, true, false, true, false, _, nil):
-            let name = texts["set"]!
+            let name = texts.set!
             guard JournalFields.isValidImageField(name, value) else { return nil }
-            return .setImageField(ImageID(texts["image"]!), name: name, value: value)
+            return .setImageField(ImageID(texts.image!), name: name, value: value)
         case (false, true, true, false, true, false, nil):
-            guard PositionKey.isValid(texts["key"]!) else { return nil }
+            guard PositionKey.isValid(texts.key!) else { return nil }
             return .placeImage(
-                ImageID(texts["image"]!), JournalChange.ImagePlacement(gallery: texts["gallery"]!, key: texts["key"]!))
-        case (false, true, false, false, false, false, true?): return .placeImage(ImageID(texts["image"]!), nil)
+                ImageID(texts.image!), JournalChange.ImagePlacement(gallery: texts.gallery!, key: texts.key!))
+        case (false, true, false, false, false, false, true?): return .placeImage(ImageID(texts.image!), nil)
         case (false, false, true, true, false, _, nil):
-            let name = texts["set"]!
+            let name = texts.set!
             var scratch = Gallery(id: "", name: "")
             guard JournalFields.setGalleryField(name, to: value, in: &scratch) else { return nil }
-            return .setGalleryField(texts["gallery"]!, name: name, value: value)
+            return .setGalleryField(texts.gallery!, name: name, value: value)
         case (false, false, true, false, true, false, nil):
-            guard PositionKey.isValid(texts["key"]!) else { return nil }
-            return .placeGallery(texts["gallery"]!, key: texts["key"]!)
+            guard PositionKey.isValid(texts.key!) else { return nil }
+            return .placeGallery(texts.gallery!, key: texts.key!)
         case (false, false, true, false, false, false, let isDeleted?):
-            return .setGalleryDeleted(texts["gallery"]!, isDeleted)
+            return .setGalleryDeleted(texts.gallery!, isDeleted)
         case (false, false, false, true, false, _, nil):
-            let name = texts["set"]!
+            let name = texts.set!
             var scratch = GalleryState(galleries: [])
             guard JournalFields.setStateField(name, to: value, in: &scratch) else { return nil }
             return .setSetting(name: name, value: value)
         default: return nil
         }
+    }
+
+    /// The texts a change names: which image, gallery, field or key.
+    private struct ChangeTexts {
+        var image: String?
+        var gallery: String?
+        var set: String?
+        var key: String?
     }
 }

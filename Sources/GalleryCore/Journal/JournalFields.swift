@@ -149,13 +149,9 @@ enum JournalFields {
     private static func readField(
         _ name: String, _ value: RawJSON, _ read: (inout JSONReader, JSONReader.Name) throws(JSONReader.Failure) -> Void
     ) -> Bool {
-        // Compact, as the field's writer makes it: a value kept as read (a newer version's field) is kept so.
-        var text = value.bytes
-        if text.contains(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            text = RawJSON.compact(text)
-        }
         do throws(JSONReader.Failure) {
-            try JSONReader.read(text) { (reader) throws(JSONReader.Failure) in
+            // Compact, as the field's writer makes it: a value kept as read (a newer version's field) is kept so.
+            try JSONReader.read(value.compacted.bytes) { (reader) throws(JSONReader.Failure) in
                 try read(&reader, JSONReader.Name(text: name))
             }
             return true

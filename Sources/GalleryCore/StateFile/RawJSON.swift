@@ -50,7 +50,16 @@ public struct RawJSON: Hashable, Sendable, CustomStringConvertible {
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The same value without white space between its tokens: one line, as the library's journal writes it.
-    var compacted: RawJSON { RawJSON(read: Self.compact(bytes)) }
+    var compacted: RawJSON {
+        let bytes = bytes
+        // Text with no white space anywhere is compact already (most is: the journal writes it so).
+        guard bytes.contains(where: Self.isWhiteSpace) else { return RawJSON(read: bytes) }
+        return RawJSON(read: Self.compact(bytes))
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
 
     /// JSON text without white space between its tokens.
     static func compact(_ text: [UInt8]) -> [UInt8] {
