@@ -16,7 +16,7 @@ public final class JournalSaver: Sendable {
     /// the snapshot, and writing snapshots costs at most `snapshotShare` bytes per byte of log: the write cost of
     /// an edit stays the size of the edit, and a launch's reading the size of the library, whatever the library.
     /// A snapshot written once this computer's log has passed `newLogBeyond` bytes moves it to a new log first (a new
-    /// id), and covers the old one whole: a launch checks its own log whole, and a log never reaches
+    /// id), and covers the old one whole, so that the log a launch checks whole stays short, and none reaches
     /// `JournalLogFile.limit`, past which it could no longer be opened.
     public struct SnapshotPolicy: Sendable {
         public var minimumLogBytes: Int
