@@ -101,6 +101,18 @@ struct JournalLogFileTests {
         }
     }
 
+    @Test func aLogPastTheLimitIsNotOpened() throws {
+        try withLibrary { url, library in
+            let (file, _) = try JournalLogFile.open(in: library, computer: "alpha")
+            let size = try file.append([entry(2, note: "one"), entry(3, note: "two")])
+            #expect(throws: JournalLogFile.Failure.tooLarge) {
+                try JournalLogFile.open(in: library, computer: "alpha", limit: size - 1)
+            }
+            let (_, read) = try JournalLogFile.open(in: library, computer: "alpha", limit: size)
+            #expect(read.entries.count == 2)
+        }
+    }
+
     @Test func aLinkInTheFolderLeadsNowhere() throws {
         try withLibrary { url, library in
             let outside = url.appendingPathComponent("outside")

@@ -50,11 +50,13 @@ private func withFolders(_ body: (Folders) throws -> Void) throws {
 
 private func saver(
     _ folders: Folders, computer: String = "a", runner: Runner = Runner(inline: true), reports: Reports = Reports(),
-    carryingOver: GalleryState? = nil, restLaterBeyond: Int? = nil, policy: JournalSaver.SnapshotPolicy = .standard
+    carryingOver: GalleryState? = nil, restLaterBeyond: Int? = nil, policy: JournalSaver.SnapshotPolicy = .standard,
+    logLimit: Int = JournalLogFile.limit
 ) throws -> JournalSaver {
     try JournalSaver(
         library: LibraryFolder.open(folders.library, creating: true), stateFolder: folders.stateFolder(computer),
-        carryingOver: carryingOver, restLaterBeyond: restLaterBeyond, policy: policy, runInBackground: runner.run,
+        carryingOver: carryingOver, restLaterBeyond: restLaterBeyond, policy: policy, logLimit: logLimit,
+        runInBackground: runner.run,
         onError: { message in reports.errors.withLock { $0.append(message) } },
         onMerged: { merged, _ in reports.merged.withLock { $0.append(merged) } })
 }
@@ -103,6 +105,44 @@ private func noted(_ state: GalleryState, gallery: Int, image: Int, _ note: Stri
 
 /// A snapshot every append: each save is followed by a snapshot of the library.
 private let everyAppend = JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max)
+
+/// A snapshot every append, and a new log at the first one past `bytes`.
+private func newLogBeyond(_ bytes: Int) -> JournalSaver.SnapshotPolicy {
+    JournalSaver.SnapshotPolicy(minimumLogBytes: 0, snapshotShare: .max, newLogBeyond: bytes)
+}
+
+/// The bound the tests' logs move past: a few notes' entries.
+private let logBound = 1000
+
+extension Folders {
+    func logFile(_ computer: String) -> URL { log.appendingPathComponent("\(computer).log") }
+    func snapshotFile(_ computer: String) -> URL { log.appendingPathComponent("snapshot-\(computer).json") }
+    func size(_ url: URL) -> Int { (try? Data(contentsOf: url))?.count ?? -1 }
+    /// The library as `--print-state` writes it.
+    var printout: GalleryState? {
+        let intake = StateFileIntake(
+            store: StateStore(fileURL: library.appendingPathComponent("state.json")), stateFolder: stateFolder("a"))
+        return try? LibraryPrintout.read(
+            intake, library: library, computer: JournalSaver.existingComputer(in: stateFolder("a"))
+        ).get()
+    }
+}
+
+/// The stamps' counters in `computer`'s log.
+private func counters(_ folders: Folders, _ computer: String) throws -> [UInt64] {
+    JournalLog.read([UInt8](try Data(contentsOf: folders.logFile(computer)))).entries.map(\.stamp.counter)
+}
+
+/// The notes the tests write one by one, on images of both galleries in turn.
+private func noting(_ state: GalleryState, step: Int) -> GalleryState {
+    noted(state, gallery: step % 2, image: step % 3, "note \(step)")
+}
+
+/// Where a kill stops the move to a new log: before the snapshot that moves it runs, once the new id is kept (the
+/// snapshot not written), or once the snapshot is written (the old id's not yet removed).
+enum KillDuringTheMove: CaseIterable, Sendable {
+    case beforeTheSnapshot, afterTheNewID, afterTheSnapshot
+}
 
 /// A library saved and snapshotted (`once`), then edited (`twice`) and the app killed between that edit's append and
 /// its snapshot, which stays queued in `runner`.
@@ -584,6 +624,149 @@ struct JournalSaverTests {
             #expect(journal.library == window.state)
             #expect(try saver(folders).loaded == window.state)
             #expect(reports.errors.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test func aLogPastTheBoundMovesToANewOneWithTheSnapshotAfterItAndNothingIsLost() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: newLogBeyond(logBound))
+            var state = library
+            first.save(state)
+            #expect(first.flush() == nil)
+            let old = first.computer
+            let reports = Reports()
+            let other = try saver(folders, computer: "b", reports: reports)
+            var moved: (step: Int, size: Int)?
+            for step in 0..<16 {
+                state = noting(state, step: step)
+                first.save(state)
+                #expect(first.flush() == nil)  // the append, then its snapshot
+                let size = folders.size(folders.logFile(old))
+                if let moved {
+                    #expect(size == moved.size, "step \(step)")  // never appended to again
+                } else {
+                    #expect((first.computer != old) == (size >= logBound), "step \(step)")
+                    if first.computer != old { moved = (step, size) }
+                }
+            }
+            let new = first.computer
+            #expect(moved != nil && new != old)
+            #expect(JournalSaver.existingComputer(in: folders.stateFolder("a")) == new)
+            // The new id's snapshot covers the old log whole, and replaces the old id's.
+            let snapshot = try #require(
+                JournalSnapshot.decode([UInt8](try Data(contentsOf: folders.snapshotFile(new)))))
+            #expect(snapshot.covers[old] == folders.size(folders.logFile(old)))
+            #expect(!FileManager.default.fileExists(atPath: folders.snapshotFile(old).path))
+            // The counter goes on from the old log's.
+            #expect(try counters(folders, old).max()! < counters(folders, new).min()!)
+            // This computer's next launch, another computer taking both logs in, and the printout.
+            let again = try saver(folders, policy: newLogBeyond(logBound))
+            #expect(again.computer == new && again.loaded == state)
+            other.takeInChanges()
+            #expect(reports.merged.withLock { $0.last } == state)
+            #expect(folders.printout == state)
+            // With no snapshot at all, both logs read from their starts make the library.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folders.log.path)
+            where name.hasPrefix("snapshot-") {
+                try FileManager.default.removeItem(at: folders.log.appendingPathComponent(name))
+            }
+            #expect(try saver(folders, computer: "c").loaded == state)
+            #expect(folders.printout == state)
+        }
+    }
+
+    @Test(arguments: KillDuringTheMove.allCases)
+    func aKillDuringTheMoveToANewLogLosesNothing(kill: KillDuringTheMove) throws {
+        try withFolders { folders in
+            let runner = Runner(inline: false)
+            let first = try saver(folders, runner: runner, policy: newLogBeyond(logBound))
+            var state = library
+            first.save(state)
+            while runner.runNext() {}
+            let old = first.computer
+            // Notes, each with its snapshot, until the one whose append takes the log past the bound.
+            var step = 0
+            while folders.size(folders.logFile(old)) < logBound {
+                while runner.runNext() {}
+                state = noting(state, step: step)
+                step += 1
+                first.save(state)
+                #expect(runner.runNext())  // the append; its snapshot stays queued
+            }
+            #expect(runner.queuedCount == 1 && first.computer == old)
+            let oldSize = folders.size(folders.logFile(old))
+            switch kill {
+            case .beforeTheSnapshot: break
+            case .afterTheNewID:
+                // What the move writes first, as it writes it.
+                try FileWriter.kept.write(
+                    Data("moved\n".utf8), to: folders.stateFolder("a").appendingPathComponent("journal-computer").path,
+                    policy: .replace)
+            case .afterTheSnapshot:
+                let older = try Data(contentsOf: folders.snapshotFile(old))
+                #expect(runner.runNext())
+                #expect(first.computer != old)
+                // Put back as if the removal never ran: the newer file, the one a launch reads first.
+                try older.write(to: folders.snapshotFile(old))
+            }
+            // The kill: the saver is dropped with what is queued.
+            let relaunched = try saver(folders, policy: newLogBeyond(logBound))
+            #expect(relaunched.loaded == state)
+            switch kill {
+            case .beforeTheSnapshot:
+                #expect(relaunched.computer == old)
+                relaunched.snapshotIfDue()  // the snapshot the log is owed moves it
+                #expect(relaunched.computer != old)
+            case .afterTheNewID: #expect(relaunched.computer == "moved")
+            case .afterTheSnapshot: #expect(relaunched.computer == first.computer)
+            }
+            let edited = noting(state, step: step)
+            relaunched.save(edited)
+            #expect(relaunched.flush() == nil)
+            // One log appended to at a time: the old one is as the kill left it.
+            #expect(folders.size(folders.logFile(old)) == oldSize)
+            #expect(folders.size(folders.logFile(relaunched.computer)) > 0)
+            let again = try saver(folders, policy: newLogBeyond(logBound))
+            #expect(again.computer == relaunched.computer && again.loaded == edited)
+            #expect(try saver(folders, computer: "b").loaded == edited)
+            #expect(folders.printout == edited)
+        }
+    }
+
+    @Test func aLogPastTheLimitDoesNotStopSaves() throws {
+        try withFolders { folders in
+            // No snapshot but the one the first save owes: the notes after it are in the log alone.
+            let policy = JournalSaver.SnapshotPolicy(minimumLogBytes: .max, snapshotShare: 1)
+            let first = try saver(folders, policy: policy)
+            first.save(library)
+            #expect(first.flush() == nil)
+            let old = first.computer
+            let covered = folders.size(folders.logFile(old))
+            var notes = [library]
+            var sizes: [Int] = []
+            for (index, note) in ["one", "two", "three"].enumerated() {
+                notes.append(noted(notes.last!, gallery: 0, image: index, note))
+                first.save(notes.last!)
+                #expect(first.flush() == nil)
+                sizes.append(folders.size(folders.logFile(old)))
+            }
+            let twoRecords = sizes[1] - covered
+            // A log larger than a launch reads: its computer goes on in a new one, and the log is read as another
+            // computer's, as far as the limit past what the snapshot covers.
+            let reports = Reports()
+            let relaunched = try saver(folders, reports: reports, policy: policy, logLimit: twoRecords)
+            #expect(relaunched.computer != old)
+            #expect(relaunched.loaded == notes[2])
+            let edited = noted(notes[2], gallery: 1, image: 0, "after")
+            relaunched.save(edited)
+            #expect(relaunched.flush() == nil)
+            #expect(reports.errors.withLock { $0 }.isEmpty)
+            // The snapshot that save owes covers the old log as far as it was read, and replaces the old id's.
+            #expect(!FileManager.default.fileExists(atPath: folders.snapshotFile(old).path))
+            // So the next launch reads on from there, and has the third note too.
+            let next = try saver(folders, policy: policy, logLimit: twoRecords)
+            #expect(next.computer == relaunched.computer)
+            #expect(next.loaded == noted(edited, gallery: 0, image: 2, "three"))
         }
     }
 }

@@ -10,7 +10,8 @@ import Foundation
 public final class JournalLogFile: Sendable {
     /// The folder of the logs and snapshots, in the library folder.
     public static let folderName = "journal"
-    /// The largest log read: the state file's bound.
+    /// The largest log read at once: the state file's bound. This computer's own log moves to a new one long before
+    /// (`JournalSaver.SnapshotPolicy.newLogBeyond`).
     public static let limit = StateFileBytes.limit
 
     /// Why a log cannot take this computer's appends.
@@ -18,6 +19,8 @@ public final class JournalLogFile: Sendable {
         /// A record in it is damaged: what follows it would be hidden from every reader. This computer starts a log
         /// under a new id, and leaves this one as it is for its readers.
         case damaged
+        /// It is larger than `limit` (an older version's, or one written by hand): it cannot be checked whole. This
+        /// computer starts a log under a new id, as for a damaged one, and its readers read it as another computer's.
         case tooLarge
         case failed(FileError)
     }
@@ -34,10 +37,11 @@ public final class JournalLogFile: Sendable {
 
     /// Opens (or makes, 0600, in a `journal` folder made 0700) `computer`'s log in `library`, with the entries it
     /// holds from `covered` on (what a snapshot does not hold already; every record is checked); a record cut by a
-    /// crash at its end is cut off, so the next append follows the last whole entry.
-    public static func open(in library: LibraryFolder, computer: String, covered: Int = 0) throws(Failure) -> (
-        file: JournalLogFile, read: JournalLog.Read
-    ) {
+    /// crash at its end is cut off, so the next append follows the last whole entry. A log of more than `limit` bytes
+    /// is not read.
+    public static func open(
+        in library: LibraryFolder, computer: String, covered: Int = 0, limit: Int = limit
+    ) throws(Failure) -> (file: JournalLogFile, read: JournalLog.Read) {
         guard JournalStamp.isValidComputer(computer) else { throw .failed(FileError(code: EINVAL)) }
         let name = "\(computer).log"
         let folder: LibraryFolder
