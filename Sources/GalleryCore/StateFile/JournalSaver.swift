@@ -31,10 +31,9 @@ public final class JournalSaver: Sendable {
 
         /// A mebibyte of log is some four thousand edits, replayed in milliseconds; a quarter of the snapshot keeps
         /// a launch's replay under a quarter of its reading, and the snapshots' writes at four times the log's. A
-        /// launch holds its own log in memory while it checks it: 16 MiB of it is sixteen snapshots of a 10,000-image
-        /// library (a mebibyte of log between two), and adds 0.03 s of processor time and 2 MB to that launch's 0.16 s
-        /// and 79 MB (64 MiB: 0.12 s and 31 MB); a million images' snapshot (some 570 MB) lets more than that in
-        /// between, so each of its snapshots moves to a new log.
+        /// launch checks its own log whole, a slice at a time: 16 MiB of it is sixteen snapshots of a 10,000-image
+        /// library (a mebibyte of log between two) and some ten milliseconds of checking; a million images' snapshot
+        /// (some 570 MB) lets more than that in between, so each of its snapshots moves to a new log.
         public static let standard = SnapshotPolicy(minimumLogBytes: 1 << 20, snapshotShare: 4)
 
         func isDue(logBytes: Int, lastSnapshotBytes: Int) -> Bool {
