@@ -18,6 +18,8 @@ packages=(
     dbus dbus-x11 python3-pytest python3-pil
     # photographs for the near-duplicate benchmark (scikit-image's sample images)
     python3-skimage
+    # the benchmarks' frame grabber (screen_watch.py), which an end-to-end test drives too
+    python3-xlib python3-numpy
     # exiv2 reads an export's XMP sidecars back
     exiv2
     # the sync engine two libraries share a folder through

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A million images (issue 48): `/usr/bin/python3 Tests/benchmarks/million.py [--sizes 10000,100000,1000000]
-[--runs 3] [--warm-ups 1] [--no-search] [--launch-only --home NAME [--first-screen-only]]`.
+[--runs 3] [--warm-ups 1] [--no-search] [--home NAME] [--launch-only [--first-screen-only]]`.
 
 The app ($IMAGE_GALLERY_BIN, else `.build/release/image-gallery`; built with `--traits StallLog`, whose log says when
 search results were painted) on a library `generated_library.py` makes (N images in 200 galleries, with origins, notes,
@@ -8,7 +8,9 @@ tags, kept originals; generated once per size into /tmp/image-gallery-bench-home
 run, so every run starts from the same file). Each run is a fresh Xvfb with Metacity, as versus_gthumb.py runs it,
 the window 1280x1024 at (0, 0), showing the first gallery. Per size: one warm-up launch (the first screen's
 thumbnails), then `--runs` runs of:
-1. warm launch -> first screen painted (screen_watch.py: still for 0.5 s with pictures everywhere), from the Popen;
+1. warm launch -> first screen painted (screen_watch.py: the window's content still for 0.5 s, with pictures
+   everywhere in the gallery, which the app's accessible tree places beside the sidebar when the library shows it: the
+   sidebar's rows are no pictures, its selected row no background), from the Popen;
    the app's processor time until then (every thread, utime+stime: what a busy machine does not stretch); peak
    resident memory (VmHWM) then;
 2. the app left until its processor time stays under 5% for 2 s (at most 120 s): what the launch left to the background
@@ -25,10 +27,13 @@ thumbnails), then `--runs` runs of:
    of the walking image (the last move on disk);
 5. search as you type: search_typing.py's queries typed into Ctrl+F's field (its `type_queries`), each key to its
    results painted (the StallLog's `results-painted`), over all keys of the run: median and 99th percentile.
-`--launch-only` runs steps 1 and 2 alone, on a library whose journal is made once (a launch carries state.json over, a
-move is saved and the snapshot it leads to written) in a home of its own, million-N-NAME (`--home`, so that two builds'
-journals stay apart), beside the generated library it shares; `--first-screen-only` step 1 alone (a million images'
-background work takes minutes a run).
+`--home NAME` runs in a home of its own, million-N-NAME (so that two builds' journals stay apart, and the edits stay
+out of million-N), beside the generated library it shares, on the library's journal made once (a launch carries
+state.json over, a move is saved and the snapshot it leads to written); without it the runs are in million-N, or in
+million-N-launch with `--launch-only`. `--launch-only` runs steps 1 and 2 alone; `--first-screen-only` step 1 alone (a
+million images' background work takes minutes a run). A home copied (`cp -a`) to another name is a new library folder
+to the app, which carries state.json over again unless the folder in the copy's
+.local/state/image-gallery/journal-state-file.json is made the copy's.
 Printed: each run's figures, then a table of median (min–max) per size. Not a test.
 """
 import argparse
@@ -44,7 +49,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import search_typing  # noqa: E402
 from generated_library import write_library  # noqa: E402
-from versus_gthumb import HOMES, SIZE, ImageGallery, Session, log, memory_mb, run_alone  # noqa: E402
+from versus_gthumb import GALLERY_INSET, HOMES, SIZE, ImageGallery, Session, log, memory_mb, run_alone  # noqa: E402
 
 SIZES = (10000, 100000, 1000000)
 
@@ -204,13 +209,20 @@ def measured_edit(app, key, needle, timeout):
     return {"latency": seen - pressed, "bytes": wait_writes_still(app) - written, "gtk_ms": gtk_ms}
 
 
+def first_screen(session, app, started):
+    """Waits for the first screen painted: the window's content still for 0.5 s, and the gallery in it (beside the
+    sidebar when the library shows it) with pictures everywhere."""
+    return session.screen.wait_painted(ImageGallery.area, started, 900, cpu=app.cpu, what="first screen of %d"
+                                       % app.count, pictures_in=lambda: app.gallery_area(session.desktop),
+                                       inset=GALLERY_INSET)
+
+
 def one_run(app, args, results, measured):
     with Session() as session:
         try:
             app.write_state()
             started = app.launch(session.desktop, session.screen, SIZE)
-            painted = session.screen.wait_painted(ImageGallery.area, started, 900, cpu=app.cpu,
-                                                  what="first screen of %d" % app.count)
+            painted = first_screen(session, app, started)
             peak = memory_mb(app.proc.pid, "VmHWM")
             log("  launch -> first screen painted %.2f s (processor time %.2f s), peak RSS %.0f MB"
                 % (painted["t"], painted["cpu"], peak))
@@ -338,8 +350,7 @@ def make_journal(app, limit=1800):
         try:
             app.write_state()
             started = app.launch(session.desktop, session.screen, SIZE)
-            session.screen.wait_painted(ImageGallery.area, started, 900, cpu=app.cpu,
-                                        what="first screen of %d" % app.count)
+            first_screen(session, app, started)
             app.focus(session.screen)
             session.screen.key("Home")
             time.sleep(0.5)
@@ -391,7 +402,7 @@ def main():
     parser.add_argument("--warm-ups", type=int, default=1, help="unmeasured launches first (0: warm already)")
     parser.add_argument("--no-search", action="store_true")
     parser.add_argument("--launch-only", action="store_true", help="steps 1 and 2 alone, on the library's journal")
-    parser.add_argument("--home", default="launch", help="with --launch-only: the home's name, one per build")
+    parser.add_argument("--home", help="the home's name, one per build (with --launch-only: 'launch' by default)")
     parser.add_argument("--first-screen-only", action="store_true",
                         help="with --launch-only: step 1 alone, each run ended once its first screen is painted")
     args = parser.parse_args()
@@ -403,8 +414,9 @@ def main():
     for count in sizes:
         began = time.monotonic()
         source = os.path.join(HOMES, "million-%d" % count)
-        if args.launch_only:
-            app = Library(os.path.join(HOMES, "million-%d-%s" % (count, args.home)), binary, count, source)
+        home = args.home or ("launch" if args.launch_only else None)
+        if home:
+            app = Library(os.path.join(HOMES, "million-%d-%s" % (count, home)), binary, count, source)
             make_journal(app)
         else:
             app = Library(source, binary, count)

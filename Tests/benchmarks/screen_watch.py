@@ -11,9 +11,11 @@ of the still run, i.e. the frame that first showed what stayed on screen: a fram
 `pictures_everywhere(frame, area)`: the area is cut into 16x16 blocks. A block is *flat* when every channel's
 standard deviation in it is under 2.5 (a placeholder tile, a grey cell, an empty screen); the photos have grain
 everywhere, so a block inside a picture is never flat. Flat blocks of the background's colour (sampled in the
-margin left of the first column) are the gaps between cells and the space after the last row. The area
-shows pictures everywhere when no flat block has another colour, and at least `min_detail` of the blocks are
-detailed (not flat), so a black screen or an empty window never counts.
+margin left of the first column, `inset` px in from the area's left edge) are the gaps between cells and the space
+after the last row. The area shows pictures everywhere when no flat block has another colour, and at least
+`min_detail` of the blocks are detailed (not flat), so a black screen or an empty window never counts. Only the
+gallery may be looked at so: a sidebar beside it has flat rows of other colours (the selected one) and text that
+would count as detail (`wait_painted`'s `pictures_in`).
 """
 import os
 import time
@@ -158,10 +160,12 @@ class Screen:
 
     # --- painted ---
     def wait_painted(self, area, since, timeout, hold=0.5, interval=0.05, cpu=None, what="the screen",
-                     min_detail=0.25, artifacts=None, on_frame=None, quiet_after=None):
+                     min_detail=0.25, artifacts=None, on_frame=None, quiet_after=None, pictures_in=None, inset=10):
         """Waits until `area` (x, y, w, h) holds still for `hold` s with pictures everywhere in it. Only the area
         is compared: GTK's overlay scrollbar beside it fades out for about 0.85 s after every scroll in both apps,
-        and a status bar's text is no picture.
+        and a status bar's text is no picture. pictures_in() : the rectangle whose part in the area must show
+        pictures everywhere (the gallery beside a sidebar), or None while it cannot be told, asked each time the
+        area has held still; its background is sampled `inset` px in from its left edge (`pictures_everywhere`).
         Returns a dict: t (first frame of the still run, seconds after `since`), frame (the array), cpu (cpu()
         at that frame, if given), frames (how many were grabbed). Raises TimeoutError with a clear message (and
         the last frame saved under `artifacts`) after `timeout` s. quiet_after() (a time, or None) : the still
@@ -172,6 +176,7 @@ class Screen:
         first_t, first_cpu = None, None
         count = 0
         last_check = None
+        checked = area
         while True:
             next_at = time.monotonic() + interval
             t, frame = self.grab()
@@ -187,7 +192,9 @@ class Screen:
                 last_check = None
             elif t - max(first_t, (quiet_after() if quiet_after else None) or first_t) >= hold:
                 if last_check is None:
-                    last_check = pictures_everywhere(frame, area, min_detail)
+                    checked = overlap(pictures_in(), area) if pictures_in else area
+                    last_check = pictures_everywhere(frame, checked, min_detail, inset) if checked else \
+                        (False, "no gallery on screen to look at")
                 if last_check[0]:
                     return {"t": first_t - since, "frame": frame, "cpu": first_cpu, "frames": count}
             if time.monotonic() > deadline:
@@ -197,13 +204,24 @@ class Screen:
                     path = os.path.join(artifacts, "timeout-%d.png" % int(time.time() * 1000))
                     from PIL import Image
                     Image.fromarray(previous).save(path)
-                check = pictures_everywhere(previous, area, min_detail)
+                check = pictures_everywhere(previous, checked, min_detail, inset) if checked else \
+                    (False, "no gallery on screen to look at")
                 raise TimeoutError("%s not painted within %.0f s (still for %.2f s; %s)%s"
                                    % (what, timeout, t - first_t, check[1],
                                       "; last frame: %s" % path if path else ""))
             delay = next_at - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+
+
+def overlap(inner, area):
+    """The part of rectangle `inner` (x, y, w, h) inside `area`, or None when there is none (or no `inner`)."""
+    if inner is None:
+        return None
+    left, top = max(inner[0], area[0]), max(inner[1], area[1])
+    right = min(inner[0] + inner[2], area[0] + area[2])
+    bottom = min(inner[1] + inner[3], area[1] + area[3])
+    return (left, top, right - left, bottom - top) if right - left >= BLOCK and bottom - top >= BLOCK else None
 
 
 def block_stats(frame, area):
@@ -218,17 +236,18 @@ def block_stats(frame, area):
     return flat, mean
 
 
-def background_of(frame, area):
-    """The colour 10 px in from the area's left edge, halfway down: the margin left of the first column, in both
-    apps' grids (past the window's light border, which is 2 px wide at scale 2)."""
+def background_of(frame, area, inset=10):
+    """The colour `inset` px in from the area's left edge, halfway down: the margin left of the first column, in
+    both apps' grids (10 px: past the window's light border, which is 2 px wide at scale 2; a gallery's own edge
+    has no border, and its margin is 8 px wide at scale 1)."""
     x, y, _, h = area
-    return frame[y + h // 2, x + 10].astype(numpy.float32)
+    return frame[y + h // 2, x + inset].astype(numpy.float32)
 
 
-def pictures_everywhere(frame, area, min_detail=0.25):
+def pictures_everywhere(frame, area, min_detail=0.25, inset=10):
     """(ok, reason): see the module's docstring."""
     flat, mean = block_stats(frame, area)
-    background = background_of(frame, area)
+    background = background_of(frame, area, inset)
     off = flat & (numpy.abs(mean - background).max(axis=2) > 6)
     detail = 1 - flat.mean()
     if off.sum() > 0:

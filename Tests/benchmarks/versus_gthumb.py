@@ -138,6 +138,7 @@ CALLGRIND_SIZES = (10000, 200000)
 OUR_AREA = (0, 56, 1264, 860)       # the gallery canvas at 1280x1024 (below the header bar, above the trash zone)
 GTHUMB_AREA = (0, 96, 1264, 832)    # gThumb's grid (below its location bar, above its filter bar)
 INSET = 8
+GALLERY_INSET = 4  # px from the gallery canvas's left edge to the middle of its 8 px margin (`pictures_everywhere`)
 
 
 _held_lock = []  # the open lock file: the lock lasts while it stays open
@@ -452,6 +453,10 @@ class ImageGallery(Contender):
         app.proc = self.proc
         return app
 
+    def gallery_area(self, desktop):
+        """The gallery's canvas on screen (`gallery_area`)."""
+        return gallery_area(self.harness_app(desktop))
+
     def stalls(self, since=None, until=None):
         """[Stall] of the stall log, monotonic times, within [since, until]; None without a log."""
         if not os.path.exists(self.stall_log):
@@ -572,6 +577,24 @@ def sharpness_of_boxes(frame, boxes, inset):
             "lanczos": sum(r[2] for r in rows) / n, "n": n,
             "ratio": sum(r[0] / r[1] for r in rows) / n, "worst": min(r[0] / r[1] for r in rows),
             "cells_ratios": [(box[2], box[3], r[0] / r[1]) for box, r in zip(kept, rows)]}
+
+
+def gallery_area(gui):
+    """The gallery's canvas on screen (x, y, w, h) as the app (a harness App) tells assistive technologies, or None
+    while its window has none: what is painted beside a sidebar. Looked for down the window's tree without going into
+    list boxes, whose rows (a sidebar's 200 galleries) would each be a round trip to the GTK thread."""
+    import harness
+    frame = harness._safe(gui.frame)
+    pending = [frame] if frame is not None else []
+    while pending:
+        node = pending.pop(0)
+        role = harness._safe(lambda: node.role)
+        if role == harness.ROLE.LAYERED_PANE and harness._safe(lambda: node.name) == gui.gallery_name:
+            extents = harness._safe(node.extents)
+            return tuple(extents) if extents and extents[2] > 0 and extents[3] > 0 else None
+        if role not in (harness.ROLE.LIST_BOX, harness.ROLE.LAYERED_PANE):
+            pending.extend(harness._safe(node.children, []) or [])
+    return None
 
 
 def our_boxes(app, area, scale, limit=12):
