@@ -50,11 +50,11 @@ struct JournalLogFileTests {
             var offsets: [Int] = []
             for counter in 2..<40 {
                 let note = String(
-                    repeating: "n", count: counter == 20 ? JournalLogFile.checkSlice * 3 / 2 : counter * 9_973)
+                    repeating: "n", count: counter == 20 ? JournalLog.slice * 3 / 2 : counter * 9_973)
                 offsets.append(try file.append([entry(UInt64(counter), note: note)]))
             }
             let end = try file.append([entry(40, note: "last")])
-            #expect(end > JournalLogFile.checkSlice * 3)
+            #expect(end > JournalLog.slice * 3)
             for (index, covered) in offsets.enumerated() where index % 7 == 3 || index == 18 || index == 19 {
                 let (_, read) = try JournalLogFile.open(in: library, computer: "alpha", covered: covered)
                 #expect(read.entries.map(\.stamp.counter) == Array(UInt64(index + 3)...40) && read.end == end)
@@ -64,7 +64,7 @@ struct JournalLogFileTests {
             #expect(whole.entries.count == 39 && whole.end == end)
             // A changed byte in the third slice, well before what the snapshot covers, is still found.
             var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            let damaged = JournalLogFile.checkSlice * 2 + 1_000
+            let damaged = JournalLog.slice * 2 + 1_000
             bytes[damaged] = bytes[damaged] == UInt8(ascii: "n") ? UInt8(ascii: "m") : UInt8(ascii: "n")
             try bytes.write(to: URL(fileURLWithPath: path))
             #expect(throws: JournalLogFile.Failure.damaged) {

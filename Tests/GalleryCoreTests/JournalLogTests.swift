@@ -148,3 +148,70 @@ struct JournalLogTests {
         #expect(LongestIncreasingSubsequence.indices([nil, 2, 1]).count == 1)
     }
 }
+
+@Suite("A log read a slice at a time")
+struct JournalLogSlicesTests {
+    /// `JournalLog.read(from:to:covered:slice:fill:)` over `bytes`, filling from them as a file would, never more at
+    /// once than `held` (a slice, or the longest record a header claims).
+    private func readInSlices(
+        _ bytes: [UInt8], from offset: Int, covered: Int, slice: Int, held: Int
+    ) -> JournalLog.Read? {
+        JournalLog.read(from: offset, to: bytes.count, covered: covered, slice: slice) { buffer, at in
+            #expect(buffer.count <= held)
+            let count = min(buffer.count, bytes.count - at)
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + at, byteCount: count) }
+            return count
+        }
+    }
+
+    private func expectSame(_ sliced: JournalLog.Read?, _ whole: JournalLog.Read, _ what: String) {
+        #expect(sliced?.entries == whole.entries, "\(what)")
+        #expect(sliced?.end == whole.end && sliced?.stop == whole.stop && sliced?.skipped == whole.skipped, "\(what)")
+    }
+
+    @Test func aLogReadInSlicesReadsAsTheWholeOfItWhateverTheSliceTheStartTheCutTheDamageAndTheCoveredOffset() {
+        var generator = SplitMix64(seed: 48)
+        let (log, _, records) = sampleLog()
+        // Records of every length against the slices below: the sample's, one long, then the sample's again.
+        let long = JournalLog.record(
+            JournalEntry(
+                stamp: JournalStamp(counter: 20, computer: "alpha"),
+                changes: [
+                    .setImageField(
+                        ImageID("i1"), name: "note", value: RawJSON(.string(String(repeating: "n", count: 700))))
+                ]))
+        let bytes = log + long + log
+        let starts = [0] + records + records.map { $0 + log.count + long.count } + [log.count + long.count]
+        for _ in 0..<300 {
+            var damaged = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+            let isDamaged = Bool.random(using: &generator) && !damaged.isEmpty
+            if isDamaged {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= 0x01
+            }
+            let offset = starts.filter { $0 <= damaged.count }.randomElement(using: &generator)!
+            let covered =
+                Bool.random(using: &generator)
+                ? starts.randomElement(using: &generator)! : Int.random(in: 0...bytes.count, using: &generator)
+            let slice = [1, 17, 18, 19, 64, 200, 1 << 20].randomElement(using: &generator)!
+            let what = "\(damaged.count) bytes from \(offset), covered \(covered), slices of \(slice)"
+            let whole = JournalLog.read(damaged, from: offset, covered: max(covered, offset))
+            // A changed header may claim a longer record, up to the limit; the sample's records are under 800 bytes.
+            let held = max(slice, isDamaged ? JournalRecord.entryLimit + 19 : 800)
+            let sliced = readInSlices(damaged, from: offset, covered: max(covered, offset), slice: slice, held: held)
+            expectSame(sliced, whole, what)
+        }
+    }
+
+    @Test func aLogThatCannotBeReadIsNoReading() {
+        let (bytes, _, _) = sampleLog()
+        // The disk fails a little way in.
+        let read = JournalLog.read(from: 0, to: bytes.count, covered: 0, slice: 64) { buffer, at in
+            guard at < 100 else { return nil }
+            bytes.withUnsafeBytes {
+                buffer.baseAddress!.copyMemory(from: $0.baseAddress! + at, byteCount: buffer.count)
+            }
+            return buffer.count
+        }
+        #expect(read == nil)
+    }
+}

@@ -58,13 +58,8 @@ public final class JournalLogFile: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else { throw .failed(FileError(code: EINVAL, path: file.path)) }
         guard Int(status.st_size) <= limit else { throw .tooLarge }
         let size = Int(status.st_size)
-        let read: JournalLog.Read
-        if covered > 0, covered <= size, try file.checkRecords(upTo: covered) {
-            var tail = JournalLog.read(try file.bytes(from: covered, count: size - covered))
-            tail.end += covered
-            read = tail
-        } else {
-            read = JournalLog.read(try file.bytes(from: 0, count: size), covered: covered)
+        guard let read = Self.read(descriptor, from: 0, to: size, covered: covered) else {
+            throw .failed(FileError(code: errno, path: file.path))
         }
         switch read.stop {
         case .damaged?: throw .damaged
@@ -78,70 +73,23 @@ public final class JournalLogFile: Sendable {
         return (file, read)
     }
 
-    /// Whether the records before `offset` are whole and pass their checks, `offset` the end of one; read a slice at
-    /// a time, since a snapshot holds what they say (a long-lived log is many times the size of what is decoded).
-    private func checkRecords(upTo offset: Int) throws(Failure) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: min(offset, Self.checkSlice))
-        var start = 0
-        var held = 0
-        while start + held < offset {
-            let wanted = min(buffer.count - held, offset - start - held)
-            let got = try read(into: &buffer, at: held, count: wanted, from: start + held)
-            guard got == wanted else { return false }
-            held += got
-            let found = buffer.withUnsafeBufferPointer {
-                JournalRecord.read(UnsafeBufferPointer(rebasing: $0[..<held]), from: 0)
-            }
-            switch found.stop {
-            case .damaged?: throw .damaged
-            case .cut? where start + held == offset: return false
-            case .cut?, nil: break
-            }
-            // The record cut at the slice's end is read again at the start of the next; one longer than a slice
-            // gets a buffer of its length.
-            buffer.withUnsafeMutableBufferPointer {
-                $0.baseAddress!.update(from: $0.baseAddress! + found.end, count: held - found.end)
-            }
-            start += found.end
-            held -= found.end
-            if held >= JournalRecord.headerLength, found.end == 0 {
-                let header = Array(buffer[..<JournalRecord.headerLength])
-                guard let length = JournalRecord.recordLength(header: header, limit: JournalRecord.entryLimit) else {
-                    throw .damaged
+    /// `JournalLog.read(from:to:covered:fill:)` of the log `descriptor` opens, a slice at a time: this computer's
+    /// own or another's. Nil when it cannot be read (`errno` says why).
+    static func read(_ descriptor: Int32, from offset: Int, to end: Int, covered: Int) -> JournalLog.Read? {
+        JournalLog.read(from: offset, to: end, covered: covered) { buffer, at in
+            var done = 0
+            while done < buffer.count {
+                let got = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(at + done))
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else {
+                    if got == 0 { break }
+                    return nil
                 }
-                if length > buffer.count { buffer += [UInt8](repeating: 0, count: length - buffer.count) }
+                done += got
             }
+            return done
         }
-        return start == offset
     }
-
-    /// The bytes of the log in `start..<start + count`, fewer when it is shorter.
-    private func bytes(from start: Int, count: Int) throws(Failure) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = try read(into: &bytes, at: 0, count: count, from: start)
-        bytes.removeLast(count - got)
-        return bytes
-    }
-
-    /// Reads `count` bytes at `offset` of the log into `buffer` from `index`; fewer at its end.
-    private func read(into buffer: inout [UInt8], at index: Int, count: Int, from offset: Int) throws(Failure) -> Int {
-        var done = 0
-        while done < count {
-            let got = buffer.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + index + done, count - done, off_t(offset + done))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else {
-                if got == 0 { break }
-                throw .failed(FileError(code: errno, path: path))
-            }
-            done += got
-        }
-        return done
-    }
-
-    /// How much of a log is checked at a time before the offset a snapshot covers.
-    static let checkSlice = 1 << 20
 
     /// Appends `entries` at the end, one record each, and flushes them to the disk. A write that fails (a full disk)
     /// is cut off again, so that the records appended after it are read. Returns the log's size after it: the offset

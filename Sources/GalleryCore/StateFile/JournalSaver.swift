@@ -778,23 +778,7 @@ public final class JournalSaver: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(status.st_size)
         func read(from start: Int) -> JournalLog.Read? {
-            var bytes = [UInt8](repeating: 0, count: min(size - start, limit))
-            var count = 0
-            while count < bytes.count {
-                let got = bytes.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(start + count))
-                }
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else {
-                    if got == 0 { break }
-                    return nil
-                }
-                count += got
-            }
-            bytes.removeLast(bytes.count - count)
-            var found = JournalLog.read(bytes)
-            found.end += start
-            return found
+            JournalLogFile.read(descriptor, from: start, to: start + min(size - start, limit), covered: start)
         }
         let start = offset <= size ? offset : 0
         guard let found = read(from: start) else { return nil }
