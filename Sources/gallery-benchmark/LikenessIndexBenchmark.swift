@@ -25,7 +25,7 @@ import GalleryCore
     // The workers' time on the CPU: the machine is shared, and its wall time is many times that when it is busy.
     var workTimes: [Duration] = []
     let index = LikenessIndex(library: library) { work, then in
-        workTimes.append(threadTime(work))
+        workTimes.append(ThreadProcessorClock().measure(work))
         then()
     }
     let before = cshim_allocated_bytes()
@@ -74,18 +74,6 @@ import GalleryCore
                 milliseconds(sorted[6])))
     }
     precondition(index.buildCount == 1)
-}
-
-/// The calling thread's time on the CPU while `work` runs.
-private func threadTime(_ work: () -> Void) -> Duration {
-    func now() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
-    let start = now()
-    work()
-    return now() - start
 }
 
 private func milliseconds(_ duration: Duration) -> Double {

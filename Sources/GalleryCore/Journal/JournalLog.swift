@@ -16,23 +16,13 @@ public enum JournalLog {
     /// is checked, but only those from `covered` on are decoded: a snapshot holds those before it already. A `covered`
     /// that is no record's start (a log put back from elsewhere) covers nothing.
     public static func read(_ bytes: [UInt8], from offset: Int = 0, covered: Int = 0) -> Read {
-        bytes.withUnsafeBufferPointer { buffer in
-            let found = JournalRecord.read(buffer, from: offset)
-            var read = Read(end: found.end, stop: found.stop)
-            let first =
-                covered == found.end
-                ? found.payloads.count
-                : found.payloads.firstIndex { $0.lowerBound - JournalRecord.headerLength == covered } ?? 0
-            for payload in found.payloads[first...] {
-                if let (entry, skipped) = JournalEntry.decode(UnsafeBufferPointer(rebasing: buffer[payload])) {
-                    read.entries.append(entry)
-                    read.skipped += skipped
-                } else {
-                    read.skipped += 1
-                }
+        // One slice of all of them, which the bytes fill without fail.
+        read(from: offset, to: bytes.count, covered: covered, slice: bytes.count) { buffer, at in
+            bytes.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[at..<at + buffer.count]))
             }
-            return read
-        }
+            return buffer.count
+        }!
     }
 
     /// How much of a log is held at a time when it is read from a file: a record longer than that is held whole.

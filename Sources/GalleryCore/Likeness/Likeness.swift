@@ -47,13 +47,7 @@ public struct Likeness: Hashable, Sendable {
     private static func hex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
         var value: UInt64 = 0
         for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = HexDigit.value(of: byte) else { return nil }
             value = value << 4 | UInt64(digit)
         }
         return value

@@ -519,13 +519,7 @@ struct JSONReader {
         guard offset + 4 <= bytes.count else { throw failure }
         var value: UInt16 = 0
         for byte in bytes[offset..<offset + 4] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure
-            }
+            guard let digit = HexDigit.value(of: byte) else { throw failure }
             value = value << 4 | UInt16(digit)
         }
         offset += 4
