@@ -79,7 +79,32 @@ private func measureJournal(state: GalleryState) {
     }
     print("journal: the replica read holds \(snapshotMemory / count) bytes an image (malloc)")
     precondition(read?.replica == replica)
+    measureMeasuredLater(replica, state)
     measureLaunchReading(snapshot: snapshot, shown: state.galleries[0].id)
+}
+
+/// The heap a replica read from a snapshot and the library made from it hold when every image got its likeness after
+/// it arrived, as the app's likeness pass records one: each image a field register, its made image a copy of its
+/// arrival's with the likeness set.
+private func measureMeasuredLater(_ replica: LibraryReplica, _ state: GalleryState) {
+    let count = state.galleries.reduce(0) { $0 + $1.images.count }
+    var measured = replica
+    let likeness = RawJSON(.string("0123456789abcdef.8a5c4a2b3d1c1e2f"))
+    measured.apply(
+        JournalEntry(
+            stamp: JournalStamp(counter: replica.clock + 1, computer: "benchmark"),
+            changes: state.galleries.flatMap(\.images).map { .setImageField($0.id, name: "likeness", value: likeness) })
+    )
+    let snapshot = JournalSnapshot(replica: measured, covers: [:]).encoded
+    var held: (LibraryReplica, GalleryState)?
+    let bytes = heapBytes {
+        let read = JournalSnapshot.decode(snapshot)!.replica
+        held = (read, read.state)
+    }
+    precondition(held?.1.galleries.count == state.galleries.count)
+    print(
+        "journal: a likeness set after each arrival: the replica read and its library hold \(bytes / count) bytes an image (malloc)"
+    )
 }
 
 /// A launch's reading of the journal (`JournalSaver` opened on a folder holding `snapshot`), whole and shown gallery

@@ -24,6 +24,7 @@ enum JournalFields {
     /// `setImageField` for each of `values` in turn, the image's details unpacked once and packed once: a replica
     /// makes each of a million images from its registers so.
     static func setImageFields(_ values: [(name: String, value: RawJSON?)], in image: inout GalleryImage) -> Bool {
+        if setMeasurements(values, in: &image) { return true }
         var details = image.detailFields
         var isValid = true
         for (name, value) in values {
@@ -58,6 +59,31 @@ enum JournalFields {
         }
         image.detailFields = details
         return isValid
+    }
+
+    /// Sets a likeness and an animation measured after the image arrived (most images' only fields set since) without
+    /// packing its details again; false, and `image` untouched, for anything else (another field, a value removed or
+    /// of another shape, an image that kept one of another shape), which `setImageFields` sets the long way.
+    private static func setMeasurements(_ values: [(name: String, value: RawJSON?)], in image: inout GalleryImage)
+        -> Bool
+    {
+        guard !values.isEmpty else { return false }
+        var measured = ImageDetails.Fields()
+        for (name, value) in values {
+            guard name == "likeness" || name == "animation", let value, image.unknownFields[name] == nil,
+                readField(
+                    name, value,
+                    { (reader, field) throws(JSONReader.Failure) in
+                        try StateFileFormat.readImageField(&reader, field, into: &measured)
+                    }),
+                measured.unknownFields.isEmpty
+            else { return false }
+        }
+        let names = Set(values.map(\.name))
+        image.measure(
+            likeness: names.contains("likeness") ? measured.likeness : image.likeness,
+            animation: names.contains("animation") ? measured.animation : image.animation)
+        return true
     }
 
     /// Whether `value` can be the field `name` of an image: what `setImageField` answers, without an image packed to

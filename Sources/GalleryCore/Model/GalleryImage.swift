@@ -32,12 +32,12 @@ public struct GalleryImage: Hashable, Sendable {
     /// What it looks like (fingerprint and palette), measured from its pixels; nil until measured.
     public var likeness: Likeness? {
         get { details?.likeness }
-        set { change { $0.likeness = newValue } }
+        set { measure(likeness: newValue, animation: animation) }
     }
     /// Whether it moves (its frame count and duration), read from its header; nil until read.
     public var animation: AnimationSummary? {
         get { details?.animation }
-        set { change { $0.animation = newValue } }
+        set { measure(likeness: likeness, animation: newValue) }
     }
     /// The copies of it that were merged into it, with the addresses they came from.
     public var mergedCopies: [MergedCopy] {
@@ -71,6 +71,19 @@ public struct GalleryImage: Hashable, Sendable {
         self.id = id
         self.url = url
         self.aspectRatio = aspectRatio
+    }
+
+    /// Sets the measurements, which the details keep beside their packed texts: a copy of the details that shares
+    /// them, when there are details to copy and something measured to set.
+    mutating func measure(likeness: Likeness?, animation: AnimationSummary?) {
+        if let details, let measured = details.measured(likeness: likeness, animation: animation) {
+            self.details = measured
+        } else {
+            change {
+                $0.likeness = likeness
+                $0.animation = animation
+            }
+        }
     }
 
     private mutating func change(_ body: (inout ImageDetails.Fields) -> Void) {
