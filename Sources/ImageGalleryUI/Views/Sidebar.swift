@@ -20,7 +20,7 @@ final class Sidebar {
     private var observation: Observation?
     private var isDetached = false
     /// The galleries changed while the sidebar was hidden: its rows are made again as it shows. A library of hundreds
-    /// of galleries makes hundreds of rows (each with its entry for renaming), which a hidden sidebar does not need.
+    /// of galleries makes hundreds of rows, which a hidden sidebar does not need.
     private var rowsAreStale = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
