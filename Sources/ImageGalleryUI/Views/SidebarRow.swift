@@ -16,6 +16,8 @@ final class SidebarRow {
     private let stack = Stack()
     private weak var sidebar: Sidebar?
     private(set) var isRenaming = false
+    /// The entry's width in characters (the sidebar's entry ruler is as wide).
+    static let entryWidthChars = 8
 
     init(galleryID: String, isSmart: Bool, sidebar: Sidebar) {
         self.galleryID = galleryID
@@ -78,6 +80,12 @@ final class SidebarRow {
             }
     }
 
+    /// Keeps the name's place as large as the entry will be, before it is made: at a large font the entry is the
+    /// row's tallest part and the sidebar's narrowest width (elsewhere the row's minimum height in style.css is).
+    func keepSize(ofEntry size: (width: Int, height: Int)) {
+        stack.setSizeRequest(width: Int32(size.width), height: Int32(size.height))
+    }
+
     func beginRename() {
         guard !isRenaming else { return }
         isRenaming = true
@@ -97,12 +105,11 @@ final class SidebarRow {
         row.grabFocus()
     }
 
-    /// The stack stays homogeneous, as tall as the entry once it is made; before, as tall as the name. Both are
-    /// under the row's minimum height (style.css: 36 px against the entry's 34) up to a font of about 20 points.
+    /// The stack stays homogeneous: as large as the entry once it is made, as it was before (`keepSize`).
     private func makeEntry() -> Entry {
         let entry = Entry()
         entry.accessibleName = isSmart ? tr("Saved search name") : tr("Gallery name")
-        entry.widthChars = 8
+        entry.widthChars = Self.entryWidthChars
         entry.onActivate { [weak self] in self?.endRename(commit: true) }
         entry.onFocusOut { [weak self] in self?.endRename(commit: true) }
         entry.onKeyPress { [weak self] key in
