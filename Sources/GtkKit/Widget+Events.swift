@@ -145,6 +145,15 @@ extension Widget {
                     | GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue | GDK_LEAVE_NOTIFY_MASK.rawValue))
         canFocus = true
     }
+
+    /// A button's presses, releases and drags (a mouse's or a touch's) over the widget's own windows, for a drag
+    /// source above it to see them: without, they go past those windows to the first one that asks for them.
+    public func enableButtonEvents() {
+        addEvents(
+            GdkEventMask(
+                GDK_BUTTON_PRESS_MASK.rawValue | GDK_BUTTON_RELEASE_MASK.rawValue | GDK_BUTTON_MOTION_MASK.rawValue
+                    | GDK_TOUCH_MASK.rawValue))
+    }
 }
 
 /// A button event's position in `widget`'s coordinates. GDK gives it relative to the window it

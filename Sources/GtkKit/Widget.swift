@@ -157,6 +157,14 @@ open class Widget: Object {
 
     public var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(widget)) }
     public var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(widget)) }
+    /// The size the widget asks for, its style and contents as they are now (shown or not).
+    public var naturalSize: (width: Int, height: Int) {
+        var width: gint = 0
+        var height: gint = 0
+        gtk_widget_get_preferred_width(widget, nil, &width)
+        gtk_widget_get_preferred_height(widget, nil, &height)
+        return (Int(width), Int(height))
+    }
     public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(widget)) }
 
     /// Translates a point from this widget's coordinates to `other`'s.

@@ -6,6 +6,8 @@ the library (`--print-state`). Screenshots of the sidebar (light, dark, a long n
 import os
 import time
 
+import pytest
+
 import harness
 from drag_helpers import PointerDrag, click, image_id, name_of
 from drag_source import DragSource, target, uri_list
@@ -418,3 +420,37 @@ def test_the_row_clicked_is_the_one_renamed_or_given_a_menu_and_the_last_gallery
     time.sleep(1)
     assert app.state_bytes() == before, "Delete on the last gallery changed the library"
     assert [n for n, _ in rows(app)] == ["Cats, 2 images"]
+
+
+@pytest.mark.parametrize("font", [None, "DejaVu Sans 22"])
+def test_a_row_keeps_its_height_before_during_and_after_a_rename(make_app, http_server, desktop, tmp_path, font):
+    # A row makes its name entry when first renamed: it must be as tall with the entry as without it. At a large
+    # font (GTK's settings.ini in XDG_CONFIG_DIRS) the entry is taller than the name and the row's minimum height.
+    state = two_galleries(http_server, first=2, second=2,
+                          smartGalleries=[{"id": "sofa", "name": "On the sofa", "query": {"tag": "sofa"}}])
+    env = {}
+    if font:
+        (tmp_path / "gtk-3.0").mkdir()
+        (tmp_path / "gtk-3.0" / "settings.ini").write_text("[Settings]\ngtk-font-name=%s\n" % font)
+        env["XDG_CONFIG_DIRS"] = str(tmp_path)
+    app = make_app(state, env_overrides=env)
+    app.start()
+    settled(app, 2)
+
+    def heights():
+        return [node.extents()[3] for _, node in rows(app)]
+
+    before = heights()
+    assert len(before) == 3 and before[1] == before[2], before
+    for name, entry_name, end in [("Dogs", "Gallery name", "Escape"), ("Dogs", "Gallery name", "Return"),
+                                  ("On the sofa", "Saved search name", "Return")]:
+        click(desktop, centre(row(app, name)))
+        app.key("F2")
+        entry = app.wait_for_object(entry_name, "text", timeout=10)
+        wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == name, 5, 0.1, "the entry of %s" % name)
+        assert heights() == before, "renaming %s: %r, before %r" % (name, heights(), before)
+        shot(app, "sidebar-renaming-%s-%s.png" % (name.replace(" ", "-"), (font or "default").replace(" ", "-")))
+        app.key(end)
+        wait_until(lambda: not harness._safe(lambda: entry.has_state("SHOWING"), False), 5, 0.1, "the entry to go")
+        assert heights() == before, "after renaming %s: %r, before %r" % (name, heights(), before)
+    assert [n for n, _ in rows(app)][:2] == ["Cats, 2 images", "Dogs, 2 images"]

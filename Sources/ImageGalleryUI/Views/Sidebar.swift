@@ -20,7 +20,7 @@ final class Sidebar {
     private var observation: Observation?
     private var isDetached = false
     /// The galleries changed while the sidebar was hidden: its rows are made again as it shows. A library of hundreds
-    /// of galleries makes hundreds of rows (each with its entry for renaming), which a hidden sidebar does not need.
+    /// of galleries makes hundreds of rows, which a hidden sidebar does not need.
     private var rowsAreStale = false
     /// Selecting a row programmatically must not be taken for the user choosing a gallery.
     private var followingSession = false
@@ -28,6 +28,8 @@ final class Sidebar {
     private var rowToReveal: String?
     /// A row double-clicked: renamed once the button is released, after the list has focused the row.
     private var renameOnRelease: String?
+    /// An entry styled as a row's, never shown: how tall a row's entry will be, which rows make only when renamed.
+    private let entryRuler = Entry()
 
     /// The user asked to delete a gallery (Delete key on its row).
     var onDeleteRequested: (String) -> Void = { _ in }
@@ -64,6 +66,14 @@ final class Sidebar {
             guard let self, root.isVisible else { return }
             for row in rows where row.isSmart { row.update(from: library, search: search) }
         }
+        let rulerRow = Box(.horizontal)
+        rulerRow.addStyleClass("sidebar-row")
+        rulerRow.isLeftOutOfShowAll = true
+        rulerRow.isVisible = false
+        entryRuler.widthChars = SidebarRow.entryWidthChars
+        rulerRow.append(entryRuler)
+        entryRuler.showAll()
+        root.append(rulerRow)
         // Shown or hidden by the window alone: a window's `showAll` would realize every row of a hidden sidebar.
         root.showAll()
         root.isLeftOutOfShowAll = true
@@ -106,7 +116,11 @@ final class Sidebar {
             rows =
                 library.galleries.map { SidebarRow(galleryID: $0.id, isSmart: false, sidebar: self) }
                 + library.smartGalleries.map { SidebarRow(galleryID: $0.id, isSmart: true, sidebar: self) }
-            for row in rows { list.append(row.row) }
+            let entrySize = entryRuler.naturalSize
+            for row in rows {
+                row.keepSize(ofEntry: entrySize)
+                list.append(row.row)
+            }
         }
         for row in rows { row.update(from: library, search: search) }
         followShownGallery()
