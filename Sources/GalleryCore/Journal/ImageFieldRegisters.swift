@@ -1,6 +1,6 @@
 /// An image's fields set after its arrival, each a register, by name: most images have none or one (a likeness
 /// measured after it arrived), so they are kept in an array in the order of their names, not in a dictionary of their
-/// own (a million of those, each hashed at every look-up, were a launch's largest cost after parsing).
+/// own, which costs a storage object an image and a hash at every look-up.
 struct ImageFieldRegisters: Hashable, Sendable, Sequence {
     private var registers: [(name: String, register: JournalRegister<RawJSON?>)] = []
 

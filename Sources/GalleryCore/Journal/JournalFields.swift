@@ -48,13 +48,8 @@ enum JournalFields {
             }
             details.unknownFields[name] = nil
             guard let value else { continue }
-            let isRead = readField(name, value) { (reader, field) throws(JSONReader.Failure) in
-                switch field {
-                case "url": image.url = try reader.readString()
-                case "aspectRatio": image.aspectRatio = try reader.readDouble() ?? 0
-                default: try StateFileFormat.readImageField(&reader, field, into: &details)
-                }
-            }
+            let isRead = readImageField(
+                name, value, url: &image.url, aspectRatio: &image.aspectRatio, details: &details)
             isValid = isValid && isRead
         }
         image.detailFields = details
@@ -95,11 +90,21 @@ enum JournalFields {
         default: break
         }
         guard let value else { return true }
+        var url = ""
+        var aspectRatio = 0.0
         var details = ImageDetails.Fields()
-        return readField(name, value) { (reader, field) throws(JSONReader.Failure) in
+        return readImageField(name, value, url: &url, aspectRatio: &aspectRatio, details: &details)
+    }
+
+    /// Reads `value` as the image field `name` into the parts of an image it sets; false when it cannot be that field.
+    private static func readImageField(
+        _ name: String, _ value: RawJSON, url: inout String, aspectRatio: inout Double,
+        details: inout ImageDetails.Fields
+    ) -> Bool {
+        readField(name, value) { (reader, field) throws(JSONReader.Failure) in
             switch field {
-            case "url": _ = try reader.readString()
-            case "aspectRatio": _ = try reader.readDouble()
+            case "url": url = try reader.readString()
+            case "aspectRatio": aspectRatio = try reader.readDouble() ?? 0
             default: try StateFileFormat.readImageField(&reader, field, into: &details)
             }
         }

@@ -32,7 +32,7 @@ public final class JournalSaver: Sendable {
         /// A mebibyte of log is some four thousand edits, replayed in milliseconds; a quarter of the snapshot keeps
         /// a launch's replay under a quarter of its reading, and the snapshots' writes at four times the log's. A
         /// launch checks its own log whole, a slice at a time: 16 MiB of it is sixteen snapshots of a 10,000-image
-        /// library (a mebibyte of log between two) and some ten milliseconds of checking; a million images' snapshot
+        /// library (a mebibyte of log between two), still a short check; a million images' snapshot
         /// (some 570 MB) lets more than that in between, so each of its snapshots moves to a new log.
         public static let standard = SnapshotPolicy(minimumLogBytes: 1 << 20, snapshotShare: 4)
 

@@ -3,7 +3,7 @@ import GtkKit
 
 /// One gallery in the sidebar: its name (an entry while renaming) and how many images it holds; or a smart
 /// gallery, with its icon and how many images its search finds now. A row makes its entry when it is first renamed:
-/// made with the rows, 200 galleries' entries took 38% of the instructions of building the main window.
+/// a library of hundreds of galleries would otherwise build and measure hundreds of entries no one uses.
 @MainActor
 final class SidebarRow {
     let galleryID: String
