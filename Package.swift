@@ -107,7 +107,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // `swift run -c release gallery-benchmark`: the core's costs at gallery scale.
-        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO", "CShim"]),
+        .executableTarget(name: "gallery-benchmark", dependencies: ["GalleryCore", "GalleryIO", "GLibKit", "CShim"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore"]),
         // The app's program is built for these tests too: they decode in its decoder process.
         // CExempi: the tests read the sidecars back with Exempi's parser; CCairo: they read surfaces' pixels.

@@ -81,12 +81,11 @@ public final class Pixbuf: Sendable {
         let pixels =
             interpolated || (width, height) == (self.width, self.height) ? self : scaled(width: width, height: height)
         let shrinks = (width, height) != (pixels.width, pixels.height) || cornerRadius > 0
-        var made = cshim_image_surface_from_pixbuf(pixels.pixbuf, shrinks ? 0 : 1)!
-        if shrinks {
-            let shrunk = cshim_image_surface_shrunk(made, gint(width), gint(height), cornerRadius > 0 ? 1 : 0)!
-            cairo_surface_destroy(made)
-            made = shrunk
-        }
+        let made =
+            shrinks
+            ? cshim_image_surface_from_pixbuf_shrunk(
+                pixels.pixbuf, gint(width), gint(height), cornerRadius > 0 ? 1 : 0)!
+            : cshim_image_surface_from_pixbuf(pixels.pixbuf, 1)!
         if cornerRadius > 0 { cshim_cut_round_corners(made, cornerRadius * Double(scale)) }
         cairo_surface_set_device_scale(made, Double(scale), Double(scale))
         return CairoSurface(

@@ -7,7 +7,8 @@
 // state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
 // [image count] [galleries] [edit] [repetitions] [index]` for an edit's cost on the GTK thread, `gallery-benchmark save
 // [image count]` for an edit's bytes written and time to disk through the app's saver, `gallery-benchmark landing
-// [gallery size] [arrivals] [per pass] [runs]` for images landing in a gallery.
+// [gallery size] [arrivals] [per pass] [runs]` for images landing in a gallery, `gallery-benchmark cell-pictures
+// <thumbnail folder> [count] [runs]` for cells' pictures made from thumbnails.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -184,6 +185,14 @@ if CommandLine.arguments.dropFirst().first == "journal" {
 if CommandLine.arguments.dropFirst().first == "launch-reading", CommandLine.arguments.count > 2 {
     measureLaunchReading(
         home: CommandLine.arguments[2], runs: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 5)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "cell-pictures", CommandLine.arguments.count > 2 {
+    let arguments = CommandLine.arguments
+    measureCellPictures(
+        folder: arguments[2], count: arguments.dropFirst(3).first.flatMap(Int.init) ?? 200,
+        runs: arguments.dropFirst(4).first.flatMap(Int.init) ?? 5)
     exit(0)
 }
 

@@ -73,6 +73,56 @@ import Testing
         #expect(argb(thirds, 1, 0)[1] == 220)
     }
 
+    /// Catmull-Rom interpolation of `sample` (clamped at the edges) at the centre of output pixel `index` of `target`
+    /// along a side of `source` pixels.
+    func catmullRom(_ index: Int, source: Int, target: Int, _ sample: (Int) -> Double) -> Double {
+        let centre = (Double(index) + 0.5) * Double(source) / Double(target) - 0.5
+        let base = Int(centre.rounded(.down))
+        let t = centre - Double(base)
+        let weights = [
+            (-t * t * t + 2 * t * t - t) / 2, (3 * t * t * t - 5 * t * t + 2) / 2,
+            (-3 * t * t * t + 4 * t * t + t) / 2, (t * t * t - t * t) / 2,
+        ]
+        return (0..<4).reduce(0) { $0 + weights[$1] * sample(min(max(base - 1 + $1, 0), source - 1)) }
+    }
+
+    /// Shrunk by less than a quarter, each pixel is interpolated from the four by four around its centre with
+    /// Catmull-Rom's weights, read from the pixbuf itself or from its pixels with alpha alike; widths whose rows
+    /// are no whole number of the fast passes' steps among them.
+    @Test(arguments: [(64, 48, 53, 40), (61, 37, 47, 29), (9, 7, 7, 6)])
+    func shrunkByLessThanAQuarterEachPixelIsACatmullRomInterpolation(
+        sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
+    ) throws {
+        var random = SystemRandomNumberGenerator()
+        let values = (0..<(sourceWidth * sourceHeight)).map { _ in
+            (0..<3).map { _ in UInt8.random(in: 0...255, using: &random) }
+        }
+        let rgb = try pixbuf(width: sourceWidth, height: sourceHeight, alpha: false) { x, y in
+            values[y * sourceWidth + x]
+        }
+        let opaque = try pixbuf(width: sourceWidth, height: sourceHeight, alpha: true) { x, y in
+            values[y * sourceWidth + x] + [255]
+        }
+        let direct = rgb.surface(width: width, height: height, scale: 1)
+        let withAlpha = opaque.surface(width: width, height: height, scale: 1)
+        var furthest = 0.0
+        for y in 0..<height {
+            for x in 0..<width {
+                #expect(argb(direct, x, y) == argb(withAlpha, x, y))
+                for channel in 0..<3 {
+                    let expected = catmullRom(x, source: sourceWidth, target: width) { column in
+                        catmullRom(y, source: sourceHeight, target: height) { row in
+                            Double(values[row * sourceWidth + column][channel])
+                        }
+                    }
+                    let distance = abs(Double(argb(direct, x, y)[1 + channel]) - min(max(expected, 0), 255))
+                    furthest = max(furthest, distance)
+                }
+            }
+        }
+        #expect(furthest <= 1)
+    }
+
     @Test func shrunkByMoreThanHalfEachPixelIsTheAverageOfTheAreaItCovers() throws {
         let quartered = try pixbuf(width: 8, height: 4, alpha: false) { x, _ in [UInt8(x < 4 ? 0 : 200), 0, 0] }
             .surface(width: 2, height: 1, scale: 1)

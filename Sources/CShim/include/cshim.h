@@ -62,6 +62,11 @@ cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf, gboole
 /// no display, made by `cshim_image_surface_create_own_pages` (see scaled_surface.c).
 cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha);
 
+/// `pixbuf` (8-bit RGB or RGBA) shrunk to `width`×`height` as `cshim_image_surface_shrunk` shrinks its surface, read
+/// where it is when it is 8-bit RGB shrunk by less than a quarter (see scaled_surface.c).
+cairo_surface_t *cshim_image_surface_from_pixbuf_shrunk(const GdkPixbuf *pixbuf, int width, int height,
+                                                        gboolean with_alpha);
+
 /// `pixbuf` (8-bit RGB without alpha) shrunk to `width`×`height` (neither larger than its own) by averaging the
 /// area each new pixel covers, as gdk-pixbuf's bilinear filter does; NULL for other pixbufs or sizes
 /// (see pixbuf_shrink.c).
