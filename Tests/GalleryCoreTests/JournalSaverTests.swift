@@ -877,6 +877,32 @@ struct JournalSaverTests {
         }
     }
 
+    @Test func aSnapshotRemovesAFewOldLogsAtMost() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: everyAppend)
+            first.save(library)
+            #expect(first.flush() == nil)
+            // Six old logs of this computer's (copies of its log: the same entries), none covered by a snapshot yet.
+            let olds = (1...6).map { "old-\($0)" }
+            for old in olds {
+                try FileManager.default.copyItem(at: folders.logFile(first.computer), to: folders.logFile(old))
+            }
+            try Data(olds.map { $0 + "\n" }.joined().utf8).write(
+                to: folders.stateFolder("a").appendingPathComponent("journal-retired"))
+            let relaunched = try saver(folders, policy: everyAppend)
+            var state = library
+            for step in 0..<2 {
+                state = noting(state, step: step)
+                relaunched.save(state)
+                #expect(relaunched.flush() == nil)
+                let left = olds.filter { folders.size(folders.logFile($0)) > 0 }
+                #expect(left == (step == 0 ? Array(olds.suffix(2)) : []), "step \(step)")
+                #expect(try retired(folders, "a") == left, "step \(step)")
+            }
+            #expect(try saver(folders, computer: "b").loaded == state)
+        }
+    }
+
     @Test func aLogPastTheLimitDoesNotStopSaves() throws {
         try withFolders { folders in
             // No snapshot but the one the first save owes: the notes after it are in the log alone.

@@ -708,13 +708,14 @@ public final class JournalSaver: Sendable {
     private func removeCoveredLogs(of ids: [String], covers: [String: Int]) -> [String] {
         var tables: [[String: Int]?]?
         var gone: [String] = []
+        var removed = 0
         for id in ids {
             let name = id + Self.logSuffix
             guard let status = folder.status(of: name) else {
                 gone.append(id)
                 continue
             }
-            guard gone.count < Self.removalsPerSnapshot, status.st_mode & S_IFMT == S_IFREG, let covered = covers[id],
+            guard removed < Self.removalsPerSnapshot, status.st_mode & S_IFMT == S_IFREG, let covered = covers[id],
                 covered >= Int(status.st_size) || !Self.readsPast(covered, log: id, in: folder)
             else { continue }
             if tables == nil { tables = Self.snapshotsCovers(in: folder) }
@@ -722,6 +723,7 @@ public final class JournalSaver: Sendable {
                 folder.remove(name)
             else { continue }
             gone.append(id)
+            removed += 1
         }
         return gone
     }
