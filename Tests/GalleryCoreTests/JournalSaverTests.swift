@@ -128,6 +128,13 @@ extension Folders {
     }
 }
 
+/// The ids `computer`'s state folder lists as its old ones.
+private func retired(_ folders: Folders, _ computer: String) throws -> [String] {
+    let url = folders.stateFolder(computer).appendingPathComponent("journal-retired")
+    guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+    return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+}
+
 /// The stamps' counters in `computer`'s log.
 private func counters(_ folders: Folders, _ computer: String) throws -> [UInt64] {
     JournalLog.read([UInt8](try Data(contentsOf: folders.logFile(computer)))).entries.map(\.stamp.counter)
@@ -420,6 +427,8 @@ struct JournalSaverTests {
             let edited = noted(library, gallery: 1, image: 0, "After")
             second.save(edited)
             #expect(second.flush() == nil)
+            // The snapshot the new log owes covers the old one up to its damage, past which nothing reads: it goes.
+            #expect(folders.size(folders.logFile(first.computer)) == -1)
             let third = try saver(folders)
             #expect(third.computer == second.computer && third.loaded == edited)
         }
@@ -636,17 +645,19 @@ struct JournalSaverTests {
             let old = first.computer
             let reports = Reports()
             let other = try saver(folders, computer: "b", reports: reports)
-            var moved: (step: Int, size: Int)?
+            var moved: (step: Int, sizeBefore: Int, counters: [UInt64])?
             for step in 0..<16 {
+                let (sizeBefore, countersBefore) = (folders.size(folders.logFile(old)), try? counters(folders, old))
                 state = noting(state, step: step)
                 first.save(state)
                 #expect(first.flush() == nil)  // the append, then its snapshot
                 let size = folders.size(folders.logFile(old))
-                if let moved {
-                    #expect(size == moved.size, "step \(step)")  // never appended to again
+                if moved != nil || first.computer != old {
+                    // Never appended to again, and removed by the move's snapshot: no other snapshot covers it less.
+                    #expect(size == -1, "step \(step)")
+                    if moved == nil { moved = (step, sizeBefore, countersBefore ?? []) }
                 } else {
-                    #expect((first.computer != old) == (size >= logBound), "step \(step)")
-                    if first.computer != old { moved = (step, size) }
+                    #expect(size < logBound, "step \(step)")
                 }
             }
             let new = first.computer
@@ -655,22 +666,18 @@ struct JournalSaverTests {
             // The new id's snapshot covers the old log whole, and replaces the old id's.
             let snapshot = try #require(
                 JournalSnapshot.decode([UInt8](try Data(contentsOf: folders.snapshotFile(new)))))
-            #expect(snapshot.covers[old] == folders.size(folders.logFile(old)))
+            let covered = try #require(snapshot.covers[old])
+            #expect(covered >= logBound && covered > moved!.sizeBefore && moved!.sizeBefore < logBound)
             #expect(!FileManager.default.fileExists(atPath: folders.snapshotFile(old).path))
-            // The counter goes on from the old log's.
-            #expect(try counters(folders, old).max()! < counters(folders, new).min()!)
-            // This computer's next launch, another computer taking both logs in, and the printout.
+            // The counter goes on from the old log's (its last entry's one more than those before it).
+            #expect(try moved!.counters.max()! + 1 < counters(folders, new).min()!)
+            // This computer's next launch, another computer that had read the old log in part when it went (it takes in
+            // the snapshot that covers it), and the printout.
             let again = try saver(folders, policy: newLogBeyond(logBound))
             #expect(again.computer == new && again.loaded == state)
             other.takeInChanges()
             #expect(reports.merged.withLock { $0.last } == state)
-            #expect(folders.printout == state)
-            // With no snapshot at all, both logs read from their starts make the library.
-            for name in try FileManager.default.contentsOfDirectory(atPath: folders.log.path)
-            where name.hasPrefix("snapshot-") {
-                try FileManager.default.removeItem(at: folders.log.appendingPathComponent(name))
-            }
-            #expect(try saver(folders, computer: "c").loaded == state)
+            #expect(reports.errors.withLock { $0 }.isEmpty)
             #expect(folders.printout == state)
         }
     }
@@ -723,13 +730,176 @@ struct JournalSaverTests {
             let edited = noting(state, step: step)
             relaunched.save(edited)
             #expect(relaunched.flush() == nil)
-            // One log appended to at a time: the old one is as the kill left it.
-            #expect(folders.size(folders.logFile(old)) == oldSize)
+            // One log appended to at a time: the old one is as the kill left it, or removed by the move's snapshot (the
+            // one after the kill does not know it: its id was kept without the list of this computer's old ones).
+            #expect(folders.size(folders.logFile(old)) == (kill == .afterTheNewID ? oldSize : -1))
             #expect(folders.size(folders.logFile(relaunched.computer)) > 0)
             let again = try saver(folders, policy: newLogBeyond(logBound))
             #expect(again.computer == relaunched.computer && again.loaded == edited)
             #expect(try saver(folders, computer: "b").loaded == edited)
             #expect(folders.printout == edited)
+        }
+    }
+
+    @Test func anOldLogIsKeptWhileAPeersSnapshotDoesNotCoverItAndRemovedOnceEveryOneDoes() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: newLogBeyond(logBound))
+            var state = library
+            first.save(state)
+            #expect(first.flush() == nil)
+            let old = first.computer
+            let reports = Reports()
+            let peer = try saver(folders, computer: "b", reports: reports, policy: everyAppend)
+            state = noted(state, gallery: 0, image: 0, "the peer's")
+            peer.save(state)
+            #expect(peer.flush() == nil)  // its snapshot covers the old log as far as it is now
+            var step = 1
+            while first.computer == old {
+                first.takeInChanges()
+                state = noting(state, step: step)
+                step += 1
+                first.save(state)
+                #expect(first.flush() == nil)
+            }
+            let oldSize = folders.size(folders.logFile(old))
+            #expect(oldSize > 0)
+            #expect(try retired(folders, "a") == [old])
+            // Another snapshot of this computer's: the peer's still covers the old log in part.
+            state = noting(state, step: step)
+            first.save(state)
+            #expect(first.flush() == nil)
+            #expect(folders.size(folders.logFile(old)) == oldSize)
+            // The peer reads on and writes a snapshot covering it whole; this computer's next snapshot removes it.
+            peer.takeInChanges()
+            #expect(reports.merged.withLock { $0.last } == state)
+            state = noted(state, gallery: 1, image: 1, "the peer's again")
+            peer.save(state)
+            #expect(peer.flush() == nil)
+            first.takeInChanges()
+            state = noting(state, step: step + 1)
+            first.save(state)
+            #expect(first.flush() == nil)
+            #expect(folders.size(folders.logFile(old)) == -1)
+            #expect(try retired(folders, "a").isEmpty)
+            // Nothing lost for the peer, nor for a launch, nor for the printout.
+            peer.takeInChanges()
+            #expect(reports.merged.withLock { $0.last } == state)
+            #expect(reports.errors.withLock { $0 }.isEmpty)
+            #expect(try saver(folders, computer: "c").loaded == state)
+            #expect(try saver(folders, computer: "b").loaded == state)
+            #expect(folders.printout == state)
+        }
+    }
+
+    @Test func aPeerWhoseSnapshotArrivesAfterTheOldLogWentReadsTheSameLibrary() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: newLogBeyond(logBound))
+            var state = library
+            first.save(state)
+            #expect(first.flush() == nil)
+            let old = first.computer
+            // A peer edits and snapshots, then goes away for months: its snapshot has not reached this computer.
+            let peer = try saver(folders, computer: "b", policy: everyAppend)
+            state = noted(state, gallery: 0, image: 0, "the peer's")
+            peer.save(state)
+            #expect(peer.flush() == nil)
+            let peerSnapshotFile = folders.snapshotFile(peer.computer)
+            let peerSnapshot = try Data(contentsOf: peerSnapshotFile)
+            try FileManager.default.removeItem(at: peerSnapshotFile)
+            var step = 1
+            while first.computer == old {
+                first.takeInChanges()
+                state = noting(state, step: step)
+                step += 1
+                first.save(state)
+                #expect(first.flush() == nil)
+            }
+            #expect(folders.size(folders.logFile(old)) == -1)
+            // It comes back: its snapshot, written last and covering the old log in part, is the one a launch reads.
+            try peerSnapshot.write(to: peerSnapshotFile)
+            #expect(try saver(folders, computer: "b").loaded == state)
+            #expect(try saver(folders, computer: "c").loaded == state)
+            #expect(folders.printout == state)
+            // A launch reading the shown gallery first has it too once the rest is in.
+            #expect(whole(try saver(folders, computer: "d", restLaterBeyond: 0)) == state)
+        }
+    }
+
+    @Test func aRunningReaderFindingAnOldLogGoneBeforeItReadItWholeLosesNothing() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: newLogBeyond(logBound))
+            var state = library
+            first.save(state)
+            #expect(first.flush() == nil)
+            let old = first.computer
+            // A reader that never writes a snapshot: nothing of it holds the removal back.
+            let reports = Reports()
+            let reader = try saver(folders, computer: "b", reports: reports)
+            var step = 0
+            while first.computer == old {
+                state = noting(state, step: step)
+                step += 1
+                first.save(state)
+                #expect(first.flush() == nil)
+                if first.computer == old {
+                    reader.takeInChanges()
+                    #expect(reports.merged.withLock { $0.last } == state)
+                }
+            }
+            #expect(folders.size(folders.logFile(old)) == -1)
+            reader.takeInChanges()
+            #expect(reports.merged.withLock { $0.last } == state)
+            #expect(reader.library == state)
+            #expect(reports.errors.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test func theLiveLogIsNeverRemovedNorALinkFollowed() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: everyAppend)
+            first.save(library)
+            #expect(first.flush() == nil)
+            // A kill after the list of old ids was kept and before the new id was: the list names the live log.
+            try Data((first.computer + "\nlinked\n").utf8).write(
+                to: folders.stateFolder("a").appendingPathComponent("journal-retired"))
+            let outside = folders.root.appendingPathComponent("outside.log")
+            try Data("kept".utf8).write(to: outside)
+            try FileManager.default.createSymbolicLink(at: folders.logFile("linked"), withDestinationURL: outside)
+            let relaunched = try saver(folders, policy: everyAppend)
+            #expect(relaunched.computer == first.computer)
+            let edited = noted(library, gallery: 0, image: 0, "after")
+            relaunched.save(edited)
+            #expect(relaunched.flush() == nil)
+            #expect(folders.size(folders.logFile(first.computer)) > 0)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folders.logFile("linked").path) != "")
+            #expect(try Data(contentsOf: outside) == Data("kept".utf8))
+            #expect(try saver(folders, computer: "b").loaded == edited)
+        }
+    }
+
+    @Test func aSnapshotRemovesAFewOldLogsAtMost() throws {
+        try withFolders { folders in
+            let first = try saver(folders, policy: everyAppend)
+            first.save(library)
+            #expect(first.flush() == nil)
+            // Six old logs of this computer's (copies of its log: the same entries), none covered by a snapshot yet.
+            let olds = (1...6).map { "old-\($0)" }
+            for old in olds {
+                try FileManager.default.copyItem(at: folders.logFile(first.computer), to: folders.logFile(old))
+            }
+            try Data(olds.map { $0 + "\n" }.joined().utf8).write(
+                to: folders.stateFolder("a").appendingPathComponent("journal-retired"))
+            let relaunched = try saver(folders, policy: everyAppend)
+            var state = library
+            for step in 0..<2 {
+                state = noting(state, step: step)
+                relaunched.save(state)
+                #expect(relaunched.flush() == nil)
+                let left = olds.filter { folders.size(folders.logFile($0)) > 0 }
+                #expect(left == (step == 0 ? Array(olds.suffix(2)) : []), "step \(step)")
+                #expect(try retired(folders, "a") == left, "step \(step)")
+            }
+            #expect(try saver(folders, computer: "b").loaded == state)
         }
     }
 
@@ -761,8 +931,10 @@ struct JournalSaverTests {
             relaunched.save(edited)
             #expect(relaunched.flush() == nil)
             #expect(reports.errors.withLock { $0 }.isEmpty)
-            // The snapshot that save owes covers the old log as far as it was read, and replaces the old id's.
+            // The snapshot that save owes covers the old log as far as it was read, and replaces the old id's; the old
+            // log stays, since entries past what it covers read.
             #expect(!FileManager.default.fileExists(atPath: folders.snapshotFile(old).path))
+            #expect(folders.size(folders.logFile(old)) == sizes[2])
             // So the next launch reads on from there, and has the third note too.
             let next = try saver(folders, policy: policy, logLimit: twoRecords)
             #expect(next.computer == relaunched.computer)

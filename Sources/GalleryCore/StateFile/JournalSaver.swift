@@ -43,6 +43,11 @@ public final class JournalSaver: Sendable {
 
     /// The name of the file, in this computer's own state folder, that holds its id in the journal.
     public static let computerFileName = "journal-computer"
+    /// The file, in this computer's own state folder, of the ids it appended under before its present one, one a line:
+    /// their logs are its to remove.
+    static let retiredFileName = "journal-retired"
+    /// The most old logs one snapshot removes: what a snapshot costs stays a few files, however many are due.
+    static let removalsPerSnapshot = 4
     private static let snapshotPrefix = "snapshot-"
     private static let snapshotSuffix = ".json"
     private static let logSuffix = ".log"
@@ -85,8 +90,12 @@ public final class JournalSaver: Sendable {
         var snapshotScheduled = false
         /// The snapshot's sections the launch left for after its first screen; nil once they are in.
         var rest: Rest?
-        /// The ids this computer appended under before it moved to a new log, whose snapshots its next one replaces.
+        /// The ids this computer appended under before it moved to a new log (kept in its state folder): their
+        /// snapshots go at its next snapshot, their logs once every snapshot covers them.
         var retired: [String] = []
+        /// The logs and snapshots in the folder when the last reading looked for logs removed: a log gone, or a
+        /// snapshot changed, is when a reader may find one it had not read whole gone.
+        var seen: [String: [Int]] = [:]
     }
 
     /// What a launch that read the shown gallery first has still to read: the snapshot's other sections.
@@ -199,14 +208,18 @@ public final class JournalSaver: Sendable {
         }
         var computer = try Self.computer(in: stateFolder)
         let opened: (file: JournalLogFile, read: JournalLog.Read)
-        var retired: [String] = []
+        // The live log is never one of them: a kill after the list was kept and before the new id was leaves it there.
+        var retired = Self.retiredComputers(in: stateFolder).filter { $0 != computer }
+        var movedNow = false
         do throws(JournalLogFile.Failure) {
             opened = try JournalLogFile.open(
                 in: library, computer: computer, covered: offsets[computer] ?? 0, limit: logLimit)
         } catch .damaged, .tooLarge {
             // Its readers keep what it holds (this launch too, below, as another computer's log); this computer goes
             // on in a log of its own.
-            retired = [computer]
+            retired.append(computer)
+            try Self.keepRetired(retired, in: stateFolder)
+            movedNow = true
             computer = try Self.makeComputer(in: stateFolder)
             opened = try JournalLogFile.open(in: library, computer: computer, limit: logLimit)
         }
@@ -223,6 +236,11 @@ public final class JournalSaver: Sendable {
             offsets[other] = read.read.end
             sizes[other] = read.size
         }
+        // A launch reading the shown gallery first looks once the rest is in (`takeInRest`), so that `loaded` holds
+        // the shown gallery's images alone.
+        let seen =
+            shownFirst == nil
+            ? Self.takeInRemovedLogs(into: &replica, offsets: &offsets, in: folder, besides: computer) : [:]
         let state = replica.state
         loaded = state
         requests.withLock { $0.galleries = Set(state.galleries.map(\.id)) }
@@ -241,8 +259,9 @@ public final class JournalSaver: Sendable {
         whole = Mutex(Whole(isWhole: shownFirst == nil))
         journal.lastSnapshotBytes = snapshot?.size ?? 0
         // A log left behind is read past its snapshot at each launch until a snapshot covers what was read of it.
-        journal.snapshotOwed = snapshot == nil || !retired.isEmpty
+        journal.snapshotOwed = snapshot == nil || movedNow
         journal.retired = retired
+        journal.seen = seen
         journal.logBytesSinceSnapshot = max(0, opened.read.end - (snapshot?.snapshot.covers[computer] ?? 0))
         self.journal = Mutex(journal)
         if shownFirst != nil { restRead.enter() }
@@ -568,8 +587,10 @@ public final class JournalSaver: Sendable {
                 // The larger replica takes the smaller in: taking in is the same in either order.
                 replica.merge(journal.replica)
                 journal.replica = replica
+                journal.seen = Self.takeInRemovedLogs(
+                    into: &journal.replica, offsets: &journal.offsets, in: folder, besides: journal.computer)
                 journal.rest = nil
-                journal.saved = replica.state
+                journal.saved = journal.replica.state
                 return journal.saved != journal.base ? (journal.saved, journal.base) : nil
             }
             let waiting = whole.withLock { whole in
@@ -614,7 +635,8 @@ public final class JournalSaver: Sendable {
     /// Writes the library as the journal holds it now as this computer's snapshot, whole (temporary file, fsync,
     /// rename): encoded outside the journal's lock, so that saves go on meanwhile. A log past the policy's
     /// `newLogBeyond` is left first for a new one, so that the snapshot covers it whole; once the snapshot is written,
-    /// those of the ids left behind are removed: it holds all they held.
+    /// those of the ids left behind are removed (it holds all they held), and their logs once no reader needs them
+    /// (`removeCoveredLogs`).
     private func writeSnapshot() {
         snapshotWriting.withLock { _ in
             let (snapshot, computer, appended, retired) = journal.withLock { journal in
@@ -634,11 +656,18 @@ public final class JournalSaver: Sendable {
                     journal.lastSnapshotBytes = bytes.count
                     journal.snapshotOwed = false
                     journal.logBytesSinceSnapshot -= appended
-                    journal.retired.removeAll { retired.contains($0) }
                 }
                 for id in retired where id != computer {
                     _ = folder.remove(Self.snapshotPrefix + id + Self.snapshotSuffix)
                 }
+                let gone = removeCoveredLogs(of: retired.filter { $0 != computer }, covers: snapshot.covers)
+                guard !gone.isEmpty else { return }
+                let left = journal.withLock { journal in
+                    journal.retired.removeAll { gone.contains($0) }
+                    return journal.retired
+                }
+                // Not kept, the list still names them: a launch finds their logs gone, and drops them then.
+                try? Self.keepRetired(left, in: stateFolder)
             } catch {
                 journal.withLock { $0.snapshotScheduled = false }
                 onError("\(error)")
@@ -652,6 +681,8 @@ public final class JournalSaver: Sendable {
     /// next launch in the new one.
     private func moveToNewLog(_ journal: inout Journal) {
         do throws(JournalLogFile.Failure) {
+            // Kept before the new id is, so that a kill between the two leaves no log of this computer's unknown.
+            try Self.keepRetired(journal.retired + [journal.computer], in: stateFolder)
             let computer = try Self.makeComputer(in: stateFolder)
             let opened = try JournalLogFile.open(in: libraryFolder, computer: computer, limit: logLimit)
             journal.retired.append(journal.computer)
@@ -666,6 +697,96 @@ public final class JournalSaver: Sendable {
 
     private static let snapshotWriter = FileWriter(
         durability: .flushed, mode: .new(0o600), temporaryName: .hiddenTmp)
+
+    // MARK: Removing old logs
+
+    /// Removes the logs of `ids` (this computer's, left behind) that no reader needs any more, at most
+    /// `removalsPerSnapshot` of them: nothing past what `covers` (the snapshot just written) covers of it reads, and
+    /// every snapshot in the folder covers as much. A launch reads a snapshot and each log past it, so no launch needs
+    /// such a log; a reader that had not read it so far takes in a snapshot that covers it (`takeInRemovedLogs`).
+    /// Returns the ids whose logs are gone.
+    private func removeCoveredLogs(of ids: [String], covers: [String: Int]) -> [String] {
+        var tables: [[String: Int]?]?
+        var gone: [String] = []
+        var removed = 0
+        for id in ids {
+            let name = id + Self.logSuffix
+            guard let status = folder.status(of: name) else {
+                gone.append(id)
+                continue
+            }
+            guard removed < Self.removalsPerSnapshot, status.st_mode & S_IFMT == S_IFREG, let covered = covers[id],
+                covered >= Int(status.st_size) || !Self.readsPast(covered, log: id, in: folder)
+            else { continue }
+            if tables == nil { tables = Self.snapshotsCovers(in: folder) }
+            guard tables?.allSatisfy({ $0.map { ($0[id] ?? 0) >= covered } ?? false }) == true,
+                folder.remove(name)
+            else { continue }
+            gone.append(id)
+            removed += 1
+        }
+        return gone
+    }
+
+    /// Whether a whole record follows `offset` in `computer`'s log (a damaged log's readers stop before the damage):
+    /// one record's length of it read at most.
+    private static func readsPast(_ offset: Int, log computer: String, in folder: LibraryFolder) -> Bool {
+        guard let descriptor = try? folder.openFile(computer + logSuffix, flags: O_RDONLY | O_NONBLOCK) else {
+            return true
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return true }
+        let end = min(Int(status.st_size), offset + JournalRecord.headerLength + JournalRecord.entryLimit + 1)
+        guard let read = JournalLogFile.read(descriptor, from: offset, to: end, covered: end) else { return true }
+        return read.end > offset
+    }
+
+    /// How far each snapshot in `folder` covers each log, newest first; nil for one whose table does not read.
+    private static func snapshotsCovers(in folder: LibraryFolder) -> [[String: Int]?] {
+        snapshotsByAge(in: folder).map { JournalSnapshotFile(named: $0, in: folder)?.contents.snapshot.covers }
+    }
+
+    /// Takes into `replica` each snapshot in `folder` that covers a log no longer there further than `offsets` say
+    /// `replica` holds, and raises `offsets` (but `computer`'s) to what it covers: that log's computer removed it once
+    /// every snapshot covered it, so what a reader had not read of it (a running reader when it went, one whose
+    /// snapshot came after it went) is in such a snapshot. Returns the logs and snapshots it found (`Journal.seen`).
+    @discardableResult
+    private static func takeInRemovedLogs(
+        into replica: inout LibraryReplica, offsets: inout [String: Int], in folder: LibraryFolder,
+        besides computer: String
+    ) -> [String: [Int]] {
+        let seen = seenFiles(in: folder)
+        for name in snapshotsByAge(in: folder) {
+            guard let file = JournalSnapshotFile(named: name, in: folder),
+                file.contents.snapshot.covers.contains(where: { log, covered in
+                    seen[log + logSuffix] == nil && covered > offsets[log] ?? 0
+                })
+            else { continue }
+            var contents = file.contents
+            guard file.read(sections: contents.sections.indices, into: &contents) else { continue }
+            replica.merge(contents.snapshot.replica)
+            for (log, covered) in contents.snapshot.covers where log != computer {
+                offsets[log] = max(offsets[log] ?? 0, covered)
+            }
+        }
+        return seen
+    }
+
+    /// The logs in `folder` (each an empty list) and the snapshots (each its size and time of change).
+    private static func seenFiles(in folder: LibraryFolder) -> [String: [Int]] {
+        var seen: [String: [Int]] = [:]
+        for name in folder.names() {
+            if name.hasSuffix(logSuffix) {
+                seen[name] = []
+            } else if name.hasPrefix(snapshotPrefix) && name.hasSuffix(snapshotSuffix),
+                let status = folder.status(of: name)
+            {
+                seen[name] = [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+            }
+        }
+        return seen
+    }
 
     // MARK: Taking in
 
@@ -687,6 +808,15 @@ public final class JournalSaver: Sendable {
             // The galleries the entries change the images of (nil: more than images), and the images they name.
             var touched: Set<String>? = []
             var named = Set<ImageID>()
+            if Self.seenFiles(in: folder) != journal.seen {
+                let offsets = journal.offsets
+                journal.seen = Self.takeInRemovedLogs(
+                    into: &journal.replica, offsets: &journal.offsets, in: folder, besides: journal.computer)
+                if journal.offsets != offsets {
+                    tookIn = true
+                    touched = nil
+                }
+            }
             for other in Self.otherLogs(in: folder, besides: journal.computer) {
                 let offset = journal.offsets[other] ?? 0
                 guard let status = folder.status(of: other + Self.logSuffix),
@@ -734,6 +864,7 @@ public final class JournalSaver: Sendable {
             }
             for entry in read.read.entries { replica.apply(entry) }
         }
+        takeInRemovedLogs(into: &replica, offsets: &offsets, in: folder, besides: "")
         return replica.state
     }
 
@@ -851,6 +982,26 @@ public final class JournalSaver: Sendable {
     private static func computer(in stateFolder: URL) throws(JournalLogFile.Failure) -> String {
         if let id = existingComputer(in: stateFolder) { return id }
         return try makeComputer(in: stateFolder)
+    }
+
+    /// The ids this computer appended under before its present one, as kept in its own state folder.
+    private static func retiredComputers(in stateFolder: URL) -> [String] {
+        let path = stateFolder.appendingPathComponent(retiredFileName).path
+        guard let data = try? FileReader.read(path, limit: 1 << 20), let text = String(data: data, encoding: .utf8)
+        else { return [] }
+        return text.split(separator: "\n").map(String.init).filter(JournalStamp.isValidComputer)
+    }
+
+    /// Keeps `ids` as the ids this computer appended under before its present one (temporary file, fsync, rename).
+    private static func keepRetired(_ ids: [String], in stateFolder: URL) throws(JournalLogFile.Failure) {
+        do throws(FileError) {
+            try FileWriter.makeFolders(stateFolder.path)
+            try FileWriter.kept.write(
+                Data(ids.map { $0 + "\n" }.joined().utf8),
+                to: stateFolder.appendingPathComponent(retiredFileName).path, policy: .replace)
+        } catch {
+            throw .failed(error)
+        }
     }
 
     /// A new id for this computer, kept in its own state folder.
