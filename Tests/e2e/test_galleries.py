@@ -244,7 +244,8 @@ def test_a_slow_download_lands_in_its_gallery_after_switching_to_another(make_ap
     app.resize(900, 1000)
     cells = settled(app, 3)
     new = http_server.add_image("slow-cyan", 300, 200, (0, 210, 220))
-    source = DragSource(desktop, [target("text/uri-list", uri_list(new.slow_url(4)))],
+    # Held at no bytes until the window shows the other gallery (ImageServer.let_out), however slow the machine.
+    source = DragSource(desktop, [target("text/uri-list", uri_list(new.stepped_url))],
                         workdir=str(tmp_path / "drag-source"))
     try:
         source.start()
@@ -253,6 +254,7 @@ def test_a_slow_download_lands_in_its_gallery_after_switching_to_another(make_ap
         app.wait_cells(lambda cs: len(cs) == 4 and cs[1].placeholder, 10, what="the placeholder at index 1")
         click(desktop, centre(row(app, "Dogs")))
         wait_until(lambda: app.frame().name == "Dogs — Image Gallery", 10, 0.1, "the window on Dogs")
+        http_server.let_out(new, 1)
         names = [name_of(i["url"]) for i in state["galleries"][0]["images"]]
         wait_state(app, lambda s: names_in(s)[0] == ("Cats", [names[0], "slow-cyan"] + names[1:]), "the slow image "
                    "landed in Cats at its placeholder", timeout=30)
