@@ -12,6 +12,7 @@ import harness
 from drag_helpers import PointerDrag, click, image_id, name_of
 from drag_source import DragSource, target, uri_list
 from harness import DISTINCT_IMAGES, wait_until
+from harness.xsettings import XSettings
 
 SHOTS = os.environ.get("E2E_SAVE_SCREENSHOTS")
 
@@ -422,6 +423,44 @@ def test_the_row_clicked_is_the_one_renamed_or_given_a_menu_and_the_last_gallery
     time.sleep(1)
     assert app.state_bytes() == before, "Delete on the last gallery changed the library"
     assert [n for n, _ in rows(app)] == ["Cats, 2 images"]
+
+
+def test_rows_take_the_height_of_a_font_chosen_while_the_app_runs(make_app, http_server, desktop, tmp_path):
+    # A row keeps room for its name entry, measured when the rows are made: a font chosen later (the desktop's
+    # settings daemon, XSETTINGS) re-measures it, and the rows are as tall as a launch at that font makes them.
+    font = "DejaVu Sans 22"
+    state = two_galleries(http_server, first=2, second=2,
+                          smartGalleries=[{"id": "sofa", "name": "On the sofa", "query": {"tag": "sofa"}}])
+
+    def heights(app):
+        return [node.extents()[3] for _, node in rows(app)]
+
+    (tmp_path / "gtk-3.0").mkdir()
+    (tmp_path / "gtk-3.0" / "settings.ini").write_text("[Settings]\ngtk-font-name=%s\n" % font)
+    launched = make_app(state, env_overrides={"XDG_CONFIG_DIRS": str(tmp_path)})
+    launched.start()
+    settled(launched, 2)
+    at_launch = heights(launched)
+    launched.stop()
+    app = make_app(state)
+    app.start()
+    settled(app, 2)
+    before = heights(app)
+    assert len(before) == 3 and before[0] < at_launch[0], (before, at_launch)
+    settings = XSettings(desktop.display, {"Gtk/FontName": font})
+    try:
+        wait_until(lambda: heights(app) == at_launch, 10, 0.1, "the rows as tall as a launch at %s makes them" % font,
+                   lambda: "heights %r, at launch %r, before %r" % (heights(app), at_launch, before))
+        shot(app, "sidebar-font-changed.png")
+        # and a row renamed now is as tall with its entry as without it
+        click(desktop, centre(row(app, "Dogs")))
+        app.key("F2")
+        entry = app.wait_for_object("Gallery name", "text", timeout=10)
+        wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == "Dogs", 5, 0.1, "the entry of Dogs")
+        assert heights(app) == at_launch, "renaming Dogs: %r, at launch %r" % (heights(app), at_launch)
+        app.key("Escape")
+    finally:
+        settings.close()
 
 
 @pytest.mark.parametrize("font", [None, "DejaVu Sans 22"])
