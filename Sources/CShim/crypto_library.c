@@ -1,6 +1,8 @@
 #include "cshim.h"
+#include "openssl_exit.h"
 
 #include <dlfcn.h>
+#include <openssl/crypto.h>
 #include <openssl/macros.h>
 #include <openssl/opensslv.h>
 #include <pthread.h>
@@ -17,6 +19,7 @@ static void open_crypto(void) {
     if (library == NULL) {
         g_error("%s could not be opened: %s", name, dlerror());
     }
+    cshim_openssl_without_exit_cleanup(library);
     sha256 = dlsym(library, "SHA256");
     if (sha256 == NULL) {
         g_error("%s has no SHA256: %s", name, dlerror());
@@ -26,4 +29,11 @@ static void open_crypto(void) {
 void cshim_sha256(const void *data, size_t length, unsigned char *digest) {
     pthread_once(&crypto_opened, open_crypto);
     sha256(data, length, digest);
+}
+
+void cshim_openssl_without_exit_cleanup(void *library) {
+    __typeof__(OPENSSL_init_crypto) *initialise = dlsym(library, "OPENSSL_init_crypto");
+    if (initialise != NULL) {
+        initialise(OPENSSL_INIT_NO_ATEXIT, NULL);
+    }
 }

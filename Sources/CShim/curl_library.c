@@ -1,4 +1,5 @@
 #include "cshim.h"
+#include "openssl_exit.h"
 
 #include <dlfcn.h>
 #include <openssl/ssl.h>
@@ -42,6 +43,8 @@ static void open_curl(void) {
     if (library == NULL) {
         g_error("libcurl could not be opened: %s", dlerror());
     }
+    /* Before curl_global_init, which initialises the OpenSSL it loaded (when OpenSSL is its TLS library). */
+    cshim_openssl_without_exit_cleanup(library);
     curl.global_init = curl_symbol(library, "curl_global_init");
     curl.multi_init = curl_symbol(library, "curl_multi_init");
     curl.multi_setopt = curl_symbol(library, "curl_multi_setopt");

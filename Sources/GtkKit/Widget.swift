@@ -7,6 +7,8 @@ open class Widget: Object {
 
     /// The widget is being destroyed (its window closed): drop what refers to it.
     public func onDestroy(_ handler: @escaping VoidHandler) { on("destroy", handler) }
+    /// The widget's style changed: the font or the theme chosen in the desktop's settings, or its state (backdrop, …).
+    public func onStyleUpdated(_ handler: @escaping VoidHandler) { on("style-updated", handler) }
 
     public func showAll() { gtk_widget_show_all(widget) }
     /// Whether a `showAll` of a container holding it leaves it (and what it holds) as it is.

@@ -12,6 +12,7 @@ import harness
 from drag_helpers import PointerDrag, click, image_id, name_of
 from drag_source import DragSource, target, uri_list
 from harness import DISTINCT_IMAGES, wait_until
+from harness.xsettings import XSettings
 
 SHOTS = os.environ.get("E2E_SAVE_SCREENSHOTS")
 
@@ -244,7 +245,8 @@ def test_a_slow_download_lands_in_its_gallery_after_switching_to_another(make_ap
     app.resize(900, 1000)
     cells = settled(app, 3)
     new = http_server.add_image("slow-cyan", 300, 200, (0, 210, 220))
-    source = DragSource(desktop, [target("text/uri-list", uri_list(new.slow_url(4)))],
+    # Held at no bytes until the window shows the other gallery (ImageServer.let_out), however slow the machine.
+    source = DragSource(desktop, [target("text/uri-list", uri_list(new.stepped_url))],
                         workdir=str(tmp_path / "drag-source"))
     try:
         source.start()
@@ -253,6 +255,7 @@ def test_a_slow_download_lands_in_its_gallery_after_switching_to_another(make_ap
         app.wait_cells(lambda cs: len(cs) == 4 and cs[1].placeholder, 10, what="the placeholder at index 1")
         click(desktop, centre(row(app, "Dogs")))
         wait_until(lambda: app.frame().name == "Dogs — Image Gallery", 10, 0.1, "the window on Dogs")
+        http_server.let_out(new, 1)
         names = [name_of(i["url"]) for i in state["galleries"][0]["images"]]
         wait_state(app, lambda s: names_in(s)[0] == ("Cats", [names[0], "slow-cyan"] + names[1:]), "the slow image "
                    "landed in Cats at its placeholder", timeout=30)
@@ -420,6 +423,44 @@ def test_the_row_clicked_is_the_one_renamed_or_given_a_menu_and_the_last_gallery
     time.sleep(1)
     assert app.state_bytes() == before, "Delete on the last gallery changed the library"
     assert [n for n, _ in rows(app)] == ["Cats, 2 images"]
+
+
+def test_rows_take_the_height_of_a_font_chosen_while_the_app_runs(make_app, http_server, desktop, tmp_path):
+    # A row keeps room for its name entry, measured when the rows are made: a font chosen later (the desktop's
+    # settings daemon, XSETTINGS) re-measures it, and the rows are as tall as a launch at that font makes them.
+    font = "DejaVu Sans 22"
+    state = two_galleries(http_server, first=2, second=2,
+                          smartGalleries=[{"id": "sofa", "name": "On the sofa", "query": {"tag": "sofa"}}])
+
+    def heights(app):
+        return [node.extents()[3] for _, node in rows(app)]
+
+    (tmp_path / "gtk-3.0").mkdir()
+    (tmp_path / "gtk-3.0" / "settings.ini").write_text("[Settings]\ngtk-font-name=%s\n" % font)
+    launched = make_app(state, env_overrides={"XDG_CONFIG_DIRS": str(tmp_path)})
+    launched.start()
+    settled(launched, 2)
+    at_launch = heights(launched)
+    launched.stop()
+    app = make_app(state)
+    app.start()
+    settled(app, 2)
+    before = heights(app)
+    assert len(before) == 3 and before[0] < at_launch[0], (before, at_launch)
+    settings = XSettings(desktop.display, {"Gtk/FontName": font})
+    try:
+        wait_until(lambda: heights(app) == at_launch, 10, 0.1, "the rows as tall as a launch at %s makes them" % font,
+                   lambda: "heights %r, at launch %r, before %r" % (heights(app), at_launch, before))
+        shot(app, "sidebar-font-changed.png")
+        # and a row renamed now is as tall with its entry as without it
+        click(desktop, centre(row(app, "Dogs")))
+        app.key("F2")
+        entry = app.wait_for_object("Gallery name", "text", timeout=10)
+        wait_until(lambda: entry.has_state("FOCUSED") and entry.text() == "Dogs", 5, 0.1, "the entry of Dogs")
+        assert heights(app) == at_launch, "renaming Dogs: %r, at launch %r" % (heights(app), at_launch)
+        app.key("Escape")
+    finally:
+        settings.close()
 
 
 @pytest.mark.parametrize("font", [None, "DejaVu Sans 22"])

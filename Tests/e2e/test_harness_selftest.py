@@ -128,7 +128,7 @@ def test_image_route_serves_registered_bytes_with_content_type(http_server):
 
 
 def test_missing_and_unknown_paths_are_404(http_server):
-    for path in ("/missing.png", "/img/nothing.png", "/slow/nothing.png?delay=1"):
+    for path in ("/missing.png", "/img/nothing.png", "/slow/nothing.png?delay=1", "/stepped/nothing.png"):
         with pytest.raises(urllib.error.HTTPError) as e:
             fetch(http_server.url(path))
         assert e.value.code == 404, path
@@ -172,6 +172,27 @@ def test_slow_route_spreads_the_bytes_over_the_delay(http_server):
     elapsed = time.monotonic() - start
     assert first + rest == image.data
     assert first_at < 1.0 and 1.2 < elapsed < 6, (first_at, elapsed)
+
+
+def test_stepped_route_sends_only_the_share_let_out(http_server):
+    image = http_server.add_image("big", 200, 100, (1, 2, 3))
+    half = int(len(image.data) * 0.5)
+    http_server.let_out(image, 0.5)
+    with socket.create_connection(("127.0.0.1", http_server.port), timeout=10) as sock:
+        sock.sendall(b"GET /stepped/big.png HTTP/1.0\r\n\r\n")
+        received = b""
+        while b"\r\n\r\n" not in received or len(received.split(b"\r\n\r\n", 1)[1]) < half:
+            received += sock.recv(65536)
+        head, body = received.split(b"\r\n\r\n", 1)
+        assert b"Content-Length: %d" % len(image.data) in head and body == image.data[:half]
+        sock.settimeout(0.3)
+        with pytest.raises(socket.timeout):
+            sock.recv(65536)  # nothing past the share let out
+        sock.settimeout(10)
+        http_server.let_out(image, 1)
+        while chunk := sock.recv(65536):
+            body += chunk
+    assert body == image.data
 
 
 def test_huge_route_declares_60_mb_and_streams(http_server):

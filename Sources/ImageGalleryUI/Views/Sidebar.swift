@@ -68,12 +68,15 @@ final class Sidebar {
         }
         let rulerRow = Box(.horizontal)
         rulerRow.addStyleClass("sidebar-row")
-        rulerRow.isLeftOutOfShowAll = true
-        rulerRow.isVisible = false
         entryRuler.widthChars = SidebarRow.entryWidthChars
         rulerRow.append(entryRuler)
-        entryRuler.showAll()
-        root.append(rulerRow)
+        // Shown in a revealer never revealed: it takes no room, and it is restyled with the rest (a hidden widget
+        // keeps the style it had), so that a font or theme chosen while the app runs measures it again.
+        let rulerHolder = Revealer(transitionMilliseconds: 0)
+        rulerHolder.revealed = false
+        rulerHolder.add(rulerRow)
+        root.append(rulerHolder)
+        entryRuler.onStyleUpdated { [weak self] in self?.keepRowsSizedForTheEntry() }
         // Shown or hidden by the window alone: a window's `showAll` would realize every row of a hidden sidebar.
         root.showAll()
         root.isLeftOutOfShowAll = true
@@ -116,14 +119,17 @@ final class Sidebar {
             rows =
                 library.galleries.map { SidebarRow(galleryID: $0.id, isSmart: false, sidebar: self) }
                 + library.smartGalleries.map { SidebarRow(galleryID: $0.id, isSmart: true, sidebar: self) }
-            let entrySize = entryRuler.naturalSize
-            for row in rows {
-                row.keepSize(ofEntry: entrySize)
-                list.append(row.row)
-            }
+            for row in rows { list.append(row.row) }
+            keepRowsSizedForTheEntry()
         }
         for row in rows { row.update(from: library, search: search) }
         followShownGallery()
+    }
+
+    /// Each row keeps room for its name entry as tall as the font and theme make it now.
+    private func keepRowsSizedForTheEntry() {
+        let entrySize = entryRuler.naturalSize
+        for row in rows { row.keepSize(ofEntry: entrySize) }
     }
 
     /// Shows or hides the sidebar; shown, its rows are brought up to date (hidden, they are left as they were).

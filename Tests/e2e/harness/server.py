@@ -34,6 +34,12 @@ class ServedImage:
         """The same bytes sent slowly, spread over `delay` seconds."""
         return self.url.replace("/img/", "/slow/", 1) + "?delay=%g" % delay
 
+    @property
+    def stepped_url(self):
+        """The same bytes sent only as far as the test lets them out (ImageServer.let_out): a download that waits at
+        a known share for as long as the test looks, however slow the machine."""
+        return self.url.replace("/img/", "/stepped/", 1)
+
 
 @dataclasses.dataclass
 class LoggedRequest:
@@ -48,6 +54,7 @@ class ImageServer:
     """ThreadingHTTPServer on 127.0.0.1 (a free port). Routes:
       /img/<name>.<ext>          a registered image (add_image)
       /slow/<name>.<ext>?delay=S the same bytes in ~10 chunks a second over S seconds, with Content-Length
+      /stepped/<name>.<ext>      the same bytes with Content-Length, sent only up to the share let_out() allows
       /held/<path>               the file added at /<path>, answered once release_held() is called: every
                                  held request gets its whole answer at the same moment (or release_held(path)
                                  answers that path's alone)
@@ -71,6 +78,8 @@ class ImageServer:
         self._stopped = threading.Event()
         self._held = threading.Event()
         self._released = set()
+        # The share of its bytes each /stepped/ image may send, by its /img/ path.
+        self._shares = {}
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -135,6 +144,12 @@ class ImageServer:
             with self._lock:
                 self._released.add(path)
 
+    def let_out(self, image, share):
+        """Lets /stepped/ downloads of `image` send its bytes up to `share` of them (0 to 1): those waiting and those to
+        come."""
+        with self._lock:
+            self._shares[image.path] = share
+
     # --- log ---
     def requests(self, route=None):
         with self._lock:
@@ -188,6 +203,11 @@ class ImageServer:
                 return self._send(h, 404, "text/plain", b"no such image\n", head)
             delay = float(query.get("delay", ["3"])[0])
             return self._send_slowly(h, image, delay, head)
+        if path.startswith("/stepped/"):
+            image = self.images.get("/img/" + path[len("/stepped/"):])
+            if image is None:
+                return self._send(h, 404, "text/plain", b"no such image\n", head)
+            return self._send_stepped(h, image, head)
         if path == "/page.html":
             body = "".join('<p><img id="%s" src="%s" width="%d" height="%d" alt="%s"></p>\n'
                            % (i.name, i.url, i.width, i.height, i.name) for i in self.images.values())
@@ -239,6 +259,24 @@ class ImageServer:
             h.wfile.write(data[start:start + size])
             h.wfile.flush()
             if start + size < len(data) and self._stopped.wait(delay / chunks):
+                return
+
+    def _send_stepped(self, h, image, head):
+        h.send_response(200)
+        h.send_header("Content-Type", image.content_type)
+        h.send_header("Content-Length", str(len(image.data)))
+        h.end_headers()
+        if head:
+            return
+        data, sent = image.data, 0
+        while sent < len(data):
+            with self._lock:
+                allowed = int(len(data) * self._shares.get(image.path, 0))
+            if allowed > sent:
+                h.wfile.write(data[sent:allowed])
+                h.wfile.flush()
+                sent = allowed
+            elif self._stopped.wait(0.02):
                 return
 
     def _send_huge(self, h, head):
