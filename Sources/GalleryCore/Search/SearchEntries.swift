@@ -7,9 +7,8 @@ public struct SearchEntries: Sendable {
     /// What an entry keeps beside its bytes.
     struct Record: Sendable {
         var id: ImageID
-        /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
-        /// A view into the image's packed texts (`ImageDetails`), which it shares rather than copies.
-        var added: Substring?
+        /// When it was added: a text of another shape than the app writes is in `otherAddedTexts`.
+        var added: SearchAddedTime
         /// Tells whether the image changed since it was indexed.
         var sourceHash: Int
         /// Where the entry's bytes start in `bytes`: its folded text, then its facts (see `append`), up to the next
@@ -24,6 +23,9 @@ public struct SearchEntries: Sendable {
     }
 
     private var records: [Record] = []
+    /// The times added that are not of the shape the app writes (`SearchAddedTime.otherText`), by image: views into
+    /// the images' packed texts (`ImageDetails`), shared rather than copied.
+    private var otherAddedTexts: [ImageID: Substring] = [:]
     private var bytes: [UInt8] = []
     /// The colours of the records' palettes, block by block, so that a colour search skips the blocks without it.
     private var colours = PaletteBlocks()
@@ -134,8 +136,15 @@ public struct SearchEntries: Sendable {
             appendVarint(domain.count)
         }
         let ratio = image.displayAspectRatio
+        let addedText = image.detailText(.added)
+        let added = SearchAddedTime(addedText)
+        if added.isOtherText {
+            otherAddedTexts[image.id] = addedText
+        } else if !otherAddedTexts.isEmpty {
+            otherAddedTexts[image.id] = nil
+        }
         return Record(
-            id: image.id, added: image.detailText(.added), sourceHash: image.hashValue, start: start,
+            id: image.id, added: added, sourceHash: image.hashValue, start: start,
             textCount: UInt32(textCount),
             orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
             hasNote: image.detailTextCount(.note) != nil, isAnimated: image.animation?.isAnimated ?? false,
@@ -163,6 +172,7 @@ public struct SearchEntries: Sendable {
     mutating func append(_ position: Int, of other: SearchEntries) {
         var record = other.records[position]
         record.start = bytes.count
+        if record.added.isOtherText { otherAddedTexts[record.id] = other.otherAddedTexts[record.id] }
         bytes.append(contentsOf: other.bytes[other.records[position].start..<other.end(at: position)])
         append(record)
     }
@@ -359,7 +369,8 @@ public struct SearchEntries: Sendable {
                     bytes[record.start..<record.start + Int(record.textCount)])
             if !sameText { textBlocks.invalidate(position) }
             onlyRecords =
-                onlyRecords && sameText && old.added == record.added && old.orientation == record.orientation
+                onlyRecords && sameText && old.added == record.added && !record.added.isOtherText
+                && old.orientation == record.orientation
                 && old.hasNote == record.hasNote
         }
         return onlyRecords
@@ -406,7 +417,7 @@ public struct SearchEntries: Sendable {
             } else {
                 between.append(
                     Record(
-                        id: cell.id, added: nil, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
+                        id: cell.id, added: .none, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
                         hasNote: false, isAnimated: false, palette: 0))
             }
         }
@@ -566,12 +577,25 @@ public struct SearchEntries: Sendable {
     /// The host names of the image, its link and its page, folded, without a leading `www.`.
     public func domains(at position: Int) -> [String] { facts(.domain, at: position) }
 
+    /// When the entry's image was added, as its state file writes it.
+    func added(at position: Int) -> String? {
+        let added = records[position].added
+        return added.isOtherText ? otherAddedTexts[records[position].id].map(String.init) : added.text
+    }
+
+    /// Whether the entry's image was added before `bound`, its times compared when both are of the app's shape, else
+    /// their texts (ISO 8601 in UTC, which sorts as it reads); nil when it has no time added.
+    private func added(at position: Int, isBefore bound: (text: String, time: SearchAddedTime)) -> Bool? {
+        if let isBefore = records[position].added.isBefore(bound.time) { return isBefore }
+        return added(at: position).map { $0 < bound.text }
+    }
+
     /// The entry at `position` as a value of its own.
     public func entry(at position: Int) -> SearchEntry {
         let record = records[position]
         return SearchEntry(
             id: record.id, text: Array(bytes[record.start..<record.start + Int(record.textCount)]),
-            tags: facts(.tag, at: position), domains: domains(at: position), added: record.added.map(String.init),
+            tags: facts(.tag, at: position), domains: domains(at: position), added: added(at: position),
             orientation: record.orientation, format: format(at: position), hasNote: record.hasNote,
             isAnimated: record.isAnimated,
             sourceHash: record.sourceHash)
@@ -608,8 +632,8 @@ public struct SearchEntries: Sendable {
 
     /// Whether the entry passes the query's filters (`filters`: those of them that are compared folded or as text).
     func passes(_ query: SearchQuery, filters: FoldedFilters, failed: Set<ImageID>, at position: Int) -> Bool {
-        if let after = filters.after, !(records[position].added.map { $0 >= after } ?? false) { return false }
-        if let before = filters.before, !(records[position].added.map { $0 < before } ?? false) { return false }
+        if let after = filters.after, added(at: position, isBefore: after) != false { return false }
+        if let before = filters.before, added(at: position, isBefore: before) != true { return false }
         if let orientation = query.orientation, records[position].orientation != orientation { return false }
         if query.hasNote, !records[position].hasNote { return false }
         if query.isAnimated, !records[position].isAnimated { return false }
