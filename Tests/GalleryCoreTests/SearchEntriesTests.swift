@@ -11,6 +11,8 @@ private let tags = [
     "colour/red", "colour/blue", "Зима/снег", "été", "ÉTÉ/août", "people", "a\nb", String(repeating: "ж", count: 90),
 ]
 private let addresses = [
+    "https://example.org/Holiday-Photo.JPG", "https://example.org/caf%C3%A9.png", "https://example.org/a/",
+    "https://example.org/e\u{301}/\u{301}x.png", "https://example.org/x.png?name=x.png",
     "https://www.Example.org/a.png", "http://user:pw@cdn.example.org:8080/b.jpg?x=1#y", "http://[::1]:8080/c.webp",
     "https://яндекс.рф/фото.JPG", "https://WWW.Louvre.fr/oeuvre", "data:image/png;base64,AAAA",
     "file:///home/me/photo.tiff", "https://blog.example.com/post/1", "https://ÉCOLE.fr/é.gif", "weird",
@@ -44,13 +46,18 @@ private func randomImage(_ index: Int, _ random: inout SplitMix64) -> GalleryIma
     return image
 }
 
-/// The entry of an image as it was made before entries were kept compactly: each field folded on its own.
+/// The entry of an image as it was made before entries were kept compactly: each field folded on its own, the label
+/// left out when the address holds it.
 private func entryOfEachField(_ image: GalleryImage) -> SearchEntry {
     var folding = SearchFolding()
     let origin = image.origin
     var text: [UInt8] = []
+    // A label in ASCII whose bytes the address holds finds nothing the address does not.
+    let label = image.label
+    let labelInAddress =
+        label.utf8.allSatisfy { $0 < 0x80 } && Array(image.url.utf8).firstRange(of: Array(label.utf8)) != nil
     let fields = [
-        image.label, image.url, origin?.link, origin?.page, origin?.altText, origin?.title,
+        labelInAddress ? nil : label, image.url, origin?.link, origin?.page, origin?.altText, origin?.title,
         origin?.browserDescription, image.note,
     ]
     for field in fields.compactMap(\.self) + image.tags {
