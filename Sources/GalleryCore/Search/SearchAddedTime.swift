@@ -25,21 +25,24 @@ struct SearchAddedTime: Hashable, Sendable {
 
     /// The digits' number, when `text` is `YYYY-MM-DDTHH:MM:SSZ`.
     private static func number(of text: Substring) -> UInt64? {
-        let utf8 = text.utf8
-        guard utf8.count == 20 else { return nil }
-        var number: UInt64 = 0
-        for (offset, byte) in utf8.enumerated() {
-            switch offset {
-            case 4, 7: guard byte == UInt8(ascii: "-") else { return nil }
-            case 10: guard byte == UInt8(ascii: "T") else { return nil }
-            case 13, 16: guard byte == UInt8(ascii: ":") else { return nil }
-            case 19: guard byte == UInt8(ascii: "Z") else { return nil }
-            default:
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                number = number * 10 + UInt64(byte - UInt8(ascii: "0"))
+        var text = text
+        // Its bytes in place: walking a Substring's UTF-8 view took ten times as long.
+        return text.withUTF8 { bytes -> UInt64? in
+            guard bytes.count == 20 else { return nil }
+            var number: UInt64 = 0
+            for (offset, byte) in bytes.enumerated() {
+                switch offset {
+                case 4, 7: guard byte == UInt8(ascii: "-") else { return nil }
+                case 10: guard byte == UInt8(ascii: "T") else { return nil }
+                case 13, 16: guard byte == UInt8(ascii: ":") else { return nil }
+                case 19: guard byte == UInt8(ascii: "Z") else { return nil }
+                default:
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                    number = number * 10 + UInt64(byte - UInt8(ascii: "0"))
+                }
             }
+            return number
         }
-        return number
     }
 
     /// Whether this time is of the app's shape (nor none nor another text).

@@ -46,10 +46,14 @@ public struct SearchEntries: Sendable {
             + textBlocks.allocatedBytes
     }
 
-    public func id(at position: Int) -> ImageID { records[position].id }
+    /// Read in place, as `textCount(at:)`: a record copied out for one field (for a search's every result) retained
+    /// and released its id.
+    public func id(at position: Int) -> ImageID { records.withUnsafeBufferPointer { $0.baseAddress![position].id } }
 
     /// The length of the entry's folded text: what looking for a word in it reads at most.
-    func textCount(at position: Int) -> Int { Int(records[position].textCount) }
+    func textCount(at position: Int) -> Int {
+        records.withUnsafeBufferPointer { Int($0.baseAddress![position].textCount) }
+    }
 
     /// Makes room for `count` more entries of `bytes` bytes in all (`estimatedByteCount`), so that they are appended
     /// in place without a buffer's doubling (which leaves up to half of it unused, and holds the old and the new at
