@@ -7,8 +7,9 @@
 // state file]` for an edit's cost in the library's journal against the whole state file's, `gallery-benchmark edit-cost
 // [image count] [galleries] [edit] [repetitions] [index]` for an edit's cost on the GTK thread, `gallery-benchmark save
 // [image count]` for an edit's bytes written and time to disk through the app's saver, `gallery-benchmark landing
-// [gallery size] [arrivals] [per pass] [runs]` for images landing in a gallery, `gallery-benchmark cell-pictures
-// <thumbnail folder> [count] [runs]` for cells' pictures made from thumbnails.
+// [gallery size] [arrivals] [per pass] [runs]` for images landing in a gallery, `gallery-benchmark memory [image count]
+// [runs]` for the heap each part of the app keeps per image, `gallery-benchmark cell-pictures <thumbnail folder>
+// [count] [runs]` for cells' pictures made from thumbnails.
 // The numbers in the issues' closing notes come from this.
 import Foundation
 import GalleryCore
@@ -174,6 +175,13 @@ if CommandLine.arguments.dropFirst().first == "landing" {
         arrivals: arguments.dropFirst().first.flatMap(\.self) ?? 2_000,
         perPass: arguments.dropFirst(2).first.flatMap(\.self) ?? 1,
         runs: arguments.dropFirst(3).first.flatMap(\.self) ?? 3)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "memory" {
+    measureMemory(
+        count: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000,
+        runs: CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 3)
     exit(0)
 }
 

@@ -82,6 +82,24 @@ private func image(
         #expect(found(index, "qq").isEmpty)
     }
 
+    /// An entry holds an image's label only when its address does not: a label read from the address as it is
+    /// (`Holiday-Photo.JPG`) is found in the address, one decoded from it (`café.png`) in its own line.
+    @Test func labelsAreFoundWhetherOrNotTheAddressHoldsThem() {
+        let plain = image("plain", url: "https://example.org/photos/Holiday-Photo.JPG")
+        let decoded = image("decoded", url: "https://example.org/caf%C3%A9.png")
+        var folding = SearchFolding()
+        #expect(
+            SearchEntry(plain, folding: &folding).text == Array("https://example.org/photos/holiday-photo.jpg\n".utf8))
+        #expect(
+            SearchEntry(decoded, folding: &folding).text == Array("cafe.png\nhttps://example.org/caf%c3%a9.png\n".utf8))
+        let library = GalleryLibrary(
+            state: GalleryState(galleries: [Gallery(id: "g", name: "G", images: [plain, decoded])]))
+        let corpus = SearchIndex(library: library).corpus
+        #expect(corpus.search(SearchQuery(text: "holiday-photo.jpg"))?.ids == [plain.id])
+        #expect(corpus.search(SearchQuery(text: "CAFÉ.PNG"))?.ids == [decoded.id])
+        #expect(corpus.search(SearchQuery(text: ".png"))?.ids == [decoded.id])
+    }
+
     @Test func wordsMustAllMatchInAnyField() {
         let index = SearchIndex(library: makeLibrary())
         #expect(found(index, "cafe red") == ["p0"])

@@ -35,7 +35,7 @@ public final class GalleryLibrary {
     /// Which gallery each placeholder waits in.
     private var placeholderGallery: [ImageID: String] = [:]
     /// Which gallery holds each image: an edit finds its image in one gallery, not by going through all of them.
-    private var imageGallery: [ImageID: String]
+    private var imageGallery: ImageGalleryTable
     /// The galleries a launch that read its shown gallery first has not read yet, with the count of images the
     /// snapshot gives each: the sidebar counts them before they arrive (`adoptRest`).
     private var unreadCounts: [String: Int]
@@ -104,7 +104,7 @@ public final class GalleryLibrary {
     public struct Prepared: Sendable {
         fileprivate let state: GalleryState
         fileprivate let shelves: [Shelf]
-        fileprivate let imageGallery: [ImageID: String]
+        fileprivate let imageGallery: ImageGalleryTable
         fileprivate let unreadCounts: [String: Int]
 
         /// `unreadCounts`: the galleries whose images are still to come, with how many each holds.
@@ -1097,7 +1097,7 @@ public final class GalleryLibrary {
     /// Makes `adopted` the library's galleries (the window's placeholders kept where they were), and `settings`'s
     /// its settings; the history stays when the galleries its steps touch are as they were.
     private func install(
-        _ adopted: [Shelf], imageGallery adoptedImageGallery: [ImageID: String], settings: GalleryState,
+        _ adopted: [Shelf], imageGallery adoptedImageGallery: ImageGalleryTable, settings: GalleryState,
         over current: GalleryState
     ) {
         let steps = (history.undoStack + history.redoStack).map(\.edit)
@@ -1307,9 +1307,9 @@ extension GalleryState {
     public func withUniqueIDs() -> GalleryState { withUniqueIDsAndTheirGalleries().state }
 
     /// `withUniqueIDs()`, and the gallery that then holds each image (found in the same pass).
-    fileprivate func withUniqueIDsAndTheirGalleries() -> (state: GalleryState, imageGallery: [ImageID: String]) {
+    fileprivate func withUniqueIDsAndTheirGalleries() -> (state: GalleryState, imageGallery: ImageGalleryTable) {
         var seenGalleries = Set<String>()
-        var imageGallery = [ImageID: String](minimumCapacity: galleries.reduce(0) { $0 + $1.images.count })
+        var imageGallery = ImageGalleryTable(minimumCapacity: galleries.reduce(0) { $0 + $1.images.count })
         var result = self
         for galleryIndex in result.galleries.indices {
             if !seenGalleries.insert(result.galleries[galleryIndex].id).inserted {

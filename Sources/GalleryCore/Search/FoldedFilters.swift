@@ -18,16 +18,17 @@ struct FoldedFilters {
     let tag: Name?
     let domain: Name?
     let format: String?
-    let after: String?
-    let before: String?
+    /// The bounds of the time added, as text and as a record's time.
+    let after: (text: String, time: SearchAddedTime)?
+    let before: (text: String, time: SearchAddedTime)?
     let colour: ColourMatch?
 
     init(_ query: SearchQuery, folding: inout SearchFolding) {
         tag = query.tag.map { Name(folding.string($0)) }
         domain = query.domain.map { Name(folding.string($0)) }
         format = query.format?.lowercased()
-        after = query.addedAfter.map(ImageOrigin.timestamp)
-        before = query.addedBefore.map(ImageOrigin.timestamp)
+        after = query.addedAfter.map(ImageOrigin.timestamp).map { ($0, SearchAddedTime($0[...])) }
+        before = query.addedBefore.map(ImageOrigin.timestamp).map { ($0, SearchAddedTime($0[...])) }
         colour = query.colour.map(ColourMatch.init)
     }
 }

@@ -7,9 +7,8 @@ public struct SearchEntries: Sendable {
     /// What an entry keeps beside its bytes.
     struct Record: Sendable {
         var id: ImageID
-        /// When it was added, as the state file writes it (ISO 8601 in UTC, which sorts as it reads).
-        /// A view into the image's packed texts (`ImageDetails`), which it shares rather than copies.
-        var added: Substring?
+        /// When it was added: a text of another shape than the app writes is in `otherAddedTexts`.
+        var added: SearchAddedTime
         /// Tells whether the image changed since it was indexed.
         var sourceHash: Int
         /// Where the entry's bytes start in `bytes`: its folded text, then its facts (see `append`), up to the next
@@ -24,6 +23,9 @@ public struct SearchEntries: Sendable {
     }
 
     private var records: [Record] = []
+    /// The times added that are not of the shape the app writes (`SearchAddedTime.otherText`), by image: views into
+    /// the images' packed texts (`ImageDetails`), shared rather than copied.
+    private var otherAddedTexts: [ImageID: Substring] = [:]
     private var bytes: [UInt8] = []
     /// The colours of the records' palettes, block by block, so that a colour search skips the blocks without it.
     private var colours = PaletteBlocks()
@@ -44,10 +46,14 @@ public struct SearchEntries: Sendable {
             + textBlocks.allocatedBytes
     }
 
-    public func id(at position: Int) -> ImageID { records[position].id }
+    /// Read in place, as `textCount(at:)`: a record copied out for one field (for a search's every result) retained
+    /// and released its id.
+    public func id(at position: Int) -> ImageID { records.withUnsafeBufferPointer { $0.baseAddress![position].id } }
 
     /// The length of the entry's folded text: what looking for a word in it reads at most.
-    func textCount(at position: Int) -> Int { Int(records[position].textCount) }
+    func textCount(at position: Int) -> Int {
+        records.withUnsafeBufferPointer { Int($0.baseAddress![position].textCount) }
+    }
 
     /// Makes room for `count` more entries of `bytes` bytes in all (`estimatedByteCount`), so that they are appended
     /// in place without a buffer's doubling (which leaves up to half of it unused, and holds the old and the new at
@@ -67,7 +73,7 @@ public struct SearchEntries: Sendable {
     static func estimatedByteCount(of image: GalleryImage) -> Int {
         func count(_ field: (some StringProtocol)?) -> Int { field.map { $0.utf8.count + 1 } ?? 0 }
         func count(_ slot: ImageDetails.Slot) -> Int { image.detailTextCount(slot).map { $0 + 1 } ?? 0 }
-        var text = count(image.label) + count(image.url) + count(.note)
+        var text = count(searchedLabel(of: image)) + count(image.url) + count(.note)
         text += count(.link) + count(.page) + count(.altText) + count(.title) + count(.browserDescription)
         let addresses =
             1 + (image.detailTextCount(.link) == nil ? 0 : 1) + (image.detailTextCount(.page) == nil ? 0 : 1)
@@ -78,10 +84,29 @@ public struct SearchEntries: Sendable {
         return text + format + tagFacts + 1 + addresses * 2 * varintCount(text)
     }
 
+    /// The image's label when it finds what its address does not: a label in ASCII whose bytes the address holds
+    /// (the file's name in nearly every address) is left out of the text, where each word of it is found in the
+    /// address, folded alike (ASCII folds byte by byte). About a tenth of the text of a library's entries.
+    static func searchedLabel(of image: GalleryImage) -> String? {
+        var label = image.label
+        var url = image.url
+        let inAddress = label.withUTF8 { label in
+            label.allSatisfy { $0 < 0x80 }
+                && url.withUTF8 { url in
+                    // From the end, where the file's name stands.
+                    label.isEmpty
+                        || stride(from: url.count - label.count, through: 0, by: -1).contains {
+                            memcmp(url.baseAddress! + $0, label.baseAddress!, label.count) == 0
+                        }
+                }
+        }
+        return inAddress ? nil : label
+    }
+
     /// The texts an entry holds after the image's addresses, in this order.
     private static let describingSlots: [ImageDetails.Slot] = [.altText, .title, .browserDescription, .note]
 
-    /// Appends the entry of `image`: its label, addresses, alt text, title, description, note and tags folded and
+    /// Appends the entry of `image`: its label (unless its address holds it: `searchedLabel`), addresses, alt text, title, description, note and tags folded and
     /// each followed by a line break (which no query word holds, so a word never matches across two fields), then
     /// its facts: its format (its length plus one, 0 for none, then its bytes), its tags (their count, then where
     /// the first stands in the text and each one's length: they follow each other), and the domains of its
@@ -94,8 +119,10 @@ public struct SearchEntries: Sendable {
     /// Writes the entry of `image` at the buffer's end (see `append`) and returns its record.
     private mutating func write(_ image: GalleryImage, folding: inout SearchFolding) -> Record {
         let start = bytes.count
-        folding.append(image.label, to: &bytes)
-        bytes.append(0x0A)
+        if let label = Self.searchedLabel(of: image) {
+            folding.append(label, to: &bytes)
+            bytes.append(0x0A)
+        }
         var domains: (Range<Int>?, Range<Int>?, Range<Int>?)
         domains.0 = appendAddress(image.url[...], folding: &folding)
         if let link = image.detailText(.link) { domains.1 = appendAddress(link, folding: &folding) }
@@ -134,8 +161,15 @@ public struct SearchEntries: Sendable {
             appendVarint(domain.count)
         }
         let ratio = image.displayAspectRatio
+        let addedText = image.detailText(.added)
+        let added = SearchAddedTime(addedText)
+        if added.isOtherText {
+            otherAddedTexts[image.id] = addedText
+        } else if !otherAddedTexts.isEmpty {
+            otherAddedTexts[image.id] = nil
+        }
         return Record(
-            id: image.id, added: image.detailText(.added), sourceHash: image.hashValue, start: start,
+            id: image.id, added: added, sourceHash: image.hashValue, start: start,
             textCount: UInt32(textCount),
             orientation: ratio > 1.05 ? .landscape : ratio < 0.95 ? .portrait : .square,
             hasNote: image.detailTextCount(.note) != nil, isAnimated: image.animation?.isAnimated ?? false,
@@ -163,6 +197,7 @@ public struct SearchEntries: Sendable {
     mutating func append(_ position: Int, of other: SearchEntries) {
         var record = other.records[position]
         record.start = bytes.count
+        if record.added.isOtherText { otherAddedTexts[record.id] = other.otherAddedTexts[record.id] }
         bytes.append(contentsOf: other.bytes[other.records[position].start..<other.end(at: position)])
         append(record)
     }
@@ -359,7 +394,8 @@ public struct SearchEntries: Sendable {
                     bytes[record.start..<record.start + Int(record.textCount)])
             if !sameText { textBlocks.invalidate(position) }
             onlyRecords =
-                onlyRecords && sameText && old.added == record.added && old.orientation == record.orientation
+                onlyRecords && sameText && old.added == record.added && !record.added.isOtherText
+                && old.orientation == record.orientation
                 && old.hasNote == record.hasNote
         }
         return onlyRecords
@@ -406,7 +442,7 @@ public struct SearchEntries: Sendable {
             } else {
                 between.append(
                     Record(
-                        id: cell.id, added: nil, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
+                        id: cell.id, added: .none, sourceHash: 0, start: -1, textCount: 0, orientation: .square,
                         hasNote: false, isAnimated: false, palette: 0))
             }
         }
@@ -566,12 +602,25 @@ public struct SearchEntries: Sendable {
     /// The host names of the image, its link and its page, folded, without a leading `www.`.
     public func domains(at position: Int) -> [String] { facts(.domain, at: position) }
 
+    /// When the entry's image was added, as its state file writes it.
+    func added(at position: Int) -> String? {
+        let added = records[position].added
+        return added.isOtherText ? otherAddedTexts[records[position].id].map(String.init) : added.text
+    }
+
+    /// Whether the entry's image was added before `bound`, its times compared when both are of the app's shape, else
+    /// their texts (ISO 8601 in UTC, which sorts as it reads); nil when it has no time added.
+    private func added(at position: Int, isBefore bound: (text: String, time: SearchAddedTime)) -> Bool? {
+        if let isBefore = records[position].added.isBefore(bound.time) { return isBefore }
+        return added(at: position).map { $0 < bound.text }
+    }
+
     /// The entry at `position` as a value of its own.
     public func entry(at position: Int) -> SearchEntry {
         let record = records[position]
         return SearchEntry(
             id: record.id, text: Array(bytes[record.start..<record.start + Int(record.textCount)]),
-            tags: facts(.tag, at: position), domains: domains(at: position), added: record.added.map(String.init),
+            tags: facts(.tag, at: position), domains: domains(at: position), added: added(at: position),
             orientation: record.orientation, format: format(at: position), hasNote: record.hasNote,
             isAnimated: record.isAnimated,
             sourceHash: record.sourceHash)
@@ -608,8 +657,8 @@ public struct SearchEntries: Sendable {
 
     /// Whether the entry passes the query's filters (`filters`: those of them that are compared folded or as text).
     func passes(_ query: SearchQuery, filters: FoldedFilters, failed: Set<ImageID>, at position: Int) -> Bool {
-        if let after = filters.after, !(records[position].added.map { $0 >= after } ?? false) { return false }
-        if let before = filters.before, !(records[position].added.map { $0 < before } ?? false) { return false }
+        if let after = filters.after, added(at: position, isBefore: after) != false { return false }
+        if let before = filters.before, added(at: position, isBefore: before) != true { return false }
         if let orientation = query.orientation, records[position].orientation != orientation { return false }
         if query.hasNote, !records[position].hasNote { return false }
         if query.isAnimated, !records[position].isAnimated { return false }

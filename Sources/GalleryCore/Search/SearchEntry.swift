@@ -9,8 +9,8 @@ public struct SearchEntry: Hashable, Sendable {
     }
 
     public var id: ImageID
-    /// The label, the addresses, the alt text, title, description, note and tags, folded and joined by
-    /// a line break (which no query word holds), so a word never matches across two fields.
+    /// The label (unless the address holds it), the addresses, the alt text, title, description, note and tags,
+    /// folded and joined by a line break (which no query word holds), so a word never matches across two fields.
     public var text: [UInt8]
     /// The tags folded, for the tag filter.
     public var tags: [String]
