@@ -81,8 +81,8 @@ static void weigh_down(const uint8_t *l0, const uint8_t *l1, const uint8_t *l2, 
 }
 
 /* One output pixel's four samples weighed across from `row` (the fourth is the next pixel's first when the source
- * has three), each clamped to a byte, the first in the lowest. */
-static uint32_t weigh_across(const int16_t *row, const int *offsets, const uint32_t *pairs) {
+ * has three), each clamped to a byte, the first in the lowest; the first three the other way round when `reversed`. */
+static uint32_t weigh_across(const int16_t *row, const int *offsets, const uint32_t *pairs, gboolean reversed) {
 #if defined(__SSE2__)
     const __m128i p0 = _mm_loadl_epi64((const __m128i *)(row + offsets[0]));
     const __m128i p1 = _mm_loadl_epi64((const __m128i *)(row + offsets[1]));
@@ -92,6 +92,9 @@ static uint32_t weigh_across(const int16_t *row, const int *offsets, const uint3
                                 _mm_madd_epi16(_mm_unpacklo_epi16(p2, p3), _mm_set1_epi32((int)pairs[1])));
     sum = _mm_srai_epi32(_mm_add_epi32(sum, _mm_set1_epi32(1 << (ACROSS_SHIFT - 1))), ACROSS_SHIFT);
     sum = _mm_packs_epi32(sum, sum);
+    if (reversed) {
+        sum = _mm_shufflelo_epi16(sum, _MM_SHUFFLE(3, 0, 1, 2));
+    }
     return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
 #else
     uint32_t bytes = 0;
@@ -99,7 +102,7 @@ static uint32_t weigh_across(const int16_t *row, const int *offsets, const uint3
         const int sum = weighed(row[offsets[0] + c], pairs[0], 0) + weighed(row[offsets[1] + c], pairs[0], 1) +
                         weighed(row[offsets[2] + c], pairs[1], 0) + weighed(row[offsets[3] + c], pairs[1], 1);
         const int v = (sum + (1 << (ACROSS_SHIFT - 1))) >> ACROSS_SHIFT;
-        bytes |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * c);
+        bytes |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * (reversed && c < 3 ? 2 - c : c));
     }
     return bytes;
 #endif
@@ -129,10 +132,9 @@ static gboolean shrink_catmull_rom(const uint8_t *source, int channels, SampleOr
                        row_samples);
             uint32_t *out = (uint32_t *)(target + (size_t)y * target_stride);
             for (int x = 0; x < width; x++) {
-                const uint32_t bytes = weigh_across(row, offsets_x + x * 4, pairs_x + x * 2);
-                if (order == SAMPLES_RGB) {
-                    out[x] = 0xff000000u | (bytes & 0xff) << 16 | (bytes & 0xff00) | (bytes >> 16 & 0xff);
-                } else if (!has_alpha) {
+                /* A cairo pixel holds blue in its lowest byte, red in its third: a pixbuf's come the other way. */
+                const uint32_t bytes = weigh_across(row, offsets_x + x * 4, pairs_x + x * 2, order == SAMPLES_RGB);
+                if (order == SAMPLES_RGB || !has_alpha) {
                     out[x] = 0xff000000u | (bytes & 0xffffff);
                 } else {
                     /* Premultiplied: no colour exceeds its alpha, which the overshoot could make it do. */
