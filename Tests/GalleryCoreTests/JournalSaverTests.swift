@@ -141,6 +141,18 @@ private func counters(_ folders: Folders, _ computer: String) throws -> [UInt64]
 }
 
 /// The notes the tests write one by one, on images of both galleries in turn.
+/// Notes an image at each save of `saver` (taking in the others' edits first) until it has moved to a new log.
+private func editUntilANewLog(_ saver: JournalSaver, _ state: inout GalleryState, step: inout Int) {
+    let old = saver.computer
+    while saver.computer == old {
+        saver.takeInChanges()
+        state = noting(state, step: step)
+        step += 1
+        saver.save(state)
+        #expect(saver.flush() == nil)
+    }
+}
+
 private func noting(_ state: GalleryState, step: Int) -> GalleryState {
     noted(state, gallery: step % 2, image: step % 3, "note \(step)")
 }
@@ -754,13 +766,7 @@ struct JournalSaverTests {
             peer.save(state)
             #expect(peer.flush() == nil)  // its snapshot covers the old log as far as it is now
             var step = 1
-            while first.computer == old {
-                first.takeInChanges()
-                state = noting(state, step: step)
-                step += 1
-                first.save(state)
-                #expect(first.flush() == nil)
-            }
+            editUntilANewLog(first, &state, step: &step)
             let oldSize = folders.size(folders.logFile(old))
             #expect(oldSize > 0)
             #expect(try retired(folders, "a") == [old])
@@ -807,13 +813,7 @@ struct JournalSaverTests {
             let peerSnapshot = try Data(contentsOf: peerSnapshotFile)
             try FileManager.default.removeItem(at: peerSnapshotFile)
             var step = 1
-            while first.computer == old {
-                first.takeInChanges()
-                state = noting(state, step: step)
-                step += 1
-                first.save(state)
-                #expect(first.flush() == nil)
-            }
+            editUntilANewLog(first, &state, step: &step)
             #expect(folders.size(folders.logFile(old)) == -1)
             // It comes back: its snapshot, written last and covering the old log in part, is the one a launch reads.
             try peerSnapshot.write(to: peerSnapshotFile)

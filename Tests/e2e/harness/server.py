@@ -245,11 +245,15 @@ class ImageServer:
         if not head:
             h.wfile.write(data)
 
-    def _send_slowly(self, h, image, delay, head):
+    @staticmethod
+    def _send_image_headers(h, image):
         h.send_response(200)
         h.send_header("Content-Type", image.content_type)
         h.send_header("Content-Length", str(len(image.data)))
         h.end_headers()
+
+    def _send_slowly(self, h, image, delay, head):
+        self._send_image_headers(h, image)
         if head:
             return
         data = image.data
@@ -262,10 +266,7 @@ class ImageServer:
                 return
 
     def _send_stepped(self, h, image, head):
-        h.send_response(200)
-        h.send_header("Content-Type", image.content_type)
-        h.send_header("Content-Length", str(len(image.data)))
-        h.end_headers()
+        self._send_image_headers(h, image)
         if head:
             return
         data, sent = image.data, 0
