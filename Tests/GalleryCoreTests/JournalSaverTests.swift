@@ -141,6 +141,14 @@ private func counters(_ folders: Folders, _ computer: String) throws -> [UInt64]
 }
 
 /// The notes the tests write one by one, on images of both galleries in turn.
+/// Computer "a", moving to a new log at `logBound`, with the library saved.
+private func savingTheLibrary(_ folders: Folders) throws -> JournalSaver {
+    let first = try saver(folders, policy: newLogBeyond(logBound))
+    first.save(library)
+    #expect(first.flush() == nil)
+    return first
+}
+
 /// Notes an image at each save of `saver` (taking in the others' edits first) until it has moved to a new log.
 private func editUntilANewLog(_ saver: JournalSaver, _ state: inout GalleryState, step: inout Int) {
     let old = saver.computer
@@ -650,10 +658,8 @@ struct JournalSaverTests {
 
     @Test func aLogPastTheBoundMovesToANewOneWithTheSnapshotAfterItAndNothingIsLost() throws {
         try withFolders { folders in
-            let first = try saver(folders, policy: newLogBeyond(logBound))
+            let first = try savingTheLibrary(folders)
             var state = library
-            first.save(state)
-            #expect(first.flush() == nil)
             let old = first.computer
             let reports = Reports()
             let other = try saver(folders, computer: "b", reports: reports)
@@ -755,10 +761,8 @@ struct JournalSaverTests {
 
     @Test func anOldLogIsKeptWhileAPeersSnapshotDoesNotCoverItAndRemovedOnceEveryOneDoes() throws {
         try withFolders { folders in
-            let first = try saver(folders, policy: newLogBeyond(logBound))
+            let first = try savingTheLibrary(folders)
             var state = library
-            first.save(state)
-            #expect(first.flush() == nil)
             let old = first.computer
             let reports = Reports()
             let peer = try saver(folders, computer: "b", reports: reports, policy: everyAppend)
@@ -799,10 +803,8 @@ struct JournalSaverTests {
 
     @Test func aPeerWhoseSnapshotArrivesAfterTheOldLogWentReadsTheSameLibrary() throws {
         try withFolders { folders in
-            let first = try saver(folders, policy: newLogBeyond(logBound))
+            let first = try savingTheLibrary(folders)
             var state = library
-            first.save(state)
-            #expect(first.flush() == nil)
             let old = first.computer
             // A peer edits and snapshots, then goes away for months: its snapshot has not reached this computer.
             let peer = try saver(folders, computer: "b", policy: everyAppend)
@@ -827,10 +829,8 @@ struct JournalSaverTests {
 
     @Test func aRunningReaderFindingAnOldLogGoneBeforeItReadItWholeLosesNothing() throws {
         try withFolders { folders in
-            let first = try saver(folders, policy: newLogBeyond(logBound))
+            let first = try savingTheLibrary(folders)
             var state = library
-            first.save(state)
-            #expect(first.flush() == nil)
             let old = first.computer
             // A reader that never writes a snapshot: nothing of it holds the removal back.
             let reports = Reports()
