@@ -163,7 +163,8 @@ static gboolean is_mild(int width, int height, int source_width, int source_heig
            4 * height > 3 * source_height;
 }
 
-cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha) {
+/* `image` (ARGB32 or RGB24) shrunk as `cshim_image_surface_from_pixbuf_shrunk` says. */
+static cairo_surface_t *image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha) {
     const int source_width = cairo_image_surface_get_width(image);
     const int source_height = cairo_image_surface_get_height(image);
     const gboolean has_alpha = cairo_image_surface_get_format(image) == CAIRO_FORMAT_ARGB32;
@@ -216,7 +217,7 @@ cairo_surface_t *cshim_image_surface_from_pixbuf_shrunk(const GdkPixbuf *pixbuf,
         cairo_surface_destroy(surface);
     }
     cairo_surface_t *whole = cshim_image_surface_from_pixbuf(pixbuf, FALSE);
-    cairo_surface_t *shrunk = cshim_image_surface_shrunk(whole, width, height, with_alpha);
+    cairo_surface_t *shrunk = image_surface_shrunk(whole, width, height, with_alpha);
     cairo_surface_destroy(whole);
     return shrunk;
 }

@@ -57,13 +57,10 @@ cairo_surface_t *cshim_image_surface_create_own_pages(cairo_format_t format, int
 /// `cshim_image_surface_create_own_pages`.
 cairo_surface_t *cshim_image_surface_from_pixbuf(const GdkPixbuf *pixbuf, gboolean own_pages);
 
-/// `image` (ARGB32 or RGB24) shrunk to `width`×`height`, by at most half along each side, with bilinear
-/// interpolation, in a new image surface (ARGB32 with alpha or `with_alpha`, else RGB24) that belongs to
-/// no display, made by `cshim_image_surface_create_own_pages` (see scaled_surface.c).
-cairo_surface_t *cshim_image_surface_shrunk(cairo_surface_t *image, int width, int height, gboolean with_alpha);
-
-/// `pixbuf` (8-bit RGB or RGBA) shrunk to `width`×`height` as `cshim_image_surface_shrunk` shrinks its surface, read
-/// where it is when it is 8-bit RGB shrunk by less than a quarter (see scaled_surface.c).
+/// `pixbuf` (8-bit RGB or RGBA) shrunk to `width`×`height`, by at most half along each side, interpolated
+/// (Catmull-Rom when by less than a quarter, else bilinear), in a new image surface (ARGB32 with alpha or
+/// `with_alpha`, else RGB24) that belongs to no display, made by `cshim_image_surface_create_own_pages`; read where it
+/// is when it is 8-bit RGB shrunk by less than a quarter (see scaled_surface.c).
 cairo_surface_t *cshim_image_surface_from_pixbuf_shrunk(const GdkPixbuf *pixbuf, int width, int height,
                                                         gboolean with_alpha);
 
@@ -160,7 +157,8 @@ GdkPixbufAnimationIter *cshim_animation_iter_new(GdkPixbufAnimation *animation);
 /// the last one that will ever show.
 gboolean cshim_animation_iter_next(GdkPixbufAnimationIter *iter, gint64 *clock_ms);
 
-/// The bytes malloc has handed out and not yet been given back (mallinfo2's arena and mapped blocks), for benchmarks of memory.
+/// The bytes malloc has handed out and not yet been given back (mallinfo2's arena and mapped blocks), for benchmarks of
+/// memory.
 size_t cshim_allocated_bytes(void);
 
 G_END_DECLS

@@ -1,6 +1,6 @@
 /// Which gallery holds each image, so that an edit finds its image in one gallery: each image's gallery as a number
-/// into the galleries' ids, each id kept once. A dictionary of ids to ids held a string for every image: at a million
-/// images its values were half of its 67 MB (16 bytes a bucket, against 4 for a number).
+/// into the galleries' ids, each id kept once, where a dictionary of ids to ids would hold a gallery's id for every
+/// image.
 struct ImageGalleryTable: Sendable {
     private var numbers: [ImageID: UInt32]
     /// Each gallery's id at its number; a gallery deleted keeps its number, so that numbers never change meaning.

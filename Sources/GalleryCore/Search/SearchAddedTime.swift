@@ -1,7 +1,7 @@
 /// When an image was added, as a search entry's record keeps it in 8 bytes: the time the app writes
 /// (`2026-11-26T22:40:00Z`, ISO 8601 in UTC to the second) as the number its fourteen digits make, which sorts as the
-/// text does. A text of another shape (a hand-edited file) is kept aside by its entries (`isOtherText`). The record held
-/// the text as a view into the image's, 32 bytes: a third of the record.
+/// text does, where a view into the image's text would take four times as much. A text of another shape (a hand-edited
+/// file) is kept aside by its entries (`isOtherText`).
 struct SearchAddedTime: Hashable, Sendable {
     private let rawValue: UInt64
 
@@ -26,7 +26,7 @@ struct SearchAddedTime: Hashable, Sendable {
     /// The digits' number, when `text` is `YYYY-MM-DDTHH:MM:SSZ`.
     private static func number(of text: Substring) -> UInt64? {
         var text = text
-        // Its bytes in place: walking a Substring's UTF-8 view took ten times as long.
+        // Its bytes in place: a Substring's UTF-8 view is walked an index at a time, far more slowly.
         return text.withUTF8 { bytes -> UInt64? in
             guard bytes.count == 20 else { return nil }
             var number: UInt64 = 0

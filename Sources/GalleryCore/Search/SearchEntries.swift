@@ -86,7 +86,7 @@ public struct SearchEntries: Sendable {
 
     /// The image's label when it finds what its address does not: a label in ASCII whose bytes the address holds
     /// (the file's name in nearly every address) is left out of the text, where each word of it is found in the
-    /// address, folded alike (ASCII folds byte by byte). About a tenth of the text of a library's entries.
+    /// address, folded alike (ASCII folds byte by byte), so an entry need not hold the same words twice.
     static func searchedLabel(of image: GalleryImage) -> String? {
         var label = image.label
         var url = image.url
@@ -106,8 +106,8 @@ public struct SearchEntries: Sendable {
     /// The texts an entry holds after the image's addresses, in this order.
     private static let describingSlots: [ImageDetails.Slot] = [.altText, .title, .browserDescription, .note]
 
-    /// Appends the entry of `image`: its label (unless its address holds it: `searchedLabel`), addresses, alt text, title, description, note and tags folded and
-    /// each followed by a line break (which no query word holds, so a word never matches across two fields), then
+    /// Appends the entry of `image`: its label (unless its address holds it: `searchedLabel`), addresses, alt text,
+    /// title, description, note and tags folded and each followed by a line break (which no query word holds, so a word never matches across two fields), then
     /// its facts: its format (its length plus one, 0 for none, then its bytes), its tags (their count, then where
     /// the first stands in the text and each one's length: they follow each other), and the domains of its
     /// address, link and page (their count, then where each stands in the text and its length), each number in
